@@ -1,0 +1,85 @@
+//! An emulator that reads a descriptor the way the tensor core does (spec §12).
+//!
+//! It is deliberately independent of the layout algebra: it decodes the raw 64-bit value, walks the
+//! PTX canonical layout for the operand's major-ness with the decoded LBO/SBO, and applies the
+//! swizzle to the absolute address with its own bit arithmetic (PTX ISA, wgmma "Shared Memory Matrix
+//! Layout" / tcgen05 "Shared Memory Layout and Swizzling"): the 16-byte chunk bits `[4, 4+B)` (bits
+//! `[5, 7)` for 128B with 32-byte atomicity) are XORed with the row bits `[7, 7+B)` of the address,
+//! where the row phase is counted from the pattern start that `base_offset` names.
+
+use crate::arch::Major;
+use crate::descriptor::SmemDescriptor;
+use crate::error::Error;
+use crate::swizzle::SwizzleMode;
+
+/// The byte address the tensor core reads for element `(mn, k)` of the MMA operand described by
+/// `desc`, for an operand of the given major-ness whose elements are `elem_bytes` wide.
+///
+/// ```
+/// use smemdesc_core::{emulate_address, Arch, DescriptorFields, Major, SmemDescriptor, SwizzleMode};
+/// // K-major SW128 bf16 at 0x400, SBO 1024: row 9 (second 8-row group, row 1), k = 0
+/// let d = SmemDescriptor::encode(Arch::Sm90, DescriptorFields::new(0x400, 16, 1024, SwizzleMode::B128)).unwrap();
+/// assert_eq!(emulate_address(d, Major::K, 2, 9, 0), Ok(0x400 + 1024 + 128 + 16));
+/// ```
+pub const fn emulate_address(
+    desc: SmemDescriptor,
+    major: Major,
+    elem_bytes: u32,
+    mn: u32,
+    k: u32,
+) -> Result<u32, Error> {
+    let layout = match desc.layout() {
+        Some(l) => l,
+        None => {
+            return Err(Error::UnknownLayoutCode {
+                arch: desc.arch(),
+                code: desc.layout_code(),
+            })
+        }
+    };
+    let start = desc.start_address();
+    let (lbo, sbo) = (desc.lbo(), desc.sbo());
+    let width = match layout {
+        SwizzleMode::None => 16,
+        SwizzleMode::B32 => 32,
+        SwizzleMode::B64 => 64,
+        SwizzleMode::B128 | SwizzleMode::B128Base32B => 128,
+    };
+    let off = match (major, layout) {
+        (Major::K, SwizzleMode::None) => {
+            // ((8,m),(T,2)):((1T,SBO),(1,LBO)): core matrices of 8 rows x 16 B, 128 B contiguous.
+            let kb = k * elem_bytes;
+            (mn / 8) * sbo + (mn % 8) * 16 + (kb / 16) * lbo + kb % 16
+        }
+        (Major::K, _) => {
+            // ((8,m),(T,2)):((W·T,SBO),(1,T)): rows of `width` bytes, 8-row groups SBO apart.
+            (mn / 8) * sbo + (mn % 8) * width + k * elem_bytes
+        }
+        (Major::Mn, SwizzleMode::None) => {
+            // ((T,1,m),(8,k)):((1,T,SBO),(1T,LBO))
+            let mb = mn * elem_bytes;
+            (mb / 16) * sbo + mb % 16 + (k % 8) * 16 + (k / 8) * lbo
+        }
+        (Major::Mn, SwizzleMode::B128Base32B) => {
+            // ((T,8,m),(4,k)):((1,T,LBO),(8T,SBO)): 128 B rows, 4-row K groups.
+            let mb = mn * elem_bytes;
+            (mb / 128) * lbo + mb % 128 + (k % 4) * 128 + (k / 4) * sbo
+        }
+        (Major::Mn, _) => {
+            // ((T,W,m),(8,k)):((1,T,LBO),(W·T,SBO))
+            let mb = mn * elem_bytes;
+            (mb / width) * lbo + mb % width + (k % 8) * width + (k / 8) * sbo
+        }
+    };
+    let addr = start + off;
+    let (row_bits, chunk_lo) = match layout {
+        SwizzleMode::None => return Ok(addr),
+        SwizzleMode::B32 => (1, 4),
+        SwizzleMode::B64 => (2, 4),
+        SwizzleMode::B128 => (3, 4),
+        SwizzleMode::B128Base32B => (2, 5),
+    };
+    let mask = (1u32 << row_bits) - 1;
+    let row = ((addr >> 7).wrapping_sub(desc.base_offset() as u32)) & mask;
+    Ok(addr ^ (row << chunk_lo))
+}

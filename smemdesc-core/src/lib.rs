@@ -1,0 +1,45 @@
+//! # smemdesc-core
+//!
+//! `#![no_std]`, dependency-free, `const fn` layout algebra that turns an SMEM operand tile
+//! description into the tensor core's 64-bit SMEM matrix descriptors (Hopper `wgmma`, Blackwell
+//! `tcgen05`), descriptor-advance tables and swizzled byte offsets, and checks them with an
+//! emulator of how the hardware reads a descriptor.
+//!
+//! Four nested levels: the SMEM **tile** (one pipeline stage of one operand) ⊃ the **swizzle atom**
+//! (8 rows × 16/32/64/128 B, [`Atom`]) ⊃ the **MMA subtile** (one instruction's operand, one
+//! descriptor) ⊃ the 8 × 16 B **core matrix**.
+//!
+//! ```
+//! use smemdesc_core::*;
+//! // A operand of a bf16 Hopper GEMM: 128 x 64 tile, K-major, 128B swizzle, wgmma M = 64, 4 stages.
+//! const A: TileLayout = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 128, 64)
+//!     .swizzle(SwizzleMode::B128).mma_mn(64).stages(4).expect_valid();
+//! const D: u64 = A.desc(0x400, 1, 2, 3); // subtile (1, 2) of stage 3 for a tile at 0x400
+//! assert_eq!(D, A.try_desc(0x400, 1, 2, 3).unwrap().raw());
+//! assert_eq!((A.lbo(), A.sbo(), A.stage_bytes()), (16, 1024, 16384));
+//! ```
+#![no_std]
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+mod arch;
+mod atom;
+mod canonical;
+mod descriptor;
+mod dtype;
+mod emulator;
+mod error;
+mod layout;
+mod swizzle;
+mod tile;
+
+pub use arch::{Arch, Major, Order};
+pub use atom::Atom;
+pub use canonical::{CanonicalForm, Slot};
+pub use descriptor::{layout_type_code, layout_type_from_code, DescriptorFields, SmemDescriptor};
+pub use dtype::ElementType;
+pub use emulator::emulate_address;
+pub use error::{Dim, Error, Field};
+pub use layout::{Layout, Mode, SwizzledLayout, MAX_SUBMODES};
+pub use swizzle::{Swizzle, SwizzleMode};
+pub use tile::{select_swizzle, TileLayout, TileSpec};

@@ -1,0 +1,740 @@
+//! An SMEM operand tile: its description ([`TileSpec`]) and everything derived from it ([`TileLayout`]).
+
+use crate::arch::{Arch, Major, Order};
+use crate::atom::Atom;
+use crate::canonical::CanonicalForm;
+use crate::descriptor::{DescriptorFields, SmemDescriptor};
+use crate::dtype::ElementType;
+use crate::error::{Dim, Error, Field};
+use crate::layout::{Layout, SwizzledLayout};
+use crate::swizzle::SwizzleMode;
+
+macro_rules! tri {
+    ($e:expr) => {
+        match $e {
+            Ok(v) => v,
+            Err(e) => return Err(e),
+        }
+    };
+}
+
+/// What a kernel author declares about one operand tile.
+///
+/// Extents are in elements. `mma_mn` is the operand's extent along M/N in one MMA instruction (the
+/// instruction's M for operand A, N for B); every instruction reads 32 bytes of K. `swizzle: None`
+/// means "auto" (the CUTLASS selector, [`select_swizzle`]).
+///
+/// ```
+/// use smemdesc_core::{Arch, ElementType, Major, Order, SwizzleMode, TileSpec};
+/// let spec = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 128, 64)
+///     .swizzle(SwizzleMode::B128)
+///     .order(Order::MnFirst)
+///     .mma_mn(64)
+///     .stages(4);
+/// assert_eq!(spec.tile_mn, 128);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TileSpec {
+    /// Target architecture.
+    pub arch: Arch,
+    /// Element type.
+    pub dtype: ElementType,
+    /// Contiguous dimension.
+    pub major: Major,
+    /// Swizzle mode; `None` selects automatically.
+    pub swizzle: Option<SwizzleMode>,
+    /// Atom stacking order.
+    pub order: Order,
+    /// Tile extent along M/N (elements).
+    pub tile_mn: u32,
+    /// Tile extent along K (elements).
+    pub tile_k: u32,
+    /// One MMA instruction's extent along M/N (elements); defaults to `tile_mn`.
+    pub mma_mn: u32,
+    /// Pipeline stages.
+    pub stages: u32,
+}
+
+impl TileSpec {
+    /// A spec with automatic swizzle, MN-first stacking, `mma_mn = tile_mn` and one stage.
+    ///
+    /// ```
+    /// use smemdesc_core::{Arch, ElementType, Major, TileSpec};
+    /// let s = TileSpec::new(Arch::Sm100, ElementType::E4M3, Major::K, 128, 128);
+    /// assert_eq!((s.mma_mn, s.stages, s.swizzle), (128, 1, None));
+    /// ```
+    pub const fn new(
+        arch: Arch,
+        dtype: ElementType,
+        major: Major,
+        tile_mn: u32,
+        tile_k: u32,
+    ) -> TileSpec {
+        TileSpec {
+            arch,
+            dtype,
+            major,
+            swizzle: None,
+            order: Order::MnFirst,
+            tile_mn,
+            tile_k,
+            mma_mn: tile_mn,
+            stages: 1,
+        }
+    }
+
+    /// Sets the swizzle mode.
+    ///
+    /// ```
+    /// # use smemdesc_core::*;
+    /// let s = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 64, 64).swizzle(SwizzleMode::B64);
+    /// assert_eq!(s.swizzle, Some(SwizzleMode::B64));
+    /// ```
+    pub const fn swizzle(mut self, swizzle: SwizzleMode) -> TileSpec {
+        self.swizzle = Some(swizzle);
+        self
+    }
+
+    /// Sets the stacking order.
+    ///
+    /// ```
+    /// # use smemdesc_core::*;
+    /// let s = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 64, 64).order(Order::KFirst);
+    /// assert_eq!(s.order, Order::KFirst);
+    /// ```
+    pub const fn order(mut self, order: Order) -> TileSpec {
+        self.order = order;
+        self
+    }
+
+    /// Sets the MMA instruction's M/N extent for this operand.
+    ///
+    /// ```
+    /// # use smemdesc_core::*;
+    /// assert_eq!(TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 128, 64).mma_mn(64).mma_mn, 64);
+    /// ```
+    pub const fn mma_mn(mut self, mma_mn: u32) -> TileSpec {
+        self.mma_mn = mma_mn;
+        self
+    }
+
+    /// Sets the number of pipeline stages.
+    ///
+    /// ```
+    /// # use smemdesc_core::*;
+    /// assert_eq!(TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 64, 64).stages(3).stages, 3);
+    /// ```
+    pub const fn stages(mut self, stages: u32) -> TileSpec {
+        self.stages = stages;
+        self
+    }
+
+    /// Validates the spec and derives the layout, descriptors and tables.
+    ///
+    /// ```
+    /// # use smemdesc_core::*;
+    /// let t = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 128, 128)
+    ///     .swizzle(SwizzleMode::B128).mma_mn(64).build().unwrap();
+    /// assert_eq!((t.lbo(), t.sbo()), (16, 1024));
+    /// ```
+    pub const fn build(self) -> Result<TileLayout, Error> {
+        TileLayout::new(self)
+    }
+
+    /// [`build`](Self::build) for `const` items: a compile-time panic with the error's summary when the
+    /// spec is illegal.
+    ///
+    /// ```
+    /// # use smemdesc_core::*;
+    /// const A: TileLayout = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 128, 64)
+    ///     .mma_mn(64).stages(4).expect_valid();
+    /// assert_eq!(A.swizzle_mode(), SwizzleMode::B128);
+    /// ```
+    pub const fn expect_valid(self) -> TileLayout {
+        match self.build() {
+            Ok(t) => t,
+            Err(e) => panic!("{}", e.summary()),
+        }
+    }
+}
+
+/// The CUTLASS SMEM selector rule (`ss_smem_selector` for sm90, its sm100 twin): the widest swizzle
+/// atom whose width divides the tile's contiguous extent in bytes (K for K-major, M/N for MN-major):
+/// a multiple of 128 B → 128B, of 64 B → 64B, of 32 B → 32B, of 16 B → none.
+///
+/// ```
+/// use smemdesc_core::{select_swizzle, ElementType, SwizzleMode};
+/// assert_eq!(select_swizzle(ElementType::BF16, 64), Ok(SwizzleMode::B128)); // 128 B
+/// assert_eq!(select_swizzle(ElementType::BF16, 96), Ok(SwizzleMode::B64)); // 192 B
+/// assert_eq!(select_swizzle(ElementType::E4M3, 48), Ok(SwizzleMode::None)); // 48 B
+/// assert!(select_swizzle(ElementType::BF16, 4).is_err()); // 8 B
+/// ```
+pub const fn select_swizzle(dtype: ElementType, contiguous: u32) -> Result<SwizzleMode, Error> {
+    let bytes = contiguous * dtype.smem_bytes();
+    if bytes == 0 || bytes % 16 != 0 {
+        return Err(Error::ContiguousNotMultipleOf16B {
+            dim: Dim::K,
+            extent: contiguous,
+            bytes,
+            elems_per_16b: dtype.per_16_bytes(),
+        });
+    }
+    Ok(if bytes % 128 == 0 {
+        SwizzleMode::B128
+    } else if bytes % 64 == 0 {
+        SwizzleMode::B64
+    } else if bytes % 32 == 0 {
+        SwizzleMode::B32
+    } else {
+        SwizzleMode::None
+    })
+}
+
+/// A validated tile and everything derived from it through the layout algebra.
+///
+/// Four levels: the tile (one stage) is a grid of swizzle atoms ([`Atom`]) stacked by
+/// [`Order`]; it is cut into MMA subtiles of `mma_mn × (32 bytes of K)`, each described by one
+/// descriptor; each subtile is made of 8-row × 16-byte core matrices.
+///
+/// The worked example of the spec (§6): bf16 K-major SW128 128×128, MN-first, M = 64:
+///
+/// ```
+/// # use smemdesc_core::*;
+/// const T: TileLayout = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 128, 128)
+///     .swizzle(SwizzleMode::B128).mma_mn(64).expect_valid();
+/// assert_eq!((T.mmas_mn(), T.mmas_k()), (2, 8));
+/// // K offsets 0, 32, 64, 96, 16384, ... bytes; M offset 8192 bytes (16-byte units below)
+/// assert_eq!(T.advance_k(4), 16384 / 16);
+/// assert_eq!(T.advance_mn(1), 8192 / 16);
+/// assert_eq!(T.sbo(), 1024);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TileLayout {
+    spec: TileSpec,
+    swizzle: SwizzleMode,
+    atom: Atom,
+    layout: Layout,
+    grid: Layout,
+    lbo_units: u32,
+    sbo_units: u32,
+}
+
+impl TileLayout {
+    /// Validates `spec` and derives the layout. Same as [`TileSpec::build`].
+    ///
+    /// ```
+    /// # use smemdesc_core::*;
+    /// let e = TileLayout::new(TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 128, 64).stages(0));
+    /// assert_eq!(e, Err(Error::ZeroStages));
+    /// ```
+    pub const fn new(spec: TileSpec) -> Result<TileLayout, Error> {
+        if spec.stages == 0 {
+            return Err(Error::ZeroStages);
+        }
+        if spec.tile_mn == 0 || spec.mma_mn == 0 {
+            return Err(Error::ZeroExtent { dim: Dim::Mn });
+        }
+        if spec.tile_k == 0 {
+            return Err(Error::ZeroExtent { dim: Dim::K });
+        }
+        let dtype = spec.dtype;
+        let (cdim, contiguous) = match spec.major {
+            Major::K => (Dim::K, spec.tile_k),
+            Major::Mn => (Dim::Mn, spec.tile_mn),
+        };
+        let ebytes = dtype.smem_bytes();
+        if (contiguous * ebytes) % 16 != 0 {
+            return Err(Error::ContiguousNotMultipleOf16B {
+                dim: cdim,
+                extent: contiguous,
+                bytes: contiguous * ebytes,
+                elems_per_16b: dtype.per_16_bytes(),
+            });
+        }
+        let swizzle = match spec.swizzle {
+            Some(s) => s,
+            None => match select_swizzle(dtype, contiguous) {
+                Ok(s) => s,
+                Err(e) => return Err(e),
+            },
+        };
+        if crate::descriptor::layout_type_code(spec.arch, swizzle).is_none() {
+            return Err(Error::SwizzleNotOnArch {
+                swizzle,
+                arch: spec.arch,
+            });
+        }
+        if matches!(swizzle, SwizzleMode::B128Base32B)
+            && !(matches!(spec.major, Major::Mn) && ebytes == 4)
+        {
+            return Err(Error::SwizzleNotForOperand {
+                swizzle,
+                major: spec.major,
+                dtype,
+            });
+        }
+        let atom = tri!(Atom::new(spec.major, swizzle, dtype));
+        if spec.tile_mn % atom.mn_extent() != 0 {
+            return Err(Error::TileNotWholeAtoms {
+                dim: Dim::Mn,
+                extent: spec.tile_mn,
+                atom_extent: atom.mn_extent(),
+                atom_bytes: swizzle.atom_bytes(),
+            });
+        }
+        if spec.tile_k % atom.k_extent() != 0 {
+            return Err(Error::TileNotWholeAtoms {
+                dim: Dim::K,
+                extent: spec.tile_k,
+                atom_extent: atom.k_extent(),
+                atom_bytes: swizzle.atom_bytes(),
+            });
+        }
+        let mma_k = dtype.mma_k();
+        if spec.tile_k % mma_k != 0 {
+            return Err(Error::TileNotWholeMmas {
+                dim: Dim::K,
+                extent: spec.tile_k,
+                mma_extent: mma_k,
+            });
+        }
+        if spec.tile_mn % spec.mma_mn != 0 {
+            return Err(Error::TileNotWholeMmas {
+                dim: Dim::Mn,
+                extent: spec.tile_mn,
+                mma_extent: spec.mma_mn,
+            });
+        }
+        if matches!(spec.major, Major::Mn) && spec.mma_mn % atom.mn_extent() != 0 {
+            return Err(Error::MmaNarrowerThanAtom {
+                mma_mn: spec.mma_mn,
+                atom_mn: atom.mn_extent(),
+                swizzle,
+            });
+        }
+        // tile_to_shape -> recast to 16-byte units -> divide into MMA subtiles.
+        let tile = tri!(atom
+            .layout
+            .tile_to_shape(spec.tile_mn, spec.tile_k, spec.order));
+        let t = dtype.per_16_bytes();
+        let units = tri!(tile.recast(t));
+        let (sub_mn, sub_k) = match spec.major {
+            Major::K => (spec.mma_mn, 2),
+            Major::Mn => (spec.mma_mn / t, mma_k),
+        };
+        let (subtile, grid) = tri!(units.divide(sub_mn, sub_k));
+        let (lbo_units, sbo_units) = tri!(CanonicalForm::of(spec.major, swizzle).offsets(subtile));
+        let tl = TileLayout {
+            spec,
+            swizzle,
+            atom,
+            layout: tile,
+            grid,
+            lbo_units,
+            sbo_units,
+        };
+        tri!(tl.check_fields());
+        Ok(tl)
+    }
+
+    const fn check_fields(&self) -> Result<(), Error> {
+        let lbo = self.lbo_units * 16;
+        if self.lbo_units >= 1 << 14 {
+            return Err(Error::FieldOverflow {
+                field: Field::Lbo,
+                bytes: lbo,
+            });
+        }
+        let sbo = self.sbo_units * 16;
+        if self.sbo_units >= 1 << 14 {
+            return Err(Error::FieldOverflow {
+                field: Field::Sbo,
+                bytes: sbo,
+            });
+        }
+        let stage = self.stage_bytes();
+        let last = self.subtile_offset_bytes(self.mmas_mn() - 1, self.mmas_k() - 1);
+        let far = last as u64 + (self.spec.stages as u64 - 1) * stage as u64;
+        if far >= 1 << 18 {
+            return Err(Error::FieldOverflow {
+                field: Field::Advance,
+                bytes: far as u32,
+            });
+        }
+        let total = stage as u64 * self.spec.stages as u64;
+        let limit = self.spec.arch.max_smem_per_cta();
+        if total > limit as u64 {
+            return Err(Error::SmemBudget {
+                bytes: if total > u32::MAX as u64 {
+                    u32::MAX
+                } else {
+                    total as u32
+                },
+                stage_bytes: stage,
+                stages: self.spec.stages,
+                limit,
+            });
+        }
+        Ok(())
+    }
+
+    /// The spec this tile was built from (with the swizzle resolved).
+    ///
+    /// ```
+    /// # use smemdesc_core::*;
+    /// let t = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 64, 32).build().unwrap();
+    /// assert_eq!(t.spec().swizzle, Some(SwizzleMode::B64));
+    /// ```
+    pub const fn spec(&self) -> TileSpec {
+        let mut s = self.spec;
+        s.swizzle = Some(self.swizzle);
+        s
+    }
+
+    /// The swizzle mode (resolved if it was `auto`).
+    ///
+    /// ```
+    /// # use smemdesc_core::*;
+    /// let t = TileSpec::new(Arch::Sm90, ElementType::TF32, Major::K, 64, 8).build().unwrap();
+    /// assert_eq!(t.swizzle_mode(), SwizzleMode::B32);
+    /// ```
+    pub const fn swizzle_mode(&self) -> SwizzleMode {
+        self.swizzle
+    }
+
+    /// The swizzle atom.
+    ///
+    /// ```
+    /// # use smemdesc_core::*;
+    /// let t = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 64, 64).build().unwrap();
+    /// assert_eq!(t.atom().k_extent(), 64);
+    /// ```
+    pub const fn atom(&self) -> Atom {
+        self.atom
+    }
+
+    /// The tile's element-offset layout (one stage, before the swizzle): `tile_to_shape(atom, ...)`.
+    ///
+    /// ```
+    /// # use smemdesc_core::*;
+    /// let t = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 64, 64).build().unwrap();
+    /// assert_eq!(t.layout().eval(8, 0), 512);
+    /// ```
+    pub const fn layout(&self) -> Layout {
+        self.layout
+    }
+
+    /// The tile as a swizzled byte layout.
+    ///
+    /// ```
+    /// # use smemdesc_core::*;
+    /// let t = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 64, 64).build().unwrap();
+    /// assert_eq!(t.smem_layout().byte_address(0, 1, 0), 128 + 16);
+    /// ```
+    pub const fn smem_layout(&self) -> SwizzledLayout {
+        SwizzledLayout::new(
+            self.swizzle.functor(),
+            self.layout,
+            self.spec.dtype.smem_bytes(),
+        )
+    }
+
+    /// Swizzled byte offset of logical element `(mn, k)` from a tile base aligned to
+    /// [`align`](Self::align) (what a hand-written `ld.shared`/`st.shared` uses).
+    ///
+    /// ```
+    /// # use smemdesc_core::*;
+    /// let t = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 64, 64).build().unwrap();
+    /// assert_eq!(t.byte_offset(7, 0), 7 * 128 + 7 * 16);
+    /// ```
+    pub const fn byte_offset(&self, mn: u32, k: u32) -> u32 {
+        self.smem_layout().byte_address(0, mn, k)
+    }
+
+    /// Bytes of one stage.
+    ///
+    /// ```
+    /// # use smemdesc_core::*;
+    /// let t = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 128, 64).build().unwrap();
+    /// assert_eq!(t.stage_bytes(), 128 * 64 * 2);
+    /// ```
+    pub const fn stage_bytes(&self) -> u32 {
+        self.layout.cosize() * self.spec.dtype.smem_bytes()
+    }
+
+    /// Bytes of all stages.
+    ///
+    /// ```
+    /// # use smemdesc_core::*;
+    /// let t = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 128, 64).stages(4).build().unwrap();
+    /// assert_eq!(t.bytes(), 4 * 16384);
+    /// ```
+    pub const fn bytes(&self) -> u32 {
+        self.stage_bytes() * self.spec.stages
+    }
+
+    /// Alignment of the tile's storage: the swizzle atom (its pattern's repeat), at least TMA's 128 B.
+    /// At such a base the swizzle on absolute addresses equals the swizzle on offsets, base_offset is 0
+    /// and TMA writes exactly this layout.
+    ///
+    /// ```
+    /// # use smemdesc_core::*;
+    /// let t = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 128, 64).build().unwrap();
+    /// assert_eq!(t.align(), 1024);
+    /// ```
+    pub const fn align(&self) -> u32 {
+        let a = self.swizzle.atom_bytes();
+        if a < 128 {
+            128
+        } else {
+            a
+        }
+    }
+
+    /// Number of MMA subtiles along M/N.
+    ///
+    /// ```
+    /// # use smemdesc_core::*;
+    /// let t = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 128, 64).mma_mn(64).build().unwrap();
+    /// assert_eq!(t.mmas_mn(), 2);
+    /// ```
+    pub const fn mmas_mn(&self) -> u32 {
+        self.spec.tile_mn / self.spec.mma_mn
+    }
+
+    /// Number of MMA subtiles along K (32 bytes of K each).
+    ///
+    /// ```
+    /// # use smemdesc_core::*;
+    /// let t = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 128, 64).build().unwrap();
+    /// assert_eq!(t.mmas_k(), 4);
+    /// ```
+    pub const fn mmas_k(&self) -> u32 {
+        self.spec.tile_k / self.spec.dtype.mma_k()
+    }
+
+    /// The instruction's K in elements (32 bytes).
+    ///
+    /// ```
+    /// # use smemdesc_core::*;
+    /// let t = TileSpec::new(Arch::Sm90, ElementType::E4M3, Major::K, 64, 128).build().unwrap();
+    /// assert_eq!(t.mma_k(), 32);
+    /// ```
+    pub const fn mma_k(&self) -> u32 {
+        self.spec.dtype.mma_k()
+    }
+
+    /// The grid of subtile origins in 16-byte units (`rest` of the zipped divide).
+    ///
+    /// ```
+    /// # use smemdesc_core::*;
+    /// let t = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 128, 128).mma_mn(64).build().unwrap();
+    /// assert_eq!(t.grid().eval(1, 4), 512 + 1024);
+    /// ```
+    pub const fn grid(&self) -> Layout {
+        self.grid
+    }
+
+    /// Start-address advance of subtile `(i, 0)` from the tile base, in 16-byte units.
+    ///
+    /// ```
+    /// # use smemdesc_core::*;
+    /// let t = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 128, 64).mma_mn(64).build().unwrap();
+    /// assert_eq!(t.advance_mn(1), 512);
+    /// ```
+    pub const fn advance_mn(&self, i: u32) -> u32 {
+        self.grid.mn.eval(i)
+    }
+
+    /// Start-address advance of subtile `(0, j)` from the tile base, in 16-byte units.
+    ///
+    /// ```
+    /// # use smemdesc_core::*;
+    /// let t = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 128, 64).build().unwrap();
+    /// assert_eq!(t.advance_k(1), 2); // 32 bytes
+    /// ```
+    pub const fn advance_k(&self, j: u32) -> u32 {
+        self.grid.k.eval(j)
+    }
+
+    /// Advance of one stage in 16-byte units.
+    ///
+    /// ```
+    /// # use smemdesc_core::*;
+    /// let t = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 128, 64).build().unwrap();
+    /// assert_eq!(t.advance_stage(), 1024);
+    /// ```
+    pub const fn advance_stage(&self) -> u32 {
+        self.stage_bytes() / 16
+    }
+
+    /// Byte offset of subtile `(i, j)`'s first element from the tile base (unswizzled: the start
+    /// address the descriptor takes).
+    ///
+    /// ```
+    /// # use smemdesc_core::*;
+    /// let t = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 128, 128).mma_mn(64).build().unwrap();
+    /// assert_eq!(t.subtile_offset_bytes(1, 5), 8192 + 16384 + 32);
+    /// ```
+    pub const fn subtile_offset_bytes(&self, i: u32, j: u32) -> u32 {
+        self.grid.eval(i, j) * 16
+    }
+
+    /// LBO in bytes (as written into the descriptor).
+    ///
+    /// ```
+    /// # use smemdesc_core::*;
+    /// let t = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 64, 64).build().unwrap();
+    /// assert_eq!(t.lbo(), 16); // unused for K-major swizzled; CuTe writes 1 (16 B)
+    /// ```
+    pub const fn lbo(&self) -> u32 {
+        self.lbo_units * 16
+    }
+
+    /// SBO in bytes.
+    ///
+    /// ```
+    /// # use smemdesc_core::*;
+    /// let t = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 64, 64).build().unwrap();
+    /// assert_eq!(t.sbo(), 1024);
+    /// ```
+    pub const fn sbo(&self) -> u32 {
+        self.sbo_units * 16
+    }
+
+    /// The descriptor's layout-type code on this tile's architecture.
+    ///
+    /// ```
+    /// # use smemdesc_core::*;
+    /// let t = TileSpec::new(Arch::Sm100, ElementType::BF16, Major::K, 64, 64).build().unwrap();
+    /// assert_eq!(t.layout_type(), 2); // sm100 SWIZZLE_128B
+    /// ```
+    pub const fn layout_type(&self) -> u8 {
+        match crate::descriptor::layout_type_code(self.spec.arch, self.swizzle) {
+            Some(c) => c,
+            None => 0, // unreachable: checked in `new`
+        }
+    }
+
+    /// The descriptor of subtile (0, 0), stage 0, for a tile at SMEM address 0. Every other
+    /// descriptor differs from it only in the start address (and base offset for unaligned bases).
+    ///
+    /// ```
+    /// # use smemdesc_core::*;
+    /// let t = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 64, 64).build().unwrap();
+    /// assert_eq!(t.base_descriptor().raw(), 0x4000_0040_0001_0000);
+    /// ```
+    pub const fn base_descriptor(&self) -> SmemDescriptor {
+        let f = DescriptorFields::new(0, self.lbo(), self.sbo(), self.swizzle);
+        match SmemDescriptor::encode(self.spec.arch, f) {
+            Ok(d) => d,
+            Err(_) => SmemDescriptor::from_raw(self.spec.arch, 0), // unreachable: checked in `new`
+        }
+    }
+
+    /// The matrix base offset for a tile whose swizzle pattern starts at `smem_addr` (PTX "Matrix
+    /// Descriptor Format": 0 when the pattern starts on its repeat boundary — 1024/512/256 B for
+    /// 128B/64B/32B — else `(pattern start >> 7) & 7`; always 0 without swizzle). Every atom of every
+    /// stage starts at the same phase as the tile base, because atoms and stages are whole repeats.
+    ///
+    /// ```
+    /// # use smemdesc_core::*;
+    /// let t = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 64, 64).build().unwrap();
+    /// assert_eq!(t.base_offset_at(0x2000), 0);
+    /// assert_eq!(t.base_offset_at(0x2000 + 3 * 128), 3);
+    /// ```
+    pub const fn base_offset_at(&self, smem_addr: u32) -> u8 {
+        if !self.swizzle.is_swizzled() || smem_addr % self.swizzle.atom_bytes() == 0 {
+            0
+        } else {
+            ((smem_addr >> 7) & 7) as u8
+        }
+    }
+
+    /// The descriptor of MMA subtile `(mn, k)` of stage `stage`, for a tile whose element (0, 0)
+    /// (stage 0) is at shared-memory address `smem_addr`. Checks every index and field.
+    ///
+    /// `smem_addr` must be a multiple of 16 B, and of 128 B when swizzled. A swizzled tile off its
+    /// pattern boundary gets the base offset of [`base_offset_at`](Self::base_offset_at) (its pattern
+    /// then starts at `smem_addr`; TMA cannot write such a tile, see [`align`](Self::align)).
+    ///
+    /// ```
+    /// # use smemdesc_core::*;
+    /// let t = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 128, 64)
+    ///     .mma_mn(64).stages(2).build().unwrap();
+    /// let d = t.try_desc(0x400, 1, 1, 1).unwrap();
+    /// assert_eq!(d.start_address(), 0x400 + 8192 + 32 + 16384);
+    /// assert_eq!(t.try_desc(0x480, 0, 0, 0).unwrap().base_offset(), 1);
+    /// assert!(t.try_desc(0x440, 0, 0, 0).is_err());
+    /// ```
+    pub const fn try_desc(
+        &self,
+        smem_addr: u32,
+        mn: u32,
+        k: u32,
+        stage: u32,
+    ) -> Result<SmemDescriptor, Error> {
+        let need = if self.swizzle.is_swizzled() { 128 } else { 16 };
+        if smem_addr % need != 0 {
+            return Err(Error::UnalignedBase {
+                addr: smem_addr,
+                align: need,
+            });
+        }
+        if mn >= self.mmas_mn() {
+            return Err(Error::IndexOutOfRange {
+                what: "MMA subtile (MN)",
+                index: mn,
+                count: self.mmas_mn(),
+            });
+        }
+        if k >= self.mmas_k() {
+            return Err(Error::IndexOutOfRange {
+                what: "MMA subtile (K)",
+                index: k,
+                count: self.mmas_k(),
+            });
+        }
+        if stage >= self.spec.stages {
+            return Err(Error::IndexOutOfRange {
+                what: "stage",
+                index: stage,
+                count: self.spec.stages,
+            });
+        }
+        let start = smem_addr as u64
+            + self.subtile_offset_bytes(mn, k) as u64
+            + stage as u64 * self.stage_bytes() as u64;
+        if start >= 1 << 18 {
+            return Err(Error::FieldOverflow {
+                field: Field::StartAddress,
+                bytes: if start > u32::MAX as u64 {
+                    u32::MAX
+                } else {
+                    start as u32
+                },
+            });
+        }
+        match self.base_descriptor().with_start_address(start as u32) {
+            Ok(d) => Ok(d.with_base_offset(self.base_offset_at(smem_addr))),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// The raw descriptor of subtile `(mn, k)`, stage `stage`, for a tile at `smem_addr` — one add at
+    /// run time. Indices wrap into range and the start address is taken modulo the 256 KiB the field
+    /// can address (shared-window addresses always fit); use [`try_desc`](Self::try_desc) to have
+    /// both checked.
+    ///
+    /// ```
+    /// # use smemdesc_core::*;
+    /// let t = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 128, 128).mma_mn(64).build().unwrap();
+    /// assert_eq!(t.desc(0, 1, 4, 0), t.try_desc(0, 1, 4, 0).unwrap().raw());
+    /// ```
+    pub const fn desc(&self, smem_addr: u32, mn: u32, k: u32, stage: u32) -> u64 {
+        let off = self.subtile_offset_bytes(mn % self.mmas_mn(), k % self.mmas_k())
+            + (stage % self.spec.stages) * self.stage_bytes();
+        let start = (smem_addr.wrapping_add(off) >> 4) & ((1 << 14) - 1);
+        self.base_descriptor().raw() | start as u64 | (self.base_offset_at(smem_addr) as u64) << 49
+    }
+}

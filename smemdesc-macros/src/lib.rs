@@ -1,0 +1,3 @@
+//! The `#[smem_tile]` attribute macro of smemdesc (placeholder: the macro lands with its own issue).
+//!
+//! This crate compiles today so the workspace layout is final; it exports nothing yet.
