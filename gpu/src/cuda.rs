@@ -1,0 +1,464 @@
+//! A thin layer over the CUDA driver API and NVRTC (cudarc's raw bindings, loaded at run time).
+
+use cudarc::driver::sys as cu;
+use cudarc::nvrtc::sys as rtc;
+use std::ffi::{c_void, CStr, CString};
+use std::path::Path;
+use std::process::Command;
+
+/// Result with a message.
+pub type Res<T> = Result<T, String>;
+
+fn ck(r: cu::CUresult, what: &str) -> Res<()> {
+    if r == cu::CUresult::CUDA_SUCCESS {
+        return Ok(());
+    }
+    let mut p: *const std::ffi::c_char = std::ptr::null();
+    // SAFETY: cuGetErrorString writes a pointer to a static string.
+    unsafe { cu::cuGetErrorString(r, &mut p) };
+    let msg = if p.is_null() {
+        String::new()
+    } else {
+        // SAFETY: non-null static C string from the driver.
+        unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned()
+    };
+    Err(format!("{what}: {r:?} {msg}"))
+}
+
+/// The device and its primary context.
+pub struct Gpu {
+    /// Device name.
+    pub name: String,
+    /// Driver version (e.g. 13000).
+    pub driver: i32,
+    /// Compute capability (major, minor).
+    pub cc: (i32, i32),
+    /// Multiprocessors.
+    pub sms: i32,
+}
+
+impl Gpu {
+    /// Initializes the driver, device 0 and its primary context.
+    pub fn new() -> Res<Gpu> {
+        // SAFETY: plain driver API calls with valid out-pointers.
+        unsafe {
+            ck(cu::cuInit(0), "cuInit")?;
+            let mut dev: cu::CUdevice = 0;
+            ck(cu::cuDeviceGet(&mut dev, 0), "cuDeviceGet")?;
+            let mut ctx: cu::CUcontext = std::ptr::null_mut();
+            ck(
+                cu::cuDevicePrimaryCtxRetain(&mut ctx, dev),
+                "cuDevicePrimaryCtxRetain",
+            )?;
+            ck(cu::cuCtxSetCurrent(ctx), "cuCtxSetCurrent")?;
+            let mut buf = [0 as std::ffi::c_char; 256];
+            ck(
+                cu::cuDeviceGetName(buf.as_mut_ptr(), 256, dev),
+                "cuDeviceGetName",
+            )?;
+            let name = CStr::from_ptr(buf.as_ptr()).to_string_lossy().into_owned();
+            let mut driver = 0;
+            ck(cu::cuDriverGetVersion(&mut driver), "cuDriverGetVersion")?;
+            let attr = |a| -> Res<i32> {
+                let mut v = 0;
+                ck(
+                    cu::cuDeviceGetAttribute(&mut v, a, dev),
+                    "cuDeviceGetAttribute",
+                )?;
+                Ok(v)
+            };
+            use cu::CUdevice_attribute as A;
+            Ok(Gpu {
+                name,
+                driver,
+                cc: (
+                    attr(A::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR)?,
+                    attr(A::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR)?,
+                ),
+                sms: attr(A::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)?,
+            })
+        }
+    }
+}
+
+/// Compiles CUDA C++ for sm_90a to a cubin: NVRTC when its library loads, else `nvcc` on PATH.
+/// Returns the cubin and which compiler made it.
+pub fn compile(src: &str, name: &str, work: &Path) -> Res<(Vec<u8>, String)> {
+    // SAFETY: only checks whether the library can be opened.
+    if unsafe { rtc::is_culib_present() } {
+        return nvrtc(src, name).map(|c| (c, "NVRTC".to_string()));
+    }
+    let cu_path = work.join(format!("{name}.cu"));
+    let cubin = work.join(format!("{name}.cubin"));
+    std::fs::write(&cu_path, src).map_err(|e| e.to_string())?;
+    let out = Command::new("nvcc")
+        .args([
+            "-std=c++17",
+            "-O3",
+            "-cubin",
+            "-gencode=arch=compute_90a,code=sm_90a",
+            "-o",
+        ])
+        .arg(&cubin)
+        .arg(&cu_path)
+        .output()
+        .map_err(|e| format!("neither NVRTC nor nvcc available: {e}"))?;
+    if !out.status.success() {
+        return Err(format!(
+            "nvcc failed:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    Ok((
+        std::fs::read(&cubin).map_err(|e| e.to_string())?,
+        "nvcc".to_string(),
+    ))
+}
+
+fn nvrtc(src: &str, name: &str) -> Res<Vec<u8>> {
+    let csrc = CString::new(src).unwrap();
+    let cname = CString::new(format!("{name}.cu")).unwrap();
+    let opts: Vec<CString> = [
+        "--gpu-architecture=sm_90a",
+        "-std=c++17",
+        "--use_fast_math",
+        "-default-device",
+    ]
+    .iter()
+    .map(|s| CString::new(*s).unwrap())
+    .collect();
+    let optp: Vec<*const std::ffi::c_char> = opts.iter().map(|s| s.as_ptr()).collect();
+    // SAFETY: NVRTC calls with valid C strings and out-pointers; the program is destroyed at the end.
+    unsafe {
+        let mut prog: rtc::nvrtcProgram = std::ptr::null_mut();
+        let r = rtc::nvrtcCreateProgram(
+            &mut prog,
+            csrc.as_ptr(),
+            cname.as_ptr(),
+            0,
+            std::ptr::null(),
+            std::ptr::null(),
+        );
+        if r != rtc::nvrtcResult::NVRTC_SUCCESS {
+            return Err(format!("nvrtcCreateProgram: {r:?}"));
+        }
+        let r = rtc::nvrtcCompileProgram(prog, optp.len() as i32, optp.as_ptr());
+        let mut log_len = 0usize;
+        rtc::nvrtcGetProgramLogSize(prog, &mut log_len);
+        let mut log = vec![0u8; log_len.max(1)];
+        rtc::nvrtcGetProgramLog(prog, log.as_mut_ptr() as *mut std::ffi::c_char);
+        let log = String::from_utf8_lossy(&log)
+            .trim_end_matches('\0')
+            .to_string();
+        if r != rtc::nvrtcResult::NVRTC_SUCCESS {
+            rtc::nvrtcDestroyProgram(&mut prog);
+            return Err(format!("NVRTC {name}: {r:?}\n{log}"));
+        }
+        if !log.trim().is_empty() {
+            eprintln!("NVRTC {name} log:\n{log}");
+        }
+        let mut n = 0usize;
+        rtc::nvrtcGetCUBINSize(prog, &mut n);
+        let mut bin = vec![0u8; n];
+        let r = rtc::nvrtcGetCUBIN(prog, bin.as_mut_ptr() as *mut std::ffi::c_char);
+        rtc::nvrtcDestroyProgram(&mut prog);
+        if r != rtc::nvrtcResult::NVRTC_SUCCESS {
+            return Err(format!("nvrtcGetCUBIN: {r:?}"));
+        }
+        Ok(bin)
+    }
+}
+
+/// A loaded module.
+pub struct Module(cu::CUmodule);
+
+impl Module {
+    /// Loads a cubin.
+    pub fn load(cubin: &[u8]) -> Res<Module> {
+        let mut m: cu::CUmodule = std::ptr::null_mut();
+        // SAFETY: cubin is a complete image kept alive for the call.
+        unsafe {
+            ck(
+                cu::cuModuleLoadData(&mut m, cubin.as_ptr() as *const c_void),
+                "cuModuleLoadData",
+            )?
+        };
+        Ok(Module(m))
+    }
+
+    /// A kernel by name, with its dynamic shared memory limit raised to `smem`.
+    pub fn kernel(&self, name: &str, smem: u32) -> Res<Kernel> {
+        let c = CString::new(name).unwrap();
+        let mut f: cu::CUfunction = std::ptr::null_mut();
+        // SAFETY: valid module and name.
+        unsafe {
+            ck(
+                cu::cuModuleGetFunction(&mut f, self.0, c.as_ptr()),
+                &format!("cuModuleGetFunction {name}"),
+            )?;
+            ck(
+                cu::cuFuncSetAttribute(
+                    f,
+                    cu::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                    smem as i32,
+                ),
+                "cuFuncSetAttribute",
+            )?;
+            let mut regs = 0;
+            ck(
+                cu::cuFuncGetAttribute(
+                    &mut regs,
+                    cu::CUfunction_attribute::CU_FUNC_ATTRIBUTE_NUM_REGS,
+                    f,
+                ),
+                "cuFuncGetAttribute",
+            )?;
+            let mut local = 0;
+            ck(
+                cu::cuFuncGetAttribute(
+                    &mut local,
+                    cu::CUfunction_attribute::CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES,
+                    f,
+                ),
+                "cuFuncGetAttribute",
+            )?;
+            Ok(Kernel {
+                f,
+                smem,
+                regs,
+                local,
+            })
+        }
+    }
+}
+
+/// A kernel handle.
+pub struct Kernel {
+    f: cu::CUfunction,
+    smem: u32,
+    /// Registers per thread.
+    pub regs: i32,
+    /// Local memory bytes per thread (spills).
+    pub local: i32,
+}
+
+/// A kernel argument.
+pub enum Arg<'a> {
+    /// A tensor map by value.
+    Map(&'a cu::CUtensorMap),
+    /// A device pointer.
+    Ptr(u64),
+    /// A 32-bit integer.
+    I32(i32),
+}
+
+impl Kernel {
+    /// Launches on the default stream (asynchronous).
+    pub fn launch(&self, grid: u32, block: u32, args: &[Arg]) -> Res<()> {
+        let mut store: Vec<[u64; 1]> = Vec::new();
+        let mut ints: Vec<i32> = Vec::new();
+        for a in args {
+            match a {
+                Arg::Ptr(p) => store.push([*p]),
+                Arg::I32(v) => ints.push(*v),
+                Arg::Map(_) => {}
+            }
+        }
+        let (mut pi, mut ii) = (0, 0);
+        let mut ptrs: Vec<*mut c_void> = Vec::new();
+        for a in args {
+            match a {
+                Arg::Map(m) => ptrs.push(*m as *const cu::CUtensorMap as *mut c_void),
+                Arg::Ptr(_) => {
+                    ptrs.push(store[pi].as_mut_ptr() as *mut c_void);
+                    pi += 1;
+                }
+                Arg::I32(_) => {
+                    ptrs.push(&mut ints[ii] as *mut i32 as *mut c_void);
+                    ii += 1;
+                }
+            }
+        }
+        // SAFETY: every pointer in ptrs points at a live argument value for the call.
+        unsafe {
+            ck(
+                cu::cuLaunchKernel(
+                    self.f,
+                    grid,
+                    1,
+                    1,
+                    block,
+                    1,
+                    1,
+                    self.smem,
+                    std::ptr::null_mut(),
+                    ptrs.as_mut_ptr(),
+                    std::ptr::null_mut(),
+                ),
+                "cuLaunchKernel",
+            )
+        }
+    }
+}
+
+/// Waits for all work.
+pub fn sync() -> Res<()> {
+    // SAFETY: no arguments.
+    unsafe {
+        ck(
+            cu::cuCtxSynchronize(),
+            "cuCtxSynchronize (kernel execution)",
+        )
+    }
+}
+
+/// Device memory.
+pub struct Buf {
+    /// Device address.
+    pub ptr: u64,
+    /// Bytes.
+    pub bytes: usize,
+}
+
+impl Buf {
+    /// Allocates `bytes`.
+    pub fn new(bytes: usize) -> Res<Buf> {
+        let mut p: cu::CUdeviceptr = 0;
+        // SAFETY: out-pointer.
+        unsafe { ck(cu::cuMemAlloc_v2(&mut p, bytes), "cuMemAlloc")? };
+        Ok(Buf { ptr: p, bytes })
+    }
+
+    /// Allocates and uploads.
+    pub fn from<T: Copy>(data: &[T]) -> Res<Buf> {
+        let bytes = std::mem::size_of_val(data);
+        let b = Buf::new(bytes)?;
+        // SAFETY: b holds `bytes` bytes; data is a live slice of that many bytes.
+        unsafe {
+            ck(
+                cu::cuMemcpyHtoD_v2(b.ptr, data.as_ptr() as *const c_void, bytes),
+                "cuMemcpyHtoD",
+            )?
+        };
+        Ok(b)
+    }
+
+    /// Fills every byte with `v`.
+    pub fn fill(&self, v: u8) -> Res<()> {
+        // SAFETY: in-bounds fill.
+        unsafe { ck(cu::cuMemsetD8_v2(self.ptr, v, self.bytes), "cuMemsetD8") }
+    }
+
+    /// Downloads into `out` (its size must not exceed the buffer).
+    pub fn read<T: Copy>(&self, out: &mut [T]) -> Res<()> {
+        let bytes = std::mem::size_of_val(out);
+        assert!(bytes <= self.bytes);
+        // SAFETY: out has `bytes` writable bytes, the buffer at least as many.
+        unsafe {
+            ck(
+                cu::cuMemcpyDtoH_v2(out.as_mut_ptr() as *mut c_void, self.ptr, bytes),
+                "cuMemcpyDtoH",
+            )
+        }
+    }
+}
+
+impl Drop for Buf {
+    fn drop(&mut self) {
+        // SAFETY: ptr came from cuMemAlloc.
+        unsafe { cu::cuMemFree_v2(self.ptr) };
+    }
+}
+
+/// `cuTensorMapEncodeTiled` for a rank-2 tensor: dims/strides innermost first.
+#[allow(clippy::too_many_arguments)]
+pub fn tensor_map(
+    data_type: u32,
+    swizzle: u32,
+    ptr: u64,
+    dims: [u64; 2],
+    row_stride_bytes: u64,
+    box_dim: [u32; 2],
+) -> Res<cu::CUtensorMap> {
+    use cu::CUtensorMapDataType as D;
+    use cu::CUtensorMapSwizzle as S;
+    let dts = [
+        D::CU_TENSOR_MAP_DATA_TYPE_UINT8,
+        D::CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
+        D::CU_TENSOR_MAP_DATA_TYPE_FLOAT32,
+        D::CU_TENSOR_MAP_DATA_TYPE_BFLOAT16,
+        D::CU_TENSOR_MAP_DATA_TYPE_TFLOAT32,
+    ];
+    let dt = *dts
+        .iter()
+        .find(|d| **d as u32 == data_type)
+        .ok_or_else(|| format!("unexpected CUtensorMapDataType {data_type}"))?;
+    let sws = [
+        S::CU_TENSOR_MAP_SWIZZLE_NONE,
+        S::CU_TENSOR_MAP_SWIZZLE_32B,
+        S::CU_TENSOR_MAP_SWIZZLE_64B,
+        S::CU_TENSOR_MAP_SWIZZLE_128B,
+    ];
+    let sw = *sws
+        .iter()
+        .find(|s| **s as u32 == swizzle)
+        .ok_or_else(|| format!("unexpected CUtensorMapSwizzle {swizzle}"))?;
+    let mut map = cu::CUtensorMap { opaque: [0; 16] };
+    let strides = [row_stride_bytes];
+    let estr = [1u32, 1];
+    // SAFETY: all arrays have rank (2) or rank-1 entries and live for the call.
+    unsafe {
+        ck(
+            cu::cuTensorMapEncodeTiled(
+                &mut map,
+                dt,
+                2,
+                ptr as *mut c_void,
+                dims.as_ptr(),
+                strides.as_ptr(),
+                box_dim.as_ptr(),
+                estr.as_ptr(),
+                cu::CUtensorMapInterleave::CU_TENSOR_MAP_INTERLEAVE_NONE,
+                sw,
+                cu::CUtensorMapL2promotion::CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                cu::CUtensorMapFloatOOBfill::CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE,
+            ),
+            &format!(
+                "cuTensorMapEncodeTiled(type {data_type}, swizzle {swizzle}, dims {dims:?}, stride {row_stride_bytes}, box {box_dim:?})"
+            ),
+        )?
+    };
+    Ok(map)
+}
+
+/// Times `f` with CUDA events: `warmup` untimed calls, then `iters` timed one by one; returns
+/// the per-call milliseconds.
+pub fn time_ms(warmup: u32, iters: u32, mut f: impl FnMut() -> Res<()>) -> Res<Vec<f32>> {
+    for _ in 0..warmup {
+        f()?;
+    }
+    sync()?;
+    let mut out = Vec::new();
+    // SAFETY: events are created, used and destroyed here.
+    unsafe {
+        let mut e0: cu::CUevent = std::ptr::null_mut();
+        let mut e1: cu::CUevent = std::ptr::null_mut();
+        ck(cu::cuEventCreate(&mut e0, 0), "cuEventCreate")?;
+        ck(cu::cuEventCreate(&mut e1, 0), "cuEventCreate")?;
+        for _ in 0..iters {
+            ck(cu::cuEventRecord(e0, std::ptr::null_mut()), "cuEventRecord")?;
+            f()?;
+            ck(cu::cuEventRecord(e1, std::ptr::null_mut()), "cuEventRecord")?;
+            ck(cu::cuEventSynchronize(e1), "cuEventSynchronize")?;
+            let mut ms = 0f32;
+            ck(
+                cu::cuEventElapsedTime_v2(&mut ms, e0, e1),
+                "cuEventElapsedTime",
+            )?;
+            out.push(ms);
+        }
+        cu::cuEventDestroy_v2(e0);
+        cu::cuEventDestroy_v2(e1);
+    }
+    Ok(out)
+}

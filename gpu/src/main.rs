@@ -1,0 +1,887 @@
+//! smemdesc-gpu: proves smemdesc's descriptors, advance tables and TMA plans on a Hopper GPU.
+//!
+//! `cargo run --release -p smemdesc-gpu [-- --out DIR]` compiles the kernels with NVRTC (or `nvcc`
+//! when NVRTC cannot be loaded) for sm_90a, checks every layout class with TMA + wgmma against a
+//! CPU reference, runs the negative control, and times a pipelined bf16 GEMM against cuBLAS
+//! (through PyTorch, when `python3` with torch is present). Results go to `DIR/results.json` and
+//! `DIR/RESULTS.md`.
+
+mod cuda;
+mod plan;
+
+use plan::{BuiltClass, ClassCfg};
+use smemdesc_core::{ElementType, Major};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+const COMMON: &str = include_str!("../kernels/common.cuh");
+const CHECK: &str = include_str!("../kernels/check.cu");
+const GEMM: &str = include_str!("../kernels/gemm.cu");
+const CUBLAS_PY: &str = include_str!("../bench_cublas.py");
+
+struct Opts {
+    out: PathBuf,
+    check: bool,
+    gemm: bool,
+    cublas: bool,
+    group_m: u32,
+    run_class: Option<(usize, PathBuf)>,
+    gemm_size: u32,
+}
+
+fn parse() -> Opts {
+    let mut o = Opts {
+        out: PathBuf::from("gpu/out"),
+        check: true,
+        gemm: true,
+        cublas: true,
+        group_m: 8,
+        run_class: None,
+        gemm_size: 8192,
+    };
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut i = 0;
+    while i < args.len() {
+        match args[i].as_str() {
+            "--out" => {
+                i += 1;
+                o.out = PathBuf::from(&args[i]);
+            }
+            "--skip-check" => o.check = false,
+            "--skip-gemm" => o.gemm = false,
+            "--no-cublas" => o.cublas = false,
+            "--group-m" => {
+                i += 1;
+                o.group_m = args[i].parse().expect("--group-m N");
+            }
+            "--size" => {
+                i += 1;
+                o.gemm_size = args[i].parse().expect("--size N");
+            }
+            "--run-class" => {
+                o.run_class = Some((
+                    args[i + 1].parse().expect("--run-class I CUBIN"),
+                    PathBuf::from(&args[i + 2]),
+                ));
+                i += 2;
+            }
+            "--emit" => {
+                // Write the generated CUDA sources (no GPU needed) and exit.
+                let dir = PathBuf::from(&args[i + 1]);
+                std::fs::create_dir_all(&dir).unwrap();
+                let built: Vec<BuiltClass> =
+                    plan::classes().iter().map(|c| c.build().unwrap()).collect();
+                std::fs::write(dir.join("gen_check.cu"), check_source(&built)).unwrap();
+                std::fs::write(dir.join("gen_gemm.cu"), gemm_source(o.group_m)).unwrap();
+                std::process::exit(0);
+            }
+            "--list" => {
+                for (i, c) in plan::classes().iter().enumerate() {
+                    println!("{i:2} {}", c.name);
+                }
+                std::process::exit(0);
+            }
+            "-h" | "--help" => {
+                println!(
+                    "smemdesc-gpu [--out DIR] [--skip-check] [--skip-gemm] [--no-cublas] [--group-m N] [--size N] [--list] [--emit DIR]"
+                );
+                std::process::exit(0);
+            }
+            a => panic!("unknown argument {a}"),
+        }
+        i += 1;
+    }
+    o
+}
+
+// ---------------------------------------------------------------- data ----
+
+struct Lcg(u64);
+impl Lcg {
+    fn next(&mut self) -> u32 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (self.0 >> 33) as u32
+    }
+    /// A small integer in [-3, 3].
+    fn small(&mut self) -> i32 {
+        (self.next() % 7) as i32 - 3
+    }
+}
+
+/// e4m3 bits of a small integer (exact for |v| <= 3 .. 448-range integers with 3-bit mantissa).
+fn e4m3_of_int(v: i32) -> u8 {
+    if v == 0 {
+        return 0;
+    }
+    let sign = if v < 0 { 0x80 } else { 0 };
+    let a = v.unsigned_abs();
+    let e = 31 - a.leading_zeros(); // floor(log2)
+    let m = ((a << 3) >> e) & 7; // 3 mantissa bits (exact for the values used)
+    sign | (((e + 7) as u8) << 3) | m as u8
+}
+
+#[cfg(test)]
+fn e4m3_to_f32(b: u8) -> f32 {
+    let s = if b & 0x80 != 0 { -1.0 } else { 1.0 };
+    let e = ((b >> 3) & 0xF) as i32;
+    let m = (b & 7) as f32;
+    if e == 0 {
+        s * m / 8.0 * 2f32.powi(-6)
+    } else {
+        s * (1.0 + m / 8.0) * 2f32.powi(e - 7)
+    }
+}
+
+fn bf16_of_f32(f: f32) -> u16 {
+    let b = f.to_bits();
+    ((b + 0x7FFF + ((b >> 16) & 1)) >> 16) as u16
+}
+
+fn f32_of_bf16(b: u16) -> f32 {
+    f32::from_bits((b as u32) << 16)
+}
+
+/// Encodes a matrix of small integers, `vals[mn][k]` (row-major mn x k), into the global layout
+/// of `major` in the element type's bytes.
+fn encode(vals: &[i32], mn: usize, k: usize, major: Major, dtype: ElementType) -> Vec<u8> {
+    let mut out = Vec::new();
+    let at = |i: usize| -> i32 {
+        match major {
+            Major::K => vals[i],
+            Major::Mn => {
+                let (kk, m) = (i / mn, i % mn);
+                vals[m * k + kk]
+            }
+        }
+    };
+    for i in 0..mn * k {
+        let v = at(i);
+        match dtype {
+            ElementType::BF16 => out.extend_from_slice(&bf16_of_f32(v as f32).to_le_bytes()),
+            ElementType::E4M3 => out.push(e4m3_of_int(v)),
+            _ => out.extend_from_slice(&(v as f32).to_le_bytes()),
+        }
+    }
+    out
+}
+
+// --------------------------------------------------------------- check ----
+
+struct ClassResult {
+    name: String,
+    negative: bool,
+    elements: usize,
+    mismatches: usize,
+    desc_match: bool,
+    first_bad: String,
+    error: Option<String>,
+    info: String,
+}
+
+fn operand_info(op: &plan::BuiltOperand, cfg: plan::OperandCfg) -> String {
+    format!(
+        "{{\"major\":\"{}\",\"swizzle\":\"{:?}\",\"order\":\"{:?}\",\"lbo\":{},\"sbo\":{},\"layout_type\":{},\"stage_bytes\":{},\"mmas_mn\":{},\"mmas_k\":{},\"boxes_per_stage\":{},\"box\":[{},{}],\"box_source\":\"{}\"}}",
+        if cfg.major == Major::K { "K" } else { "MN" },
+        cfg.swizzle,
+        cfg.order,
+        op.tile.lbo(),
+        op.tile.sbo(),
+        op.tile.layout_type(),
+        op.tile.stage_bytes(),
+        op.tile.mmas_mn(),
+        op.tile.mmas_k(),
+        op.tma.boxes.len(),
+        op.tma.box_inner,
+        op.tma.box_rows,
+        op.tma.source
+    )
+}
+
+/// Runs class `idx` from a compiled check cubin in this process.
+fn run_class(
+    idx: usize,
+    c: &BuiltClass,
+    module: &cuda::Module,
+) -> cuda::Res<(usize, usize, bool, String)> {
+    let cfg = &c.cfg;
+    let dtype = cfg.dtype;
+    let m = c.a.tile.spec().tile_mn as usize;
+    let n = c.b.tile.spec().tile_mn as usize;
+    let ktot = (c.a.tile.spec().tile_k * plan::CHECK_STAGES) as usize;
+    let mut rng = Lcg(0x5eed + idx as u64 * 7919);
+    let av: Vec<i32> = (0..m * ktot).map(|_| rng.small()).collect();
+    let bv: Vec<i32> = (0..n * ktot).map(|_| rng.small()).collect();
+    let ga = cuda::Buf::from(&encode(&av, m, ktot, cfg.a.major, dtype))?;
+    let gb = cuda::Buf::from(&encode(&bv, n, ktot, cfg.b.major, dtype))?;
+    let eb = dtype.smem_bytes() as u64;
+    let map = |op: &plan::BuiltOperand, major: Major, g: &cuda::Buf, mn: usize| {
+        let (dims, stride) = match major {
+            Major::K => ([ktot as u64, mn as u64], ktot as u64 * eb),
+            Major::Mn => ([mn as u64, ktot as u64], mn as u64 * eb),
+        };
+        cuda::tensor_map(
+            op.tma.data_type,
+            op.tma.swizzle,
+            g.ptr,
+            dims,
+            stride,
+            [op.tma.box_inner, op.tma.box_rows],
+        )
+    };
+    let ma = map(&c.a, cfg.a.major, &ga, m)?;
+    let mb = map(&c.b, cfg.b.major, &gb, n)?;
+    let out = cuda::Buf::new(m * n * 4)?;
+    out.fill(0xFF)?; // NaN poison
+    let ndesc = c.a.desc0.len() + c.b.desc0.len();
+    let dbg = cuda::Buf::new((2 + ndesc) * 8)?;
+    let smem = plan::check_smem_bytes(c);
+    let k = module.kernel(&format!("check_{idx}"), smem)?;
+    k.launch(
+        1,
+        128,
+        &[
+            cuda::Arg::Map(&ma),
+            cuda::Arg::Map(&mb),
+            cuda::Arg::Ptr(out.ptr),
+            cuda::Arg::Ptr(dbg.ptr),
+        ],
+    )?;
+    cuda::sync()?;
+    let mut d = vec![0f32; m * n];
+    out.read(&mut d)?;
+    let mut used = vec![0u64; 2 + ndesc];
+    dbg.read(&mut used)?;
+    // Device descriptors must equal smemdesc's try_desc at the actual tile bases.
+    let (a_base, b_base) = (used[0] as u32, used[1] as u32);
+    let mut desc_match = true;
+    let mut idxd = 2;
+    for (op, base, neg) in [(&c.a, a_base, cfg.wrong_sbo), (&c.b, b_base, false)] {
+        for s in 0..plan::CHECK_STAGES {
+            for kk in 0..op.tile.mmas_k() {
+                for i in 0..op.tile.mmas_mn() {
+                    let want = op
+                        .tile
+                        .try_desc(base, i, kk, s)
+                        .map_err(|e| e.to_string())?;
+                    let want = if neg {
+                        plan::with_wrong_sbo(want)?
+                    } else {
+                        want.raw()
+                    };
+                    desc_match &= used[idxd] == want;
+                    idxd += 1;
+                }
+            }
+        }
+    }
+    let mut bad = 0;
+    let mut first = String::new();
+    for i in 0..m {
+        for j in 0..n {
+            let r: i32 = (0..ktot)
+                .map(|kk| av[i * ktot + kk] * bv[j * ktot + kk])
+                .sum();
+            let got = d[i * n + j];
+            if got != r as f32 {
+                if bad == 0 {
+                    first = format!("D[{i}][{j}] = {got}, want {r}");
+                }
+                bad += 1;
+            }
+        }
+    }
+    Ok((m * n, bad, desc_match, first))
+}
+
+fn class_subprocess(idx: usize, cubin: &Path) -> Result<String, String> {
+    let exe = std::env::current_exe().map_err(|e| e.to_string())?;
+    let mut child = Command::new(exe)
+        .arg("--run-class")
+        .arg(idx.to_string())
+        .arg(cubin)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .map_err(|e| e.to_string())?;
+    let t0 = Instant::now();
+    loop {
+        if let Some(_st) = child.try_wait().map_err(|e| e.to_string())? {
+            let o = child.wait_with_output().map_err(|e| e.to_string())?;
+            let s = String::from_utf8_lossy(&o.stdout).to_string();
+            if let Some(line) = s.lines().find(|l| l.starts_with("RESULT ")) {
+                return Ok(line[7..].to_string());
+            }
+            return Err(format!(
+                "class process failed: {}{}",
+                s.trim(),
+                String::from_utf8_lossy(&o.stderr).trim()
+            ));
+        }
+        if t0.elapsed() > Duration::from_secs(60) {
+            let _ = child.kill();
+            return Err("timeout (60 s)".into());
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn check_source(built: &[BuiltClass]) -> String {
+    format!(
+        "{COMMON}\n{}\n{CHECK}\n{}",
+        plan::check_wrappers(),
+        plan::check_header(built)
+    )
+}
+
+fn run_checks(work: &Path, log: &mut String) -> cuda::Res<Vec<ClassResult>> {
+    let classes: Vec<ClassCfg> = plan::classes();
+    let built: Vec<BuiltClass> = classes
+        .iter()
+        .map(|c| c.build())
+        .collect::<Result<_, _>>()?;
+    let src = check_source(&built);
+    std::fs::write(work.join("gen_check.cu"), &src).map_err(|e| e.to_string())?;
+    let t0 = Instant::now();
+    let (cubin, how) = cuda::compile(&src, "check", work)?;
+    let cubin_path = work.join("check.cubin");
+    std::fs::write(&cubin_path, &cubin).map_err(|e| e.to_string())?;
+    writeln!(
+        log,
+        "check module: {} kernels compiled by {how} in {:.1} s",
+        built.len(),
+        t0.elapsed().as_secs_f32()
+    )
+    .unwrap();
+    let mut res = Vec::new();
+    for (i, c) in built.iter().enumerate() {
+        let info = format!(
+            "{{\"dtype\":\"{}\",\"a\":{},\"b\":{}}}",
+            c.cfg.dtype.name(),
+            operand_info(&c.a, c.cfg.a),
+            operand_info(&c.b, c.cfg.b)
+        );
+        let mut r = ClassResult {
+            name: c.cfg.name.clone(),
+            negative: c.cfg.wrong_sbo,
+            elements: 0,
+            mismatches: 0,
+            desc_match: false,
+            first_bad: String::new(),
+            error: None,
+            info,
+        };
+        match class_subprocess(i, &cubin_path) {
+            Ok(line) => {
+                let f: Vec<&str> = line.splitn(4, ' ').collect();
+                r.elements = f[0].parse().unwrap_or(0);
+                r.mismatches = f[1].parse().unwrap_or(0);
+                r.desc_match = f[2] == "1";
+                r.first_bad = f.get(3).unwrap_or(&"").to_string();
+            }
+            Err(e) => r.error = Some(e),
+        }
+        let verdict = verdict(&r);
+        let line = format!(
+            "{:3} {:46} {:5} mism {:5}/{:5} desc {} {}",
+            i,
+            r.name,
+            verdict,
+            r.mismatches,
+            r.elements,
+            if r.desc_match { "ok" } else { "DIFF" },
+            r.error.clone().unwrap_or(r.first_bad.clone())
+        );
+        println!("{line}");
+        writeln!(log, "{line}").unwrap();
+        res.push(r);
+    }
+    Ok(res)
+}
+
+fn verdict(r: &ClassResult) -> &'static str {
+    if r.error.is_some() {
+        "ERROR"
+    } else if r.negative {
+        if r.mismatches > 0 {
+            "PASS"
+        } else {
+            "FAIL"
+        }
+    } else if r.mismatches == 0 && r.desc_match && r.elements > 0 {
+        "PASS"
+    } else {
+        "FAIL"
+    }
+}
+
+fn child_main(idx: usize, cubin: &Path) {
+    let run = || -> cuda::Res<(usize, usize, bool, String)> {
+        let _gpu = cuda::Gpu::new()?;
+        let c = plan::classes()[idx].build()?;
+        let bin = std::fs::read(cubin).map_err(|e| e.to_string())?;
+        let m = cuda::Module::load(&bin)?;
+        run_class(idx, &c, &m)
+    };
+    match run() {
+        Ok((n, bad, dm, first)) => println!("RESULT {n} {bad} {} {first}", u8::from(dm)),
+        Err(e) => {
+            println!("ERR {e}");
+            std::process::exit(1);
+        }
+    }
+}
+
+// ---------------------------------------------------------------- gemm ----
+
+struct GemmResult {
+    size: u32,
+    ms_median: Vec<f32>,
+    tflops: Vec<f64>,
+    rel_err: f64,
+    nan_count: usize,
+    regs: i32,
+    local: i32,
+    cublas: Option<String>,
+    cublas_tflops: Option<f64>,
+    how: String,
+}
+
+fn median(mut v: Vec<f32>) -> f32 {
+    v.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    v[v.len() / 2]
+}
+
+fn gemm_source(group_m: u32) -> String {
+    format!("{COMMON}\n{}\n{GEMM}", plan::gemm_plan().header(group_m))
+}
+
+fn run_gemm(o: &Opts, work: &Path, log: &mut String) -> cuda::Res<GemmResult> {
+    let g = plan::gemm_plan();
+    let src = gemm_source(o.group_m);
+    std::fs::write(work.join("gen_gemm.cu"), &src).map_err(|e| e.to_string())?;
+    let (cubin, how) = cuda::compile(&src, "gemm", work)?;
+    std::fs::write(work.join("gemm.cubin"), &cubin).map_err(|e| e.to_string())?;
+    let module = cuda::Module::load(&cubin)?;
+    let k = module.kernel("gemm_bf16", g.smem_bytes())?;
+    writeln!(
+        log,
+        "gemm: {}x{}x{} tile, {} stages, {} consumer WGs, wgmma m64n{}k16, smem {} B, {} regs/thread, {} B local; compiled by {how}",
+        g.bm, g.bn, g.bk, g.stages, g.consumers, g.mma_n, g.smem_bytes(), k.regs, k.local
+    )
+    .unwrap();
+    let s = o.gemm_size as usize;
+    assert!(
+        s.is_multiple_of(g.bn as usize)
+            && s.is_multiple_of(g.bm as usize)
+            && s.is_multiple_of(g.bk as usize)
+    );
+    let mut rng = Lcg(42);
+    let mut rnd = |n: usize| -> Vec<u16> {
+        (0..n)
+            .map(|_| bf16_of_f32((rng.next() as f32 / (1u64 << 31) as f32) * 2.0 - 1.0))
+            .collect()
+    };
+    let ha = rnd(s * s);
+    let hb = rnd(s * s);
+    let da = cuda::Buf::from(&ha)?;
+    let db = cuda::Buf::from(&hb)?;
+    let dc = cuda::Buf::new(s * s * 2)?;
+    dc.fill(0xFF)?;
+    let ma = cuda::tensor_map(
+        g.a.tma.data_type,
+        g.a.tma.swizzle,
+        da.ptr,
+        [s as u64, s as u64],
+        s as u64 * 2,
+        [g.a.tma.box_inner, g.a.tma.box_rows],
+    )?;
+    let mb = cuda::tensor_map(
+        g.b.tma.data_type,
+        g.b.tma.swizzle,
+        db.ptr,
+        [s as u64, s as u64],
+        s as u64 * 2,
+        [g.b.tma.box_inner, g.b.tma.box_rows],
+    )?;
+    let grid = ((s / g.bm as usize) * (s / g.bn as usize)) as u32;
+    let launch = || {
+        k.launch(
+            grid,
+            g.threads(),
+            &[
+                cuda::Arg::Map(&ma),
+                cuda::Arg::Map(&mb),
+                cuda::Arg::Ptr(dc.ptr),
+                cuda::Arg::I32(s as i32),
+                cuda::Arg::I32(s as i32),
+                cuda::Arg::I32(s as i32),
+            ],
+        )
+    };
+    launch()?;
+    cuda::sync()?;
+    let mut hc = vec![0u16; s * s];
+    dc.read(&mut hc)?;
+    let nan_count = hc.iter().filter(|&&v| f32_of_bf16(v).is_nan()).count();
+    let (mut num, mut den) = (0f64, 0f64);
+    let mut srng = Lcg(7);
+    for _ in 0..2048 {
+        let i = srng.next() as usize % s;
+        let j = srng.next() as usize % s;
+        let r: f64 = (0..s)
+            .map(|kk| f32_of_bf16(ha[i * s + kk]) as f64 * f32_of_bf16(hb[j * s + kk]) as f64)
+            .sum();
+        let got = f32_of_bf16(hc[i * s + j]) as f64;
+        num += (got - r) * (got - r);
+        den += r * r;
+    }
+    let rel_err = (num / den).sqrt();
+    let flops = 2.0 * (s as f64).powi(3);
+    let mut ms_median = Vec::new();
+    let mut tflops = Vec::new();
+    let mut time = || -> cuda::Res<()> {
+        let t = median(cuda::time_ms(3, 20, launch)?);
+        ms_median.push(t);
+        tflops.push(flops / (t as f64 * 1e-3) / 1e12);
+        Ok(())
+    };
+    time()?;
+    let mut cublas = None;
+    let mut cublas_tflops = None;
+    if o.cublas {
+        let py = work.join("bench_cublas.py");
+        std::fs::write(&py, CUBLAS_PY).map_err(|e| e.to_string())?;
+        match Command::new("python3").arg(&py).arg(s.to_string()).output() {
+            Ok(out) => {
+                let so = String::from_utf8_lossy(&out.stdout).to_string();
+                if let Some(l) = so.lines().find(|l| l.starts_with('{')) {
+                    cublas_tflops = l
+                        .split("\"best_tflops\": ")
+                        .nth(1)
+                        .and_then(|x| x.split([',', '}']).next())
+                        .and_then(|x| x.trim().parse().ok());
+                    cublas = Some(l.to_string());
+                } else {
+                    writeln!(
+                        log,
+                        "cuBLAS bench gave no result: {} {}",
+                        so,
+                        String::from_utf8_lossy(&out.stderr)
+                    )
+                    .unwrap();
+                }
+            }
+            Err(e) => writeln!(log, "python3 not runnable: {e}").unwrap(),
+        }
+        time()?; // ours again, after cuBLAS
+    }
+    Ok(GemmResult {
+        size: o.gemm_size,
+        ms_median,
+        tflops,
+        rel_err,
+        nan_count,
+        regs: k.regs,
+        local: k.local,
+        cublas,
+        cublas_tflops,
+        how,
+    })
+}
+
+// ------------------------------------------------------------- results ----
+
+fn json_str(s: &str) -> String {
+    let mut o = String::from("\"");
+    for ch in s.chars() {
+        match ch {
+            '"' => o.push_str("\\\""),
+            '\\' => o.push_str("\\\\"),
+            '\n' => o.push_str("\\n"),
+            c if (c as u32) < 0x20 => {}
+            c => o.push(c),
+        }
+    }
+    o.push('"');
+    o
+}
+
+fn date_utc() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0) as i64;
+    let days = secs.div_euclid(86400);
+    let tod = secs.rem_euclid(86400);
+    // civil from days (Howard Hinnant's algorithm)
+    let z = days + 719468;
+    let era = z.div_euclid(146097);
+    let doe = z - era * 146097;
+    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    let y = yoe + era * 400;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = if m <= 2 { y + 1 } else { y };
+    format!(
+        "{y:04}-{m:02}-{d:02} {:02}:{:02} UTC",
+        tod / 3600,
+        (tod / 60) % 60
+    )
+}
+
+fn write_results(
+    out: &Path,
+    gpu: &cuda::Gpu,
+    checks: &[ClassResult],
+    gemm: Option<&Result<GemmResult, String>>,
+    log: &str,
+) -> std::io::Result<()> {
+    std::fs::create_dir_all(out)?;
+    let date = date_utc();
+    let positives: Vec<&ClassResult> = checks.iter().filter(|r| !r.negative).collect();
+    let passed = positives.iter().filter(|r| verdict(r) == "PASS").count();
+    let mut j = String::from("{\n");
+    writeln!(j, "  \"device\": {},", json_str(&gpu.name)).unwrap();
+    writeln!(
+        j,
+        "  \"compute_capability\": \"{}.{}\",",
+        gpu.cc.0, gpu.cc.1
+    )
+    .unwrap();
+    writeln!(j, "  \"multiprocessors\": {},", gpu.sms).unwrap();
+    writeln!(j, "  \"driver_version\": {},", gpu.driver).unwrap();
+    writeln!(j, "  \"date\": {},", json_str(&date)).unwrap();
+    writeln!(
+        j,
+        "  \"classes_passed\": {passed},\n  \"classes_total\": {},",
+        positives.len()
+    )
+    .unwrap();
+    j.push_str("  \"classes\": [\n");
+    for (i, r) in checks.iter().enumerate() {
+        writeln!(
+            j,
+            "    {{\"name\": {}, \"negative_control\": {}, \"verdict\": \"{}\", \"elements\": {}, \"mismatches\": {}, \"descriptors_match_try_desc\": {}, \"first_mismatch\": {}, \"error\": {}, \"layout\": {}}}{}",
+            json_str(&r.name),
+            r.negative,
+            verdict(r),
+            r.elements,
+            r.mismatches,
+            r.desc_match,
+            json_str(&r.first_bad),
+            r.error.as_deref().map(json_str).unwrap_or("null".into()),
+            r.info,
+            if i + 1 < checks.len() { "," } else { "" }
+        )
+        .unwrap();
+    }
+    j.push_str("  ],\n");
+    match gemm {
+        Some(Ok(g)) => {
+            writeln!(
+                j,
+                "  \"gemm\": {{\"m\": {s}, \"n\": {s}, \"k\": {s}, \"dtype\": \"bf16 in, fp32 accumulate, bf16 out\", \"compiler\": {}, \"median_ms\": {:?}, \"tflops\": {:?}, \"rel_err_vs_f64\": {:.3e}, \"nan_outputs\": {}, \"regs_per_thread\": {}, \"local_bytes\": {}, \"cublas_best_tflops\": {}, \"cublas\": {}}}",
+                json_str(&g.how),
+                g.ms_median,
+                g.tflops,
+                g.rel_err,
+                g.nan_count,
+                g.regs,
+                g.local,
+                g.cublas_tflops.map(|x| format!("{x:.1}")).unwrap_or("null".into()),
+                g.cublas.clone().unwrap_or("null".into()),
+                s = g.size
+            )
+            .unwrap();
+        }
+        Some(Err(e)) => writeln!(j, "  \"gemm\": {{\"error\": {}}}", json_str(e)).unwrap(),
+        None => j.push_str("  \"gemm\": null\n"),
+    }
+    j.push_str("}\n");
+    std::fs::write(out.join("results.json"), j)?;
+
+    let mut md = String::new();
+    writeln!(md, "# smemdesc GPU check results\n").unwrap();
+    writeln!(
+        md,
+        "Device: **{}** (sm_{}{}, {} SMs, driver {}), {}\n",
+        gpu.name, gpu.cc.0, gpu.cc.1, gpu.sms, gpu.driver, date
+    )
+    .unwrap();
+    writeln!(
+        md,
+        "Layout classes passed: **{passed} / {}** (TMA with smemdesc boxes, wgmma with smemdesc descriptors, exact compare vs CPU).\n",
+        positives.len()
+    )
+    .unwrap();
+    md.push_str("| # | class | verdict | mismatches / elements | device descriptors == try_desc | note |\n|---|---|---|---|---|---|\n");
+    for (i, r) in checks.iter().enumerate() {
+        writeln!(
+            md,
+            "| {i} | {} | {} | {} / {} | {} | {} |",
+            r.name,
+            verdict(r),
+            r.mismatches,
+            r.elements,
+            r.desc_match,
+            r.error.clone().unwrap_or(r.first_bad.clone())
+        )
+        .unwrap();
+    }
+    if let Some(n) = checks.iter().find(|r| r.negative) {
+        writeln!(
+            md,
+            "\nNegative control (A's SBO doubled): {} of {} elements wrong -> {}.",
+            n.mismatches,
+            n.elements,
+            if n.mismatches > 0 {
+                "mismatch, as it must"
+            } else {
+                "NO MISMATCH (the check would be blind)"
+            }
+        )
+        .unwrap();
+    }
+    match gemm {
+        Some(Ok(g)) => {
+            writeln!(
+                md,
+                "\n## GEMM {s}x{s}x{s} bf16 (fp32 accumulate)\n",
+                s = g.size
+            )
+            .unwrap();
+            writeln!(
+                md,
+                "ours: {:?} TFLOP/s (median of 20 each; before/after cuBLAS), rel. error vs f64 {:.2e}, NaN outputs {}, {} regs/thread, {} B local",
+                g.tflops.iter().map(|t| format!("{t:.1}")).collect::<Vec<_>>(),
+                g.rel_err,
+                g.nan_count,
+                g.regs,
+                g.local
+            )
+            .unwrap();
+            writeln!(
+                md,
+                "\ncuBLAS (torch.matmul): {}",
+                g.cublas.clone().unwrap_or("not run".into())
+            )
+            .unwrap();
+            if let (Some(c), Some(best)) =
+                (g.cublas_tflops, g.tflops.iter().cloned().reduce(f64::max))
+            {
+                writeln!(md, "\nours / cuBLAS = **{:.1}%**", 100.0 * best / c).unwrap();
+            }
+        }
+        Some(Err(e)) => writeln!(md, "\nGEMM error: {e}").unwrap(),
+        None => {}
+    }
+    writeln!(md, "\n## Log\n\n```\n{log}```").unwrap();
+    std::fs::write(out.join("RESULTS.md"), md)?;
+    Ok(())
+}
+
+fn main() {
+    let o = parse();
+    if let Some((idx, cubin)) = &o.run_class {
+        child_main(*idx, cubin);
+        return;
+    }
+    let work = std::env::temp_dir().join(format!("smemdesc-gpu-{}", std::process::id()));
+    std::fs::create_dir_all(&work).unwrap();
+    std::fs::create_dir_all(&o.out).unwrap();
+    let gpu = match cuda::Gpu::new() {
+        Ok(g) => g,
+        Err(e) => {
+            eprintln!("no usable CUDA device: {e}");
+            std::process::exit(2);
+        }
+    };
+    println!(
+        "{} (sm_{}{}, {} SMs, driver {})",
+        gpu.name, gpu.cc.0, gpu.cc.1, gpu.sms, gpu.driver
+    );
+    let mut log = String::new();
+    let checks = if o.check {
+        match run_checks(&work, &mut log) {
+            Ok(r) => r,
+            Err(e) => {
+                println!("check failed: {e}");
+                writeln!(log, "check failed: {e}").unwrap();
+                Vec::new()
+            }
+        }
+    } else {
+        Vec::new()
+    };
+    let gemm = if o.gemm {
+        let r = run_gemm(&o, &work, &mut log);
+        if let Err(e) = &r {
+            writeln!(log, "gemm failed: {e}").unwrap();
+        }
+        Some(r)
+    } else {
+        None
+    };
+    for f in ["gen_check.cu", "gen_gemm.cu", "gemm.cubin", "check.cubin"] {
+        let _ = std::fs::copy(work.join(f), o.out.join(f));
+    }
+    write_results(&o.out, &gpu, &checks, gemm.as_ref(), &log).unwrap();
+    println!("{log}");
+    if let Some(Ok(g)) = &gemm {
+        println!(
+            "GEMM {s}^3: ours {:?} TFLOP/s, cuBLAS {:?}",
+            g.tflops,
+            g.cublas_tflops,
+            s = g.size
+        );
+    }
+    println!("results in {}", o.out.display());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn e4m3_small_ints_round_trip() {
+        for v in -16..=16 {
+            assert_eq!(e4m3_to_f32(e4m3_of_int(v)), v as f32, "{v}");
+        }
+    }
+
+    #[test]
+    fn bf16_round_trip() {
+        for v in -256..=256 {
+            assert_eq!(f32_of_bf16(bf16_of_f32(v as f32)), v as f32);
+        }
+    }
+
+    #[test]
+    fn encode_mn_major_transposes() {
+        // 2 x 3 (mn x k) -> MN-major stores k-rows of mn.
+        let v = [1, 2, 3, -1, -2, -3];
+        let e = encode(&v, 2, 3, Major::Mn, ElementType::E4M3);
+        let back: Vec<f32> = e.iter().map(|&b| e4m3_to_f32(b)).collect();
+        assert_eq!(back, vec![1.0, -1.0, 2.0, -2.0, 3.0, -3.0]);
+    }
+
+    #[test]
+    fn check_source_is_self_contained() {
+        let built: Vec<_> = plan::classes().iter().map(|c| c.build().unwrap()).collect();
+        let s = check_source(&built);
+        assert!(!s.contains("#include"));
+        assert!(s.contains("check_body<"));
+    }
+
+    #[test]
+    fn date_format() {
+        assert!(date_utc().ends_with("UTC"));
+    }
+}
