@@ -353,14 +353,8 @@ impl TileLayout {
             });
         }
         let stage = self.stage_bytes();
-        let last = self.subtile_offset_bytes(self.mmas_mn() - 1, self.mmas_k() - 1);
-        let far = last as u64 + (self.spec.stages as u64 - 1) * stage as u64;
-        if far >= 1 << 18 {
-            return Err(Error::FieldOverflow {
-                field: Field::Advance,
-                bytes: far as u32,
-            });
-        }
+        // The budget first: any offset past the 14-bit field (256 KiB) is over the 227 KiB budget too,
+        // and the budget is what a kernel author can act on.
         let total = stage as u64 * self.spec.stages as u64;
         let limit = self.spec.arch.max_smem_per_cta();
         if total > limit as u64 {
@@ -373,6 +367,14 @@ impl TileLayout {
                 stage_bytes: stage,
                 stages: self.spec.stages,
                 limit,
+            });
+        }
+        let last = self.subtile_offset_bytes(self.mmas_mn() - 1, self.mmas_k() - 1);
+        let far = last as u64 + (self.spec.stages as u64 - 1) * stage as u64;
+        if far >= 1 << 18 {
+            return Err(Error::FieldOverflow {
+                field: Field::Advance,
+                bytes: far as u32,
             });
         }
         Ok(())
