@@ -335,6 +335,8 @@ pub enum Argument {
     Operand,
     /// `dtype`
     Dtype,
+    /// `tile` as a whole (a layout too large for a descriptor field)
+    Tile,
     /// `tile`, its MN extent
     TileMn,
     /// `tile`, its K extent
@@ -436,14 +438,14 @@ impl Error {
             Error::MnMajorForbidden { .. } => Argument::Major,
             Error::FieldOverflow { field, .. } => match field {
                 Field::StartAddress => Argument::Use,
-                _ => Argument::TileMn,
+                _ => Argument::Tile,
             },
             Error::FieldMisaligned { .. }
             | Error::UnalignedBase { .. }
             | Error::IndexOutOfRange { .. }
             | Error::ReservedBits { .. }
             | Error::UnknownLayoutCode { .. } => Argument::Use,
-            Error::NotDivisible { .. } | Error::LayoutCapacity => Argument::TileMn,
+            Error::NotDivisible { .. } | Error::LayoutCapacity => Argument::Tile,
             Error::UnsupportedElement { .. } | Error::DtypeNotOnArch { .. } => Argument::Dtype,
             Error::KindNotOnArch { .. } | Error::DtypeKindMismatch { .. } => Argument::Kind,
             Error::CtaGroupInvalid { .. } => Argument::CtaGroup,
