@@ -596,7 +596,7 @@ impl core::fmt::Display for Error {
             Error::MmaKNot32Bytes { k, dtype, expected } => write!(
                 f,
                 "MMA K = {k} is {} B of {}, but one MMA instruction reads 32 B of K; use K = {expected}",
-                k * dtype.smem_bytes(),
+                k.saturating_mul(dtype.smem_bytes()),
                 dtype.name()
             ),
             Error::IllegalMmaM { arch, kind, cta_group, m, legal } => write!(
