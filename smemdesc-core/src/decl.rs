@@ -10,15 +10,6 @@ use crate::swizzle::SwizzleMode;
 use crate::tile::{select_swizzle, TileLayout, TileSpec};
 use crate::tma::TmaPlan;
 
-macro_rules! tri {
-    ($e:expr) => {
-        match $e {
-            Ok(v) => v,
-            Err(e) => return Err(e),
-        }
-    };
-}
-
 /// Everything a kernel author declares about one operand tile (the arguments of `#[smem_tile]`).
 ///
 /// Optional parts default as follows: `swizzle` — the CUTLASS selector ([`select_swizzle`]; on

@@ -215,31 +215,19 @@ impl Mode {
             let (s, d) = (self.shape[i], self.stride[i]);
             i += 1;
             if rem == 1 {
-                outer = match outer.push(s, d) {
-                    Ok(m) => m,
-                    Err(e) => return Err(e),
-                };
+                outer = tri!(outer.push(s, d));
             } else if rem >= s {
                 if rem % s != 0 {
                     return Err(Error::NotDivisible { extent: s, by: rem });
                 }
-                inner = match inner.push(s, d) {
-                    Ok(m) => m,
-                    Err(e) => return Err(e),
-                };
+                inner = tri!(inner.push(s, d));
                 rem /= s;
             } else {
                 if s % rem != 0 {
                     return Err(Error::NotDivisible { extent: s, by: rem });
                 }
-                inner = match inner.push(rem, d) {
-                    Ok(m) => m,
-                    Err(e) => return Err(e),
-                };
-                outer = match outer.push(s / rem, d * rem) {
-                    Ok(m) => m,
-                    Err(e) => return Err(e),
-                };
+                inner = tri!(inner.push(rem, d));
+                outer = tri!(outer.push(s / rem, d * rem));
                 rem = 1;
             }
         }
@@ -356,14 +344,8 @@ impl Layout {
             crate::Order::MnFirst => (c, c * gm),
             crate::Order::KFirst => (c * gk, c),
         };
-        let m = match self.mn.push(gm, dm) {
-            Ok(m) => m,
-            Err(e) => return Err(e),
-        };
-        let kk = match self.k.push(gk, dk) {
-            Ok(m) => m,
-            Err(e) => return Err(e),
-        };
+        let m = tri!(self.mn.push(gm, dm));
+        let kk = tri!(self.k.push(gk, dk));
         Ok(Layout::new(m, kk))
     }
 
@@ -379,14 +361,8 @@ impl Layout {
     /// assert_eq!(rest.eval(1, 1), 8 * 16 + 4);
     /// ```
     pub const fn divide(self, bm: u32, bk: u32) -> Result<(Layout, Layout), Error> {
-        let (mi, mo) = match self.mn.split(bm) {
-            Ok(p) => p,
-            Err(e) => return Err(e),
-        };
-        let (ki, ko) = match self.k.split(bk) {
-            Ok(p) => p,
-            Err(e) => return Err(e),
-        };
+        let (mi, mo) = tri!(self.mn.split(bm));
+        let (ki, ko) = tri!(self.k.split(bk));
         Ok((Layout::new(mi, ki), Layout::new(mo, ko)))
     }
 

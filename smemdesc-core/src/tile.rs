@@ -9,15 +9,6 @@ use crate::error::{Dim, Error, Field};
 use crate::layout::{Layout, SwizzledLayout};
 use crate::swizzle::SwizzleMode;
 
-macro_rules! tri {
-    ($e:expr) => {
-        match $e {
-            Ok(v) => v,
-            Err(e) => return Err(e),
-        }
-    };
-}
-
 /// What a kernel author declares about one operand tile.
 ///
 /// Extents are in elements. `mma_mn` is the operand's extent along M/N in one MMA instruction (the
@@ -284,10 +275,7 @@ impl TileLayout {
         }
         let swizzle = match spec.swizzle {
             Some(s) => s,
-            None => match select_swizzle(dtype, contiguous) {
-                Ok(s) => s,
-                Err(e) => return Err(e),
-            },
+            None => tri!(select_swizzle(dtype, contiguous)),
         };
         if crate::descriptor::layout_type_code(spec.arch, swizzle).is_none() {
             return Err(Error::SwizzleNotOnArch {
