@@ -2,6 +2,7 @@
 
 use crate::arch::{Arch, Major};
 use crate::dtype::ElementType;
+use crate::mma::MmaKind;
 use crate::swizzle::SwizzleMode;
 
 /// A tile dimension.
@@ -221,6 +222,143 @@ pub enum Error {
         /// The element type.
         dtype: ElementType,
     },
+    /// The element type has no MMA on this architecture (e.g. fp6/fp4 on sm90).
+    DtypeNotOnArch {
+        /// The element type.
+        dtype: ElementType,
+        /// The architecture.
+        arch: Arch,
+    },
+    /// The MMA kind does not exist on this architecture.
+    KindNotOnArch {
+        /// The kind.
+        kind: MmaKind,
+        /// The architecture.
+        arch: Arch,
+    },
+    /// The element type is not an input type of the MMA kind.
+    DtypeKindMismatch {
+        /// The element type.
+        dtype: ElementType,
+        /// The kind.
+        kind: MmaKind,
+    },
+    /// `cta_group` is not 1 or 2, or 2 on an architecture without CTA pairs.
+    CtaGroupInvalid {
+        /// The architecture.
+        arch: Arch,
+        /// The value given.
+        cta_group: u32,
+    },
+    /// The instruction's K is not 32 bytes of the element type.
+    MmaKNot32Bytes {
+        /// The K given.
+        k: u32,
+        /// The element type.
+        dtype: ElementType,
+        /// The K the instruction has for this type (32 bytes).
+        expected: u32,
+    },
+    /// The instruction's M is not legal for the architecture, kind and CTA group.
+    IllegalMmaM {
+        /// The architecture.
+        arch: Arch,
+        /// The kind.
+        kind: MmaKind,
+        /// The CTA group.
+        cta_group: u32,
+        /// The M given.
+        m: u32,
+        /// The legal values.
+        legal: &'static str,
+    },
+    /// The instruction's N is not legal for the architecture, kind, CTA group and B's major-ness.
+    IllegalMmaN {
+        /// The architecture.
+        arch: Arch,
+        /// The kind.
+        kind: MmaKind,
+        /// The CTA group.
+        cta_group: u32,
+        /// The N given.
+        n: u32,
+        /// The legal values.
+        legal: &'static str,
+    },
+    /// The TMA box's inner extent is not exactly one swizzle atom wide.
+    TmaBoxWidth {
+        /// Inner extent requested (elements).
+        inner: u32,
+        /// Its width in bytes.
+        inner_bytes: u32,
+        /// The swizzle mode.
+        swizzle: SwizzleMode,
+        /// The one legal inner extent (elements).
+        legal_inner: u32,
+        /// The largest legal box's rows.
+        max_rows: u32,
+    },
+    /// The TMA box has more than 256 rows (driver limit `boxDim[i] <= 256`).
+    TmaBoxRowsOver256 {
+        /// Rows requested.
+        rows: u32,
+        /// The largest legal box's rows.
+        max_rows: u32,
+        /// The legal inner extent (elements).
+        inner: u32,
+    },
+    /// The TMA box's rows are not whole atoms, do not divide the tile, or span atoms that are not
+    /// contiguous in shared memory.
+    TmaBoxRowsIllegal {
+        /// Rows requested.
+        rows: u32,
+        /// Rows in one atom (legal rows are multiples of this).
+        atom_rows: u32,
+        /// The largest legal box's rows.
+        max_rows: u32,
+        /// The legal inner extent (elements).
+        inner: u32,
+    },
+}
+
+/// The declaration argument an error is about (for pointing a compile error at it).
+///
+/// ```
+/// use smemdesc_core::{Argument, Error};
+/// assert_eq!(Error::ZeroStages.argument(), Argument::Stages);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Argument {
+    /// `arch`
+    Arch,
+    /// `operand`
+    Operand,
+    /// `dtype`
+    Dtype,
+    /// `tile` as a whole (a layout too large for a descriptor field)
+    Tile,
+    /// `tile`, its MN extent
+    TileMn,
+    /// `tile`, its K extent
+    TileK,
+    /// `major`
+    Major,
+    /// `swizzle`
+    Swizzle,
+    /// `order`
+    Order,
+    /// `mma`
+    Mma,
+    /// `kind`
+    Kind,
+    /// `stages`
+    Stages,
+    /// `tma_box`
+    TmaBox,
+    /// `cta_group`
+    CtaGroup,
+    /// An SMEM address or index given at use, not in the declaration.
+    Use,
 }
 
 impl Error {
@@ -257,6 +395,63 @@ impl Error {
             Error::UnknownLayoutCode { .. } => "unknown descriptor layout-type code",
             Error::ReservedBits { .. } => "descriptor has reserved bits set",
             Error::UnsupportedElement { .. } => "element type not supported in SMEM tiles yet",
+            Error::DtypeNotOnArch { .. } => "element type has no MMA on this architecture",
+            Error::KindNotOnArch { .. } => "MMA kind does not exist on this architecture",
+            Error::DtypeKindMismatch { .. } => "element type is not an input of this MMA kind",
+            Error::CtaGroupInvalid { .. } => "cta_group must be 1, or 2 on sm100",
+            Error::MmaKNot32Bytes { .. } => "MMA K must be 32 bytes of the element type",
+            Error::IllegalMmaM { .. } => "MMA M is not a legal instruction shape",
+            Error::IllegalMmaN { .. } => "MMA N is not a legal instruction shape",
+            Error::TmaBoxWidth { .. } => "TMA box must be exactly one swizzle atom wide",
+            Error::TmaBoxRowsOver256 { .. } => "TMA box has more than 256 rows",
+            Error::TmaBoxRowsIllegal { .. } => {
+                "TMA box rows must be whole, contiguous atoms of the tile"
+            }
+        }
+    }
+
+    /// Which declaration argument is at fault.
+    ///
+    /// ```
+    /// use smemdesc_core::{Argument, Dim, Error};
+    /// let e = Error::TileNotWholeAtoms { dim: Dim::K, extent: 40, atom_extent: 64, atom_bytes: 1024 };
+    /// assert_eq!(e.argument(), Argument::TileK);
+    /// ```
+    pub const fn argument(&self) -> Argument {
+        match self {
+            Error::ZeroStages | Error::SmemBudget { .. } => Argument::Stages,
+            Error::ZeroExtent { dim }
+            | Error::ContiguousNotMultipleOf16B { dim, .. }
+            | Error::TileNotWholeAtoms { dim, .. }
+            | Error::TileNotWholeMmas { dim, .. }
+            | Error::NotCanonical { dim } => match dim {
+                Dim::Mn => Argument::TileMn,
+                Dim::K => Argument::TileK,
+            },
+            Error::MmaNarrowerThanAtom { .. }
+            | Error::MmaKNot32Bytes { .. }
+            | Error::IllegalMmaM { .. }
+            | Error::IllegalMmaN { .. } => Argument::Mma,
+            Error::SwizzleNotOnArch { .. } | Error::SwizzleNotForOperand { .. } => {
+                Argument::Swizzle
+            }
+            Error::MnMajorForbidden { .. } => Argument::Major,
+            Error::FieldOverflow { field, .. } => match field {
+                Field::StartAddress => Argument::Use,
+                _ => Argument::Tile,
+            },
+            Error::FieldMisaligned { .. }
+            | Error::UnalignedBase { .. }
+            | Error::IndexOutOfRange { .. }
+            | Error::ReservedBits { .. }
+            | Error::UnknownLayoutCode { .. } => Argument::Use,
+            Error::NotDivisible { .. } | Error::LayoutCapacity => Argument::Tile,
+            Error::UnsupportedElement { .. } | Error::DtypeNotOnArch { .. } => Argument::Dtype,
+            Error::KindNotOnArch { .. } | Error::DtypeKindMismatch { .. } => Argument::Kind,
+            Error::CtaGroupInvalid { .. } => Argument::CtaGroup,
+            Error::TmaBoxWidth { .. }
+            | Error::TmaBoxRowsOver256 { .. }
+            | Error::TmaBoxRowsIllegal { .. } => Argument::TmaBox,
         }
     }
 }
@@ -369,6 +564,66 @@ impl core::fmt::Display for Error {
                 f,
                 "{} tiles are not supported yet; use an 8-, 16- or 32-bit element type",
                 dtype.name()
+            ),
+            Error::DtypeNotOnArch { dtype, arch } => write!(
+                f,
+                "{} has no {} MMA; sm90 wgmma takes f16, bf16, tf32, f32, e4m3, e5m2, s8, u8",
+                arch.name(),
+                dtype.name()
+            ),
+            Error::KindNotOnArch { kind, arch } => write!(
+                f,
+                "MMA kind {} does not exist on {}; sm90 kinds follow the element type (f16, tf32, f8f6f4 for e4m3/e5m2, i8)",
+                kind.name(),
+                arch.name()
+            ),
+            Error::DtypeKindMismatch { dtype, kind } => write!(
+                f,
+                "{} is not an input type of kind::{}; it takes {}",
+                dtype.name(),
+                kind.name(),
+                kind.inputs()
+            ),
+            Error::CtaGroupInvalid { arch, cta_group } => write!(
+                f,
+                "cta_group = {cta_group} is not legal on {}; legal: {}",
+                arch.name(),
+                match arch {
+                    Arch::Sm90 => "1",
+                    Arch::Sm100 => "1 or 2",
+                }
+            ),
+            Error::MmaKNot32Bytes { k, dtype, expected } => write!(
+                f,
+                "MMA K = {k} is {} B of {}, but one MMA instruction reads 32 B of K; use K = {expected}",
+                k.saturating_mul(dtype.smem_bytes()),
+                dtype.name()
+            ),
+            Error::IllegalMmaM { arch, kind, cta_group, m, legal } => write!(
+                f,
+                "MMA M = {m} is not legal for {} kind::{} cta_group {cta_group}; legal M: {legal}",
+                arch.name(),
+                kind.name()
+            ),
+            Error::IllegalMmaN { arch, kind, cta_group, n, legal } => write!(
+                f,
+                "MMA N = {n} is not legal for {} kind::{} cta_group {cta_group}; legal N: {legal}",
+                arch.name(),
+                kind.name()
+            ),
+            Error::TmaBoxWidth { inner, inner_bytes, swizzle, legal_inner, max_rows } => write!(
+                f,
+                "TMA box is {inner} elements ({inner_bytes} B) wide but the {} swizzle atom is {} B; a box spans exactly one atom: {legal_inner} elements (largest legal box: {max_rows} x {legal_inner})",
+                swizzle.name(),
+                swizzle.atom_width()
+            ),
+            Error::TmaBoxRowsOver256 { rows, max_rows, inner } => write!(
+                f,
+                "TMA box has {rows} rows; boxDim is at most 256 (largest legal box here: {max_rows} x {inner})"
+            ),
+            Error::TmaBoxRowsIllegal { rows, atom_rows, max_rows, inner } => write!(
+                f,
+                "TMA box of {rows} rows does not cover whole atoms that are contiguous in shared memory; legal rows are multiples of {atom_rows} that divide the tile, up to {max_rows} (largest legal box: {max_rows} x {inner})"
             ),
         }
     }

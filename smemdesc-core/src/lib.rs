@@ -22,24 +22,41 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+/// `?` for `const fn`: evaluates a `Result`, returning its error early (the `?` operator is not
+/// usable in `const fn` on stable Rust).
+macro_rules! tri {
+    ($e:expr) => {
+        match $e {
+            Ok(v) => v,
+            Err(e) => return Err(e),
+        }
+    };
+}
+
 mod arch;
 mod atom;
 mod canonical;
+mod decl;
 mod descriptor;
 mod dtype;
 mod emulator;
 mod error;
 mod layout;
+mod mma;
 mod swizzle;
 mod tile;
+mod tma;
 
 pub use arch::{Arch, Major, Order};
 pub use atom::Atom;
 pub use canonical::{CanonicalForm, Slot};
+pub use decl::{TileDecl, TilePlan};
 pub use descriptor::{layout_type_code, layout_type_from_code, DescriptorFields, SmemDescriptor};
 pub use dtype::ElementType;
 pub use emulator::emulate_address;
-pub use error::{Dim, Error, Field};
+pub use error::{Argument, Dim, Error, Field};
 pub use layout::{Layout, Mode, SwizzledLayout, MAX_SUBMODES};
+pub use mma::{check_mma_shape, check_mn_major, MmaKind, MmaShape, Operand};
 pub use swizzle::{Swizzle, SwizzleMode};
 pub use tile::{select_swizzle, TileLayout, TileSpec};
+pub use tma::{TmaDataType, TmaPlan, TmaSwizzle};

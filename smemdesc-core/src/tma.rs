@@ -1,0 +1,323 @@
+//! TMA (`cp.async.bulk.tensor`) plans that write exactly the layout a tile's descriptors describe.
+//!
+//! Rules (spec §9; CUDA driver API `cuTensorMapEncodeTiled`): the box's inner (contiguous) extent is
+//! exactly one swizzle atom wide; TMA writes a box row after row, densely, and swizzles on the
+//! absolute SMEM address, so a box may only cover atoms that follow each other in SMEM along the
+//! strided dimension — a whole column of atoms when the tile stacks atoms along the strided
+//! dimension first (K-major `mn_first`, MN-major `k_first`), one atom otherwise; `boxDim[i] <= 256`.
+
+use crate::arch::{Major, Order};
+use crate::dtype::ElementType;
+use crate::error::Error;
+use crate::swizzle::SwizzleMode;
+use crate::tile::TileLayout;
+
+/// `CUtensorMapSwizzle` (CUDA driver API, `cuda.h`).
+///
+/// ```
+/// use smemdesc_core::{SwizzleMode, TmaSwizzle};
+/// assert_eq!(TmaSwizzle::of(SwizzleMode::B128).value(), 3);
+/// assert_eq!(TmaSwizzle::of(SwizzleMode::B128Base32B).name(), "CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TmaSwizzle {
+    /// `CU_TENSOR_MAP_SWIZZLE_NONE` = 0.
+    None,
+    /// `CU_TENSOR_MAP_SWIZZLE_32B` = 1.
+    B32,
+    /// `CU_TENSOR_MAP_SWIZZLE_64B` = 2.
+    B64,
+    /// `CU_TENSOR_MAP_SWIZZLE_128B` = 3.
+    B128,
+    /// `CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B` = 4 (sm100).
+    B128Atom32B,
+}
+
+impl TmaSwizzle {
+    /// The TMA swizzle that writes what the MMA swizzle `mode` reads.
+    ///
+    /// ```
+    /// use smemdesc_core::{SwizzleMode, TmaSwizzle};
+    /// assert_eq!(TmaSwizzle::of(SwizzleMode::None), TmaSwizzle::None);
+    /// ```
+    pub const fn of(mode: SwizzleMode) -> TmaSwizzle {
+        match mode {
+            SwizzleMode::None => TmaSwizzle::None,
+            SwizzleMode::B32 => TmaSwizzle::B32,
+            SwizzleMode::B64 => TmaSwizzle::B64,
+            SwizzleMode::B128 => TmaSwizzle::B128,
+            SwizzleMode::B128Base32B => TmaSwizzle::B128Atom32B,
+        }
+    }
+
+    /// The enum's numeric value.
+    ///
+    /// ```
+    /// assert_eq!(smemdesc_core::TmaSwizzle::B128Atom32B.value(), 4);
+    /// ```
+    pub const fn value(self) -> u32 {
+        match self {
+            TmaSwizzle::None => 0,
+            TmaSwizzle::B32 => 1,
+            TmaSwizzle::B64 => 2,
+            TmaSwizzle::B128 => 3,
+            TmaSwizzle::B128Atom32B => 4,
+        }
+    }
+
+    /// The enumerator's name in `cuda.h`.
+    ///
+    /// ```
+    /// assert_eq!(smemdesc_core::TmaSwizzle::B64.name(), "CU_TENSOR_MAP_SWIZZLE_64B");
+    /// ```
+    pub const fn name(self) -> &'static str {
+        match self {
+            TmaSwizzle::None => "CU_TENSOR_MAP_SWIZZLE_NONE",
+            TmaSwizzle::B32 => "CU_TENSOR_MAP_SWIZZLE_32B",
+            TmaSwizzle::B64 => "CU_TENSOR_MAP_SWIZZLE_64B",
+            TmaSwizzle::B128 => "CU_TENSOR_MAP_SWIZZLE_128B",
+            TmaSwizzle::B128Atom32B => "CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B",
+        }
+    }
+}
+
+/// `CUtensorMapDataType` for an element type (CUDA driver API, `cuda.h`). fp8 and 8-bit-container
+/// fp6/fp4 values are moved as `UINT8`.
+///
+/// ```
+/// use smemdesc_core::{ElementType, TmaDataType};
+/// assert_eq!(TmaDataType::of(ElementType::BF16).value(), 9);
+/// assert_eq!(TmaDataType::of(ElementType::E4M3).name(), "CU_TENSOR_MAP_DATA_TYPE_UINT8");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TmaDataType {
+    /// `UINT8` = 0.
+    Uint8,
+    /// `FLOAT16` = 6.
+    Float16,
+    /// `FLOAT32` = 7.
+    Float32,
+    /// `BFLOAT16` = 9.
+    Bfloat16,
+    /// `TFLOAT32` = 11.
+    Tfloat32,
+}
+
+impl TmaDataType {
+    /// The data type TMA moves `dtype` as.
+    ///
+    /// ```
+    /// use smemdesc_core::{ElementType, TmaDataType};
+    /// assert_eq!(TmaDataType::of(ElementType::TF32), TmaDataType::Tfloat32);
+    /// ```
+    pub const fn of(dtype: ElementType) -> TmaDataType {
+        match dtype {
+            ElementType::F16 => TmaDataType::Float16,
+            ElementType::BF16 => TmaDataType::Bfloat16,
+            ElementType::TF32 => TmaDataType::Tfloat32,
+            ElementType::F32 => TmaDataType::Float32,
+            _ => TmaDataType::Uint8,
+        }
+    }
+
+    /// The enum's numeric value.
+    ///
+    /// ```
+    /// assert_eq!(smemdesc_core::TmaDataType::Tfloat32.value(), 11);
+    /// ```
+    pub const fn value(self) -> u32 {
+        match self {
+            TmaDataType::Uint8 => 0,
+            TmaDataType::Float16 => 6,
+            TmaDataType::Float32 => 7,
+            TmaDataType::Bfloat16 => 9,
+            TmaDataType::Tfloat32 => 11,
+        }
+    }
+
+    /// The enumerator's name in `cuda.h`.
+    ///
+    /// ```
+    /// assert_eq!(smemdesc_core::TmaDataType::Float16.name(), "CU_TENSOR_MAP_DATA_TYPE_FLOAT16");
+    /// ```
+    pub const fn name(self) -> &'static str {
+        match self {
+            TmaDataType::Uint8 => "CU_TENSOR_MAP_DATA_TYPE_UINT8",
+            TmaDataType::Float16 => "CU_TENSOR_MAP_DATA_TYPE_FLOAT16",
+            TmaDataType::Float32 => "CU_TENSOR_MAP_DATA_TYPE_FLOAT32",
+            TmaDataType::Bfloat16 => "CU_TENSOR_MAP_DATA_TYPE_BFLOAT16",
+            TmaDataType::Tfloat32 => "CU_TENSOR_MAP_DATA_TYPE_TFLOAT32",
+        }
+    }
+}
+
+/// How TMA fills one stage of a tile: `boxes` boxes of `box_rows × box_inner` elements.
+///
+/// `box_inner` runs along the contiguous dimension (K for K-major, M/N for MN-major) and is one
+/// swizzle atom wide; `box_rows` runs along the other. For `cuTensorMapEncodeTiled`,
+/// `boxDim = [box_inner, box_rows]` ([`box_dim`](Self::box_dim)).
+///
+/// ```
+/// # use smemdesc_core::*;
+/// // spec §9: a 64 x 256 B K-major SW128 tile -> 2 boxes of 64 x 128 B
+/// let t = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 64, 128).swizzle(SwizzleMode::B128).build().unwrap();
+/// let p = TmaPlan::new(&t, None).unwrap();
+/// assert_eq!((p.boxes, p.box_rows, p.box_inner * 2), (2, 64, 128));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TmaPlan {
+    /// Rows of the box (along the strided dimension).
+    pub box_rows: u32,
+    /// Inner extent of the box in elements (one atom row).
+    pub box_inner: u32,
+    /// Boxes per stage.
+    pub boxes: u32,
+    /// Bytes per box.
+    pub box_bytes: u32,
+    /// The tensor map's swizzle.
+    pub swizzle: TmaSwizzle,
+    /// The tensor map's data type.
+    pub data_type: TmaDataType,
+    /// Alignment the SMEM destination needs (the swizzle pattern's repeat, at least 128 B).
+    pub smem_align: u32,
+    boxes_strided: u32,
+    boxes_contig: u32,
+    strided_first: bool,
+    major: Major,
+}
+
+impl TmaPlan {
+    /// Plans the boxes of `tile`; `request = Some((rows, inner))` asks for a specific box, checked
+    /// against the rules, otherwise the largest legal box is used.
+    ///
+    /// ```
+    /// # use smemdesc_core::*;
+    /// // spec §9: a 64 x 64 B K-major SW32 tile stacked K-first -> 16 boxes of 8 x 32 B
+    /// let t = TileSpec::new(Arch::Sm90, ElementType::E4M3, Major::K, 64, 64)
+    ///     .swizzle(SwizzleMode::B32).order(Order::KFirst).build().unwrap();
+    /// let p = TmaPlan::new(&t, None).unwrap();
+    /// assert_eq!((p.boxes, p.box_rows, p.box_inner), (16, 8, 32));
+    /// // a box twice the atom's width is refused, naming the legal one
+    /// let e = TmaPlan::new(&t, Some((8, 64))).unwrap_err();
+    /// assert!(e.to_string().contains("32 elements"));
+    /// ```
+    pub const fn new(tile: &TileLayout, request: Option<(u32, u32)>) -> Result<TmaPlan, Error> {
+        let spec = tile.spec();
+        let swizzle = tile.swizzle_mode();
+        let ebytes = spec.dtype.smem_bytes();
+        let inner = swizzle.atom_width() / ebytes;
+        let atom_rows = swizzle.atom_rows();
+        let (strided, contig) = match spec.major {
+            Major::K => (spec.tile_mn, spec.tile_k),
+            Major::Mn => (spec.tile_k, spec.tile_mn),
+        };
+        let strided_first = matches!(
+            (spec.major, spec.order),
+            (Major::K, Order::MnFirst) | (Major::Mn, Order::KFirst)
+        );
+        // The largest legal rows: a multiple of the atom's rows dividing the strided extent, <= 256,
+        // covering only atoms contiguous in SMEM.
+        let max_rows = if strided_first {
+            let mut r = if strided < 256 { strided } else { 256 };
+            r -= r % atom_rows;
+            while r > atom_rows && strided % r != 0 {
+                r -= atom_rows;
+            }
+            r
+        } else {
+            atom_rows
+        };
+        let rows = match request {
+            None => max_rows,
+            Some((rows, req_inner)) => {
+                if req_inner != inner {
+                    return Err(Error::TmaBoxWidth {
+                        inner: req_inner,
+                        inner_bytes: req_inner.saturating_mul(ebytes),
+                        swizzle,
+                        legal_inner: inner,
+                        max_rows,
+                    });
+                }
+                if rows > 256 {
+                    return Err(Error::TmaBoxRowsOver256 {
+                        rows,
+                        max_rows,
+                        inner,
+                    });
+                }
+                if rows == 0 || rows % atom_rows != 0 || strided % rows != 0 || rows > max_rows {
+                    return Err(Error::TmaBoxRowsIllegal {
+                        rows,
+                        atom_rows,
+                        max_rows,
+                        inner,
+                    });
+                }
+                rows
+            }
+        };
+        let boxes_strided = strided / rows;
+        let boxes_contig = contig / inner;
+        Ok(TmaPlan {
+            box_rows: rows,
+            box_inner: inner,
+            boxes: boxes_strided * boxes_contig,
+            box_bytes: rows * inner * ebytes,
+            swizzle: TmaSwizzle::of(swizzle),
+            data_type: TmaDataType::of(spec.dtype),
+            smem_align: tile.align(),
+            boxes_strided,
+            boxes_contig,
+            strided_first,
+            major: spec.major,
+        })
+    }
+
+    /// `boxDim` for `cuTensorMapEncodeTiled`: `[inner, rows]` (innermost first).
+    ///
+    /// ```
+    /// # use smemdesc_core::*;
+    /// let t = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 128, 64).build().unwrap();
+    /// assert_eq!(TmaPlan::new(&t, None).unwrap().box_dim(), [64, 128]);
+    /// ```
+    pub const fn box_dim(&self) -> [u32; 2] {
+        [self.box_inner, self.box_rows]
+    }
+
+    /// The tile coordinates `(mn0, k0)` (elements) of box `b`'s first element. Boxes are numbered in
+    /// increasing SMEM order. K-major boxes cover `mn0..mn0+box_rows × k0..k0+box_inner`, MN-major
+    /// boxes `mn0..mn0+box_inner × k0..k0+box_rows`.
+    ///
+    /// ```
+    /// # use smemdesc_core::*;
+    /// let t = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 64, 128).build().unwrap();
+    /// let p = TmaPlan::new(&t, None).unwrap();
+    /// assert_eq!(p.box_coord(1), (0, 64));
+    /// ```
+    pub const fn box_coord(&self, b: u32) -> (u32, u32) {
+        let (s, c) = if self.strided_first {
+            (b % self.boxes_strided, b / self.boxes_strided)
+        } else {
+            (b / self.boxes_contig, b % self.boxes_contig)
+        };
+        let (strided0, contig0) = (s * self.box_rows, c * self.box_inner);
+        match self.major {
+            Major::K => (strided0, contig0),
+            Major::Mn => (contig0, strided0),
+        }
+    }
+
+    /// Byte offset of box `b` from the start of its stage (add `stage × stage_bytes`).
+    ///
+    /// ```
+    /// # use smemdesc_core::*;
+    /// let t = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 64, 128).build().unwrap();
+    /// let p = TmaPlan::new(&t, None).unwrap();
+    /// assert_eq!(p.box_offset(&t, 1), 8192);
+    /// ```
+    pub const fn box_offset(&self, tile: &TileLayout, b: u32) -> u32 {
+        let (mn, k) = self.box_coord(b);
+        tile.layout().eval(mn, k) * tile.spec().dtype.smem_bytes()
+    }
+}
