@@ -6,9 +6,33 @@
 
 #define G_THREADS (128 * (G_CONSUMERS + 1))
 
+// Tile raster: groups of group_m row-tiles walk across N together (L2 reuse).
+__device__ __forceinline__ void tile_origin(int tile, int tiles_m, int tiles_n, int group_m, int& m0, int& n0) {
+    const int per_group = group_m * tiles_n;
+    const int group = tile / per_group;
+    const int first_m = group * group_m;
+    const int gsize = min(tiles_m - first_m, group_m);
+    m0 = (first_m + (tile % per_group) % gsize) * G_BM;
+    n0 = ((tile % per_group) / gsize) * G_BN;
+}
+
+// Epilogue: fp32 accumulators -> bf16x2, straight from the m64nNk16 fragment to global.
+__device__ __forceinline__ void store_tile(u32* c, const float (&d)[G_MMA_N / 2], int row0, int n0, int n_total) {
+#pragma unroll
+    for (int j = 0; j < G_MMA_N / 8; ++j) {
+        const int col = n0 + 8 * j + 2 * (threadIdx.x % 4);
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+            u32 packed;
+            asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(packed) : "f"(d[4 * j + 2 * h + 1]), "f"(d[4 * j + 2 * h]));
+            c[((size_t)(row0 + 8 * h) * n_total + col) / 2] = packed;
+        }
+    }
+}
+
 extern "C" __global__ void __launch_bounds__(G_THREADS, 1)
     gemm_bf16(const __grid_constant__ TmaMap tma_a, const __grid_constant__ TmaMap tma_b, u32* __restrict__ c,
-              int m_total, int n_total, int k_total) {
+              int m_total, int n_total, int k_total, int group_m) {
     extern __shared__ __align__(1024) unsigned char smem_raw[];
     const u32 raw = smem_u32(smem_raw);
     const u32 base = (raw + 1023u) & ~1023u;
@@ -17,16 +41,9 @@ extern "C" __global__ void __launch_bounds__(G_THREADS, 1)
     const u32 full_bar = b_base + G_B_REGION;        // G_STAGES x 8 bytes
     const u32 empty_bar = full_bar + 8 * G_STAGES;   // G_STAGES x 8 bytes
 
-    // Tile raster: groups of G_GROUP_M row-tiles walk across N together (L2 reuse).
     const int tiles_m = m_total / G_BM, tiles_n = n_total / G_BN;
-    const int bid = blockIdx.x;
-    const int per_group = G_GROUP_M * tiles_n;
-    const int group = bid / per_group;
-    const int first_m = group * G_GROUP_M;
-    const int gsize = min(tiles_m - first_m, G_GROUP_M);
-    const int tm = first_m + (bid % per_group) % gsize;
-    const int tn = (bid % per_group) / gsize;
-    const int m0 = tm * G_BM, n0 = tn * G_BN;
+    int m0, n0;
+    tile_origin(blockIdx.x, tiles_m, tiles_n, group_m, m0, n0);
     const int k_tiles = k_total / G_BK;
 
     const u32 tid = threadIdx.x;
@@ -81,18 +98,89 @@ extern "C" __global__ void __launch_bounds__(G_THREADS, 1)
             if (kt > 0 && (tid % 128) == 0) mbar_arrive(empty_bar + 8 * ((kt - 1) % G_STAGES));
         }
         wgmma_wait<0>();
-        // Epilogue: fp32 -> bf16x2, straight from the accumulator fragment.
-        const u32 t = tid % 128, warp = t / 32, lane = t % 32;
-        const int row0 = m0 + im * 64 + warp * 16 + lane / 4;
+        const u32 t = tid % 128;
+        store_tile(c, d, m0 + im * 64 + (t / 32) * 16 + (t % 32) / 4, n0, n_total);
+    }
+}
+
+// Persistent variant: gridDim.x CTAs (one per SM) walk the tiles; the stage/phase counter runs on
+// across tiles, so the producer fills the next tile's stages while the consumers store this one.
+extern "C" __global__ void __launch_bounds__(G_THREADS, 1)
+    gemm_bf16_persistent(const __grid_constant__ TmaMap tma_a, const __grid_constant__ TmaMap tma_b,
+                         u32* __restrict__ c, int m_total, int n_total, int k_total, int group_m) {
+    extern __shared__ __align__(1024) unsigned char smem_raw[];
+    const u32 raw = smem_u32(smem_raw);
+    const u32 base = (raw + 1023u) & ~1023u;
+    const u32 a_base = base;
+    const u32 b_base = base + G_A_REGION;
+    const u32 full_bar = b_base + G_B_REGION;
+    const u32 empty_bar = full_bar + 8 * G_STAGES;
+    const int tiles_m = m_total / G_BM, tiles_n = n_total / G_BN;
+    const int tiles = tiles_m * tiles_n;
+    const int k_tiles = k_total / G_BK;
+    const u32 tid = threadIdx.x;
+    const u32 wg = tid / 128;
+    if (tid == 0) {
+        for (int s = 0; s < G_STAGES; ++s) {
+            mbar_init(full_bar + 8 * s, 1);
+            mbar_init(empty_bar + 8 * s, G_CONSUMERS);
+        }
+        fence_barrier_init();
+    }
+    __syncthreads();
+
+    if (wg == 0) {
+        asm volatile("setmaxnreg.dec.sync.aligned.u32 40;");
+        if (tid == 0) {
+            int it = 0;
+            for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+                int m0, n0;
+                tile_origin(tile, tiles_m, tiles_n, group_m, m0, n0);
+                for (int kt = 0; kt < k_tiles; ++kt, ++it) {
+                    const int s = it % G_STAGES;
+                    const u32 phase = (it / G_STAGES) & 1;
+                    mbar_wait(empty_bar + 8 * s, phase ^ 1);
+                    mbar_expect_tx(full_bar + 8 * s, G_TX_BYTES);
 #pragma unroll
-        for (int j = 0; j < G_MMA_N / 8; ++j) {
-            const int col = n0 + 8 * j + 2 * (lane % 4);
+                    for (int b = 0; b < G_A_BOXES; ++b)
+                        tma_load_2d(a_base + s * G_A_STAGE_BYTES + G_A_BOX_OFF[b], &tma_a, kt * G_BK + G_A_BOX_C0[b],
+                                    m0 + G_A_BOX_C1[b], full_bar + 8 * s);
 #pragma unroll
-            for (int h = 0; h < 2; ++h) {
-                u32 packed;
-                asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(packed) : "f"(d[4 * j + 2 * h + 1]), "f"(d[4 * j + 2 * h]));
-                c[((size_t)(row0 + 8 * h) * n_total + col) / 2] = packed;
+                    for (int b = 0; b < G_B_BOXES; ++b)
+                        tma_load_2d(b_base + s * G_B_STAGE_BYTES + G_B_BOX_OFF[b], &tma_b, kt * G_BK + G_B_BOX_C0[b],
+                                    n0 + G_B_BOX_C1[b], full_bar + 8 * s);
+                }
             }
+        }
+    } else {
+        asm volatile("setmaxnreg.inc.sync.aligned.u32 232;");
+        const u32 im = wg - 1;
+        const u32 t = tid % 128;
+        float d[G_MMA_N / 2];
+#pragma unroll
+        for (int i = 0; i < G_MMA_N / 2; ++i) d[i] = 0.f;
+        int it = 0;
+        for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+            int m0, n0;
+            tile_origin(tile, tiles_m, tiles_n, group_m, m0, n0);
+            for (int kt = 0; kt < k_tiles; ++kt, ++it) {
+                const int s = it % G_STAGES;
+                const u32 phase = (it / G_STAGES) & 1;
+                mbar_wait(full_bar + 8 * s, phase);
+                wgmma_fence();
+#pragma unroll
+                for (int k = 0; k < G_MMAS_K; ++k) {
+                    const u64 da = G_A_DESC[(s * G_MMAS_K + k) * G_A_MMAS_MN + im] + (a_base >> 4);
+                    const u64 db = G_B_DESC[(s * G_MMAS_K + k) * G_B_MMAS_MN + 0] + (b_base >> 4);
+                    G_WGMMA(d, da, db, (kt | k) != 0);
+                }
+                wgmma_commit();
+                wgmma_wait<1>();
+                if (kt > 0 && t == 0) mbar_arrive(empty_bar + 8 * ((it - 1) % G_STAGES));
+            }
+            wgmma_wait<0>();
+            if (t == 0) mbar_arrive(empty_bar + 8 * ((it - 1) % G_STAGES));
+            store_tile(c, d, m0 + im * 64 + (t / 32) * 16 + (t % 32) / 4, n0, n_total);
         }
     }
 }

@@ -26,7 +26,7 @@ struct Opts {
     check: bool,
     gemm: bool,
     cublas: bool,
-    group_m: u32,
+    group_m: Vec<u32>,
     run_class: Option<(usize, PathBuf)>,
     gemm_size: u32,
 }
@@ -37,7 +37,7 @@ fn parse() -> Opts {
         check: true,
         gemm: true,
         cublas: true,
-        group_m: 8,
+        group_m: vec![1, 4, 8, 16, 32],
         run_class: None,
         gemm_size: 8192,
     };
@@ -54,7 +54,10 @@ fn parse() -> Opts {
             "--no-cublas" => o.cublas = false,
             "--group-m" => {
                 i += 1;
-                o.group_m = args[i].parse().expect("--group-m N");
+                o.group_m = args[i]
+                    .split(',')
+                    .map(|x| x.parse().expect("--group-m N[,N..]"))
+                    .collect();
             }
             "--size" => {
                 i += 1;
@@ -74,7 +77,7 @@ fn parse() -> Opts {
                 let built: Vec<BuiltClass> =
                     plan::classes().iter().map(|c| c.build().unwrap()).collect();
                 std::fs::write(dir.join("gen_check.cu"), check_source(&built)).unwrap();
-                std::fs::write(dir.join("gen_gemm.cu"), gemm_source(o.group_m)).unwrap();
+                std::fs::write(dir.join("gen_gemm.cu"), gemm_source()).unwrap();
                 std::process::exit(0);
             }
             "--list" => {
@@ -85,7 +88,7 @@ fn parse() -> Opts {
             }
             "-h" | "--help" => {
                 println!(
-                    "smemdesc-gpu [--out DIR] [--skip-check] [--skip-gemm] [--no-cublas] [--group-m N] [--size N] [--list] [--emit DIR]"
+                    "smemdesc-gpu [--out DIR] [--skip-check] [--skip-gemm] [--no-cublas] [--group-m N,N..] [--size N] [--list] [--emit DIR]"
                 );
                 std::process::exit(0);
             }
@@ -438,14 +441,26 @@ fn child_main(idx: usize, cubin: &Path) {
 
 // ---------------------------------------------------------------- gemm ----
 
-struct GemmResult {
-    size: u32,
-    ms_median: Vec<f32>,
-    tflops: Vec<f64>,
+/// One GEMM kernel variant's outcome.
+struct Variant {
+    name: String,
+    grid: u32,
     rel_err: f64,
     nan_count: usize,
     regs: i32,
     local: i32,
+    /// (group_m, median ms, TFLOP/s)
+    sweep: Vec<(u32, f32, f64)>,
+}
+
+struct GemmResult {
+    size: u32,
+    variants: Vec<Variant>,
+    best: (String, u32),
+    /// Medians of the best (variant, group_m), before and after cuBLAS.
+    ms_median: Vec<f32>,
+    tflops: Vec<f64>,
+    sass: String,
     cublas: Option<String>,
     cublas_tflops: Option<f64>,
     how: String,
@@ -456,24 +471,41 @@ fn median(mut v: Vec<f32>) -> f32 {
     v[v.len() / 2]
 }
 
-fn gemm_source(group_m: u32) -> String {
-    format!("{COMMON}\n{}\n{GEMM}", plan::gemm_plan().header(group_m))
+/// Counts the tensor-core and TMA instructions in a cubin's SASS (`cuobjdump -sass`), if the tool
+/// is on PATH.
+fn sass_evidence(cubin: &Path) -> String {
+    match Command::new("cuobjdump").arg("-sass").arg(cubin).output() {
+        Ok(o) if o.status.success() => {
+            let t = String::from_utf8_lossy(&o.stdout);
+            let count = |op: &str| t.lines().filter(|l| l.contains(op)).count();
+            let first = t
+                .lines()
+                .find(|l| l.contains("HGMMA"))
+                .and_then(|l| l.split(";").next())
+                .map(|l| l.split("*/").nth(1).unwrap_or(l).trim().to_string())
+                .unwrap_or_default();
+            format!(
+                "cuobjdump -sass: {} HGMMA, {} UTMALDG, {} LDL/STL; e.g. `{first}`",
+                count("HGMMA"),
+                count("UTMALDG"),
+                count("LDL") + count("STL")
+            )
+        }
+        _ => "cuobjdump not available".to_string(),
+    }
 }
 
-fn run_gemm(o: &Opts, work: &Path, log: &mut String) -> cuda::Res<GemmResult> {
+fn gemm_source() -> String {
+    format!("{COMMON}\n{}\n{GEMM}", plan::gemm_plan().header())
+}
+
+fn run_gemm(o: &Opts, work: &Path, gpu: &cuda::Gpu, log: &mut String) -> cuda::Res<GemmResult> {
     let g = plan::gemm_plan();
-    let src = gemm_source(o.group_m);
+    let src = gemm_source();
     std::fs::write(work.join("gen_gemm.cu"), &src).map_err(|e| e.to_string())?;
     let (cubin, how) = cuda::compile(&src, "gemm", work)?;
     std::fs::write(work.join("gemm.cubin"), &cubin).map_err(|e| e.to_string())?;
     let module = cuda::Module::load(&cubin)?;
-    let k = module.kernel("gemm_bf16", g.smem_bytes())?;
-    writeln!(
-        log,
-        "gemm: {}x{}x{} tile, {} stages, {} consumer WGs, wgmma m64n{}k16, smem {} B, {} regs/thread, {} B local; compiled by {how}",
-        g.bm, g.bn, g.bk, g.stages, g.consumers, g.mma_n, g.smem_bytes(), k.regs, k.local
-    )
-    .unwrap();
     let s = o.gemm_size as usize;
     assert!(
         s.is_multiple_of(g.bn as usize)
@@ -491,61 +523,115 @@ fn run_gemm(o: &Opts, work: &Path, log: &mut String) -> cuda::Res<GemmResult> {
     let da = cuda::Buf::from(&ha)?;
     let db = cuda::Buf::from(&hb)?;
     let dc = cuda::Buf::new(s * s * 2)?;
-    dc.fill(0xFF)?;
-    let ma = cuda::tensor_map(
-        g.a.tma.data_type,
-        g.a.tma.swizzle,
-        da.ptr,
-        [s as u64, s as u64],
-        s as u64 * 2,
-        [g.a.tma.box_inner, g.a.tma.box_rows],
-    )?;
-    let mb = cuda::tensor_map(
-        g.b.tma.data_type,
-        g.b.tma.swizzle,
-        db.ptr,
-        [s as u64, s as u64],
-        s as u64 * 2,
-        [g.b.tma.box_inner, g.b.tma.box_rows],
-    )?;
-    let grid = ((s / g.bm as usize) * (s / g.bn as usize)) as u32;
-    let launch = || {
-        k.launch(
-            grid,
-            g.threads(),
-            &[
-                cuda::Arg::Map(&ma),
-                cuda::Arg::Map(&mb),
-                cuda::Arg::Ptr(dc.ptr),
-                cuda::Arg::I32(s as i32),
-                cuda::Arg::I32(s as i32),
-                cuda::Arg::I32(s as i32),
-            ],
+    let map = |op: &plan::BuiltOperand, ptr: u64| {
+        cuda::tensor_map(
+            op.tma.data_type,
+            op.tma.swizzle,
+            ptr,
+            [s as u64, s as u64],
+            s as u64 * 2,
+            [op.tma.box_inner, op.tma.box_rows],
         )
     };
-    launch()?;
-    cuda::sync()?;
-    let mut hc = vec![0u16; s * s];
-    dc.read(&mut hc)?;
-    let nan_count = hc.iter().filter(|&&v| f32_of_bf16(v).is_nan()).count();
-    let (mut num, mut den) = (0f64, 0f64);
-    let mut srng = Lcg(7);
-    for _ in 0..2048 {
-        let i = srng.next() as usize % s;
-        let j = srng.next() as usize % s;
-        let r: f64 = (0..s)
-            .map(|kk| f32_of_bf16(ha[i * s + kk]) as f64 * f32_of_bf16(hb[j * s + kk]) as f64)
-            .sum();
-        let got = f32_of_bf16(hc[i * s + j]) as f64;
-        num += (got - r) * (got - r);
-        den += r * r;
-    }
-    let rel_err = (num / den).sqrt();
+    let ma = map(&g.a, da.ptr)?;
+    let mb = map(&g.b, db.ptr)?;
+    let tiles = ((s / g.bm as usize) * (s / g.bn as usize)) as u32;
     let flops = 2.0 * (s as f64).powi(3);
+    let args = |group_m: u32| {
+        [
+            cuda::Arg::Map(&ma),
+            cuda::Arg::Map(&mb),
+            cuda::Arg::Ptr(dc.ptr),
+            cuda::Arg::I32(s as i32),
+            cuda::Arg::I32(s as i32),
+            cuda::Arg::I32(s as i32),
+            cuda::Arg::I32(group_m as i32),
+        ]
+    };
+    let mut variants = Vec::new();
+    let mut kernels = Vec::new();
+    for (name, grid) in [
+        ("gemm_bf16", tiles),
+        ("gemm_bf16_persistent", tiles.min(gpu.sms as u32)),
+    ] {
+        let k = module.kernel(name, g.smem_bytes())?;
+        let launch = |group_m: u32| k.launch(grid, g.threads(), &args(group_m));
+        // Correctness: poison, run, every output written, sampled error vs f64.
+        dc.fill(0xFF)?;
+        launch(o.group_m[0])?;
+        cuda::sync()?;
+        let mut hc = vec![0u16; s * s];
+        dc.read(&mut hc)?;
+        let nan_count = hc.iter().filter(|&&v| f32_of_bf16(v).is_nan()).count();
+        let (mut num, mut den) = (0f64, 0f64);
+        let mut srng = Lcg(7);
+        for _ in 0..2048 {
+            let i = srng.next() as usize % s;
+            let j = srng.next() as usize % s;
+            let r: f64 = (0..s)
+                .map(|kk| f32_of_bf16(ha[i * s + kk]) as f64 * f32_of_bf16(hb[j * s + kk]) as f64)
+                .sum();
+            let got = f32_of_bf16(hc[i * s + j]) as f64;
+            num += (got - r) * (got - r);
+            den += r * r;
+        }
+        let rel_err = (num / den).sqrt();
+        // Raster sweep (groups of M tiles sharing B in L2).
+        let mut sweep = Vec::new();
+        for &gm in &o.group_m {
+            let t = median(cuda::time_ms(3, 20, || launch(gm))?);
+            sweep.push((gm, t, flops / (t as f64 * 1e-3) / 1e12));
+        }
+        let line = format!(
+            "gemm {name}: {}x{}x{} tile, {} stages, {} consumer WGs, wgmma m64n{}k16, smem {} B, grid {grid}, {} regs/thread at entry, {} B local, rel err {rel_err:.2e}, NaN {nan_count}; TFLOP/s by group_m: {}",
+            g.bm,
+            g.bn,
+            g.bk,
+            g.stages,
+            g.consumers,
+            g.mma_n,
+            g.smem_bytes(),
+            k.regs,
+            k.local,
+            sweep
+                .iter()
+                .map(|(gm, _, tf)| format!("{gm}:{tf:.1}"))
+                .collect::<Vec<_>>()
+                .join(" ")
+        );
+        println!("{line}");
+        writeln!(log, "{line}").unwrap();
+        variants.push(Variant {
+            name: name.to_string(),
+            grid,
+            rel_err,
+            nan_count,
+            regs: k.regs,
+            local: k.local,
+            sweep,
+        });
+        kernels.push((k, grid));
+    }
+    // Best correct (variant, group_m).
+    let mut best: Option<(usize, u32, f32)> = None;
+    for (vi, v) in variants.iter().enumerate() {
+        if v.nan_count != 0 || v.rel_err > 1e-2 {
+            continue;
+        }
+        for &(gm, ms, _) in &v.sweep {
+            if best.is_none_or(|b| ms < b.2) {
+                best = Some((vi, gm, ms));
+            }
+        }
+    }
+    let (bv, bg, _) = best.ok_or("no GEMM variant was correct")?;
+    let (k, grid) = &kernels[bv];
     let mut ms_median = Vec::new();
     let mut tflops = Vec::new();
     let mut time = || -> cuda::Res<()> {
-        let t = median(cuda::time_ms(3, 20, launch)?);
+        let t = median(cuda::time_ms(3, 30, || {
+            k.launch(*grid, g.threads(), &args(bg))
+        })?);
         ms_median.push(t);
         tflops.push(flops / (t as f64 * 1e-3) / 1e12);
         Ok(())
@@ -582,12 +668,11 @@ fn run_gemm(o: &Opts, work: &Path, log: &mut String) -> cuda::Res<GemmResult> {
     }
     Ok(GemmResult {
         size: o.gemm_size,
+        best: (variants[bv].name.clone(), bg),
+        variants,
         ms_median,
         tflops,
-        rel_err,
-        nan_count,
-        regs: k.regs,
-        local: k.local,
+        sass: sass_evidence(&work.join("gemm.cubin")),
         cublas,
         cublas_tflops,
         how,
@@ -595,6 +680,12 @@ fn run_gemm(o: &Opts, work: &Path, log: &mut String) -> cuda::Res<GemmResult> {
 }
 
 // ------------------------------------------------------------- results ----
+
+/// Best of our timings over cuBLAS's best.
+fn ratio(g: &GemmResult) -> Option<f64> {
+    let best = g.tflops.iter().cloned().reduce(f64::max)?;
+    Some(best / g.cublas_tflops?)
+}
 
 fn json_str(s: &str) -> String {
     let mut o = String::from("\"");
@@ -685,17 +776,40 @@ fn write_results(
     j.push_str("  ],\n");
     match gemm {
         Some(Ok(g)) => {
+            let vs: Vec<String> = g
+                .variants
+                .iter()
+                .map(|v| {
+                    format!(
+                        "{{\"kernel\": {}, \"grid\": {}, \"rel_err_vs_f64\": {:.3e}, \"nan_outputs\": {}, \"regs_per_thread_at_entry\": {}, \"local_bytes\": {}, \"group_m_sweep\": [{}]}}",
+                        json_str(&v.name),
+                        v.grid,
+                        v.rel_err,
+                        v.nan_count,
+                        v.regs,
+                        v.local,
+                        v.sweep
+                            .iter()
+                            .map(|(gm, ms, tf)| format!(
+                                "{{\"group_m\": {gm}, \"median_ms\": {ms}, \"tflops\": {tf:.1}}}"
+                            ))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )
+                })
+                .collect();
             writeln!(
                 j,
-                "  \"gemm\": {{\"m\": {s}, \"n\": {s}, \"k\": {s}, \"dtype\": \"bf16 in, fp32 accumulate, bf16 out\", \"compiler\": {}, \"median_ms\": {:?}, \"tflops\": {:?}, \"rel_err_vs_f64\": {:.3e}, \"nan_outputs\": {}, \"regs_per_thread\": {}, \"local_bytes\": {}, \"cublas_best_tflops\": {}, \"cublas\": {}}}",
+                "  \"gemm\": {{\"m\": {s}, \"n\": {s}, \"k\": {s}, \"dtype\": \"bf16 in, fp32 accumulate, bf16 out\", \"compiler\": {}, \"best_kernel\": {}, \"best_group_m\": {}, \"median_ms\": {:?}, \"tflops\": {:?}, \"cublas_best_tflops\": {}, \"ours_over_cublas\": {}, \"sass\": {}, \"variants\": [{}], \"cublas\": {}}}",
                 json_str(&g.how),
+                json_str(&g.best.0),
+                g.best.1,
                 g.ms_median,
                 g.tflops,
-                g.rel_err,
-                g.nan_count,
-                g.regs,
-                g.local,
                 g.cublas_tflops.map(|x| format!("{x:.1}")).unwrap_or("null".into()),
+                ratio(g).map(|x| format!("{x:.4}")).unwrap_or("null".into()),
+                json_str(&g.sass),
+                vs.join(", "),
                 g.cublas.clone().unwrap_or("null".into()),
                 s = g.size
             )
@@ -753,30 +867,41 @@ fn write_results(
         Some(Ok(g)) => {
             writeln!(
                 md,
-                "\n## GEMM {s}x{s}x{s} bf16 (fp32 accumulate)\n",
+                "\n## GEMM {s}x{s}x{s} bf16 (fp32 accumulate, bf16 out)\n",
                 s = g.size
             )
             .unwrap();
+            md.push_str("| kernel | grid | rel. err vs f64 (2048 samples) | NaN outputs | regs at entry | local B | TFLOP/s by group_m |\n|---|---|---|---|---|---|---|\n");
+            for v in &g.variants {
+                writeln!(
+                    md,
+                    "| {} | {} | {:.2e} | {} | {} | {} | {} |",
+                    v.name,
+                    v.grid,
+                    v.rel_err,
+                    v.nan_count,
+                    v.regs,
+                    v.local,
+                    v.sweep
+                        .iter()
+                        .map(|(gm, _, tf)| format!("{gm}: {tf:.1}"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+                .unwrap();
+            }
             writeln!(
                 md,
-                "ours: {:?} TFLOP/s (median of 20 each; before/after cuBLAS), rel. error vs f64 {:.2e}, NaN outputs {}, {} regs/thread, {} B local",
+                "\nBest: `{}` group_m {}: {:?} TFLOP/s (median of 30, before / after cuBLAS).\n\nSASS: {}\n\ncuBLAS (torch.matmul, same run): {}",
+                g.best.0,
+                g.best.1,
                 g.tflops.iter().map(|t| format!("{t:.1}")).collect::<Vec<_>>(),
-                g.rel_err,
-                g.nan_count,
-                g.regs,
-                g.local
-            )
-            .unwrap();
-            writeln!(
-                md,
-                "\ncuBLAS (torch.matmul): {}",
+                g.sass,
                 g.cublas.clone().unwrap_or("not run".into())
             )
             .unwrap();
-            if let (Some(c), Some(best)) =
-                (g.cublas_tflops, g.tflops.iter().cloned().reduce(f64::max))
-            {
-                writeln!(md, "\nours / cuBLAS = **{:.1}%**", 100.0 * best / c).unwrap();
+            if let Some(r) = ratio(g) {
+                writeln!(md, "\nours / cuBLAS = **{:.1}%**", 100.0 * r).unwrap();
             }
         }
         Some(Err(e)) => writeln!(md, "\nGEMM error: {e}").unwrap(),
@@ -821,7 +946,7 @@ fn main() {
         Vec::new()
     };
     let gemm = if o.gemm {
-        let r = run_gemm(&o, &work, &mut log);
+        let r = run_gemm(&o, &work, &gpu, &mut log);
         if let Err(e) = &r {
             writeln!(log, "gemm failed: {e}").unwrap();
         }
@@ -833,7 +958,6 @@ fn main() {
         let _ = std::fs::copy(work.join(f), o.out.join(f));
     }
     write_results(&o.out, &gpu, &checks, gemm.as_ref(), &log).unwrap();
-    println!("{log}");
     if let Some(Ok(g)) = &gemm {
         println!(
             "GEMM {s}^3: ours {:?} TFLOP/s, cuBLAS {:?}",

@@ -4,8 +4,8 @@
 //! descriptor tables, and the text of the generated header. The unit tests run in CI.
 
 use smemdesc_core::{
-    Arch, DescriptorFields, ElementType, Major, Order, SmemDescriptor, SwizzleMode, TileLayout,
-    TileSpec,
+    Arch, DescriptorFields, ElementType, Major, MmaShape, Operand, Order, SmemDescriptor,
+    SwizzleMode, TileDecl, TileLayout, TilePlan,
 };
 use std::fmt::Write as _;
 
@@ -69,86 +69,21 @@ impl BoxPlan {
     }
 }
 
-/// The TMA plan of `tile`, from smemdesc-core.
-pub fn box_plan(tile: &TileLayout) -> BoxPlan {
-    fallback_box_plan(tile)
-}
-
-/// `CUtensorMapSwizzle` for a swizzle mode (cuda.h: NONE 0, 32B 1, 64B 2, 128B 3).
-fn tma_swizzle(s: SwizzleMode) -> u32 {
-    match s {
-        SwizzleMode::None => 0,
-        SwizzleMode::B32 => 1,
-        SwizzleMode::B64 => 2,
-        SwizzleMode::B128 => 3,
-        SwizzleMode::B128Base32B => 4,
-    }
-}
-
-/// `CUtensorMapDataType` for an element type (cuda.h).
-fn tma_dtype(d: ElementType) -> u32 {
-    match d.smem_bytes() {
-        1 => 0,
-        2 if d == ElementType::BF16 => 9,
-        2 => 6,
-        _ => 11,
-    }
-}
-
-/// Box plan built from smemdesc's tile layout alone (used until core's TMA plan is available):
-/// one box per column of swizzle atoms that are contiguous in SMEM along the strided dimension,
-/// at most 256 rows; the box offset is smemdesc's `byte_offset` of the box's first element.
-pub fn fallback_box_plan(tile: &TileLayout) -> BoxPlan {
-    let spec = tile.spec();
-    let atom = tile.atom();
-    let abytes = tile.swizzle_mode().atom_bytes();
-    let (inner, rows_per_atom) = match spec.major {
-        Major::K => (atom.k_extent(), atom.mn_extent()),
-        Major::Mn => (atom.mn_extent(), atom.k_extent()),
-    };
-    let (n_inner, n_strided) = match spec.major {
-        Major::K => (spec.tile_k / inner, spec.tile_mn / rows_per_atom),
-        Major::Mn => (spec.tile_mn / inner, spec.tile_k / rows_per_atom),
-    };
-    let coord = |i: u32, j: u32| -> (u32, u32) {
-        // i along the contiguous dim (atoms), j along the strided dim (atoms) -> (mn, k)
-        match spec.major {
-            Major::K => (j * rows_per_atom, i * inner),
-            Major::Mn => (i * inner, j * rows_per_atom),
-        }
-    };
-    // Atoms per box along the strided dim: as many as stay contiguous everywhere, <= 256 rows.
-    let mut run = 1;
-    'grow: while run * 2 <= n_strided && run * 2 * rows_per_atom <= 256 {
-        let cand = run * 2;
-        for i in 0..n_inner {
-            for j0 in (0..n_strided).step_by(cand as usize) {
-                let (m0, k0) = coord(i, j0);
-                let start = tile.byte_offset(m0, k0);
-                for j in 1..cand {
-                    let (m, k) = coord(i, j0 + j);
-                    if tile.byte_offset(m, k) != start + j * abytes {
-                        break 'grow;
-                    }
-                }
-            }
-        }
-        run = cand;
-    }
-    let mut boxes = Vec::new();
-    for i in 0..n_inner {
-        for j0 in (0..n_strided).step_by(run as usize) {
-            let (m0, k0) = coord(i, j0);
-            boxes.push((tile.byte_offset(m0, k0), m0, k0));
-        }
-    }
+/// The TMA plan of a declared tile, from smemdesc-core (`TilePlan::tma`, `box_offset`,
+/// `box_coord`): nothing about boxes is computed here.
+pub fn box_plan(p: &TilePlan) -> BoxPlan {
     BoxPlan {
-        box_inner: inner,
-        box_rows: run * rows_per_atom,
-        boxes,
-        swizzle: tma_swizzle(tile.swizzle_mode()),
-        data_type: tma_dtype(spec.dtype),
-        source: "harness (atom columns from TileLayout::byte_offset)",
+        box_inner: p.tma.box_inner,
+        box_rows: p.tma.box_rows,
+        boxes: (0..p.tma.boxes)
+            .map(|b| {
+                let (mn, k) = p.box_coord(b);
+                (p.box_offset(b), mn, k)
+            })
+            .collect(),
+        swizzle: p.tma.swizzle.value(),
+        data_type: p.tma.data_type.value(),
+        source: "smemdesc-core TmaPlan",
     }
 }
 
@@ -176,17 +111,19 @@ pub struct BuiltClass {
 
 fn build_operand(
     dtype: ElementType,
+    operand: Operand,
     op: OperandCfg,
     wrong_sbo: bool,
 ) -> Result<BuiltOperand, String> {
     let tile_k = CHECK_K_BYTES / dtype.smem_bytes();
-    let tile = TileSpec::new(Arch::Sm90, dtype, op.major, CHECK_TILE_MN, tile_k)
+    let plan = TileDecl::new(Arch::Sm90, operand, dtype, op.major, CHECK_TILE_MN, tile_k)
         .swizzle(op.swizzle)
         .order(op.order)
-        .mma_mn(CHECK_MMA_MN)
+        .mma(MmaShape::new(CHECK_MMA_MN, CHECK_MMA_MN, dtype.mma_k()))
         .stages(CHECK_STAGES)
         .build()
-        .map_err(|e| format!("smemdesc rejected {dtype:?} {op:?}: {e}"))?;
+        .map_err(|e| format!("smemdesc rejected {dtype:?} {operand:?} {op:?}: {e}"))?;
+    let tile = plan.tile;
     let mut desc0 = Vec::new();
     for s in 0..CHECK_STAGES {
         for k in 0..tile.mmas_k() {
@@ -203,7 +140,7 @@ fn build_operand(
         }
     }
     Ok(BuiltOperand {
-        tma: box_plan(&tile),
+        tma: box_plan(&plan),
         tile,
         desc0,
     })
@@ -223,8 +160,8 @@ impl ClassCfg {
     /// Builds the class's tiles, boxes and descriptor tables with smemdesc.
     pub fn build(&self) -> Result<BuiltClass, String> {
         Ok(BuiltClass {
-            a: build_operand(self.dtype, self.a, self.wrong_sbo)?,
-            b: build_operand(self.dtype, self.b, false)?,
+            a: build_operand(self.dtype, Operand::A, self.a, self.wrong_sbo)?,
+            b: build_operand(self.dtype, Operand::B, self.b, false)?,
             cfg: self.clone(),
         })
     }
@@ -553,24 +490,27 @@ pub struct GemmPlan {
     pub mma_n: u32,
 }
 
-/// smemdesc declaration of the GEMM's A tile (128 x 64 bf16, K-major, 128B swizzle, M = 64, 4 stages).
-pub const GEMM_A: TileSpec = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 128, 64)
-    .swizzle(SwizzleMode::B128)
-    .order(Order::MnFirst)
-    .mma_mn(64)
-    .stages(4);
-/// smemdesc declaration of the GEMM's B tile (256 x 64 bf16, K-major, 128B swizzle, N = 256, 4 stages).
-pub const GEMM_B: TileSpec = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 256, 64)
-    .swizzle(SwizzleMode::B128)
-    .order(Order::MnFirst)
-    .mma_mn(256)
-    .stages(4);
-/// Compile-time validated GEMM tiles.
-pub const GEMM_A_TILE: TileLayout = GEMM_A.expect_valid();
-/// Compile-time validated GEMM tiles.
-pub const GEMM_B_TILE: TileLayout = GEMM_B.expect_valid();
+/// The wgmma instruction of the GEMM.
+pub const GEMM_MMA: MmaShape = MmaShape::new(64, 256, 16);
+/// smemdesc declaration of the GEMM's A tile (128 x 64 bf16, K-major, 128B swizzle, 4 stages).
+pub const GEMM_A: TilePlan =
+    TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 128, 64)
+        .swizzle(SwizzleMode::B128)
+        .order(Order::MnFirst)
+        .mma(GEMM_MMA)
+        .stages(4)
+        .expect_valid();
+/// smemdesc declaration of the GEMM's B tile (256 x 64 bf16, K-major, 128B swizzle, 4 stages).
+pub const GEMM_B: TilePlan =
+    TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::K, 256, 64)
+        .swizzle(SwizzleMode::B128)
+        .order(Order::MnFirst)
+        .mma(GEMM_MMA)
+        .stages(4)
+        .expect_valid();
 
-fn built_gemm_operand(tile: TileLayout) -> BuiltOperand {
+fn built_gemm_operand(p: &TilePlan) -> BuiltOperand {
+    let tile = p.tile;
     let st = tile.spec();
     let mut desc0 = Vec::new();
     for s in 0..st.stages {
@@ -581,7 +521,7 @@ fn built_gemm_operand(tile: TileLayout) -> BuiltOperand {
         }
     }
     BuiltOperand {
-        tma: box_plan(&tile),
+        tma: box_plan(p),
         tile,
         desc0,
     }
@@ -589,8 +529,8 @@ fn built_gemm_operand(tile: TileLayout) -> BuiltOperand {
 
 /// The GEMM plan from the smemdesc declarations.
 pub fn gemm_plan() -> GemmPlan {
-    let a = built_gemm_operand(GEMM_A_TILE);
-    let b = built_gemm_operand(GEMM_B_TILE);
+    let a = built_gemm_operand(&GEMM_A);
+    let b = built_gemm_operand(&GEMM_B);
     let sa = a.tile.spec();
     let sb = b.tile.spec();
     assert_eq!(sa.tile_k, sb.tile_k);
@@ -603,7 +543,7 @@ pub fn gemm_plan() -> GemmPlan {
         bn: sb.tile_mn,
         bk: sa.tile_k,
         stages: sa.stages,
-        mma_n: sb.mma_mn,
+        mma_n: GEMM_B.mma.n,
         a,
         b,
     }
@@ -628,12 +568,12 @@ impl GemmPlan {
     }
 
     /// The generated GEMM header.
-    pub fn header(&self, group_m: u32) -> String {
+    pub fn header(&self) -> String {
         let mut s = String::from("// GENERATED by smemdesc-gpu from smemdesc-core. Do not edit.\n");
         s.push_str(&wgmma_wrapper(
             &format!("wgmma_m64n{}_bf16", self.mma_n),
             self.mma_n,
-            16,
+            GEMM_MMA.k,
             "bf16",
             true,
         ));
@@ -654,7 +594,6 @@ impl GemmPlan {
             ("G_A_BOXES", self.a.tma.boxes.len() as u32),
             ("G_B_BOXES", self.b.tma.boxes.len() as u32),
             ("G_TX_BYTES", self.tx_bytes()),
-            ("G_GROUP_M", group_m),
         ];
         for (k, v) in defs {
             writeln!(s, "#define {k} {v}").unwrap();
@@ -765,7 +704,7 @@ mod tests {
         check_boxes(&g.a.tile, &g.a.tma);
         check_boxes(&g.b.tile, &g.b.tma);
         assert_eq!(g.tx_bytes(), (128 + 256) * 64 * 2);
-        let h = g.header(8);
+        let h = g.header();
         assert!(h.contains("m64n256k16.f32.bf16.bf16"));
     }
 
