@@ -8,7 +8,7 @@ import sys
 import torch
 
 
-def bench(fn, warmup=5, iters=30):
+def bench(fn, warmup=300, iters=50):
     for _ in range(warmup):
         fn()
     torch.cuda.synchronize()

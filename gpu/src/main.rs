@@ -461,8 +461,10 @@ struct GemmResult {
     ms_median: Vec<f32>,
     tflops: Vec<f64>,
     sass: String,
-    cublas: Option<String>,
-    cublas_tflops: Option<f64>,
+    /// Raw JSON lines of the cuBLAS runs.
+    cublas: Vec<String>,
+    /// cuBLAS best TFLOP/s per run.
+    cublas_tflops: Vec<f64>,
     how: String,
 }
 
@@ -626,32 +628,42 @@ fn run_gemm(o: &Opts, work: &Path, gpu: &cuda::Gpu, log: &mut String) -> cuda::R
     }
     let (bv, bg, _) = best.ok_or("no GEMM variant was correct")?;
     let (k, grid) = &kernels[bv];
+    // Timing: the best (variant, group_m) alternates with cuBLAS (a separate python3 process)
+    // so both see the same clock/thermal state; each of ours is a median of 50 after a warm-up
+    // of ~0.5 s of GEMMs.
     let mut ms_median = Vec::new();
     let mut tflops = Vec::new();
     let mut time = || -> cuda::Res<()> {
-        let t = median(cuda::time_ms(3, 30, || {
+        let t = median(cuda::time_ms(300, 50, || {
             k.launch(*grid, g.threads(), &args(bg))
         })?);
         ms_median.push(t);
         tflops.push(flops / (t as f64 * 1e-3) / 1e12);
         Ok(())
     };
-    time()?;
-    let mut cublas = None;
-    let mut cublas_tflops = None;
-    if o.cublas {
-        let py = work.join("bench_cublas.py");
-        std::fs::write(&py, CUBLAS_PY).map_err(|e| e.to_string())?;
+    let mut cublas = Vec::new();
+    let mut cublas_tflops = Vec::new();
+    let py = work.join("bench_cublas.py");
+    std::fs::write(&py, CUBLAS_PY).map_err(|e| e.to_string())?;
+    let rounds = if o.cublas { 3 } else { 1 };
+    for _ in 0..rounds {
+        time()?;
+        if !o.cublas {
+            break;
+        }
         match Command::new("python3").arg(&py).arg(s.to_string()).output() {
             Ok(out) => {
                 let so = String::from_utf8_lossy(&out.stdout).to_string();
                 if let Some(l) = so.lines().find(|l| l.starts_with('{')) {
-                    cublas_tflops = l
+                    if let Some(t) = l
                         .split("\"best_tflops\": ")
                         .nth(1)
                         .and_then(|x| x.split([',', '}']).next())
-                        .and_then(|x| x.trim().parse().ok());
-                    cublas = Some(l.to_string());
+                        .and_then(|x| x.trim().parse().ok())
+                    {
+                        cublas_tflops.push(t);
+                    }
+                    cublas.push(l.to_string());
                 } else {
                     writeln!(
                         log,
@@ -660,12 +672,29 @@ fn run_gemm(o: &Opts, work: &Path, gpu: &cuda::Gpu, log: &mut String) -> cuda::R
                         String::from_utf8_lossy(&out.stderr)
                     )
                     .unwrap();
+                    break;
                 }
             }
-            Err(e) => writeln!(log, "python3 not runnable: {e}").unwrap(),
+            Err(e) => {
+                writeln!(log, "python3 not runnable: {e}").unwrap();
+                break;
+            }
         }
-        time()?; // ours again, after cuBLAS
     }
+    if !cublas_tflops.is_empty() {
+        time()?; // ours once more, after the last cuBLAS
+    }
+    let line = format!(
+        "timing {} group_m {bg}: ours {:?} TFLOP/s, cuBLAS {:?} TFLOP/s (alternating)",
+        variants[bv].name,
+        tflops.iter().map(|t| format!("{t:.1}")).collect::<Vec<_>>(),
+        cublas_tflops
+            .iter()
+            .map(|t| format!("{t:.1}"))
+            .collect::<Vec<_>>()
+    );
+    println!("{line}");
+    writeln!(log, "{line}").unwrap();
     Ok(GemmResult {
         size: o.gemm_size,
         best: (variants[bv].name.clone(), bg),
@@ -681,10 +710,15 @@ fn run_gemm(o: &Opts, work: &Path, gpu: &cuda::Gpu, log: &mut String) -> cuda::R
 
 // ------------------------------------------------------------- results ----
 
-/// Best of our timings over cuBLAS's best.
+fn median_f64(v: &[f64]) -> Option<f64> {
+    let mut v = v.to_vec();
+    v.sort_by(|a, b| a.partial_cmp(b).unwrap());
+    v.get(v.len() / 2).copied()
+}
+
+/// Median of our timings over the median of cuBLAS's (alternating runs).
 fn ratio(g: &GemmResult) -> Option<f64> {
-    let best = g.tflops.iter().cloned().reduce(f64::max)?;
-    Some(best / g.cublas_tflops?)
+    Some(median_f64(&g.tflops)? / median_f64(&g.cublas_tflops)?)
 }
 
 fn json_str(s: &str) -> String {
@@ -800,17 +834,19 @@ fn write_results(
                 .collect();
             writeln!(
                 j,
-                "  \"gemm\": {{\"m\": {s}, \"n\": {s}, \"k\": {s}, \"dtype\": \"bf16 in, fp32 accumulate, bf16 out\", \"compiler\": {}, \"best_kernel\": {}, \"best_group_m\": {}, \"median_ms\": {:?}, \"tflops\": {:?}, \"cublas_best_tflops\": {}, \"ours_over_cublas\": {}, \"sass\": {}, \"variants\": [{}], \"cublas\": {}}}",
+                "  \"gemm\": {{\"m\": {s}, \"n\": {s}, \"k\": {s}, \"dtype\": \"bf16 in, fp32 accumulate, bf16 out\", \"compiler\": {}, \"best_kernel\": {}, \"best_group_m\": {}, \"median_ms\": {:?}, \"tflops\": {:?}, \"ours_median_tflops\": {}, \"cublas_tflops\": {:?}, \"cublas_median_tflops\": {}, \"ours_over_cublas\": {}, \"sass\": {}, \"variants\": [{}], \"cublas\": [{}]}}",
                 json_str(&g.how),
                 json_str(&g.best.0),
                 g.best.1,
                 g.ms_median,
                 g.tflops,
-                g.cublas_tflops.map(|x| format!("{x:.1}")).unwrap_or("null".into()),
+                median_f64(&g.tflops).map(|x| format!("{x:.1}")).unwrap_or("null".into()),
+                g.cublas_tflops,
+                median_f64(&g.cublas_tflops).map(|x| format!("{x:.1}")).unwrap_or("null".into()),
                 ratio(g).map(|x| format!("{x:.4}")).unwrap_or("null".into()),
                 json_str(&g.sass),
                 vs.join(", "),
-                g.cublas.clone().unwrap_or("null".into()),
+                g.cublas.join(", "),
                 s = g.size
             )
             .unwrap();
@@ -892,16 +928,17 @@ fn write_results(
             }
             writeln!(
                 md,
-                "\nBest: `{}` group_m {}: {:?} TFLOP/s (median of 30, before / after cuBLAS).\n\nSASS: {}\n\ncuBLAS (torch.matmul, same run): {}",
+                "\nBest: `{}` group_m {}: {:?} TFLOP/s (each a median of 50 after ~0.5 s warm-up, alternating with cuBLAS).\n\nSASS: {}\n\ncuBLAS (torch.matmul, same run, alternating): {:?} TFLOP/s\n\n```\n{}\n```",
                 g.best.0,
                 g.best.1,
                 g.tflops.iter().map(|t| format!("{t:.1}")).collect::<Vec<_>>(),
                 g.sass,
-                g.cublas.clone().unwrap_or("not run".into())
+                g.cublas_tflops.iter().map(|t| format!("{t:.1}")).collect::<Vec<_>>(),
+                g.cublas.join("\n")
             )
             .unwrap();
             if let Some(r) = ratio(g) {
-                writeln!(md, "\nours / cuBLAS = **{:.1}%**", 100.0 * r).unwrap();
+                writeln!(md, "\nmedian ours / median cuBLAS = **{:.1}%**", 100.0 * r).unwrap();
             }
         }
         Some(Err(e)) => writeln!(md, "\nGEMM error: {e}").unwrap(),
@@ -960,9 +997,10 @@ fn main() {
     write_results(&o.out, &gpu, &checks, gemm.as_ref(), &log).unwrap();
     if let Some(Ok(g)) = &gemm {
         println!(
-            "GEMM {s}^3: ours {:?} TFLOP/s, cuBLAS {:?}",
+            "GEMM {s}^3: ours {:?} TFLOP/s, cuBLAS {:?}, ratio {:?}",
             g.tflops,
             g.cublas_tflops,
+            ratio(g),
             s = g.size
         );
     }
