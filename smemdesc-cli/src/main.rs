@@ -52,11 +52,13 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Decode a raw 64-bit descriptor: every field by name, plus warnings.
+    /// Decode raw 64-bit descriptors: every field by name, plus warnings.
+    ///
+    /// With several descriptors, `--json` prints an array of reports.
     Decode {
-        /// The descriptor (0x-prefixed hex or decimal).
-        #[arg(value_parser = parse_num)]
-        descriptor: u64,
+        /// The descriptor(s) (0x-prefixed hex or decimal).
+        #[arg(value_parser = parse_num, required = true)]
+        descriptors: Vec<u64>,
         /// Architecture whose encoding to use: sm90 or sm100.
         #[arg(long, value_parser = parse_arch_arg)]
         arch: Arch,
@@ -89,16 +91,23 @@ fn parse_arch_arg(s: &str) -> Result<Arch, String> {
 fn run(cli: Cli) -> Result<String, CliError> {
     match cli.command {
         Command::Decode {
-            descriptor,
+            descriptors,
             arch,
             json,
         } => {
-            let r = decode::decode(arch, descriptor);
-            Ok(if json {
-                to_json(&r)?
+            let reports: Vec<_> = descriptors
+                .iter()
+                .map(|&d| decode::decode(arch, d))
+                .collect();
+            if json {
+                match reports.as_slice() {
+                    [one] => to_json(one),
+                    many => to_json(&many),
+                }
             } else {
-                decode::render_text(&r)
-            })
+                let texts: Vec<String> = reports.iter().map(decode::render_text).collect();
+                Ok(texts.join("\n"))
+            }
         }
         Command::Tile { args, json } => {
             let plan = args.plan()?;
