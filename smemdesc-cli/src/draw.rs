@@ -114,10 +114,24 @@ impl<'a> ChunkGrid<'a> {
     }
 }
 
+/// A light fill colour for atom `atom` as `#rrggbb` (golden-angle hue steps keep neighbouring
+/// atoms distinct; hex rather than `hsl()` so every SVG renderer shows it).
 fn atom_colour(atom: u32) -> String {
-    // Golden-angle hue steps keep neighbouring atoms distinct.
-    let hue = (atom * 137) % 360;
-    format!("hsl({hue},70%,82%)")
+    let h = ((atom * 137) % 360) as f64 / 60.0;
+    let (s, l) = (0.70, 0.82);
+    let c = (1.0 - (2.0 * l - 1.0f64).abs()) * s;
+    let x = c * (1.0 - (h % 2.0 - 1.0).abs());
+    let (r, g, b) = match h as u32 {
+        0 => (c, x, 0.0),
+        1 => (x, c, 0.0),
+        2 => (0.0, c, x),
+        3 => (0.0, x, c),
+        4 => (x, 0.0, c),
+        _ => (c, 0.0, x),
+    };
+    let m = l - c / 2.0;
+    let to = |v: f64| ((v + m) * 255.0).round() as u8;
+    format!("#{:02x}{:02x}{:02x}", to(r), to(g), to(b))
 }
 
 fn title(plan: &TilePlan, base: u32) -> String {
@@ -146,9 +160,9 @@ fn title(plan: &TilePlan, base: u32) -> String {
 /// subtiles outlined (`<rect class="mma">`), TMA boxes marked (`<rect class="tma">`).
 pub fn svg(plan: &TilePlan, base: u32) -> String {
     let g = ChunkGrid::new(plan, base);
-    let (cw, ch) = (26u32, 14u32);
-    let (left, top) = (48u32, 58u32);
-    let width = left + g.cols * cw + 20;
+    let (cw, ch) = (32u32, 11u32);
+    let (left, top) = (48u32, 78u32);
+    let width = (left + g.cols * cw + 20).max(720);
     let height = top + g.rows * ch + 20;
     let spec = plan.tile.spec();
     let (row_unit, col_unit) = match spec.major {
@@ -162,16 +176,20 @@ pub fn svg(plan: &TilePlan, base: u32) -> String {
     );
     let _ = writeln!(
         s,
-        r#"<style>.chunk{{stroke:#fff;stroke-width:0.5}} .bank{{font-size:9px;text-anchor:middle;dominant-baseline:central;fill:#333}} .mma{{fill:none;stroke:#c00;stroke-width:2}} .tma{{fill:none;stroke:#06c;stroke-width:1.5;stroke-dasharray:5,3}} .atom{{fill:none;stroke:#666;stroke-width:0.8}} .axis{{font-size:10px;fill:#333}}</style>"#
+        r#"<style>.chunk{{stroke:#fff;stroke-width:0.5}} .bank{{font-size:8px;text-anchor:middle;dominant-baseline:central;fill:#333}} .mma{{fill:none;stroke:#c00;stroke-width:2}} .tma{{fill:none;stroke:#06c;stroke-width:1.5;stroke-dasharray:5,3}} .atom{{fill:none;stroke:#666;stroke-width:0.8}} .axis{{font-size:10px;fill:#333}}</style>"#
     );
     let _ = writeln!(
         s,
-        r#"<text class="axis" x="4" y="14" font-size="12">{}</text>"#,
+        r#"<text class="axis" x="4" y="16" font-size="11">{}</text>"#,
         xml_escape(&title(plan, base))
     );
     let _ = writeln!(
         s,
-        r#"<text class="axis" x="4" y="30">cells: {row_unit} (down) x {col_unit} (across); colour = swizzle atom; number = bank group (addr/16)%8; red = MMA subtile; dashed blue = TMA box</text>"#
+        r#"<text class="axis" x="4" y="32">cells: {row_unit} (down) x {col_unit} (across); colour = swizzle atom;</text>"#
+    );
+    let _ = writeln!(
+        s,
+        r#"<text class="axis" x="4" y="46">number = bank group (addr/16)%8; red = MMA subtile; dashed blue = TMA box</text>"#
     );
     // Column headers (first K element of the column) and row headers.
     for c in 0..g.cols {
@@ -201,12 +219,8 @@ pub fn svg(plan: &TilePlan, base: u32) -> String {
             let (x, y) = (left + c * cw, top + r * ch);
             let _ = writeln!(
                 s,
-                r#"<rect class="chunk" x="{x}" y="{y}" width="{cw}" height="{ch}" fill="{}"><title>mn {} k {} addr {:#x} atom {}</title></rect><text class="bank" x="{}" y="{}">{}</text>"#,
+                r#"<rect class="chunk" x="{x}" y="{y}" width="{cw}" height="{ch}" fill="{}"/><text class="bank" x="{}" y="{}">{}</text>"#,
                 atom_colour(g.atom_index(r, c)),
-                r * g.mn_step,
-                c * g.k_step,
-                g.address(r, c),
-                g.atom_index(r, c),
                 x + cw / 2,
                 y + ch / 2,
                 g.bank_group(r, c)
