@@ -36,7 +36,7 @@ pub fn read_tsv(name: &str) -> Vec<HashMap<String, String>> {
 
 /// The built `smemdesc` binary.
 pub fn smemdesc() -> Command {
-    Command::cargo_bin("smemdesc").expect("smemdesc binary is built")
+    assert_cmd::cargo::cargo_bin_cmd!("smemdesc")
 }
 
 /// Runs the binary with `args`; returns (status code, stdout, stderr).
