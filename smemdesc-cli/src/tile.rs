@@ -134,6 +134,7 @@ pub fn flag_of(arg: Argument) -> &'static str {
         Argument::Dtype => "--dtype",
         Argument::TileMn => "--tile (MN)",
         Argument::TileK => "--tile (K)",
+        Argument::Tile => "--tile",
         Argument::Major => "--major",
         Argument::Swizzle => "--swizzle",
         Argument::Order => "--order",
@@ -183,21 +184,6 @@ impl TileArgs {
 
     /// Validates the declaration through the core and returns the plan, or the core's error.
     pub fn plan(&self) -> Result<TilePlan, CliError> {
-        // A single stage larger than the architecture's shared memory is refused before the core
-        // lays it out: its layout arithmetic is 32-bit and such tiles can never be legal anyway.
-        // The error is the core's own budget error.
-        let stage = self.tile.0 as u64 * self.tile.1 as u64 * self.dtype.smem_bytes() as u64;
-        let limit = self.arch.max_smem_per_cta();
-        if stage > limit as u64 {
-            let stages = self.stages.max(1);
-            let clamp = |v: u64| u32::try_from(v).unwrap_or(u32::MAX);
-            return Err(core_error(Error::SmemBudget {
-                bytes: clamp(stage.saturating_mul(stages as u64)),
-                stage_bytes: clamp(stage),
-                stages,
-                limit,
-            }));
-        }
         let decl = self.decl();
         let Some(mn) = self.mma_mn else {
             return decl.build().map_err(core_error);

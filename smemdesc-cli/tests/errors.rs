@@ -55,9 +55,10 @@ fn spec_section_11_classes_exit_2_with_message() {
             &["--tile", "96x64", "--mma", "m64n128k16"],
             "not a whole number of MMA subtiles of 64",
         ),
-        // Overflowing advance (14-bit field).
+        // Overflowing start address / advance (14-bit field): the last subtile lies past 256 KiB.
+        // (LBO/SBO/advances of one tile cannot overflow within the 227 KiB budget.)
         (
-            &["--tile", "256x256", "--stages", "3"],
+            &["--tile", "128x128", "--base", "0x3c000"],
             "does not fit the descriptor's 14-bit field",
         ),
         // Total SMEM over the per-CTA limit.
