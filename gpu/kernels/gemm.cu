@@ -184,3 +184,85 @@ extern "C" __global__ void __launch_bounds__(G_THREADS, 1)
         }
     }
 }
+
+// Cluster variant: 2 CTAs (cluster ranks 0, 1) take vertically adjacent M tiles with the same N
+// tile. Each loads its own A tile and one half of the shared B tile (smemdesc's B plan with
+// box rows = BN / 2, box `rank`), multicast to both CTAs. A stage is free only when the consumers
+// of both CTAs released it, so each consumer warpgroup arrives on its own and the peer's empty[s].
+extern "C" __global__ void __cluster_dims__(2, 1, 1) __launch_bounds__(G_THREADS, 1)
+    gemm_bf16_cluster2(const __grid_constant__ TmaMap tma_a, const __grid_constant__ TmaMap tma_b_half,
+                       u32* __restrict__ c, int m_total, int n_total, int k_total, int group_m) {
+    extern __shared__ __align__(1024) unsigned char smem_raw[];
+    const u32 raw = smem_u32(smem_raw);
+    const u32 base = (raw + 1023u) & ~1023u;
+    const u32 a_base = base;
+    const u32 b_base = base + G_A_REGION;
+    const u32 full_bar = b_base + G_B_REGION;
+    const u32 empty_bar = full_bar + 8 * G_STAGES;
+    const u32 rank = cluster_ctarank();
+    const u32 peer = rank ^ 1;
+    const int tiles_m = m_total / G_BM, tiles_n = n_total / G_BN;
+    int m0, n0;
+    tile_origin(blockIdx.x / 2, tiles_m / 2, tiles_n, group_m, m0, n0);
+    m0 = (2 * (m0 / G_BM) + (int)rank) * G_BM;
+    const int k_tiles = k_total / G_BK;
+    const u32 tid = threadIdx.x;
+    const u32 wg = tid / 128;
+    if (tid == 0) {
+        for (int s = 0; s < G_STAGES; ++s) {
+            mbar_init(full_bar + 8 * s, 1);
+            mbar_init(empty_bar + 8 * s, 2 * G_CONSUMERS);
+        }
+        fence_barrier_init();
+    }
+    __syncthreads();
+    cluster_sync();  // the peer's barriers exist before any multicast or remote arrive
+
+    if (wg == 0) {
+        asm volatile("setmaxnreg.dec.sync.aligned.u32 40;");
+        if (tid == 0) {
+            for (int kt = 0; kt < k_tiles; ++kt) {
+                const int s = kt % G_STAGES;
+                const u32 phase = (kt / G_STAGES) & 1;
+                mbar_wait(empty_bar + 8 * s, phase ^ 1);
+                mbar_expect_tx(full_bar + 8 * s, G_TX_BYTES);
+#pragma unroll
+                for (int b = 0; b < G_A_BOXES; ++b)
+                    tma_load_2d(a_base + s * G_A_STAGE_BYTES + G_A_BOX_OFF[b], &tma_a, kt * G_BK + G_A_BOX_C0[b],
+                                m0 + G_A_BOX_C1[b], full_bar + 8 * s);
+                tma_load_2d_mc(b_base + s * G_B_STAGE_BYTES + G_BH_BOX_OFF[rank], &tma_b_half,
+                               kt * G_BK + G_BH_BOX_C0[rank], n0 + G_BH_BOX_C1[rank], full_bar + 8 * s, 0x3);
+            }
+        }
+    } else {
+        asm volatile("setmaxnreg.inc.sync.aligned.u32 232;");
+        const u32 im = wg - 1;
+        const u32 t = tid % 128;
+        float d[G_MMA_N / 2];
+#pragma unroll
+        for (int i = 0; i < G_MMA_N / 2; ++i) d[i] = 0.f;
+        for (int kt = 0; kt < k_tiles; ++kt) {
+            const int s = kt % G_STAGES;
+            const u32 phase = (kt / G_STAGES) & 1;
+            mbar_wait(full_bar + 8 * s, phase);
+            wgmma_fence();
+#pragma unroll
+            for (int k = 0; k < G_MMAS_K; ++k) {
+                const u64 da = G_A_DESC[(s * G_MMAS_K + k) * G_A_MMAS_MN + im] + (a_base >> 4);
+                const u64 db = G_B_DESC[(s * G_MMAS_K + k) * G_B_MMAS_MN + 0] + (b_base >> 4);
+                G_WGMMA(d, da, db, (kt | k) != 0);
+            }
+            wgmma_commit();
+            wgmma_wait<1>();
+            if (kt > 0 && t == 0) {
+                const u32 e = empty_bar + 8 * ((kt - 1) % G_STAGES);
+                mbar_arrive(e);
+                mbar_arrive_cluster(e, peer);
+            }
+        }
+        wgmma_wait<0>();
+        store_tile(c, d, m0 + im * 64 + (t / 32) * 16 + (t % 32) / 4, n0, n_total);
+    }
+    __syncwarp();
+    cluster_sync();  // no CTA leaves while its peer may still arrive on its barriers
+}

@@ -29,6 +29,7 @@ struct Opts {
     group_m: Vec<u32>,
     run_class: Option<(usize, PathBuf)>,
     gemm_size: u32,
+    variants: Vec<String>,
 }
 
 fn parse() -> Opts {
@@ -40,6 +41,11 @@ fn parse() -> Opts {
         group_m: vec![1, 4, 8, 16, 32],
         run_class: None,
         gemm_size: 8192,
+        variants: vec![
+            "gemm_bf16".into(),
+            "gemm_bf16_persistent".into(),
+            "gemm_bf16_cluster2".into(),
+        ],
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
@@ -58,6 +64,10 @@ fn parse() -> Opts {
                     .split(',')
                     .map(|x| x.parse().expect("--group-m N[,N..]"))
                     .collect();
+            }
+            "--variants" => {
+                i += 1;
+                o.variants = args[i].split(',').map(String::from).collect();
             }
             "--size" => {
                 i += 1;
@@ -88,7 +98,7 @@ fn parse() -> Opts {
             }
             "-h" | "--help" => {
                 println!(
-                    "smemdesc-gpu [--out DIR] [--skip-check] [--skip-gemm] [--no-cublas] [--group-m N,N..] [--size N] [--list] [--emit DIR]"
+                    "smemdesc-gpu [--out DIR] [--skip-check] [--skip-gemm] [--no-cublas] [--group-m N,N..] [--size N] [--variants K,K..] [--list] [--emit DIR]"
                 );
                 std::process::exit(0);
             }
@@ -537,12 +547,13 @@ fn run_gemm(o: &Opts, work: &Path, gpu: &cuda::Gpu, log: &mut String) -> cuda::R
     };
     let ma = map(&g.a, da.ptr)?;
     let mb = map(&g.b, db.ptr)?;
+    let mbh = map(&g.bh, db.ptr)?;
     let tiles = ((s / g.bm as usize) * (s / g.bn as usize)) as u32;
     let flops = 2.0 * (s as f64).powi(3);
-    let args = |group_m: u32| {
+    let args = |group_m: u32, half_b: bool| {
         [
             cuda::Arg::Map(&ma),
-            cuda::Arg::Map(&mb),
+            cuda::Arg::Map(if half_b { &mbh } else { &mb }),
             cuda::Arg::Ptr(dc.ptr),
             cuda::Arg::I32(s as i32),
             cuda::Arg::I32(s as i32),
@@ -552,12 +563,16 @@ fn run_gemm(o: &Opts, work: &Path, gpu: &cuda::Gpu, log: &mut String) -> cuda::R
     };
     let mut variants = Vec::new();
     let mut kernels = Vec::new();
-    for (name, grid) in [
-        ("gemm_bf16", tiles),
-        ("gemm_bf16_persistent", tiles.min(gpu.sms as u32)),
+    for (name, grid, half_b) in [
+        ("gemm_bf16", tiles, false),
+        ("gemm_bf16_persistent", tiles.min(gpu.sms as u32), false),
+        ("gemm_bf16_cluster2", tiles, true),
     ] {
+        if !o.variants.iter().any(|v| v == name) {
+            continue;
+        }
         let k = module.kernel(name, g.smem_bytes())?;
-        let launch = |group_m: u32| k.launch(grid, g.threads(), &args(group_m));
+        let launch = |group_m: u32| k.launch(grid, g.threads(), &args(group_m, half_b));
         // Correctness: poison, run, every output written, sampled error vs f64.
         dc.fill(0xFF)?;
         launch(o.group_m[0])?;
@@ -612,7 +627,7 @@ fn run_gemm(o: &Opts, work: &Path, gpu: &cuda::Gpu, log: &mut String) -> cuda::R
             local: k.local,
             sweep,
         });
-        kernels.push((k, grid));
+        kernels.push((k, grid, half_b));
     }
     // Best correct (variant, group_m).
     let mut best: Option<(usize, u32, f32)> = None;
@@ -627,7 +642,7 @@ fn run_gemm(o: &Opts, work: &Path, gpu: &cuda::Gpu, log: &mut String) -> cuda::R
         }
     }
     let (bv, bg, _) = best.ok_or("no GEMM variant was correct")?;
-    let (k, grid) = &kernels[bv];
+    let (k, grid, half_b) = &kernels[bv];
     // Timing: the best (variant, group_m) alternates with cuBLAS (a separate python3 process)
     // so both see the same clock/thermal state; each of ours is a median of 50 after a warm-up
     // of ~0.5 s of GEMMs.
@@ -635,7 +650,7 @@ fn run_gemm(o: &Opts, work: &Path, gpu: &cuda::Gpu, log: &mut String) -> cuda::R
     let mut tflops = Vec::new();
     let mut time = || -> cuda::Res<()> {
         let t = median(cuda::time_ms(300, 50, || {
-            k.launch(*grid, g.threads(), &args(bg))
+            k.launch(*grid, g.threads(), &args(bg, *half_b))
         })?);
         ms_median.push(t);
         tflops.push(flops / (t as f64 * 1e-3) / 1e12);

@@ -476,6 +476,8 @@ pub struct GemmPlan {
     pub a: BuiltOperand,
     /// B tile (BN x BK, K-major).
     pub b: BuiltOperand,
+    /// B tile with half-height TMA boxes (cluster multicast variant).
+    pub bh: BuiltOperand,
     /// CTA tile M.
     pub bm: u32,
     /// CTA tile N.
@@ -509,6 +511,17 @@ pub const GEMM_B: TilePlan =
         .stages(4)
         .expect_valid();
 
+/// The B tile again, with smemdesc's TMA plan asked for boxes of half the rows (BN / 2 x 64): the
+/// cluster variant's two CTAs each load one half and multicast it to both.
+pub const GEMM_B_HALF: TilePlan =
+    TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::K, 256, 64)
+        .swizzle(SwizzleMode::B128)
+        .order(Order::MnFirst)
+        .mma(GEMM_MMA)
+        .stages(4)
+        .tma_box(128, 64)
+        .expect_valid();
+
 fn built_gemm_operand(p: &TilePlan) -> BuiltOperand {
     let tile = p.tile;
     let st = tile.spec();
@@ -531,6 +544,9 @@ fn built_gemm_operand(p: &TilePlan) -> BuiltOperand {
 pub fn gemm_plan() -> GemmPlan {
     let a = built_gemm_operand(&GEMM_A);
     let b = built_gemm_operand(&GEMM_B);
+    let bh = built_gemm_operand(&GEMM_B_HALF);
+    assert_eq!(bh.tile, b.tile, "same tile, only the TMA boxes differ");
+    assert_eq!(bh.tma.boxes.len(), 2, "one B half per cluster CTA");
     let sa = a.tile.spec();
     let sb = b.tile.spec();
     assert_eq!(sa.tile_k, sb.tile_k);
@@ -546,6 +562,7 @@ pub fn gemm_plan() -> GemmPlan {
         mma_n: GEMM_B.mma.n,
         a,
         b,
+        bh,
     }
 }
 
@@ -599,7 +616,7 @@ impl GemmPlan {
             writeln!(s, "#define {k} {v}").unwrap();
         }
         writeln!(s, "#define G_WGMMA wgmma_m64n{}_bf16<0, 0>", self.mma_n).unwrap();
-        for (tag, op) in [("G_A", &self.a), ("G_B", &self.b)] {
+        for (tag, op) in [("G_A", &self.a), ("G_B", &self.b), ("G_BH", &self.bh)] {
             writeln!(
                 s,
                 "// {tag}: lbo {} B, sbo {} B, layout type {}, {} boxes of {} x {} per stage",
