@@ -345,7 +345,12 @@ fn named<T>(
     from_name: fn(&str) -> Option<T>,
     errs: &mut Errors,
 ) -> Option<Sp<T>> {
-    let Some(word) = v.word() else {
+    // Integer spellings (`128B`) are swizzle names only.
+    let word = match v {
+        Value::Int(_) if key != "swizzle" => None,
+        _ => v.word(),
+    };
+    let Some(word) = word else {
         errs.push(v.error(format!(
             "`{key}` takes a name, found {}; accepted: {}",
             v.describe(),
