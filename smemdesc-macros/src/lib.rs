@@ -56,10 +56,10 @@ pub fn smem_tile(attr: TokenStream, item: TokenStream) -> TokenStream {
     let parsed = args::parse(attr.into(), site);
     let st = parse_struct(item2.clone());
     let out = match (parsed, st) {
-        (Ok(decl), Ok(st)) => match emit::core_decl(&decl).build() {
+        (Ok(decl), Ok(st)) => guarded(&decl, || match emit::core_decl(&decl).build() {
             Ok(plan) => emit::tile_struct(&decl, &plan, &st, site),
             Err(e) => Err(emit::core_error(&decl, &e, site)),
-        },
+        }),
         (Err(mut a), Err(b)) => {
             a.combine(b);
             Err(a)
@@ -90,7 +90,7 @@ pub fn smem_plan(input: TokenStream) -> TokenStream {
     let site = Span::call_site();
     let out = args::parse(input.into(), site).and_then(|decl| {
         let core = emit::core_decl(&decl);
-        match core.build() {
+        guarded(&decl, || match core.build() {
             Ok(_) => {
                 let e = emit::decl_expr(&decl);
                 Ok(quote::quote! {
@@ -101,12 +101,31 @@ pub fn smem_plan(input: TokenStream) -> TokenStream {
                 })
             }
             Err(err) => Err(emit::core_error(&decl, &err, site)),
-        }
+        })
     });
     match out {
         Ok(ts) => ts.into(),
         Err(e) => e.to_compile_error().into(),
     }
+}
+
+/// Runs the core on a parsed declaration; a panic inside the core (e.g. arithmetic overflow on
+/// absurd extents) becomes a compile error on the `tile` argument instead of a macro panic.
+fn guarded(
+    decl: &args::Decl,
+    f: impl FnOnce() -> syn::Result<proc_macro2::TokenStream>,
+) -> syn::Result<proc_macro2::TokenStream> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|_| {
+        Err(syn::Error::new(
+            decl.tile.all,
+            format!(
+                "smemdesc-core overflowed evaluating this declaration: its sizes are far beyond \
+                 shared memory; use a tile and stages that fit the {} B per CTA of {}",
+                decl.arch.value.max_smem_per_cta(),
+                decl.arch.value.name()
+            ),
+        ))
+    })
 }
 
 /// Accepts `struct Name;`, `struct Name {}` or `struct Name();` without generics or `repr`.
