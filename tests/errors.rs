@@ -212,7 +212,7 @@ fn fields() {
             field: Field::Lbo,
             bytes: 262144
         },
-        Argument::TileMn,
+        Argument::Tile,
         ["LBO of 262144 B does not fit the descriptor's 14-bit field"]
     );
     let f = DescriptorFields::new(0x408, 16, 1024, SwizzleMode::B128);

@@ -110,14 +110,18 @@ impl CanonicalForm {
     /// assert_eq!((lbo, sbo), (1, 64)); // SBO = 1024 B
     /// ```
     pub const fn offsets(&self, subtile: Layout) -> Result<(u32, u32), Error> {
-        let mn = match split_slot(subtile.mn, self.mn_inner, self.mn_inner_stride, Dim::Mn) {
-            Ok(v) => v,
-            Err(e) => return Err(e),
-        };
-        let k = match split_slot(subtile.k, self.k_inner, self.k_inner_stride, Dim::K) {
-            Ok(v) => v,
-            Err(e) => return Err(e),
-        };
+        let mn = tri!(split_slot(
+            subtile.mn,
+            self.mn_inner,
+            self.mn_inner_stride,
+            Dim::Mn
+        ));
+        let k = tri!(split_slot(
+            subtile.k,
+            self.k_inner,
+            self.k_inner_stride,
+            Dim::K
+        ));
         let mut lbo = None;
         let mut sbo = None;
         match self.mn_outer {

@@ -10,15 +10,6 @@ use crate::swizzle::SwizzleMode;
 use crate::tile::{select_swizzle, TileLayout, TileSpec};
 use crate::tma::TmaPlan;
 
-macro_rules! tri {
-    ($e:expr) => {
-        match $e {
-            Ok(v) => v,
-            Err(e) => return Err(e),
-        }
-    };
-}
-
 /// Everything a kernel author declares about one operand tile (the arguments of `#[smem_tile]`).
 ///
 /// Optional parts default as follows: `swizzle` — the CUTLASS selector ([`select_swizzle`]; on
@@ -223,7 +214,7 @@ impl TileDecl {
             Operand::A => 256,
             // B: one instruction covers the CTA's (pair's) whole tile when it can.
             Operand::B => {
-                if self.tile_mn * cg <= 256 {
+                if self.tile_mn <= 256 / cg {
                     self.tile_mn * cg
                 } else {
                     256
@@ -292,6 +283,9 @@ impl TileDecl {
                 dim: crate::error::Dim::K,
             });
         }
+        tri!(crate::tile::check_size(
+            &TileSpec::new(d.arch, d.dtype, d.major, d.tile_mn, d.tile_k).stages(d.stages)
+        ));
         // Swizzle: resolve auto, then check it exists on the arch.
         let contiguous = match d.major {
             Major::K => d.tile_k,

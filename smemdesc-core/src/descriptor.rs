@@ -151,18 +151,9 @@ impl SmemDescriptor {
     ///            Err(Error::FieldOverflow { field: Field::Sbo, bytes: 1 << 18 }));
     /// ```
     pub const fn encode(arch: Arch, f: DescriptorFields) -> Result<SmemDescriptor, Error> {
-        let start = match unit_field(Field::StartAddress, f.start_address) {
-            Ok(v) => v,
-            Err(e) => return Err(e),
-        };
-        let lbo = match unit_field(Field::Lbo, f.lbo) {
-            Ok(v) => v,
-            Err(e) => return Err(e),
-        };
-        let sbo = match unit_field(Field::Sbo, f.sbo) {
-            Ok(v) => v,
-            Err(e) => return Err(e),
-        };
+        let start = tri!(unit_field(Field::StartAddress, f.start_address));
+        let lbo = tri!(unit_field(Field::Lbo, f.lbo));
+        let sbo = tri!(unit_field(Field::Sbo, f.sbo));
         let code = match layout_type_code(arch, f.layout) {
             Some(c) => c as u64,
             None => {
@@ -383,10 +374,7 @@ impl SmemDescriptor {
     /// assert_eq!(d.raw(), 0x4000_0040_0001_0042);
     /// ```
     pub const fn with_start_address(self, bytes: u32) -> Result<SmemDescriptor, Error> {
-        let start = match unit_field(Field::StartAddress, bytes) {
-            Ok(v) => v,
-            Err(e) => return Err(e),
-        };
+        let start = tri!(unit_field(Field::StartAddress, bytes));
         Ok(SmemDescriptor {
             arch: self.arch,
             raw: (self.raw & !FIELD_MASK) | start,

@@ -335,6 +335,8 @@ pub enum Argument {
     Operand,
     /// `dtype`
     Dtype,
+    /// `tile` as a whole (a layout too large for a descriptor field)
+    Tile,
     /// `tile`, its MN extent
     TileMn,
     /// `tile`, its K extent
@@ -436,14 +438,14 @@ impl Error {
             Error::MnMajorForbidden { .. } => Argument::Major,
             Error::FieldOverflow { field, .. } => match field {
                 Field::StartAddress => Argument::Use,
-                _ => Argument::TileMn,
+                _ => Argument::Tile,
             },
             Error::FieldMisaligned { .. }
             | Error::UnalignedBase { .. }
             | Error::IndexOutOfRange { .. }
             | Error::ReservedBits { .. }
             | Error::UnknownLayoutCode { .. } => Argument::Use,
-            Error::NotDivisible { .. } | Error::LayoutCapacity => Argument::TileMn,
+            Error::NotDivisible { .. } | Error::LayoutCapacity => Argument::Tile,
             Error::UnsupportedElement { .. } | Error::DtypeNotOnArch { .. } => Argument::Dtype,
             Error::KindNotOnArch { .. } | Error::DtypeKindMismatch { .. } => Argument::Kind,
             Error::CtaGroupInvalid { .. } => Argument::CtaGroup,
@@ -594,7 +596,7 @@ impl core::fmt::Display for Error {
             Error::MmaKNot32Bytes { k, dtype, expected } => write!(
                 f,
                 "MMA K = {k} is {} B of {}, but one MMA instruction reads 32 B of K; use K = {expected}",
-                k * dtype.smem_bytes(),
+                k.saturating_mul(dtype.smem_bytes()),
                 dtype.name()
             ),
             Error::IllegalMmaM { arch, kind, cta_group, m, legal } => write!(

@@ -27,13 +27,6 @@ pub struct Mode {
     stride: [u32; MAX_SUBMODES],
 }
 
-const fn tri_mode(r: Result<Mode, Error>) -> Mode {
-    match r {
-        Ok(m) => m,
-        Err(_) => panic!("smemdesc: layout mode capacity exceeded"),
-    }
-}
-
 impl Mode {
     /// The empty mode (size 1, every coordinate maps to 0).
     ///
@@ -52,7 +45,11 @@ impl Mode {
     /// assert_eq!(smemdesc_core::Mode::new(4, 3).eval(2), 6);
     /// ```
     pub const fn new(shape: u32, stride: u32) -> Mode {
-        tri_mode(Mode::EMPTY.push(shape, stride))
+        let mut m = Mode::EMPTY;
+        m.shape[0] = shape;
+        m.stride[0] = stride;
+        m.len = 1;
+        m
     }
 
     /// Appends a slower sub-mode.
@@ -124,8 +121,11 @@ impl Mode {
         let mut off = 0;
         let mut i = 0;
         while i < self.len {
-            off += (c % self.shape[i]) * self.stride[i];
-            c /= self.shape[i];
+            let s = self.shape[i];
+            if s > 0 {
+                off += (c % s) * self.stride[i];
+                c /= s;
+            }
             i += 1;
         }
         off
@@ -137,7 +137,10 @@ impl Mode {
     /// assert_eq!(smemdesc_core::Mode::new(8, 4).cosize(), 29);
     /// ```
     pub const fn cosize(&self) -> u32 {
-        self.eval(self.size() - 1) + 1
+        match self.size() {
+            0 => 0,
+            n => self.eval(n - 1) + 1,
+        }
     }
 
     /// CuTe `coalesce`: drops size-1 sub-modes and merges `(s0:d0, s1:d1)` when `d1 == s0·d0`.
@@ -163,7 +166,10 @@ impl Mode {
                     continue;
                 }
             }
-            out = tri_mode(out.push(s, d));
+            // `out` never holds more sub-modes than `self`, so this stays within capacity.
+            out.shape[out.len] = s;
+            out.stride[out.len] = d;
+            out.len += 1;
         }
         out
     }
@@ -209,31 +215,19 @@ impl Mode {
             let (s, d) = (self.shape[i], self.stride[i]);
             i += 1;
             if rem == 1 {
-                outer = match outer.push(s, d) {
-                    Ok(m) => m,
-                    Err(e) => return Err(e),
-                };
+                outer = tri!(outer.push(s, d));
             } else if rem >= s {
                 if rem % s != 0 {
                     return Err(Error::NotDivisible { extent: s, by: rem });
                 }
-                inner = match inner.push(s, d) {
-                    Ok(m) => m,
-                    Err(e) => return Err(e),
-                };
+                inner = tri!(inner.push(s, d));
                 rem /= s;
             } else {
                 if s % rem != 0 {
                     return Err(Error::NotDivisible { extent: s, by: rem });
                 }
-                inner = match inner.push(rem, d) {
-                    Ok(m) => m,
-                    Err(e) => return Err(e),
-                };
-                outer = match outer.push(s / rem, d * rem) {
-                    Ok(m) => m,
-                    Err(e) => return Err(e),
-                };
+                inner = tri!(inner.push(rem, d));
+                outer = tri!(outer.push(s / rem, d * rem));
                 rem = 1;
             }
         }
@@ -313,7 +307,11 @@ impl Layout {
     /// assert_eq!(l.cosize(), 12);
     /// ```
     pub const fn cosize(&self) -> u32 {
-        self.mn.cosize() + self.k.cosize() - 1
+        if self.size() == 0 {
+            0
+        } else {
+            self.mn.cosize() + self.k.cosize() - 1
+        }
     }
 
     /// CuTe `tile_to_shape(atom, (mn, k), order)`: repeats `self` (an atom) over an `mn × k` grid,
@@ -346,14 +344,8 @@ impl Layout {
             crate::Order::MnFirst => (c, c * gm),
             crate::Order::KFirst => (c * gk, c),
         };
-        let m = match self.mn.push(gm, dm) {
-            Ok(m) => m,
-            Err(e) => return Err(e),
-        };
-        let kk = match self.k.push(gk, dk) {
-            Ok(m) => m,
-            Err(e) => return Err(e),
-        };
+        let m = tri!(self.mn.push(gm, dm));
+        let kk = tri!(self.k.push(gk, dk));
         Ok(Layout::new(m, kk))
     }
 
@@ -369,14 +361,8 @@ impl Layout {
     /// assert_eq!(rest.eval(1, 1), 8 * 16 + 4);
     /// ```
     pub const fn divide(self, bm: u32, bk: u32) -> Result<(Layout, Layout), Error> {
-        let (mi, mo) = match self.mn.split(bm) {
-            Ok(p) => p,
-            Err(e) => return Err(e),
-        };
-        let (ki, ko) = match self.k.split(bk) {
-            Ok(p) => p,
-            Err(e) => return Err(e),
-        };
+        let (mi, mo) = tri!(self.mn.split(bm));
+        let (ki, ko) = tri!(self.k.split(bk));
         Ok((Layout::new(mi, ki), Layout::new(mo, ko)))
     }
 

@@ -22,6 +22,17 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+/// `?` for `const fn`: evaluates a `Result`, returning its error early (the `?` operator is not
+/// usable in `const fn` on stable Rust).
+macro_rules! tri {
+    ($e:expr) => {
+        match $e {
+            Ok(v) => v,
+            Err(e) => return Err(e),
+        }
+    };
+}
+
 mod arch;
 mod atom;
 mod canonical;

@@ -9,15 +9,6 @@ use crate::error::{Dim, Error, Field};
 use crate::layout::{Layout, SwizzledLayout};
 use crate::swizzle::SwizzleMode;
 
-macro_rules! tri {
-    ($e:expr) => {
-        match $e {
-            Ok(v) => v,
-            Err(e) => return Err(e),
-        }
-    };
-}
-
 /// What a kernel author declares about one operand tile.
 ///
 /// Extents are in elements. `mma_mn` is the operand's extent along M/N in one MMA instruction (the
@@ -170,7 +161,7 @@ impl TileSpec {
 /// assert!(select_swizzle(ElementType::BF16, 4).is_err()); // 8 B
 /// ```
 pub const fn select_swizzle(dtype: ElementType, contiguous: u32) -> Result<SwizzleMode, Error> {
-    let bytes = contiguous * dtype.smem_bytes();
+    let bytes = contiguous.saturating_mul(dtype.smem_bytes());
     if bytes == 0 || bytes % 16 != 0 {
         return Err(Error::ContiguousNotMultipleOf16B {
             dim: Dim::K,
@@ -188,6 +179,36 @@ pub const fn select_swizzle(dtype: ElementType, contiguous: u32) -> Result<Swizz
     } else {
         SwizzleMode::None
     })
+}
+
+/// Largest stage smemdesc will lay out before it is refused as over budget (16 MiB). Far above any
+/// architecture's shared memory, it keeps every intermediate of the algebra inside `u32`, so
+/// arbitrary input can never overflow (the macro runs this code with overflow checks on).
+const MAX_STAGE_BYTES: u64 = 1 << 24;
+
+/// Refuses, as [`Error::SmemBudget`], a tile whose one stage alone is larger than
+/// [`MAX_STAGE_BYTES`]; values saturate so the error itself cannot overflow.
+pub(crate) const fn check_size(spec: &TileSpec) -> Result<(), Error> {
+    let stage =
+        (spec.tile_mn as u64 * spec.tile_k as u64).saturating_mul(spec.dtype.smem_bytes() as u64);
+    if stage > MAX_STAGE_BYTES {
+        let total = stage.saturating_mul(spec.stages as u64);
+        return Err(Error::SmemBudget {
+            bytes: if total > u32::MAX as u64 {
+                u32::MAX
+            } else {
+                total as u32
+            },
+            stage_bytes: if stage > u32::MAX as u64 {
+                u32::MAX
+            } else {
+                stage as u32
+            },
+            stages: spec.stages,
+            limit: spec.arch.max_smem_per_cta(),
+        });
+    }
+    Ok(())
 }
 
 /// A validated tile and everything derived from it through the layout algebra.
@@ -237,6 +258,7 @@ impl TileLayout {
         if spec.tile_k == 0 {
             return Err(Error::ZeroExtent { dim: Dim::K });
         }
+        tri!(check_size(&spec));
         let dtype = spec.dtype;
         let (cdim, contiguous) = match spec.major {
             Major::K => (Dim::K, spec.tile_k),
@@ -253,10 +275,7 @@ impl TileLayout {
         }
         let swizzle = match spec.swizzle {
             Some(s) => s,
-            None => match select_swizzle(dtype, contiguous) {
-                Ok(s) => s,
-                Err(e) => return Err(e),
-            },
+            None => tri!(select_swizzle(dtype, contiguous)),
         };
         if crate::descriptor::layout_type_code(spec.arch, swizzle).is_none() {
             return Err(Error::SwizzleNotOnArch {

@@ -233,7 +233,7 @@ impl TmaPlan {
                 if req_inner != inner {
                     return Err(Error::TmaBoxWidth {
                         inner: req_inner,
-                        inner_bytes: req_inner * ebytes,
+                        inner_bytes: req_inner.saturating_mul(ebytes),
                         swizzle,
                         legal_inner: inner,
                         max_rows,

@@ -97,13 +97,8 @@ pub(crate) fn core_error(d: &Decl, e: &Error, site: Span) -> syn::Error {
         Argument::Arch => d.arch.span,
         Argument::Operand => d.operand.span,
         Argument::Dtype => d.dtype.span,
-        Argument::TileMn => match e {
-            // About the tile's size as a whole, not its MN extent alone.
-            Error::FieldOverflow { .. } | Error::NotDivisible { .. } | Error::LayoutCapacity => {
-                d.tile.all
-            }
-            _ => d.tile.a.span,
-        },
+        Argument::Tile => d.tile.all,
+        Argument::TileMn => d.tile.a.span,
         Argument::TileK => d.tile.b.span,
         Argument::Major => d.major.span,
         Argument::Swizzle => match d.swizzle {
@@ -127,9 +122,16 @@ pub(crate) fn core_error(d: &Decl, e: &Error, site: Span) -> syn::Error {
             Some(k) => k.span,
             None => d.dtype.span,
         },
-        Argument::Stages => match d.stages {
-            Some(s) => s.span,
-            None => d.tile.all,
+        Argument::Stages => match (e, d.stages) {
+            // One stage alone is over the limit: the tile is at fault, not the stage count.
+            (
+                Error::SmemBudget {
+                    stage_bytes, limit, ..
+                },
+                _,
+            ) if stage_bytes > limit => d.tile.all,
+            (_, Some(s)) => s.span,
+            (_, None) => d.tile.all,
         },
         Argument::TmaBox => match d.tma_box {
             Some(b) => match e {

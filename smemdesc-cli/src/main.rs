@@ -1,0 +1,155 @@
+//! `smemdesc`: inspect tensor-core SMEM matrix descriptors and tiles from the command line.
+//!
+//! * `smemdesc decode 0x4000004000010a40 --arch sm90` — every field of a descriptor, with warnings.
+//! * `smemdesc tile --arch sm90 --operand A --dtype bf16 --tile 128x64 --major K ...` — a tile's
+//!   descriptors per stage, advance tables and TMA plan.
+//! * `smemdesc draw ... [--svg FILE]` — a picture of one stage (bank groups, atoms, MMA subtiles,
+//!   TMA boxes).
+//!
+//! All layout knowledge comes from `smemdesc_core`. Errors go to stderr with exit status 2.
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+mod decode;
+mod draw;
+mod tile;
+
+use clap::{Parser, Subcommand};
+use smemdesc_core::Arch;
+use std::process::ExitCode;
+
+/// A user-facing error: printed to stderr, exit status 2.
+#[derive(Debug)]
+pub struct CliError(pub String);
+
+/// Parses an unsigned number: decimal, or hexadecimal with a `0x` prefix (`_` separators allowed).
+pub fn parse_num(s: &str) -> Result<u64, String> {
+    let t = s.trim().replace('_', "");
+    let parsed = if let Some(h) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+        u64::from_str_radix(h, 16)
+    } else {
+        t.parse::<u64>()
+    };
+    parsed.map_err(|e| {
+        if t.is_empty() {
+            "empty number".to_string()
+        } else {
+            format!("malformed number `{s}` ({e}); expected decimal or 0x-prefixed hex")
+        }
+    })
+}
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "smemdesc",
+    version,
+    about = "SMEM matrix descriptors, advance tables and TMA plans for Hopper wgmma and Blackwell tcgen05"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Decode raw 64-bit descriptors: every field by name, plus warnings.
+    ///
+    /// With several descriptors, `--json` prints an array of reports.
+    Decode {
+        /// The descriptor(s) (0x-prefixed hex or decimal).
+        #[arg(value_parser = parse_num, required = true)]
+        descriptors: Vec<u64>,
+        /// Architecture whose encoding to use: sm90 or sm100.
+        #[arg(long, value_parser = parse_arch_arg)]
+        arch: Arch,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Describe a tile: summary, every subtile descriptor per stage, advance tables, TMA plan.
+    Tile {
+        #[command(flatten)]
+        args: tile::TileArgs,
+        /// Print JSON instead of tables.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Draw one stage of a tile: SVG with --svg FILE, else text in the terminal.
+    Draw {
+        #[command(flatten)]
+        args: tile::TileArgs,
+        /// Write an SVG picture of stage 0 to this file.
+        #[arg(long)]
+        svg: Option<std::path::PathBuf>,
+    },
+}
+
+fn parse_arch_arg(s: &str) -> Result<Arch, String> {
+    Arch::from_name(s).ok_or_else(|| format!("unknown arch `{s}`; legal: sm90, sm100"))
+}
+
+fn run(cli: Cli) -> Result<String, CliError> {
+    match cli.command {
+        Command::Decode {
+            descriptors,
+            arch,
+            json,
+        } => {
+            let reports: Vec<_> = descriptors
+                .iter()
+                .map(|&d| decode::decode(arch, d))
+                .collect();
+            if json {
+                match reports.as_slice() {
+                    [one] => to_json(one),
+                    many => to_json(&many),
+                }
+            } else {
+                let texts: Vec<String> = reports.iter().map(decode::render_text).collect();
+                Ok(texts.join("\n"))
+            }
+        }
+        Command::Tile { args, json } => {
+            let plan = args.plan()?;
+            let r = tile::report(&plan, args.base)?;
+            Ok(if json {
+                to_json(&r)?
+            } else {
+                tile::render_text(&r)
+            })
+        }
+        Command::Draw { args, svg } => {
+            let plan = args.plan()?;
+            // Check the placement like `tile` does (every descriptor must encode at --base).
+            tile::report(&plan, args.base)?;
+            match svg {
+                Some(path) => {
+                    std::fs::write(&path, draw::svg(&plan, args.base))
+                        .map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))?;
+                    Ok(format!("wrote {}\n", path.display()))
+                }
+                None => Ok(draw::ascii(&plan, args.base)),
+            }
+        }
+    }
+}
+
+fn to_json<T: serde::Serialize>(v: &T) -> Result<String, CliError> {
+    serde_json::to_string_pretty(v)
+        .map(|s| s + "\n")
+        .map_err(|e| CliError(format!("JSON encoding failed: {e}")))
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(out) => {
+            print!("{out}");
+            ExitCode::SUCCESS
+        }
+        Err(CliError(msg)) => {
+            eprintln!("error: {msg}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,70 @@
+//! Helpers shared by the CLI tests: locating the golden files and running the built binary.
+#![allow(dead_code)]
+
+use assert_cmd::Command;
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+/// `<repo root>/../shared/golden` (the worktree and CI both keep `shared/` beside the repo root).
+pub fn golden_dir() -> PathBuf {
+    let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    manifest.join("..").join("..").join("shared").join("golden")
+}
+
+/// Rows of a golden TSV as header -> value maps. A missing file fails the test.
+pub fn read_tsv(name: &str) -> Vec<HashMap<String, String>> {
+    let path = golden_dir().join(name);
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("golden file {} is required: {e}", path.display()));
+    let mut lines = text.lines().filter(|l| !l.trim().is_empty());
+    let header: Vec<String> = lines
+        .next()
+        .expect("golden file has a header")
+        .split('\t')
+        .map(str::to_string)
+        .collect();
+    lines
+        .map(|l| {
+            header
+                .iter()
+                .cloned()
+                .zip(l.split('\t').map(str::to_string))
+                .collect()
+        })
+        .collect()
+}
+
+/// The built `smemdesc` binary.
+pub fn smemdesc() -> Command {
+    assert_cmd::cargo::cargo_bin_cmd!("smemdesc")
+}
+
+/// Runs the binary with `args`; returns (status code, stdout, stderr).
+pub fn run(args: &[&str]) -> (i32, String, String) {
+    let out = smemdesc().args(args).output().expect("smemdesc runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// The spec's worked example (§6): bf16 K-major SW128 128x128 MN-first, MMA M = 64, sm90.
+pub const WORKED_EXAMPLE: &[&str] = &[
+    "--arch",
+    "sm90",
+    "--operand",
+    "A",
+    "--dtype",
+    "bf16",
+    "--tile",
+    "128x128",
+    "--major",
+    "K",
+    "--swizzle",
+    "128B",
+    "--order",
+    "mn_first",
+    "--mma",
+    "m64n128k16",
+];
