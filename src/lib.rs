@@ -1,10 +1,29 @@
 //! # smemdesc
 //!
 //! Correct-by-construction shared-memory (SMEM) layouts for NVIDIA tensor cores: matrix descriptors,
-//! advance tables, swizzled offsets (and, in later versions, TMA plans and the `#[smem_tile]` macro)
-//! for Hopper `wgmma` and Blackwell `tcgen05`, all computed in `const` context.
+//! advance tables, swizzled offsets and TMA plans for Hopper `wgmma` (sm90) and Blackwell
+//! `tcgen05` (sm100), computed and validated at compile time.
 //!
-//! This facade re-exports [`smemdesc_core`]; see its documentation for the model.
+//! Declare a tile with [`macro@smem_tile`]; an illegal declaration is a compile error on the
+//! argument at fault. The struct becomes aligned storage for all stages and carries the constants:
+//!
+//! ```
+//! use smemdesc::{smem_tile, SmemTile};
+//!
+//! /// A operand of a 128x256x64 bf16 GEMM on Hopper, 4 stages.
+//! #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 64), major = K,
+//!             swizzle = 128B, mma = m64n256k16, stages = 4)]
+//! pub struct TileA;
+//!
+//! const D: u64 = TileA::desc(0, 1, 3, 2); // MMA subtile (1, 3) of stage 2, tile at address 0
+//! assert_eq!(D, TileA::DESC + (TileA::ADVANCE_MN[1] + TileA::ADVANCE_K[3]) as u64 + 2 * TileA::ADVANCE_STAGE as u64);
+//! assert_eq!((TileA::SBO, TileA::TMA_BOX), (1024, [64, 128]));
+//! assert_eq!(core::mem::size_of::<TileA>(), TileA::BYTES as usize);
+//! assert_eq!(core::mem::align_of::<TileA>(), 1024);
+//! assert_eq!(<TileA as SmemTile>::ADVANCE_K, &[0, 2, 4, 6]); // generic code sees slices
+//! ```
+//!
+//! The core alone (no proc-macro) gives the same values as `const` items:
 //!
 //! ```
 //! use smemdesc::core::*;
@@ -14,6 +33,109 @@
 //! ```
 #![no_std]
 #![forbid(unsafe_code)]
+#![warn(missing_docs)]
 
 pub use smemdesc_core as core;
 pub use smemdesc_core::*;
+pub use smemdesc_macros::{smem_plan, smem_tile};
+
+/// The function-like form under the attribute's name: `smemdesc::plan::smem_tile!{...}` is
+/// [`smem_plan!`](crate::smem_plan). (An attribute and a function-like macro cannot share one name
+/// in one module, hence the module.)
+///
+/// ```
+/// use smemdesc::plan::smem_tile;
+/// const A: smemdesc::TilePlan = smem_tile! {
+///     arch = sm100, operand = A, dtype = e4m3, tile = (128, 128), major = K, stages = 3
+/// };
+/// assert_eq!(A.tile.stage_bytes(), 128 * 128);
+/// ```
+pub mod plan {
+    pub use smemdesc_macros::smem_plan as smem_tile;
+}
+
+/// What a [`macro@smem_tile`] declaration provides, for generic code (`fn load<T: SmemTile>()`).
+///
+/// Every `#[smem_tile]` struct also has all of these as *inherent* associated items (usable
+/// without importing this trait, and in `asm!` `const` operands), plus `const fn desc` /
+/// `const fn offset` and the per-tile arrays with their exact lengths (`ADVANCE_K: [u16; MMAS_K]`,
+/// `TMA_BOX_OFFSETS: [u32; TMA_BOXES]`, `TMA_BOX_COORDS`). Stable Rust cannot give a trait
+/// constant an impl-dependent array length, so the trait carries those arrays as slices.
+///
+/// All descriptor quantities are in bytes unless said otherwise; advances are in the descriptor's
+/// 16-byte units.
+///
+/// ```
+/// use smemdesc::{smem_tile, SmemTile};
+///
+/// #[smem_tile(arch = sm100, operand = B, dtype = bf16, tile = (256, 64), major = K, stages = 2)]
+/// struct TileB;
+///
+/// // The descriptor of the last MMA subtile of a stage, for any tile.
+/// fn last_desc<T: SmemTile>(base: u32, stage: u32) -> u64 {
+///     T::desc(base, T::MMAS_MN - 1, T::MMAS_K - 1, stage)
+/// }
+/// assert_eq!(last_desc::<TileB>(0x800, 1), TileB::desc(0x800, 0, 3, 1));
+/// assert_eq!(<TileB as SmemTile>::MMA_N, 256);
+/// ```
+pub trait SmemTile {
+    /// The validated core plan (declaration with defaults resolved, layout, TMA plan, MMA).
+    const PLAN: TilePlan;
+    /// Base descriptor: subtile (0, 0), stage 0, start address 0.
+    const DESC: u64;
+    /// Leading dimension byte offset, bytes (as encoded).
+    const LBO: u32;
+    /// Stride dimension byte offset, bytes.
+    const SBO: u32;
+    /// Descriptor layout-type code on the tile's architecture.
+    const LAYOUT_TYPE: u8;
+    /// The swizzle mode (resolved when `auto`).
+    const SWIZZLE: SwizzleMode;
+    /// Instruction M.
+    const MMA_M: u32;
+    /// Instruction N.
+    const MMA_N: u32;
+    /// Instruction K in elements (32 bytes).
+    const MMA_K: u32;
+    /// MMA subtiles along M/N.
+    const MMAS_MN: u32;
+    /// MMA subtiles along K.
+    const MMAS_K: u32;
+    /// Start-address advance of subtile `(i, 0)`, 16-byte units (`MMAS_MN` entries).
+    const ADVANCE_MN: &'static [u16];
+    /// Start-address advance of subtile `(0, j)`, 16-byte units (`MMAS_K` entries).
+    const ADVANCE_K: &'static [u16];
+    /// Start-address advance of one stage, 16-byte units.
+    const ADVANCE_STAGE: u32;
+    /// Pipeline stages.
+    const STAGES: u32;
+    /// Bytes of one stage.
+    const STAGE_BYTES: u32;
+    /// Bytes of all stages.
+    const BYTES: u32;
+    /// Alignment of the storage, bytes.
+    const ALIGN: u32;
+    /// `boxDim` for `cuTensorMapEncodeTiled`: `[inner, rows]`.
+    const TMA_BOX: [u32; 2];
+    /// TMA boxes per stage.
+    const TMA_BOXES: u32;
+    /// `CUtensorMapSwizzle` value.
+    const TMA_SWIZZLE: u32;
+    /// `CUtensorMapDataType` value.
+    const TMA_DATA_TYPE: u32;
+    /// Byte offset of each TMA box inside one stage (`TMA_BOXES` entries).
+    const TMA_BOX_OFFSETS: &'static [u32];
+    /// Tile coordinates `[mn0, k0]` of each TMA box (`TMA_BOXES` entries).
+    const TMA_BOX_COORDS: &'static [[u32; 2]];
+
+    /// Descriptor of MMA subtile `(mn, k)` of stage `stage` for the tile at `smem_addr`
+    /// (the core's [`TileLayout::desc`]).
+    fn desc(smem_addr: u32, mn: u32, k: u32, stage: u32) -> u64 {
+        Self::PLAN.tile.desc(smem_addr, mn, k, stage)
+    }
+
+    /// Swizzled byte offset of logical element `(mn, k)` (the core's [`TileLayout::byte_offset`]).
+    fn offset(mn: u32, k: u32) -> u32 {
+        Self::PLAN.tile.byte_offset(mn, k)
+    }
+}

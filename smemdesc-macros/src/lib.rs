@@ -1,3 +1,173 @@
-//! The `#[smem_tile]` attribute macro of smemdesc (placeholder: the macro lands with its own issue).
+//! The `#[smem_tile]` attribute and `smem_tile!` macros of [smemdesc](https://docs.rs/smemdesc).
 //!
-//! This crate compiles today so the workspace layout is final; it exports nothing yet.
+//! Use them through the `smemdesc` facade (`use smemdesc::smem_tile;`): the code they generate
+//! names `::smemdesc::…` paths. This crate is thin on purpose: it parses the arguments, builds a
+//! `smemdesc_core::TileDecl`, validates it with `TileDecl::build` *at expansion time* (so every
+//! illegal declaration is a compile error pointing at the argument at fault, with the core's
+//! message naming the legal alternatives), and writes out the numbers the core computed. It holds
+//! no layout knowledge of its own.
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+mod args;
+mod emit;
+
+use proc_macro::TokenStream;
+use proc_macro2::Span;
+
+/// Declares an SMEM operand tile: turns a unit (or empty) struct into correctly aligned storage for
+/// all pipeline stages and attaches every constant a kernel and its host code need.
+///
+/// ```ignore
+/// use smemdesc::smem_tile;
+///
+/// #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 64), major = K,
+///             swizzle = 128B, mma = m64n256k16, stages = 4)]
+/// pub struct TileA;
+///
+/// const D: u64 = TileA::desc(0, 1, 3, 2); // subtile (1, 3) of stage 2
+/// ```
+///
+/// Arguments (`key = value`, any order; the first five are required):
+///
+/// | key | values | default |
+/// |---|---|---|
+/// | `arch` | `sm90`, `sm100` | required |
+/// | `operand` | `A`, `B` | required |
+/// | `dtype` | `f16 bf16 tf32 f32 e4m3 e5m2 s8 u8 e2m3 e3m2 e2m1` | required |
+/// | `tile` | `(MN, K)` elements | required |
+/// | `major` | `K`, `MN` | required |
+/// | `swizzle` | `auto none 32B 64B 128B 128B_base32B` (or strings) | `auto` |
+/// | `order` | `mn_first`, `k_first` | the TMA-friendly one |
+/// | `mma` | `m64n256k16`, `(M, N)`, `(M, N, K)` | per operand |
+/// | `kind` | `f16 tf32 f8f6f4 i8 mxf8f6f4` | the dtype's |
+/// | `stages` | integer ≥ 1 | 1 |
+/// | `tma_box` | `(rows, inner)` | the largest legal box |
+/// | `cta_group` | `1`, `2` (sm100) | 1 |
+///
+/// The struct gets `#[repr(C, align(ALIGN))]` and a private `[u8; BYTES]` field, `ZERO`/`new()`,
+/// inherent `const`s (`DESC`, `LBO`, `SBO`, `ADVANCE_MN`, `ADVANCE_K`, `TMA_BOX`, ... and the
+/// validated `PLAN`), `const fn desc(smem_addr, mn, k, stage)` and `const fn offset(mn, k)`, and an
+/// impl of `smemdesc::SmemTile`.
+#[proc_macro_attribute]
+pub fn smem_tile(attr: TokenStream, item: TokenStream) -> TokenStream {
+    let item2 = proc_macro2::TokenStream::from(item);
+    let site = Span::call_site();
+    let parsed = args::parse(attr.into(), site);
+    let st = parse_struct(item2.clone());
+    let out = match (parsed, st) {
+        (Ok(decl), Ok(st)) => guarded(&decl, || match emit::core_decl(&decl).build() {
+            Ok(plan) => emit::tile_struct(&decl, &plan, &st, site),
+            Err(e) => Err(emit::core_error(&decl, &e, site)),
+        }),
+        (Err(mut a), Err(b)) => {
+            a.combine(b);
+            Err(a)
+        }
+        (Err(e), _) | (_, Err(e)) => Err(e),
+    };
+    match out {
+        Ok(ts) => ts.into(),
+        Err(e) => {
+            // Keep the item so that the errors above are the only ones.
+            let mut ts = e.to_compile_error();
+            ts.extend(item2);
+            ts.into()
+        }
+    }
+}
+
+/// The same arguments as [`macro@smem_tile`], as an expression: a `const` value of
+/// `smemdesc::TilePlan` (the core's validated plan), for `const` items and generic code.
+///
+/// ```ignore
+/// const B: smemdesc::TilePlan = smemdesc::smem_plan! {
+///     arch = sm90, operand = B, dtype = bf16, tile = (256, 64), major = K, stages = 4
+/// };
+/// ```
+#[proc_macro]
+pub fn smem_plan(input: TokenStream) -> TokenStream {
+    let site = Span::call_site();
+    let out = args::parse(input.into(), site).and_then(|decl| {
+        let core = emit::core_decl(&decl);
+        guarded(&decl, || match core.build() {
+            Ok(_) => {
+                let e = emit::decl_expr(&decl);
+                Ok(quote::quote! {
+                    {
+                        const PLAN: ::smemdesc::TilePlan = #e.expect_valid();
+                        PLAN
+                    }
+                })
+            }
+            Err(err) => Err(emit::core_error(&decl, &err, site)),
+        })
+    });
+    match out {
+        Ok(ts) => ts.into(),
+        Err(e) => e.to_compile_error().into(),
+    }
+}
+
+/// Runs the core on a parsed declaration; a panic inside the core (e.g. arithmetic overflow on
+/// absurd extents) becomes a compile error on the `tile` argument instead of a macro panic.
+fn guarded(
+    decl: &args::Decl,
+    f: impl FnOnce() -> syn::Result<proc_macro2::TokenStream>,
+) -> syn::Result<proc_macro2::TokenStream> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|_| {
+        Err(syn::Error::new(
+            decl.tile.all,
+            format!(
+                "smemdesc-core overflowed evaluating this declaration: its sizes are far beyond \
+                 shared memory; use a tile and stages that fit the {} B per CTA of {}",
+                decl.arch.value.max_smem_per_cta(),
+                decl.arch.value.name()
+            ),
+        ))
+    })
+}
+
+/// Accepts `struct Name;`, `struct Name {}` or `struct Name();` without generics or `repr`.
+fn parse_struct(item: proc_macro2::TokenStream) -> syn::Result<syn::DeriveInput> {
+    let st: syn::DeriveInput = syn::parse2(item).map_err(|e| {
+        syn::Error::new(
+            e.span(),
+            "#[smem_tile] applies to a unit struct (`struct TileA;`)",
+        )
+    })?;
+    let mut errs: Option<syn::Error> = None;
+    let mut push = |e: syn::Error| match &mut errs {
+        Some(all) => all.combine(e),
+        None => errs = Some(e),
+    };
+    match &st.data {
+        syn::Data::Struct(s) if s.fields.is_empty() => {}
+        syn::Data::Struct(s) => push(syn::Error::new_spanned(
+            &s.fields,
+            "#[smem_tile] generates the struct's storage: declare it without fields (`struct TileA;`)",
+        )),
+        _ => push(syn::Error::new(
+            st.ident.span(),
+            "#[smem_tile] applies to a unit struct (`struct TileA;`), not an enum or union",
+        )),
+    }
+    if !st.generics.params.is_empty() || st.generics.where_clause.is_some() {
+        push(syn::Error::new_spanned(
+            &st.generics,
+            "#[smem_tile] structs cannot be generic",
+        ));
+    }
+    for a in &st.attrs {
+        if a.path().is_ident("repr") {
+            push(syn::Error::new_spanned(
+                a,
+                "#[smem_tile] sets the struct's `repr` (C, aligned to the swizzle pattern); remove this one",
+            ));
+        }
+    }
+    match errs {
+        Some(e) => Err(e),
+        None => Ok(st),
+    }
+}

@@ -1,0 +1,168 @@
+//! Host side of a Hopper GEMM launch, driven by the same declarations the kernel uses: the
+//! `cuTensorMapEncodeTiled` arguments for A and B, the dynamic shared-memory size, the grid, and
+//! the mbarrier transaction bytes per stage. No GPU needed: the arguments are printed.
+//!
+//! Run: `cargo run --example host_launch`
+
+use smemdesc::{smem_tile, Major, SmemTile};
+
+/// A operand: 128 (M) × 64 (K) bf16 per stage, row-major A (K contiguous).
+#[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 64), major = K,
+            mma = m64n256k16, stages = 4)]
+pub struct TileA;
+
+/// B operand: 256 (N) × 64 (K) bf16 per stage, column-major B (K contiguous).
+#[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (256, 64), major = K,
+            mma = m64n256k16, stages = 4)]
+pub struct TileB;
+
+/// The arguments of `cuTensorMapEncodeTiled` for a 2-D tensor (CUDA driver API).
+struct TensorMapArgs {
+    /// `CUtensorMapDataType`.
+    data_type: u32,
+    data_type_name: &'static str,
+    tensor_rank: u32,
+    /// `globalDim`, innermost first (elements).
+    global_dim: [u64; 2],
+    /// `globalStrides` for dims 1.. (bytes; dim 0 is implicitly the element size).
+    global_strides: [u64; 1],
+    /// `boxDim`, innermost first (elements).
+    box_dim: [u32; 2],
+    element_strides: [u32; 2],
+    /// `CU_TENSOR_MAP_INTERLEAVE_NONE`.
+    interleave: u32,
+    /// `CUtensorMapSwizzle`.
+    swizzle: u32,
+    swizzle_name: &'static str,
+    /// `CU_TENSOR_MAP_L2_PROMOTION_L2_256B`.
+    l2_promotion: u32,
+    /// `CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE`.
+    oob_fill: u32,
+}
+
+/// The tensor map for operand `T` of a global `rows × cols` matrix whose contiguous dimension is
+/// the tile's contiguous dimension (`rows` = M or N, `cols` = K).
+fn tensor_map<T: SmemTile>(rows: u64, k: u64) -> TensorMapArgs {
+    let p = T::PLAN;
+    let elem = p.tile.spec().dtype.smem_bytes() as u64;
+    // dim 0 is the contiguous dimension: K for K-major, M/N for MN-major.
+    let (inner, outer) = match p.decl.major {
+        Major::K => (k, rows),
+        Major::Mn => (rows, k),
+    };
+    TensorMapArgs {
+        data_type: T::TMA_DATA_TYPE,
+        data_type_name: p.tma.data_type.name(),
+        tensor_rank: 2,
+        global_dim: [inner, outer],
+        global_strides: [inner * elem],
+        box_dim: T::TMA_BOX,
+        element_strides: [1, 1],
+        interleave: 0,
+        swizzle: T::TMA_SWIZZLE,
+        swizzle_name: p.tma.swizzle.name(),
+        l2_promotion: 2,
+        oob_fill: 0,
+    }
+}
+
+/// The TMA loads that fill one stage: `(smem byte offset, [coord0, coord1])` per box, for the tile
+/// whose origin in the global matrix is `(mn0, k0)`.
+fn stage_loads<T: SmemTile>(stage: u32, mn0: u32, k0: u32) -> Vec<(u32, [u32; 2])> {
+    let major = T::PLAN.decl.major;
+    T::TMA_BOX_OFFSETS
+        .iter()
+        .zip(T::TMA_BOX_COORDS)
+        .map(|(off, [bm, bk])| {
+            let (m, k) = (mn0 + bm, k0 + bk);
+            let coords = match major {
+                Major::K => [k, m],
+                Major::Mn => [m, k],
+            };
+            (stage * T::STAGE_BYTES + off, coords)
+        })
+        .collect()
+}
+
+/// Kernel parameters a launch passes by value (what a `#[kernel]` fn would take).
+#[derive(Debug)]
+#[allow(dead_code)] // printed only
+#[repr(C)]
+struct GemmParams {
+    m: u32,
+    n: u32,
+    k: u32,
+    /// Byte offset of B in dynamic shared memory (A starts at 0).
+    smem_b: u32,
+    /// Base descriptors; the kernel adds ADVANCE_* per subtile and stage.
+    desc_a: u64,
+    desc_b: u64,
+}
+
+fn main() {
+    let (m, n, k) = (4096u32, 4096u32, 4096u32);
+    let (bm, bn, bk) = (TileA::TILE_MN, TileB::TILE_MN, TileA::TILE_K);
+    assert_eq!(TileA::TILE_K, TileB::TILE_K);
+    let smem_b = TileA::BYTES.next_multiple_of(TileB::ALIGN);
+    let smem_bytes = smem_b + TileB::BYTES;
+
+    println!(
+        "GEMM {m} x {n} x {k} bf16, CTA tile {bm} x {bn} x {bk}, {} stages\n",
+        TileA::STAGES
+    );
+    for (name, args) in [
+        ("A", tensor_map::<TileA>(m as u64, k as u64)),
+        ("B", tensor_map::<TileB>(n as u64, k as u64)),
+    ] {
+        println!("cuTensorMapEncodeTiled(&tmap_{name},");
+        println!(
+            "    dataType        = {},  // {}",
+            args.data_type, args.data_type_name
+        );
+        println!("    tensorRank      = {},", args.tensor_rank);
+        println!("    globalAddress   = d_{name},");
+        println!("    globalDim       = {:?},", args.global_dim);
+        println!("    globalStrides   = {:?},", args.global_strides);
+        println!("    boxDim          = {:?},", args.box_dim);
+        println!("    elementStrides  = {:?},", args.element_strides);
+        println!("    interleave      = {},", args.interleave);
+        println!(
+            "    swizzle         = {},  // {}",
+            args.swizzle, args.swizzle_name
+        );
+        println!("    l2Promotion     = {},", args.l2_promotion);
+        println!("    oobFill         = {});", args.oob_fill);
+        println!();
+    }
+    let params = GemmParams {
+        m,
+        n,
+        k,
+        smem_b,
+        desc_a: TileA::DESC,
+        desc_b: TileB::DESC,
+    };
+    println!("cuLaunchKernel(gemm,");
+    println!("    grid            = [{}, {}, 1],", n / bn, m / bm);
+    println!("    block           = [384, 1, 1],  // 1 producer + 2 consumer warpgroups");
+    println!("    sharedMemBytes  = {smem_bytes},  // set CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES");
+    println!("    params          = {{ m: {}, n: {}, k: {}, smem_b: {:#x}, desc_a: {:#x}, desc_b: {:#x} }});",
+        params.m, params.n, params.k, params.smem_b, params.desc_a, params.desc_b);
+    println!();
+    println!(
+        "mbarrier expect_tx per stage: {} B (A) + {} B (B) = {} B",
+        TileA::STAGE_BYTES,
+        TileB::STAGE_BYTES,
+        TileA::STAGE_BYTES + TileB::STAGE_BYTES
+    );
+    println!("\nproducer, CTA (0, 0), k-block 1 into stage 1:");
+    for (off, c) in stage_loads::<TileA>(1, 0, bk) {
+        println!("  cp.async.bulk.tensor.2d  tmap_A  smem = {off:#x}          coords = {c:?}");
+    }
+    for (off, c) in stage_loads::<TileB>(1, 0, bk) {
+        println!(
+            "  cp.async.bulk.tensor.2d  tmap_B  smem = {:#x} (+{smem_b:#x})  coords = {c:?}",
+            off
+        );
+    }
+}

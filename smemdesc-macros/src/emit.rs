@@ -1,0 +1,478 @@
+//! Declaration → core → tokens. Every number written here is read off the core's [`TilePlan`]
+//! at expansion time; nothing is derived in this crate.
+
+use crate::args::Decl;
+use proc_macro2::{Literal, Span, TokenStream};
+use quote::quote;
+use smemdesc_core::{
+    Arch, Argument, ElementType, Error, Major, MmaKind, Operand, Order, SwizzleMode, TileDecl,
+    TilePlan,
+};
+
+/// The core declaration for the parsed arguments (only what was given; the core fills defaults).
+pub(crate) fn core_decl(d: &Decl) -> TileDecl {
+    let mut t = TileDecl::new(
+        d.arch.value,
+        d.operand.value,
+        d.dtype.value,
+        d.major.value,
+        d.tile.a.value,
+        d.tile.b.value,
+    );
+    if let Some(Some(s)) = d.swizzle.map(|s| s.value) {
+        t = t.swizzle(s);
+    }
+    if let Some(o) = d.order {
+        t = t.order(o.value);
+    }
+    if let Some(m) = d.mma {
+        t = t.mma(m.shape);
+    }
+    if let Some(k) = d.kind {
+        t = t.kind(k.value);
+    }
+    if let Some(s) = d.stages {
+        t = t.stages(s.value);
+    }
+    if let Some(b) = d.tma_box {
+        t = t.tma_box(b.a.value, b.b.value);
+    }
+    if let Some(c) = d.cta_group {
+        t = t.cta_group(c.value);
+    }
+    t
+}
+
+/// The same declaration as a `const` expression of `::smemdesc::TileDecl`.
+pub(crate) fn decl_expr(d: &Decl) -> TokenStream {
+    let arch = arch_path(d.arch.value);
+    let operand = operand_path(d.operand.value);
+    let dtype = dtype_path(d.dtype.value);
+    let major = major_path(d.major.value);
+    let (mn, k) = (d.tile.a.value, d.tile.b.value);
+    let mut e = quote! {
+        ::smemdesc::TileDecl::new(#arch, #operand, #dtype, #major, #mn, #k)
+    };
+    if let Some(Some(s)) = d.swizzle.map(|s| s.value) {
+        let s = swizzle_path(s);
+        e = quote! { #e.swizzle(#s) };
+    }
+    if let Some(o) = d.order {
+        let o = order_path(o.value);
+        e = quote! { #e.order(#o) };
+    }
+    if let Some(m) = d.mma {
+        let (mm, mn, mk) = (m.shape.m, m.shape.n, m.shape.k);
+        e = quote! { #e.mma(::smemdesc::MmaShape::new(#mm, #mn, #mk)) };
+    }
+    if let Some(k) = d.kind {
+        let k = kind_path(k.value);
+        e = quote! { #e.kind(#k) };
+    }
+    if let Some(s) = d.stages {
+        let s = s.value;
+        e = quote! { #e.stages(#s) };
+    }
+    if let Some(b) = d.tma_box {
+        let (r, i) = (b.a.value, b.b.value);
+        e = quote! { #e.tma_box(#r, #i) };
+    }
+    if let Some(c) = d.cta_group {
+        let c = c.value;
+        e = quote! { #e.cta_group(#c) };
+    }
+    e
+}
+
+/// The compile error for a core error: the core's message, spanned on the value at fault.
+pub(crate) fn core_error(d: &Decl, e: &Error, site: Span) -> syn::Error {
+    let mut note = None;
+    let mut defaulted = |key: &str, fallback: Span| {
+        note = Some(format!(
+            " (`{key}` was not given: its default does not fit; declare `{key} = ...` explicitly)"
+        ));
+        fallback
+    };
+    let span = match e.argument() {
+        Argument::Arch => d.arch.span,
+        Argument::Operand => d.operand.span,
+        Argument::Dtype => d.dtype.span,
+        Argument::Tile => d.tile.all,
+        Argument::TileMn => d.tile.a.span,
+        Argument::TileK => d.tile.b.span,
+        Argument::Major => d.major.span,
+        Argument::Swizzle => match d.swizzle {
+            Some(s) => s.span,
+            None => defaulted("swizzle", d.tile.all),
+        },
+        Argument::Order => match d.order {
+            Some(o) => o.span,
+            None => defaulted("order", d.major.span),
+        },
+        Argument::Mma => match d.mma {
+            Some(m) => match e {
+                Error::IllegalMmaM { .. } => m.m,
+                Error::IllegalMmaN { .. } => m.n,
+                Error::MmaKNot32Bytes { .. } => m.k,
+                _ => m.all,
+            },
+            None => defaulted("mma", d.tile.a.span),
+        },
+        Argument::Kind => match d.kind {
+            Some(k) => k.span,
+            None => d.dtype.span,
+        },
+        Argument::Stages => match (e, d.stages) {
+            // One stage alone is over the limit: the tile is at fault, not the stage count.
+            (
+                Error::SmemBudget {
+                    stage_bytes, limit, ..
+                },
+                _,
+            ) if stage_bytes > limit => d.tile.all,
+            (_, Some(s)) => s.span,
+            (_, None) => d.tile.all,
+        },
+        Argument::TmaBox => match d.tma_box {
+            Some(b) => match e {
+                Error::TmaBoxWidth { .. } => b.b.span,
+                Error::TmaBoxRowsOver256 { .. } | Error::TmaBoxRowsIllegal { .. } => b.a.span,
+                _ => b.all,
+            },
+            None => defaulted("tma_box", d.tile.all),
+        },
+        Argument::CtaGroup => match d.cta_group {
+            Some(c) => c.span,
+            None => d.arch.span,
+        },
+        Argument::Use => site,
+    };
+    syn::Error::new(span, format!("{e}{}", note.unwrap_or_default()))
+}
+
+fn u(v: u32) -> Literal {
+    Literal::u32_unsuffixed(v)
+}
+
+/// `[u16; n]` contents, or an error naming the value that does not fit (unreachable for legal
+/// tiles: advances are 14-bit descriptor fields).
+fn u16s(values: impl Iterator<Item = u32>, what: &str, site: Span) -> syn::Result<Vec<Literal>> {
+    values
+        .map(|v| {
+            u16::try_from(v)
+                .map(Literal::u16_unsuffixed)
+                .map_err(|_| syn::Error::new(site, format!("{what} {v} does not fit in u16")))
+        })
+        .collect()
+}
+
+/// The storage struct, its inherent constants and its `SmemTile` impl.
+pub(crate) fn tile_struct(
+    d: &Decl,
+    plan: &TilePlan,
+    item: &syn::DeriveInput,
+    site: Span,
+) -> syn::Result<TokenStream> {
+    let t = &plan.tile;
+    let tma = &plan.tma;
+    let decl = decl_expr(d);
+    let name = &item.ident;
+    let vis = &item.vis;
+    let attrs = &item.attrs;
+
+    let stages = t.spec().stages;
+    let bytes = t.bytes();
+    let bytes_usize = Literal::usize_unsuffixed(bytes as usize);
+    let align = u(t.align());
+    let desc = Literal::u64_unsuffixed(t.base_descriptor().raw());
+    let desc_hex = format!("{:#018x}", t.base_descriptor().raw());
+    let (lbo, sbo, layout_type) = (
+        u(t.lbo()),
+        u(t.sbo()),
+        Literal::u8_unsuffixed(t.layout_type()),
+    );
+    let (mma_m, mma_n, mma_k) = (u(plan.mma.m), u(plan.mma.n), u(plan.mma.k));
+    let (mmas_mn, mmas_k) = (t.mmas_mn(), t.mmas_k());
+    let adv_mn = u16s((0..mmas_mn).map(|i| t.advance_mn(i)), "MN advance", site)?;
+    let adv_k = u16s((0..mmas_k).map(|j| t.advance_k(j)), "K advance", site)?;
+    let adv_stage = u(t.advance_stage());
+    let (n_mn, n_k) = (
+        Literal::usize_unsuffixed(mmas_mn as usize),
+        Literal::usize_unsuffixed(mmas_k as usize),
+    );
+    let stage_bytes = u(t.stage_bytes());
+    let [box_inner, box_rows] = tma.box_dim();
+    let (box_inner, box_rows) = (u(box_inner), u(box_rows));
+    let n_boxes = Literal::usize_unsuffixed(tma.boxes as usize);
+    let boxes = u(tma.boxes);
+    let box_bytes = u(tma.box_bytes);
+    let box_offsets: Vec<Literal> = (0..tma.boxes).map(|b| u(plan.box_offset(b))).collect();
+    let box_coords: Vec<TokenStream> = (0..tma.boxes)
+        .map(|b| {
+            let (mn, k) = plan.box_coord(b);
+            let (mn, k) = (u(mn), u(k));
+            quote! { [#mn, #k] }
+        })
+        .collect();
+    let tma_swizzle = u(tma.swizzle.value());
+    let tma_swizzle_name = tma.swizzle.name();
+    let tma_dtype = u(tma.data_type.value());
+    let tma_dtype_name = tma.data_type.name();
+    let spec = t.spec();
+    let (tile_mn, tile_k) = (u(spec.tile_mn), u(spec.tile_k));
+    let dec = &plan.decl;
+    let arch = arch_path(dec.arch);
+    let operand = operand_path(dec.operand);
+    let dtype = dtype_path(dec.dtype);
+    let major = major_path(dec.major);
+    let swizzle = swizzle_path(t.swizzle_mode());
+    let order = order_path(spec.order);
+    let kind = kind_path(plan.kind);
+    let cta_group = u(dec.cta_group);
+
+    let summary = format!(
+        "**SMEM tile** (`#[smem_tile]`): {} operand {}, {} {}×{} (MN×K), {}-major, {} swizzle, \
+         {}; `mma` m{}n{}k{} kind::{}; {} stage(s) × {} B = {} B, aligned to {} B. Base \
+         descriptor `{}` (LBO {} B, SBO {} B); TMA: {} box(es) of `boxDim = [{}, {}]` per stage, \
+         {}.",
+        dec.arch.name(),
+        dec.operand.name(),
+        dec.dtype.name(),
+        spec.tile_mn,
+        spec.tile_k,
+        dec.major.name(),
+        t.swizzle_mode().name(),
+        spec.order.name(),
+        plan.mma.m,
+        plan.mma.n,
+        plan.mma.k,
+        plan.kind.name(),
+        stages,
+        t.stage_bytes(),
+        bytes,
+        t.align(),
+        desc_hex,
+        t.lbo(),
+        t.sbo(),
+        tma.boxes,
+        tma.box_dim()[0],
+        tma.box_dim()[1],
+        tma_swizzle_name,
+    );
+
+    Ok(quote! {
+        #(#attrs)*
+        #[doc = ""]
+        #[doc = #summary]
+        #[repr(C, align(#align))]
+        #vis struct #name {
+            bytes: [u8; #bytes_usize],
+        }
+
+        impl #name {
+            /// The validated core plan this tile was generated from (evaluated at compile time).
+            pub const PLAN: ::smemdesc::TilePlan = #decl.expect_valid();
+            /// Zeroed storage, for `static` (shared-memory) placement.
+            pub const ZERO: Self = Self { bytes: [0; #bytes_usize] };
+            /// Zeroed storage (same as [`ZERO`](Self::ZERO)).
+            pub const fn new() -> Self {
+                Self::ZERO
+            }
+            /// Address of the first byte (element (0, 0) of stage 0).
+            pub const fn as_ptr(&self) -> *const u8 {
+                self.bytes.as_ptr()
+            }
+            /// Mutable address of the first byte.
+            pub fn as_mut_ptr(&mut self) -> *mut u8 {
+                self.bytes.as_mut_ptr()
+            }
+            /// The raw bytes of all stages.
+            pub const fn as_bytes(&self) -> &[u8; #bytes_usize] {
+                &self.bytes
+            }
+
+            /// Target architecture.
+            pub const ARCH: ::smemdesc::Arch = #arch;
+            /// Operand (A or B).
+            pub const OPERAND: ::smemdesc::Operand = #operand;
+            /// Element type.
+            pub const DTYPE: ::smemdesc::ElementType = #dtype;
+            /// Contiguous dimension.
+            pub const MAJOR: ::smemdesc::Major = #major;
+            /// Swizzle mode (resolved when `auto`).
+            pub const SWIZZLE: ::smemdesc::SwizzleMode = #swizzle;
+            /// Atom stacking order (resolved when defaulted).
+            pub const ORDER: ::smemdesc::Order = #order;
+            /// MMA kind.
+            pub const KIND: ::smemdesc::MmaKind = #kind;
+            /// CTA group (sm100: 1 or 2).
+            pub const CTA_GROUP: u32 = #cta_group;
+            /// Tile extent along M (A) or N (B), elements.
+            pub const TILE_MN: u32 = #tile_mn;
+            /// Tile extent along K, elements.
+            pub const TILE_K: u32 = #tile_k;
+            /// Base descriptor: subtile (0, 0), stage 0, start address 0.
+            pub const DESC: u64 = #desc;
+            /// Leading dimension byte offset, bytes (as encoded).
+            pub const LBO: u32 = #lbo;
+            /// Stride dimension byte offset, bytes.
+            pub const SBO: u32 = #sbo;
+            /// Descriptor layout-type code on this architecture.
+            pub const LAYOUT_TYPE: u8 = #layout_type;
+            /// Instruction M.
+            pub const MMA_M: u32 = #mma_m;
+            /// Instruction N.
+            pub const MMA_N: u32 = #mma_n;
+            /// Instruction K (elements; 32 bytes).
+            pub const MMA_K: u32 = #mma_k;
+            /// MMA subtiles along M/N.
+            pub const MMAS_MN: u32 = #mmas_mn;
+            /// MMA subtiles along K.
+            pub const MMAS_K: u32 = #mmas_k;
+            /// Start-address advance of subtile `(i, 0)`, 16-byte units.
+            pub const ADVANCE_MN: [u16; #n_mn] = [#(#adv_mn),*];
+            /// Start-address advance of subtile `(0, j)`, 16-byte units.
+            pub const ADVANCE_K: [u16; #n_k] = [#(#adv_k),*];
+            /// Start-address advance of one stage, 16-byte units.
+            pub const ADVANCE_STAGE: u32 = #adv_stage;
+            /// Pipeline stages.
+            pub const STAGES: u32 = #stages;
+            /// Bytes of one stage.
+            pub const STAGE_BYTES: u32 = #stage_bytes;
+            /// Bytes of all stages (the struct's size).
+            pub const BYTES: u32 = #bytes;
+            /// Alignment of the storage, bytes.
+            pub const ALIGN: u32 = #align;
+            /// `boxDim` for `cuTensorMapEncodeTiled`: `[inner, rows]`.
+            pub const TMA_BOX: [u32; 2] = [#box_inner, #box_rows];
+            /// TMA boxes per stage.
+            pub const TMA_BOXES: u32 = #boxes;
+            /// Bytes of one TMA box.
+            pub const TMA_BOX_BYTES: u32 = #box_bytes;
+            /// `CUtensorMapSwizzle` value.
+            pub const TMA_SWIZZLE: u32 = #tma_swizzle;
+            /// `CUtensorMapSwizzle` enumerator name.
+            pub const TMA_SWIZZLE_NAME: &'static str = #tma_swizzle_name;
+            /// `CUtensorMapDataType` value.
+            pub const TMA_DATA_TYPE: u32 = #tma_dtype;
+            /// `CUtensorMapDataType` enumerator name.
+            pub const TMA_DATA_TYPE_NAME: &'static str = #tma_dtype_name;
+            /// Byte offset of each TMA box inside one stage.
+            pub const TMA_BOX_OFFSETS: [u32; #n_boxes] = [#(#box_offsets),*];
+            /// Tile coordinates `[mn0, k0]` (elements) of each TMA box.
+            pub const TMA_BOX_COORDS: [[u32; 2]; #n_boxes] = [#(#box_coords),*];
+
+            /// Descriptor of MMA subtile `(mn, k)` of stage `stage` for the tile at shared-memory
+            /// address `smem_addr` (the core's `TileLayout::desc` on [`PLAN`](Self::PLAN)).
+            pub const fn desc(smem_addr: u32, mn: u32, k: u32, stage: u32) -> u64 {
+                Self::PLAN.tile.desc(smem_addr, mn, k, stage)
+            }
+            /// Swizzled byte offset of logical element `(mn, k)` of stage 0.
+            pub const fn offset(mn: u32, k: u32) -> u32 {
+                Self::PLAN.tile.byte_offset(mn, k)
+            }
+        }
+
+        impl ::core::default::Default for #name {
+            fn default() -> Self {
+                Self::ZERO
+            }
+        }
+
+        impl ::smemdesc::SmemTile for #name {
+            const PLAN: ::smemdesc::TilePlan = #name::PLAN;
+            const DESC: u64 = #name::DESC;
+            const LBO: u32 = #name::LBO;
+            const SBO: u32 = #name::SBO;
+            const LAYOUT_TYPE: u8 = #name::LAYOUT_TYPE;
+            const SWIZZLE: ::smemdesc::SwizzleMode = #name::SWIZZLE;
+            const MMA_M: u32 = #name::MMA_M;
+            const MMA_N: u32 = #name::MMA_N;
+            const MMA_K: u32 = #name::MMA_K;
+            const MMAS_MN: u32 = #name::MMAS_MN;
+            const MMAS_K: u32 = #name::MMAS_K;
+            const ADVANCE_MN: &'static [u16] = &#name::ADVANCE_MN;
+            const ADVANCE_K: &'static [u16] = &#name::ADVANCE_K;
+            const ADVANCE_STAGE: u32 = #name::ADVANCE_STAGE;
+            const STAGES: u32 = #name::STAGES;
+            const STAGE_BYTES: u32 = #name::STAGE_BYTES;
+            const BYTES: u32 = #name::BYTES;
+            const ALIGN: u32 = #name::ALIGN;
+            const TMA_BOX: [u32; 2] = #name::TMA_BOX;
+            const TMA_BOXES: u32 = #name::TMA_BOXES;
+            const TMA_SWIZZLE: u32 = #name::TMA_SWIZZLE;
+            const TMA_DATA_TYPE: u32 = #name::TMA_DATA_TYPE;
+            const TMA_BOX_OFFSETS: &'static [u32] = &#name::TMA_BOX_OFFSETS;
+            const TMA_BOX_COORDS: &'static [[u32; 2]] = &#name::TMA_BOX_COORDS;
+        }
+    })
+}
+
+fn arch_path(a: Arch) -> TokenStream {
+    match a {
+        Arch::Sm90 => quote!(::smemdesc::Arch::Sm90),
+        Arch::Sm100 => quote!(::smemdesc::Arch::Sm100),
+    }
+}
+
+fn operand_path(o: Operand) -> TokenStream {
+    match o {
+        Operand::A => quote!(::smemdesc::Operand::A),
+        Operand::B => quote!(::smemdesc::Operand::B),
+    }
+}
+
+fn dtype_path(d: ElementType) -> TokenStream {
+    let v = match d {
+        ElementType::F16 => quote!(F16),
+        ElementType::BF16 => quote!(BF16),
+        ElementType::TF32 => quote!(TF32),
+        ElementType::F32 => quote!(F32),
+        ElementType::E4M3 => quote!(E4M3),
+        ElementType::E5M2 => quote!(E5M2),
+        ElementType::S8 => quote!(S8),
+        ElementType::U8 => quote!(U8),
+        ElementType::E2M3 => quote!(E2M3),
+        ElementType::E3M2 => quote!(E3M2),
+        ElementType::E2M1 => quote!(E2M1),
+    };
+    quote!(::smemdesc::ElementType::#v)
+}
+
+fn major_path(m: Major) -> TokenStream {
+    match m {
+        Major::K => quote!(::smemdesc::Major::K),
+        Major::Mn => quote!(::smemdesc::Major::Mn),
+    }
+}
+
+fn order_path(o: Order) -> TokenStream {
+    match o {
+        Order::MnFirst => quote!(::smemdesc::Order::MnFirst),
+        Order::KFirst => quote!(::smemdesc::Order::KFirst),
+    }
+}
+
+fn swizzle_path(s: SwizzleMode) -> TokenStream {
+    let v = match s {
+        SwizzleMode::None => quote!(None),
+        SwizzleMode::B32 => quote!(B32),
+        SwizzleMode::B64 => quote!(B64),
+        SwizzleMode::B128 => quote!(B128),
+        SwizzleMode::B128Base32B => quote!(B128Base32B),
+    };
+    quote!(::smemdesc::SwizzleMode::#v)
+}
+
+fn kind_path(k: MmaKind) -> TokenStream {
+    let v = match k {
+        MmaKind::F16 => quote!(F16),
+        MmaKind::Tf32 => quote!(Tf32),
+        MmaKind::F8f6f4 => quote!(F8f6f4),
+        MmaKind::I8 => quote!(I8),
+        MmaKind::Mxf8f6f4 => quote!(Mxf8f6f4),
+        MmaKind::Mxf4 => quote!(Mxf4),
+        MmaKind::Mxf4nvf4 => quote!(Mxf4nvf4),
+    };
+    quote!(::smemdesc::MmaKind::#v)
+}
