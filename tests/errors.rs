@@ -346,3 +346,17 @@ fn algebra_errors() {
     assert_eq!(e, Error::NotCanonical { dim: Dim::Mn });
     assert!(e.to_string().contains("not in the canonical layout"));
 }
+
+#[test]
+fn one_stage_over_budget_says_so() {
+    // 512 x 256 bf16 = 256 KiB for a single stage: no stage count can fit.
+    rejects!(
+        a(Arch::Sm90, ElementType::BF16, Major::K, 512, 256),
+        Error::SmemBudget {
+            stage_bytes: 262144,
+            ..
+        },
+        Argument::Tile,
+        ["one stage of this tile alone needs 262144 B but a CTA has 232448 B"]
+    );
+}

@@ -419,7 +419,16 @@ impl Error {
     /// ```
     pub const fn argument(&self) -> Argument {
         match self {
-            Error::ZeroStages | Error::SmemBudget { .. } => Argument::Stages,
+            Error::ZeroStages => Argument::Stages,
+            Error::SmemBudget {
+                stage_bytes, limit, ..
+            } => {
+                if *stage_bytes > *limit {
+                    Argument::Tile
+                } else {
+                    Argument::Stages
+                }
+            }
             Error::ZeroExtent { dim }
             | Error::ContiguousNotMultipleOf16B { dim, .. }
             | Error::TileNotWholeAtoms { dim, .. }
@@ -523,11 +532,21 @@ impl core::fmt::Display for Error {
                 "{} of {bytes} B is not a multiple of 16 B; descriptor fields hold 16-byte units",
                 field.name()
             ),
-            Error::SmemBudget { bytes, stage_bytes, stages, limit } => write!(
-                f,
-                "{stages} stages x {stage_bytes} B = {bytes} B exceed the {limit} B of shared memory per CTA; at most {} stages fit",
-                limit / stage_bytes
-            ),
+            Error::SmemBudget { bytes, stage_bytes, stages, limit } => {
+                if stage_bytes > limit {
+                    write!(
+                        f,
+                        "one stage of this tile alone needs {}{stage_bytes} B but a CTA has {limit} B of shared memory; use a smaller tile",
+                        if stage_bytes == u32::MAX { "over " } else { "" }
+                    )
+                } else {
+                    write!(
+                        f,
+                        "{stages} stages x {stage_bytes} B = {bytes} B exceed the {limit} B of shared memory per CTA; at most {} stages fit",
+                        limit / stage_bytes
+                    )
+                }
+            }
             Error::UnalignedBase { addr, align } => write!(
                 f,
                 "SMEM address {addr:#x} is not aligned to the swizzle pattern's {align} B; place the tile at a multiple of {align}"

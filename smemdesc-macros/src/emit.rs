@@ -122,16 +122,9 @@ pub(crate) fn core_error(d: &Decl, e: &Error, site: Span) -> syn::Error {
             Some(k) => k.span,
             None => d.dtype.span,
         },
-        Argument::Stages => match (e, d.stages) {
-            // One stage alone is over the limit: the tile is at fault, not the stage count.
-            (
-                Error::SmemBudget {
-                    stage_bytes, limit, ..
-                },
-                _,
-            ) if stage_bytes > limit => d.tile.all,
-            (_, Some(s)) => s.span,
-            (_, None) => d.tile.all,
+        Argument::Stages => match d.stages {
+            Some(s) => s.span,
+            None => d.tile.all,
         },
         Argument::TmaBox => match d.tma_box {
             Some(b) => match e {
@@ -363,9 +356,20 @@ pub(crate) fn tile_struct(
             pub const TMA_BOX_COORDS: [[u32; 2]; #n_boxes] = [#(#box_coords),*];
 
             /// Descriptor of MMA subtile `(mn, k)` of stage `stage` for the tile at shared-memory
-            /// address `smem_addr` (the core's `TileLayout::desc` on [`PLAN`](Self::PLAN)).
+            /// address `smem_addr`: [`DESC`](Self::DESC) with the start address moved by the
+            /// advance tables (adds and two table loads at run time; equal to the core's
+            /// `TileLayout::desc`). `mn < MMAS_MN` and `k < MMAS_K` (an index out of range is a
+            /// panic, a compile error in `const` context); base_offset is set for a base off the
+            /// swizzle pattern's boundary (never for this type's own storage, which is aligned).
+            #[inline(always)]
             pub const fn desc(smem_addr: u32, mn: u32, k: u32, stage: u32) -> u64 {
-                Self::PLAN.tile.desc(smem_addr, mn, k, stage)
+                let units = (smem_addr >> 4)
+                    + Self::ADVANCE_MN[mn as usize] as u32
+                    + Self::ADVANCE_K[k as usize] as u32
+                    + stage * Self::ADVANCE_STAGE;
+                Self::DESC
+                    | (units & 0x3fff) as u64
+                    | (Self::PLAN.tile.base_offset_at(smem_addr) as u64) << 49
             }
             /// Swizzled byte offset of logical element `(mn, k)` of stage 0.
             pub const fn offset(mn: u32, k: u32) -> u32 {
