@@ -478,9 +478,15 @@ struct GemmResult {
     how: String,
 }
 
+/// Median of timings (the mean of the two middle values for an even count); `v` is never empty.
 fn median(mut v: Vec<f32>) -> f32 {
-    v.sort_by(|a, b| a.partial_cmp(b).unwrap());
-    v[v.len() / 2]
+    v.sort_by(|a, b| a.total_cmp(b));
+    let n = v.len();
+    if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    }
 }
 
 /// Counts the tensor-core and TMA instructions in a cubin's SASS (`cuobjdump -sass`), if the tool
@@ -725,10 +731,16 @@ fn run_gemm(o: &Opts, work: &Path, gpu: &cuda::Gpu, log: &mut String) -> cuda::R
 
 // ------------------------------------------------------------- results ----
 
+/// Median (the mean of the two middle values for an even count).
 fn median_f64(v: &[f64]) -> Option<f64> {
     let mut v = v.to_vec();
-    v.sort_by(|a, b| a.partial_cmp(b).unwrap());
-    v.get(v.len() / 2).copied()
+    v.sort_by(|a, b| a.total_cmp(b));
+    let n = v.len();
+    match n {
+        0 => None,
+        _ if n % 2 == 1 => Some(v[n / 2]),
+        _ => Some((v[n / 2 - 1] + v[n / 2]) / 2.0),
+    }
 }
 
 /// Median of our timings over the median of cuBLAS's (alternating runs).

@@ -3,6 +3,7 @@
 //! Everything here is plain Rust (no GPU): the classes, their smemdesc tiles, TMA box plans and
 //! descriptor tables, and the text of the generated header. The unit tests run in CI.
 
+use smemdesc::smem_tile;
 use smemdesc_core::{
     Arch, DescriptorFields, ElementType, Major, MmaShape, Operand, Order, SmemDescriptor,
     SwizzleMode, TileDecl, TileLayout, TilePlan,
@@ -492,35 +493,31 @@ pub struct GemmPlan {
     pub mma_n: u32,
 }
 
-/// The wgmma instruction of the GEMM.
-pub const GEMM_MMA: MmaShape = MmaShape::new(64, 256, 16);
-/// smemdesc declaration of the GEMM's A tile (128 x 64 bf16, K-major, 128B swizzle, 4 stages).
-pub const GEMM_A: TilePlan =
-    TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 128, 64)
-        .swizzle(SwizzleMode::B128)
-        .order(Order::MnFirst)
-        .mma(GEMM_MMA)
-        .stages(4)
-        .expect_valid();
-/// smemdesc declaration of the GEMM's B tile (256 x 64 bf16, K-major, 128B swizzle, 4 stages).
-pub const GEMM_B: TilePlan =
-    TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::K, 256, 64)
-        .swizzle(SwizzleMode::B128)
-        .order(Order::MnFirst)
-        .mma(GEMM_MMA)
-        .stages(4)
-        .expect_valid();
+/// The GEMM's A tile: 128 x 64 bf16, K-major, 128B swizzle, 4 stages (a `#[smem_tile]` declaration:
+/// every number the GEMM kernel uses for A comes from its constants).
+#[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 64), major = K, swizzle = 128B,
+            order = mn_first, mma = m64n256k16, stages = 4)]
+pub struct GemmTileA;
+
+/// The GEMM's B tile: 256 x 64 bf16, K-major, 128B swizzle, 4 stages.
+#[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (256, 64), major = K, swizzle = 128B,
+            order = mn_first, mma = m64n256k16, stages = 4)]
+pub struct GemmTileB;
 
 /// The B tile again, with smemdesc's TMA plan asked for boxes of half the rows (BN / 2 x 64): the
 /// cluster variant's two CTAs each load one half and multicast it to both.
-pub const GEMM_B_HALF: TilePlan =
-    TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::K, 256, 64)
-        .swizzle(SwizzleMode::B128)
-        .order(Order::MnFirst)
-        .mma(GEMM_MMA)
-        .stages(4)
-        .tma_box(128, 64)
-        .expect_valid();
+#[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (256, 64), major = K, swizzle = 128B,
+            order = mn_first, mma = m64n256k16, stages = 4, tma_box = (128, 64))]
+pub struct GemmTileBHalf;
+
+/// The wgmma instruction of the GEMM (from the declarations).
+pub const GEMM_MMA: MmaShape = GemmTileA::PLAN.mma;
+/// Plan of [`GemmTileA`].
+pub const GEMM_A: TilePlan = GemmTileA::PLAN;
+/// Plan of [`GemmTileB`].
+pub const GEMM_B: TilePlan = GemmTileB::PLAN;
+/// Plan of [`GemmTileBHalf`].
+pub const GEMM_B_HALF: TilePlan = GemmTileBHalf::PLAN;
 
 fn built_gemm_operand(p: &TilePlan) -> BuiltOperand {
     let tile = p.tile;
