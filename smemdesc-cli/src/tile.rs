@@ -179,31 +179,15 @@ impl TileArgs {
         if let Some((rows, inner)) = self.tma_box {
             d = d.tma_box(rows, inner);
         }
+        if let Some(mn) = self.mma_mn {
+            d = d.mma_mn(mn);
+        }
         d
     }
 
     /// Validates the declaration through the core and returns the plan, or the core's error.
     pub fn plan(&self) -> Result<TilePlan, CliError> {
-        let decl = self.decl();
-        let Some(mn) = self.mma_mn else {
-            return decl.build().map_err(core_error);
-        };
-        // `--mma-mn`: take the core's default instruction for this declaration and replace the
-        // operand's extent (A: M, B: N; the CTA pair's extent with cta_group 2).
-        let whole = mn
-            .checked_mul(self.cta_group.max(1))
-            .ok_or_else(|| CliError(format!("--mma-mn {mn} is too large")))?;
-        let default = match decl.build() {
-            Ok(p) => p.mma,
-            // The default instruction may not fit this tile; any legal one for the other operand
-            // extent will do, the instruction's K is the element type's.
-            Err(_) => MmaShape::new(whole, whole, self.dtype.mma_k()),
-        };
-        let mma = match self.operand {
-            Operand::A => MmaShape::new(whole, default.n, default.k),
-            Operand::B => MmaShape::new(default.m, whole, default.k),
-        };
-        decl.mma(mma).build().map_err(core_error)
+        self.decl().build().map_err(core_error)
     }
 }
 

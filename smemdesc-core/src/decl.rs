@@ -48,6 +48,9 @@ pub struct TileDecl {
     pub order: Option<Order>,
     /// Instruction shape (`None` = default for the operand).
     pub mma: Option<MmaShape>,
+    /// Only the operand's own extent of the instruction, per CTA (A: M, B: N), the rest defaulted;
+    /// ignored when `mma` is given.
+    pub mma_mn: Option<u32>,
     /// MMA kind (`None` = the element type's dense kind).
     pub kind: Option<MmaKind>,
     /// Pipeline stages.
@@ -106,6 +109,7 @@ impl TileDecl {
             swizzle: None,
             order: None,
             mma: None,
+            mma_mn: None,
             kind: None,
             stages: 1,
             tma_box: None,
@@ -146,6 +150,23 @@ impl TileDecl {
     /// ```
     pub const fn mma(mut self, mma: MmaShape) -> TileDecl {
         self.mma = Some(mma);
+        self
+    }
+
+    /// Sets only the operand's own instruction extent per CTA — M for A, N for B (halved with
+    /// `cta_group = 2`) — and leaves the other dimensions and K at their defaults. This is the one
+    /// dimension the operand's layout depends on; [`mma`](Self::mma), if also given, wins.
+    ///
+    /// ```
+    /// # use smemdesc_core::*;
+    /// let p = TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::K, 256, 64).mma_mn(128).build().unwrap();
+    /// assert_eq!((p.mma.n, p.tile.mmas_mn()), (128, 2));
+    /// let p = TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 128, 64)
+    ///     .cta_group(2).mma_mn(128).build().unwrap();
+    /// assert_eq!(p.mma.m, 256); // the CTA pair's M
+    /// ```
+    pub const fn mma_mn(mut self, mn: u32) -> TileDecl {
+        self.mma_mn = Some(mn);
         self
     }
 
@@ -332,9 +353,17 @@ impl TileDecl {
                 dtype: d.dtype,
             });
         }
-        let mma = match d.mma {
-            Some(m) => m,
-            None => d.default_mma(),
+        let mma = match (d.mma, d.mma_mn) {
+            (Some(m), _) => m,
+            (None, Some(mn)) => {
+                let def = d.default_mma();
+                let whole = mn.saturating_mul(d.cta_group);
+                match d.operand {
+                    Operand::A => MmaShape::new(whole, def.n, def.k),
+                    Operand::B => MmaShape::new(def.m, whole, def.k),
+                }
+            }
+            (None, None) => d.default_mma(),
         };
         let b_major = match d.operand {
             Operand::B => d.major,
