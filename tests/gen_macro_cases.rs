@@ -134,19 +134,7 @@ impl Lcg {
 }
 
 fn grid(count: usize) -> Vec<Gen> {
-    let dtypes = [
-        ElementType::F16,
-        ElementType::BF16,
-        ElementType::TF32,
-        ElementType::F32,
-        ElementType::E4M3,
-        ElementType::E5M2,
-        ElementType::S8,
-        ElementType::U8,
-        ElementType::E2M3,
-        ElementType::E3M2,
-        ElementType::E2M1,
-    ];
+    let dtypes = ElementType::ALL;
     let swizzles = [
         None,
         Some(SwizzleMode::None),
