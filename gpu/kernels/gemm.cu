@@ -34,6 +34,8 @@ __device__ __forceinline__ void store_tile(u32* c, const float (&d)[G_MMA_N / 2]
 // its own padded buffer (4-byte writes, conflict-free: pitch G_EPI_PITCH), then reads it back as
 // 16-byte vectors and stores whole 128-byte row segments to global (coalesced st.global.v4).
 // `buf` is this warp's buffer, `row0` the warp's first row, `n0` the tile's first column.
+// STREAM: st.global.cs (evict-first), so C (128 MiB at 8192^2) displaces less of A and B in L2.
+template <bool STREAM>
 __device__ __forceinline__ void store_tile_staged(u32* c, const float (&d)[G_MMA_N / 2], u32 buf, int row0, int n0,
                                                   int n_total) {
     const u32 lane = threadIdx.x % 32;
@@ -62,8 +64,13 @@ __device__ __forceinline__ void store_tile_staged(u32* c, const float (&d)[G_MMA
                          : "r"(buf + r * G_EPI_PITCH + 16 * v)
                          : "memory");
             u32* g = c + ((size_t)(row0 + r) * n_total + n0 + cc * G_EPI_COLS + 8 * v) / 2;
-            asm volatile("st.global.v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(g), "r"(x0), "r"(x1), "r"(x2), "r"(x3)
-                         : "memory");
+            if (STREAM)
+                asm volatile("st.global.cs.v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(g), "r"(x0), "r"(x1), "r"(x2),
+                             "r"(x3)
+                             : "memory");
+            else
+                asm volatile("st.global.v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(g), "r"(x0), "r"(x1), "r"(x2), "r"(x3)
+                             : "memory");
         }
         __syncwarp();
     }
@@ -144,9 +151,9 @@ extern "C" __global__ void __launch_bounds__(G_THREADS, 1)
 
 // Persistent variant: gridDim.x CTAs (one per SM) walk the tiles; the stage/phase counter runs on
 // across tiles, so the producer fills the next tile's stages while the consumers store this one.
-// STAGED: epilogue through per-warp SMEM buffers and 16-byte coalesced stores (store_tile_staged);
-// otherwise 4-byte stores straight from the fragment (store_tile).
-template <bool STAGED>
+// STAGED: epilogue through per-warp SMEM buffers and 16-byte coalesced stores (store_tile_staged,
+// evict-first with STREAM); otherwise 4-byte stores straight from the fragment (store_tile).
+template <bool STAGED, bool STREAM>
 __device__ __forceinline__ void persistent_body(u32 raw, const TmaMap* tma_a, const TmaMap* tma_b, u32* __restrict__ c,
                                                 int m_total, int n_total, int k_total, int group_m) {
     const u32 base = (raw + 1023u) & ~1023u;
@@ -222,7 +229,7 @@ __device__ __forceinline__ void persistent_body(u32 raw, const TmaMap* tma_a, co
             wgmma_wait<0>();
             if (t == 0) mbar_arrive(empty_bar + 8 * ((it - 1) % G_STAGES));
             if (STAGED)
-                store_tile_staged(c, d, warp_buf, m0 + im * 64 + (t / 32) * 16, n0, n_total);
+                store_tile_staged<STREAM>(c, d, warp_buf, m0 + im * 64 + (t / 32) * 16, n0, n_total);
             else
                 store_tile(c, d, m0 + im * 64 + (t / 32) * 16 + (t % 32) / 4, n0, n_total);
         }
@@ -233,14 +240,21 @@ extern "C" __global__ void __launch_bounds__(G_THREADS, 1)
     gemm_bf16_persistent(const __grid_constant__ TmaMap tma_a, const __grid_constant__ TmaMap tma_b,
                          u32* __restrict__ c, int m_total, int n_total, int k_total, int group_m) {
     extern __shared__ __align__(1024) unsigned char smem_raw[];
-    persistent_body<false>(smem_u32(smem_raw), &tma_a, &tma_b, c, m_total, n_total, k_total, group_m);
+    persistent_body<false, false>(smem_u32(smem_raw), &tma_a, &tma_b, c, m_total, n_total, k_total, group_m);
 }
 
 extern "C" __global__ void __launch_bounds__(G_THREADS, 1)
     gemm_bf16_persistent_vst(const __grid_constant__ TmaMap tma_a, const __grid_constant__ TmaMap tma_b,
                              u32* __restrict__ c, int m_total, int n_total, int k_total, int group_m) {
     extern __shared__ __align__(1024) unsigned char smem_raw[];
-    persistent_body<true>(smem_u32(smem_raw), &tma_a, &tma_b, c, m_total, n_total, k_total, group_m);
+    persistent_body<true, false>(smem_u32(smem_raw), &tma_a, &tma_b, c, m_total, n_total, k_total, group_m);
+}
+
+extern "C" __global__ void __launch_bounds__(G_THREADS, 1)
+    gemm_bf16_persistent_vst_cs(const __grid_constant__ TmaMap tma_a, const __grid_constant__ TmaMap tma_b,
+                                u32* __restrict__ c, int m_total, int n_total, int k_total, int group_m) {
+    extern __shared__ __align__(1024) unsigned char smem_raw[];
+    persistent_body<true, true>(smem_u32(smem_raw), &tma_a, &tma_b, c, m_total, n_total, k_total, group_m);
 }
 
 // Cluster variant: 2 CTAs (cluster ranks 0, 1) take vertically adjacent M tiles with the same N

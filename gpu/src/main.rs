@@ -49,6 +49,7 @@ fn parse() -> Opts {
             "gemm_bf16".into(),
             "gemm_bf16_persistent".into(),
             "gemm_bf16_persistent_vst".into(),
+            "gemm_bf16_persistent_vst_cs".into(),
             "gemm_bf16_cluster2".into(),
         ],
         rounds: 7,
@@ -589,6 +590,11 @@ fn run_gemm(o: &Opts, work: &Path, gpu: &cuda::Gpu, log: &mut String) -> cuda::R
         ("gemm_bf16", tiles, false),
         ("gemm_bf16_persistent", tiles.min(gpu.sms as u32), false),
         ("gemm_bf16_persistent_vst", tiles.min(gpu.sms as u32), false),
+        (
+            "gemm_bf16_persistent_vst_cs",
+            tiles.min(gpu.sms as u32),
+            false,
+        ),
         ("gemm_bf16_cluster2", tiles, true),
     ] {
         if !o.variants.iter().any(|v| v == name) {
@@ -661,17 +667,18 @@ fn run_gemm(o: &Opts, work: &Path, gpu: &cuda::Gpu, log: &mut String) -> cuda::R
             .min_by(|a, b| a.1.total_cmp(&b.1))
             .map(|&(gm, ms, _)| (gm, ms))
     };
-    // Every persistent variant is timed at each persistent variant's best group_m, so that the
-    // variants are also compared at equal raster.
+    // Every persistent variant is timed at the best group_m of the sweep (over all persistent
+    // variants), so that the variants are compared at equal raster in the same rounds.
     let persistent: Vec<usize> = (0..variants.len())
         .filter(|&vi| ok(&variants[vi]) && variants[vi].name.starts_with("gemm_bf16_persistent"))
         .collect();
-    let mut gms: Vec<u32> = persistent
+    let gms: Vec<u32> = persistent
         .iter()
-        .filter_map(|&vi| best_gm(&variants[vi]).map(|(gm, _)| gm))
+        .filter_map(|&vi| best_gm(&variants[vi]))
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+        .map(|(gm, _)| gm)
+        .into_iter()
         .collect();
-    gms.sort_unstable();
-    gms.dedup();
     let mut contenders: Vec<(usize, u32, f32)> = Vec::new();
     for &gm in &gms {
         for &vi in &persistent {
