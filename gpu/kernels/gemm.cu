@@ -30,6 +30,52 @@ __device__ __forceinline__ void store_tile(u32* c, const float (&d)[G_MMA_N / 2]
     }
 }
 
+// Epilogue through SMEM: each consumer warp writes its 16 x G_EPI_COLS slice of the fragment into
+// its own padded buffer (4-byte writes, conflict-free: pitch G_EPI_PITCH), then reads it back as
+// 16-byte vectors and stores whole 128-byte row segments to global (coalesced st.global.v4).
+// `buf` is this warp's buffer, `row0` the warp's first row, `n0` the tile's first column.
+// STREAM: st.global.cs (evict-first), so C (128 MiB at 8192^2) displaces less of A and B in L2.
+template <bool STREAM>
+__device__ __forceinline__ void store_tile_staged(u32* c, const float (&d)[G_MMA_N / 2], u32 buf, int row0, int n0,
+                                                  int n_total) {
+    const u32 lane = threadIdx.x % 32;
+#pragma unroll
+    for (int cc = 0; cc < G_MMA_N / G_EPI_COLS; ++cc) {
+#pragma unroll
+        for (int jj = 0; jj < G_EPI_COLS / 8; ++jj) {
+            const int j = cc * (G_EPI_COLS / 8) + jj;
+#pragma unroll
+            for (int h = 0; h < 2; ++h) {
+                u32 packed;
+                asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(packed) : "f"(d[4 * j + 2 * h + 1]), "f"(d[4 * j + 2 * h]));
+                const u32 a = buf + (lane / 4 + 8 * h) * G_EPI_PITCH + (8 * jj + 2 * (lane % 4)) * 2;
+                asm volatile("st.shared.u32 [%0], %1;" ::"r"(a), "r"(packed) : "memory");
+            }
+        }
+        __syncwarp();
+        constexpr int VEC_PER_ROW = G_EPI_COLS * 2 / 16;
+#pragma unroll
+        for (int i = 0; i < 16 * VEC_PER_ROW / 32; ++i) {
+            const int q = i * 32 + lane;
+            const int r = q / VEC_PER_ROW, v = q % VEC_PER_ROW;
+            u32 x0, x1, x2, x3;
+            asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];"
+                         : "=r"(x0), "=r"(x1), "=r"(x2), "=r"(x3)
+                         : "r"(buf + r * G_EPI_PITCH + 16 * v)
+                         : "memory");
+            u32* g = c + ((size_t)(row0 + r) * n_total + n0 + cc * G_EPI_COLS + 8 * v) / 2;
+            if (STREAM)
+                asm volatile("st.global.cs.v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(g), "r"(x0), "r"(x1), "r"(x2),
+                             "r"(x3)
+                             : "memory");
+            else
+                asm volatile("st.global.v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(g), "r"(x0), "r"(x1), "r"(x2), "r"(x3)
+                             : "memory");
+        }
+        __syncwarp();
+    }
+}
+
 extern "C" __global__ void __launch_bounds__(G_THREADS, 1)
     gemm_bf16(const __grid_constant__ TmaMap tma_a, const __grid_constant__ TmaMap tma_b, u32* __restrict__ c,
               int m_total, int n_total, int k_total, int group_m) {
@@ -105,16 +151,17 @@ extern "C" __global__ void __launch_bounds__(G_THREADS, 1)
 
 // Persistent variant: gridDim.x CTAs (one per SM) walk the tiles; the stage/phase counter runs on
 // across tiles, so the producer fills the next tile's stages while the consumers store this one.
-extern "C" __global__ void __launch_bounds__(G_THREADS, 1)
-    gemm_bf16_persistent(const __grid_constant__ TmaMap tma_a, const __grid_constant__ TmaMap tma_b,
-                         u32* __restrict__ c, int m_total, int n_total, int k_total, int group_m) {
-    extern __shared__ __align__(1024) unsigned char smem_raw[];
-    const u32 raw = smem_u32(smem_raw);
+// STAGED: epilogue through per-warp SMEM buffers and 16-byte coalesced stores (store_tile_staged,
+// evict-first with STREAM); otherwise 4-byte stores straight from the fragment (store_tile).
+template <bool STAGED, bool STREAM>
+__device__ __forceinline__ void persistent_body(u32 raw, const TmaMap* tma_a, const TmaMap* tma_b, u32* __restrict__ c,
+                                                int m_total, int n_total, int k_total, int group_m) {
     const u32 base = (raw + 1023u) & ~1023u;
     const u32 a_base = base;
     const u32 b_base = base + G_A_REGION;
     const u32 full_bar = b_base + G_B_REGION;
     const u32 empty_bar = full_bar + 8 * G_STAGES;
+    const u32 epi_base = (empty_bar + 8 * G_STAGES + 15u) & ~15u;  // G_CONSUMERS * 4 warps x 16 rows
     const int tiles_m = m_total / G_BM, tiles_n = n_total / G_BN;
     const int tiles = tiles_m * tiles_n;
     const int k_tiles = k_total / G_BK;
@@ -143,11 +190,11 @@ extern "C" __global__ void __launch_bounds__(G_THREADS, 1)
                     mbar_expect_tx(full_bar + 8 * s, G_TX_BYTES);
 #pragma unroll
                     for (int b = 0; b < G_A_BOXES; ++b)
-                        tma_load_2d(a_base + s * G_A_STAGE_BYTES + G_A_BOX_OFF[b], &tma_a, kt * G_BK + G_A_BOX_C0[b],
+                        tma_load_2d(a_base + s * G_A_STAGE_BYTES + G_A_BOX_OFF[b], tma_a, kt * G_BK + G_A_BOX_C0[b],
                                     m0 + G_A_BOX_C1[b], full_bar + 8 * s);
 #pragma unroll
                     for (int b = 0; b < G_B_BOXES; ++b)
-                        tma_load_2d(b_base + s * G_B_STAGE_BYTES + G_B_BOX_OFF[b], &tma_b, kt * G_BK + G_B_BOX_C0[b],
+                        tma_load_2d(b_base + s * G_B_STAGE_BYTES + G_B_BOX_OFF[b], tma_b, kt * G_BK + G_B_BOX_C0[b],
                                     n0 + G_B_BOX_C1[b], full_bar + 8 * s);
                 }
             }
@@ -156,6 +203,7 @@ extern "C" __global__ void __launch_bounds__(G_THREADS, 1)
         asm volatile("setmaxnreg.inc.sync.aligned.u32 232;");
         const u32 im = wg - 1;
         const u32 t = tid % 128;
+        const u32 warp_buf = epi_base + ((tid - 128) / 32) * 16 * G_EPI_PITCH;
         float d[G_MMA_N / 2];
 #pragma unroll
         for (int i = 0; i < G_MMA_N / 2; ++i) d[i] = 0.f;
@@ -180,9 +228,33 @@ extern "C" __global__ void __launch_bounds__(G_THREADS, 1)
             }
             wgmma_wait<0>();
             if (t == 0) mbar_arrive(empty_bar + 8 * ((it - 1) % G_STAGES));
-            store_tile(c, d, m0 + im * 64 + (t / 32) * 16 + (t % 32) / 4, n0, n_total);
+            if (STAGED)
+                store_tile_staged<STREAM>(c, d, warp_buf, m0 + im * 64 + (t / 32) * 16, n0, n_total);
+            else
+                store_tile(c, d, m0 + im * 64 + (t / 32) * 16 + (t % 32) / 4, n0, n_total);
         }
     }
+}
+
+extern "C" __global__ void __launch_bounds__(G_THREADS, 1)
+    gemm_bf16_persistent(const __grid_constant__ TmaMap tma_a, const __grid_constant__ TmaMap tma_b,
+                         u32* __restrict__ c, int m_total, int n_total, int k_total, int group_m) {
+    extern __shared__ __align__(1024) unsigned char smem_raw[];
+    persistent_body<false, false>(smem_u32(smem_raw), &tma_a, &tma_b, c, m_total, n_total, k_total, group_m);
+}
+
+extern "C" __global__ void __launch_bounds__(G_THREADS, 1)
+    gemm_bf16_persistent_vst(const __grid_constant__ TmaMap tma_a, const __grid_constant__ TmaMap tma_b,
+                             u32* __restrict__ c, int m_total, int n_total, int k_total, int group_m) {
+    extern __shared__ __align__(1024) unsigned char smem_raw[];
+    persistent_body<true, false>(smem_u32(smem_raw), &tma_a, &tma_b, c, m_total, n_total, k_total, group_m);
+}
+
+extern "C" __global__ void __launch_bounds__(G_THREADS, 1)
+    gemm_bf16_persistent_vst_cs(const __grid_constant__ TmaMap tma_a, const __grid_constant__ TmaMap tma_b,
+                                u32* __restrict__ c, int m_total, int n_total, int k_total, int group_m) {
+    extern __shared__ __align__(1024) unsigned char smem_raw[];
+    persistent_body<true, true>(smem_u32(smem_raw), &tma_a, &tma_b, c, m_total, n_total, k_total, group_m);
 }
 
 // Cluster variant: 2 CTAs (cluster ranks 0, 1) take vertically adjacent M tiles with the same N

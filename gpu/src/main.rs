@@ -30,6 +30,10 @@ struct Opts {
     run_class: Option<(usize, PathBuf)>,
     gemm_size: u32,
     variants: Vec<String>,
+    /// Alternating timing rounds (ours, cuBLAS) and, per timing, seconds of warm-up and iterations.
+    rounds: u32,
+    warmup_s: f64,
+    iters: u32,
 }
 
 fn parse() -> Opts {
@@ -44,8 +48,13 @@ fn parse() -> Opts {
         variants: vec![
             "gemm_bf16".into(),
             "gemm_bf16_persistent".into(),
+            "gemm_bf16_persistent_vst".into(),
+            "gemm_bf16_persistent_vst_cs".into(),
             "gemm_bf16_cluster2".into(),
         ],
+        rounds: 7,
+        warmup_s: 2.0,
+        iters: 100,
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
@@ -56,6 +65,10 @@ fn parse() -> Opts {
                 o.out = PathBuf::from(&args[i]);
             }
             "--skip-check" => o.check = false,
+            "--rounds" => {
+                i += 1;
+                o.rounds = args[i].parse().expect("--rounds N");
+            }
             "--skip-gemm" => o.gemm = false,
             "--no-cublas" => o.cublas = false,
             "--group-m" => {
@@ -98,7 +111,7 @@ fn parse() -> Opts {
             }
             "-h" | "--help" => {
                 println!(
-                    "smemdesc-gpu [--out DIR] [--skip-check] [--skip-gemm] [--no-cublas] [--group-m N,N..] [--size N] [--variants K,K..] [--list] [--emit DIR]"
+                    "smemdesc-gpu [--out DIR] [--skip-check] [--skip-gemm] [--no-cublas] [--group-m N,N..] [--size N] [--variants K,K..] [--rounds N] [--list] [--emit DIR]"
                 );
                 std::process::exit(0);
             }
@@ -467,9 +480,13 @@ struct GemmResult {
     size: u32,
     variants: Vec<Variant>,
     best: (String, u32),
-    /// Medians of the best (variant, group_m), before and after cuBLAS.
+    /// Medians of the best (variant, group_m), one per alternating round.
     ms_median: Vec<f32>,
     tflops: Vec<f64>,
+    /// Every timed (variant, group_m) with its TFLOP/s per round (the best is one of them).
+    contenders: Vec<(String, u32, Vec<f64>)>,
+    warmup_s: f64,
+    iters: u32,
     sass: String,
     /// Raw JSON lines of the cuBLAS runs.
     cublas: Vec<String>,
@@ -572,6 +589,12 @@ fn run_gemm(o: &Opts, work: &Path, gpu: &cuda::Gpu, log: &mut String) -> cuda::R
     for (name, grid, half_b) in [
         ("gemm_bf16", tiles, false),
         ("gemm_bf16_persistent", tiles.min(gpu.sms as u32), false),
+        ("gemm_bf16_persistent_vst", tiles.min(gpu.sms as u32), false),
+        (
+            "gemm_bf16_persistent_vst_cs",
+            tiles.min(gpu.sms as u32),
+            false,
+        ),
         ("gemm_bf16_cluster2", tiles, true),
     ] {
         if !o.variants.iter().any(|v| v == name) {
@@ -602,7 +625,7 @@ fn run_gemm(o: &Opts, work: &Path, gpu: &cuda::Gpu, log: &mut String) -> cuda::R
         // Raster sweep (groups of M tiles sharing B in L2).
         let mut sweep = Vec::new();
         for &gm in &o.group_m {
-            let t = median(cuda::time_ms(3, 20, || launch(gm))?);
+            let t = median(cuda::time_ms(20, 20, || launch(gm))?);
             sweep.push((gm, t, flops / (t as f64 * 1e-3) / 1e12));
         }
         let line = format!(
@@ -635,44 +658,79 @@ fn run_gemm(o: &Opts, work: &Path, gpu: &cuda::Gpu, log: &mut String) -> cuda::R
         });
         kernels.push((k, grid, half_b));
     }
-    // Best correct (variant, group_m).
-    let mut best: Option<(usize, u32, f32)> = None;
-    for (vi, v) in variants.iter().enumerate() {
-        if v.nan_count != 0 || v.rel_err > 1e-2 {
-            continue;
-        }
-        for &(gm, ms, _) in &v.sweep {
-            if best.is_none_or(|b| ms < b.2) {
-                best = Some((vi, gm, ms));
+    // Contenders: the correct persistent variants (or, if none is correct, the best correct
+    // variant). They are timed in alternating rounds with cuBLAS.
+    let ok = |v: &Variant| v.nan_count == 0 && v.rel_err <= 1e-2;
+    let best_gm = |v: &Variant| {
+        v.sweep
+            .iter()
+            .min_by(|a, b| a.1.total_cmp(&b.1))
+            .map(|&(gm, ms, _)| (gm, ms))
+    };
+    // Every persistent variant is timed at the best group_m of the sweep (over all persistent
+    // variants), so that the variants are compared at equal raster in the same rounds.
+    let persistent: Vec<usize> = (0..variants.len())
+        .filter(|&vi| ok(&variants[vi]) && variants[vi].name.starts_with("gemm_bf16_persistent"))
+        .collect();
+    let gms: Vec<u32> = persistent
+        .iter()
+        .filter_map(|&vi| best_gm(&variants[vi]))
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+        .map(|(gm, _)| gm)
+        .into_iter()
+        .collect();
+    let mut contenders: Vec<(usize, u32, f32)> = Vec::new();
+    for &gm in &gms {
+        for &vi in &persistent {
+            if let Some(&(_, ms, _)) = variants[vi].sweep.iter().find(|x| x.0 == gm) {
+                contenders.push((vi, gm, ms));
             }
         }
     }
-    let (bv, bg, _) = best.ok_or("no GEMM variant was correct")?;
-    let (k, grid, half_b) = &kernels[bv];
-    // Timing: the best (variant, group_m) alternates with cuBLAS (a separate python3 process)
-    // so both see the same clock/thermal state; each of ours is a median of 50 after a warm-up
-    // of ~0.5 s of GEMMs.
-    let mut ms_median = Vec::new();
-    let mut tflops = Vec::new();
-    let mut time = || -> cuda::Res<()> {
-        let t = median(cuda::time_ms(300, 50, || {
-            k.launch(*grid, g.threads(), &args(bg, *half_b))
+    if contenders.is_empty() {
+        let b = variants
+            .iter()
+            .enumerate()
+            .filter(|(_, v)| ok(v))
+            .filter_map(|(vi, v)| best_gm(v).map(|(gm, ms)| (vi, gm, ms)))
+            .min_by(|a, b| a.2.total_cmp(&b.2))
+            .ok_or("no GEMM variant was correct")?;
+        contenders.push(b);
+    }
+    // Timing: each round times every contender (order alternating between rounds), then cuBLAS
+    // (a separate python3 process) so all see the same clock/thermal state. Every timing, ours and
+    // cuBLAS's alike, is the median of `iters` after `warmup_s` seconds of the same GEMM.
+    let mut rounds_ms: Vec<Vec<f32>> = vec![Vec::new(); contenders.len()];
+    let mut time = |ci: usize| -> cuda::Res<()> {
+        let (vi, gm, est_ms) = contenders[ci];
+        let (k, grid, half_b) = &kernels[vi];
+        let warm = ((o.warmup_s * 1e3 / est_ms as f64).ceil() as u32).max(10);
+        let t = median(cuda::time_ms(warm, o.iters, || {
+            k.launch(*grid, g.threads(), &args(gm, *half_b))
         })?);
-        ms_median.push(t);
-        tflops.push(flops / (t as f64 * 1e-3) / 1e12);
+        rounds_ms[ci].push(t);
         Ok(())
     };
     let mut cublas = Vec::new();
     let mut cublas_tflops = Vec::new();
     let py = work.join("bench_cublas.py");
     std::fs::write(&py, CUBLAS_PY).map_err(|e| e.to_string())?;
-    let rounds = if o.cublas { 3 } else { 1 };
-    for _ in 0..rounds {
-        time()?;
+    let rounds = if o.cublas { o.rounds.max(1) } else { 1 };
+    for r in 0..rounds {
+        let n = contenders.len();
+        for i in 0..n {
+            time(if r % 2 == 0 { i } else { n - 1 - i })?;
+        }
         if !o.cublas {
             break;
         }
-        match Command::new("python3").arg(&py).arg(s.to_string()).output() {
+        match Command::new("python3")
+            .arg(&py)
+            .arg(s.to_string())
+            .arg(o.warmup_s.to_string())
+            .arg(o.iters.to_string())
+            .output()
+        {
             Ok(out) => {
                 let so = String::from_utf8_lossy(&out.stdout).to_string();
                 if let Some(l) = so.lines().find(|l| l.starts_with('{')) {
@@ -702,9 +760,37 @@ fn run_gemm(o: &Opts, work: &Path, gpu: &cuda::Gpu, log: &mut String) -> cuda::R
             }
         }
     }
-    if !cublas_tflops.is_empty() {
-        time()?; // ours once more, after the last cuBLAS
+    let tf = |ms: &[f32]| -> Vec<f64> {
+        ms.iter()
+            .map(|&t| flops / (t as f64 * 1e-3) / 1e12)
+            .collect()
+    };
+    let mut timed: Vec<(String, u32, Vec<f64>)> = Vec::new();
+    for (ci, &(vi, gm, _)) in contenders.iter().enumerate() {
+        let line = format!(
+            "timing {} group_m {gm}: TFLOP/s per round {:?} (median {:.1})",
+            variants[vi].name,
+            tf(&rounds_ms[ci])
+                .iter()
+                .map(|t| format!("{t:.1}"))
+                .collect::<Vec<_>>(),
+            median_f64(&tf(&rounds_ms[ci])).unwrap_or(0.0)
+        );
+        println!("{line}");
+        writeln!(log, "{line}").unwrap();
+        timed.push((variants[vi].name.clone(), gm, tf(&rounds_ms[ci])));
     }
+    // The best contender by its median over the rounds.
+    let bc = (0..contenders.len())
+        .max_by(|&a, &b| {
+            median_f64(&timed[a].2)
+                .unwrap_or(0.0)
+                .total_cmp(&median_f64(&timed[b].2).unwrap_or(0.0))
+        })
+        .unwrap();
+    let (bv, bg, _) = contenders[bc];
+    let ms_median = rounds_ms[bc].clone();
+    let tflops = tf(&ms_median);
     let line = format!(
         "timing {} group_m {bg}: ours {:?} TFLOP/s, cuBLAS {:?} TFLOP/s (alternating)",
         variants[bv].name,
@@ -721,6 +807,9 @@ fn run_gemm(o: &Opts, work: &Path, gpu: &cuda::Gpu, log: &mut String) -> cuda::R
         best: (variants[bv].name.clone(), bg),
         variants,
         ms_median,
+        contenders: timed,
+        warmup_s: o.warmup_s,
+        iters: o.iters,
         tflops,
         sass: sass_evidence(&work.join("gemm.cubin")),
         cublas,
@@ -861,10 +950,22 @@ fn write_results(
                 .collect();
             writeln!(
                 j,
-                "  \"gemm\": {{\"m\": {s}, \"n\": {s}, \"k\": {s}, \"dtype\": \"bf16 in, fp32 accumulate, bf16 out\", \"compiler\": {}, \"best_kernel\": {}, \"best_group_m\": {}, \"median_ms\": {:?}, \"tflops\": {:?}, \"ours_median_tflops\": {}, \"cublas_tflops\": {:?}, \"cublas_median_tflops\": {}, \"ours_over_cublas\": {}, \"sass\": {}, \"variants\": [{}], \"cublas\": [{}]}}",
+                "  \"gemm\": {{\"m\": {s}, \"n\": {s}, \"k\": {s}, \"dtype\": \"bf16 in, fp32 accumulate, bf16 out\", \"compiler\": {}, \"best_kernel\": {}, \"best_group_m\": {}, \"warmup_s\": {}, \"iters_per_timing\": {}, \"contenders\": [{}], \"median_ms\": {:?}, \"tflops\": {:?}, \"ours_median_tflops\": {}, \"cublas_tflops\": {:?}, \"cublas_median_tflops\": {}, \"ours_over_cublas\": {}, \"sass\": {}, \"variants\": [{}], \"cublas\": [{}]}}",
                 json_str(&g.how),
                 json_str(&g.best.0),
                 g.best.1,
+                g.warmup_s,
+                g.iters,
+                g.contenders
+                    .iter()
+                    .map(|(n, gm, t)| format!(
+                        "{{\"kernel\": {}, \"group_m\": {gm}, \"tflops\": {:?}, \"median_tflops\": {}}}",
+                        json_str(n),
+                        t,
+                        median_f64(t).map(|x| format!("{x:.1}")).unwrap_or("null".into())
+                    ))
+                    .collect::<Vec<_>>()
+                    .join(", "),
                 g.ms_median,
                 g.tflops,
                 median_f64(&g.tflops).map(|x| format!("{x:.1}")).unwrap_or("null".into()),
@@ -955,7 +1056,18 @@ fn write_results(
             }
             writeln!(
                 md,
-                "\nBest: `{}` group_m {}: {:?} TFLOP/s (each a median of 50 after ~0.5 s warm-up, alternating with cuBLAS).\n\nSASS: {}\n\ncuBLAS (torch.matmul, same run, alternating): {:?} TFLOP/s\n\n```\n{}\n```",
+                "\nTimed in {} alternating rounds; each timing (ours and cuBLAS alike) is a median of {} after {} s of warm-up of the same GEMM.\n\n{}\nBest: `{}` group_m {}: {:?} TFLOP/s per round.\n\nSASS: {}\n\ncuBLAS (torch.matmul, same run, alternating): {:?} TFLOP/s\n\n```\n{}\n```",
+                g.tflops.len(),
+                g.iters,
+                g.warmup_s,
+                g.contenders
+                    .iter()
+                    .map(|(n, gm, t)| format!(
+                        "- `{n}` group_m {gm}: {:?} TFLOP/s, median {:.1}\n",
+                        t.iter().map(|x| format!("{x:.1}")).collect::<Vec<_>>(),
+                        median_f64(t).unwrap_or(0.0)
+                    ))
+                    .collect::<String>(),
                 g.best.0,
                 g.best.1,
                 g.tflops.iter().map(|t| format!("{t:.1}")).collect::<Vec<_>>(),

@@ -571,9 +571,26 @@ impl GemmPlan {
             + self.b.tma.boxes.len() as u32 * self.b.tma.box_bytes(d)
     }
 
+    /// Columns of C that one consumer warp stages in SMEM at a time in the epilogue.
+    pub const EPI_COLS: u32 = 64;
+
+    /// Row pitch of a warp's epilogue staging buffer: `EPI_COLS` bf16 plus 16 bytes of padding, so
+    /// the accumulator fragment's 4-byte writes (8 rows x 4 words per warp) hit 32 distinct banks.
+    pub fn epi_pitch(&self) -> u32 {
+        Self::EPI_COLS * 2 + 16
+    }
+
+    /// Epilogue staging: one 16-row buffer per consumer warp (not operand tiles, no descriptors).
+    pub fn epi_bytes(&self) -> u32 {
+        self.consumers * 4 * 16 * self.epi_pitch()
+    }
+
     /// Dynamic shared memory.
     pub fn smem_bytes(&self) -> u32 {
-        1024 + region_bytes(&self.a.tile) + region_bytes(&self.b.tile) + 16 * self.stages
+        1024 + region_bytes(&self.a.tile)
+            + region_bytes(&self.b.tile)
+            + 16 * self.stages
+            + self.epi_bytes()
     }
 
     /// Threads per CTA.
@@ -608,6 +625,8 @@ impl GemmPlan {
             ("G_A_BOXES", self.a.tma.boxes.len() as u32),
             ("G_B_BOXES", self.b.tma.boxes.len() as u32),
             ("G_TX_BYTES", self.tx_bytes()),
+            ("G_EPI_COLS", Self::EPI_COLS),
+            ("G_EPI_PITCH", self.epi_pitch()),
         ];
         for (k, v) in defs {
             writeln!(s, "#define {k} {v}").unwrap();
@@ -715,6 +734,8 @@ mod tests {
             (128, 256, 64, 4, 2)
         );
         assert!(g.smem_bytes() <= 227 * 1024);
+        assert_eq!(g.bn % GemmPlan::EPI_COLS, 0);
+        assert_eq!(g.epi_pitch() % 16, 0);
         check_boxes(&g.a.tile, &g.a.tma);
         check_boxes(&g.b.tile, &g.b.tma);
         assert_eq!(g.tx_bytes(), (128 + 256) * 64 * 2);
