@@ -99,6 +99,10 @@ fn check_with_emulator(p: &TilePlan, base: u32) -> u64 {
                     t.desc(base, i, j, stage),
                     "desc() and try_desc() disagree"
                 );
+                assert!(
+                    matches!(d.row_phase(), None | Some(0)),
+                    "a subtile must start on an atom's row 0: {d}"
+                );
                 for mn in 0..bm {
                     for k in 0..bk {
                         let (gm, gk) = (i * bm + mn, j * bk + k);

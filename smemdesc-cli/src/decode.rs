@@ -274,14 +274,14 @@ fn layout_warnings(
             start % 128
         ));
     }
-    let phase = ((start % period) >> 7) as u8;
-    if phase != d.base_offset() {
-        warnings.push(format!(
-            "start address {start:#x} sits at row group {phase} of the {period}-B swizzle repeat (start mod {period} = {}), but base_offset = {}: unless the tile's pattern really starts {} x 128 B past a {period}-B boundary, the tensor core will swizzle with a different phase than TMA/stores wrote (aligned tile: place it at a multiple of {period} and use base_offset 0)",
-            start % period,
-            d.base_offset(),
-            d.base_offset()
-        ));
+    if let Some(phase) = d.row_phase() {
+        if phase != 0 {
+            warnings.push(format!(
+                "start address {start:#x} with base_offset {} begins at row {phase} of a swizzle atom ((start >> 7) - base_offset, mod the {} rows of the {period}-B repeat), but every MMA subtile begins on row 0: the tensor core would swizzle with another phase than TMA/stores wrote (aligned tile: base_offset 0 and the tile at a multiple of {period}; a tile placed off that boundary at address P: base_offset (P >> 7) & 7)",
+                d.base_offset(),
+                period / 128
+            ));
+        }
     }
 }
 

@@ -336,6 +336,33 @@ impl SmemDescriptor {
         }
     }
 
+    /// The swizzle row at which the matrix starts, counted from the pattern start that `base_offset`
+    /// names: `((start_address >> 7) - base_offset) mod rows`, with `rows` the rows of one swizzle
+    /// repeat (8 for 128B, 4 for 64B and 128B_base32B, 2 for 32B). `None` without swizzle or for an
+    /// unknown layout code.
+    ///
+    /// Every MMA subtile starts on the first row of an atom (a K step of +32 B stays in that row),
+    /// so for a descriptor smemdesc derives this is 0; anything else means the start address and
+    /// `base_offset` disagree and the tensor core would swizzle with another phase than the data
+    /// was written with. This is the phase the [emulator](crate::emulate_address) applies.
+    ///
+    /// ```
+    /// use smemdesc_core::{Arch, DescriptorFields, SmemDescriptor, SwizzleMode};
+    /// let d = SmemDescriptor::encode(Arch::Sm90, DescriptorFields::new(0x2020, 16, 1024, SwizzleMode::B128)).unwrap();
+    /// assert_eq!(d.row_phase(), Some(0)); // aligned tile, K step of 32 B
+    /// assert_eq!(d.with_base_offset(3).row_phase(), Some(5)); // base_offset says the pattern starts 3 rows later
+    /// assert_eq!(d.with_start_address(0x2180).unwrap().with_base_offset(3).row_phase(), Some(0));
+    /// ```
+    pub const fn row_phase(self) -> Option<u32> {
+        let rows = match self.layout() {
+            Some(SwizzleMode::B128) => 8,
+            Some(SwizzleMode::B64) | Some(SwizzleMode::B128Base32B) => 4,
+            Some(SwizzleMode::B32) => 2,
+            _ => return None,
+        };
+        Some(((self.start_address() >> 7).wrapping_sub(self.base_offset() as u32)) % rows)
+    }
+
     /// All fields, or an error for an unknown layout code.
     ///
     /// ```
