@@ -370,7 +370,6 @@ fn odd_but_parseable_values_never_panic() {
 /// `decode` of those descriptors must find the phase consistent (no warning), for every swizzle.
 #[test]
 fn unaligned_base_descriptors_decode_without_phase_warning() {
-    use assert_cmd::Command;
     // (swizzle, base, PTX base_offset = (base >> 7) & 7 since base is off the 1024/512/256 B repeat)
     for (swizzle, base, want_bo) in [
         ("128B", "0x2180", 3u64),
@@ -378,8 +377,7 @@ fn unaligned_base_descriptors_decode_without_phase_warning() {
         ("32B", "0x180", 3),
         ("64B", "0x2100", 2),
     ] {
-        let out = Command::cargo_bin("smemdesc")
-            .unwrap()
+        let out = smemdesc()
             .args([
                 "tile",
                 "--arch",
@@ -421,8 +419,7 @@ fn unaligned_base_descriptors_decode_without_phase_warning() {
             let raw = u64::from_str_radix(d.trim_start_matches("0x"), 16).unwrap();
             assert_eq!(raw >> 49 & 7, want_bo, "{swizzle} at {base}: {d}");
         }
-        let dec = Command::cargo_bin("smemdesc")
-            .unwrap()
+        let dec = smemdesc()
             .arg("decode")
             .args(&descs)
             .args(["--arch", "sm90"])
