@@ -377,56 +377,46 @@ fn unaligned_base_descriptors_decode_without_phase_warning() {
         ("32B", "0x180", 3),
         ("64B", "0x2100", 2),
     ] {
-        let out = smemdesc()
-            .args([
-                "tile",
-                "--arch",
-                "sm90",
-                "--operand",
-                "A",
-                "--dtype",
-                "bf16",
-                "--tile",
-                "128x64",
-                "--major",
-                "K",
-                "--swizzle",
-                swizzle,
-                "--mma",
-                "m64n128k16",
-                "--stages",
-                "2",
-                "--base",
-                base,
-                "--json",
-            ])
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-        let descs: Vec<String> = v["descriptors"]
+        let (code, stdout, stderr) = run(&[
+            "tile",
+            "--arch",
+            "sm90",
+            "--operand",
+            "A",
+            "--dtype",
+            "bf16",
+            "--tile",
+            "128x64",
+            "--major",
+            "K",
+            "--swizzle",
+            swizzle,
+            "--mma",
+            "m64n128k16",
+            "--stages",
+            "2",
+            "--base",
+            base,
+            "--json",
+        ]);
+        assert_eq!(code, 0, "{stderr}");
+        let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+        let descs: Vec<&str> = v["descriptors"]
             .as_array()
             .unwrap()
             .iter()
-            .map(|d| d["desc"].as_str().unwrap().to_string())
+            .map(|d| d["desc"].as_str().unwrap())
             .collect();
         assert!(!descs.is_empty());
         for d in &descs {
             let raw = u64::from_str_radix(d.trim_start_matches("0x"), 16).unwrap();
             assert_eq!(raw >> 49 & 7, want_bo, "{swizzle} at {base}: {d}");
         }
-        let dec = smemdesc()
-            .arg("decode")
-            .args(&descs)
-            .args(["--arch", "sm90"])
-            .output()
-            .unwrap();
-        let text = String::from_utf8_lossy(&dec.stdout);
-        assert!(dec.status.success());
+        let mut args = vec!["decode"];
+        args.extend(&descs);
+        args.extend(["--arch", "sm90"]);
+        let (code, text, _) = run(&args);
+        assert_eq!(code, 0);
         assert!(
             !text.contains("begins at row"),
             "{swizzle} at {base}: {text}"
