@@ -238,6 +238,7 @@ pub struct TileLayout {
     grid: Layout,
     lbo_units: u32,
     sbo_units: u32,
+    base: SmemDescriptor,
 }
 
 impl TileLayout {
@@ -343,7 +344,7 @@ impl TileLayout {
         };
         let (subtile, grid) = tri!(units.divide(sub_mn, sub_k));
         let (lbo_units, sbo_units) = tri!(CanonicalForm::of(spec.major, swizzle).offsets(subtile));
-        let tl = TileLayout {
+        let mut tl = TileLayout {
             spec,
             swizzle,
             atom,
@@ -351,8 +352,11 @@ impl TileLayout {
             grid,
             lbo_units,
             sbo_units,
+            base: SmemDescriptor::from_raw(spec.arch, 0),
         };
         tri!(tl.check_fields());
+        let fields = DescriptorFields::new(0, tl.lbo(), tl.sbo(), swizzle);
+        tl.base = tri!(SmemDescriptor::encode(spec.arch, fields));
         Ok(tl)
     }
 
@@ -646,11 +650,7 @@ impl TileLayout {
     /// assert_eq!(t.base_descriptor().raw(), 0x4000_0040_0001_0000);
     /// ```
     pub const fn base_descriptor(&self) -> SmemDescriptor {
-        let f = DescriptorFields::new(0, self.lbo(), self.sbo(), self.swizzle);
-        match SmemDescriptor::encode(self.spec.arch, f) {
-            Ok(d) => d,
-            Err(_) => SmemDescriptor::from_raw(self.spec.arch, 0), // unreachable: checked in `new`
-        }
+        self.base
     }
 
     /// The matrix base offset for a tile whose swizzle pattern starts at `smem_addr` (PTX "Matrix
@@ -742,10 +742,12 @@ impl TileLayout {
         }
     }
 
-    /// The raw descriptor of subtile `(mn, k)`, stage `stage`, for a tile at `smem_addr` — one add at
-    /// run time. Indices wrap into range and the start address is taken modulo the 256 KiB the field
-    /// can address (shared-window addresses always fit); use [`try_desc`](Self::try_desc) to have
-    /// both checked.
+    /// The raw descriptor of subtile `(mn, k)`, stage `stage`, for a tile at `smem_addr`: the subtile's
+    /// advance evaluated from the layout, then [`desc_advanced`](Self::desc_advanced). Indices wrap
+    /// into range and the start address is taken modulo the 256 KiB the field can address
+    /// (shared-window addresses always fit); use [`try_desc`](Self::try_desc) to have both checked.
+    /// With indices known only at run time, the advance tables (`#[smem_tile]` emits them) make
+    /// this a few adds: `desc_advanced(addr, advance_mn(i) + advance_k(j) + s · advance_stage())`.
     ///
     /// ```
     /// # use smemdesc_core::*;
@@ -753,9 +755,24 @@ impl TileLayout {
     /// assert_eq!(t.desc(0, 1, 4, 0), t.try_desc(0, 1, 4, 0).unwrap().raw());
     /// ```
     pub const fn desc(&self, smem_addr: u32, mn: u32, k: u32, stage: u32) -> u64 {
-        let off = self.subtile_offset_bytes(mn % self.mmas_mn(), k % self.mmas_k())
-            + (stage % self.spec.stages) * self.stage_bytes();
-        let start = (smem_addr.wrapping_add(off) >> 4) & ((1 << 14) - 1);
-        self.base_descriptor().raw() | start as u64 | (self.base_offset_at(smem_addr) as u64) << 49
+        let units = self.grid.eval(mn % self.mmas_mn(), k % self.mmas_k())
+            + (stage % self.spec.stages) * self.advance_stage();
+        self.desc_advanced(smem_addr, units)
+    }
+
+    /// The raw base descriptor with its start address moved to `smem_addr` plus `units` 16-byte
+    /// units (modulo the 14-bit field), and the base offset of a tile at `smem_addr`
+    /// ([`base_offset_at`](Self::base_offset_at)). The one place descriptor fields are filled at
+    /// use; [`desc`](Self::desc) and the macro's table-driven `desc` both end here.
+    ///
+    /// ```
+    /// # use smemdesc_core::*;
+    /// let t = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 128, 64).mma_mn(64).stages(2).build().unwrap();
+    /// let units = t.advance_mn(1) + t.advance_k(3) + t.advance_stage();
+    /// assert_eq!(t.desc_advanced(0x400, units), t.desc(0x400, 1, 3, 1));
+    /// ```
+    pub const fn desc_advanced(&self, smem_addr: u32, units: u32) -> u64 {
+        let start = (smem_addr >> 4).wrapping_add(units) & ((1 << 14) - 1);
+        self.base.raw() | start as u64 | (self.base_offset_at(smem_addr) as u64) << 49
     }
 }

@@ -357,19 +357,16 @@ pub(crate) fn tile_struct(
 
             /// Descriptor of MMA subtile `(mn, k)` of stage `stage` for the tile at shared-memory
             /// address `smem_addr`: [`DESC`](Self::DESC) with the start address moved by the
-            /// advance tables (adds and two table loads at run time; equal to the core's
-            /// `TileLayout::desc`). `mn < MMAS_MN` and `k < MMAS_K` (an index out of range is a
+            /// advance tables (two table loads and adds at run time, then the core's
+            /// `TileLayout::desc_advanced`; equal to `TileLayout::desc`). `mn < MMAS_MN` and `k < MMAS_K` (an index out of range is a
             /// panic, a compile error in `const` context); base_offset is set for a base off the
             /// swizzle pattern's boundary (never for this type's own storage, which is aligned).
             #[inline(always)]
             pub const fn desc(smem_addr: u32, mn: u32, k: u32, stage: u32) -> u64 {
-                let units = (smem_addr >> 4)
-                    + Self::ADVANCE_MN[mn as usize] as u32
+                let units = Self::ADVANCE_MN[mn as usize] as u32
                     + Self::ADVANCE_K[k as usize] as u32
                     + stage * Self::ADVANCE_STAGE;
-                Self::DESC
-                    | (units & 0x3fff) as u64
-                    | (Self::PLAN.tile.base_offset_at(smem_addr) as u64) << 49
+                Self::PLAN.tile.desc_advanced(smem_addr, units)
             }
             /// Swizzled byte offset of logical element `(mn, k)` of stage 0.
             pub const fn offset(mn: u32, k: u32) -> u32 {
