@@ -1,4 +1,5 @@
-//! Every row of every `.tsv` in `../shared/golden/` (computed by CuTe) must reproduce bit for bit.
+//! Every row of every `.tsv` in `tests/data/golden/` (computed by CuTe, copied from `../shared/golden/`)
+//! must reproduce bit for bit.
 
 mod common;
 use common::*;
@@ -87,7 +88,7 @@ fn offsets_match_cute_bit_for_bit() {
 fn every_golden_file_is_covered() {
     // A new golden file must get a test: fail loudly rather than skip it.
     let mut names: Vec<String> = std::fs::read_dir(golden_dir())
-        .expect("../shared/golden must exist")
+        .expect("tests/data/golden must exist")
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .filter(|n| n.ends_with(".tsv"))
         .collect();
@@ -96,5 +97,44 @@ fn every_golden_file_is_covered() {
         names,
         ["descriptors.tsv", "offsets.tsv"],
         "golden files without a test"
+    );
+}
+
+#[test]
+fn golden_copy_matches_shared() {
+    // The repository carries its own copy so that a clone with nothing beside it can test. When the
+    // upstream `../shared/golden/` is present, the copy must hold every file it holds, byte for byte
+    // (a file added upstream fails here until it is copied and covered).
+    let Some(shared) = shared_golden_dir() else {
+        println!(
+            "../shared/golden absent: the repository's copy is the only one, nothing to compare"
+        );
+        return;
+    };
+    let list = |dir: &std::path::Path| {
+        let mut v: Vec<String> = std::fs::read_dir(dir)
+            .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    };
+    let upstream = list(&shared);
+    let copy = list(&golden_dir());
+    assert_eq!(
+        copy, upstream,
+        "tests/data/golden/ and ../shared/golden/ hold different files: copy the new ones"
+    );
+    for name in &upstream {
+        let a = std::fs::read(shared.join(name)).unwrap();
+        let b = std::fs::read(golden_dir().join(name)).unwrap();
+        assert!(
+            a == b,
+            "tests/data/golden/{name} differs from ../shared/golden/{name}"
+        );
+    }
+    println!(
+        "{} golden files identical to ../shared/golden",
+        upstream.len()
     );
 }

@@ -1,4 +1,4 @@
-//! Every row of `../shared/golden/descriptors.tsv` (computed by CuTe) reproduces through
+//! Every row of `tests/data/golden/descriptors.tsv` (computed by CuTe) reproduces through
 //! `smemdesc tile --json`, and `smemdesc decode` of every golden descriptor prints the fields the
 //! row implies.
 

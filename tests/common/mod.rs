@@ -5,9 +5,17 @@ use smemdesc::core::{Arch, ElementType, Major, Order, SwizzleMode};
 use std::collections::HashMap;
 use std::path::PathBuf;
 
-/// `../shared/golden/` relative to the project root.
+/// The repository's copy of the CuTe golden vectors, `tests/data/golden/`. The tests read only this
+/// copy, so a clone with nothing beside it passes; `tests/golden.rs` checks it against
+/// `../shared/golden/` whenever that directory exists.
 pub fn golden_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/golden")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/golden")
+}
+
+/// `../shared/golden/` beside the repository, the upstream of `tests/data/golden/`, if present.
+pub fn shared_golden_dir() -> Option<PathBuf> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/golden");
+    dir.is_dir().then_some(dir)
 }
 
 /// One `.tsv` as header-keyed rows. Panics (test failure) when missing or empty.

@@ -5,10 +5,14 @@ use assert_cmd::Command;
 use std::collections::HashMap;
 use std::path::PathBuf;
 
-/// `<repo root>/../shared/golden` (the worktree and CI both keep `shared/` beside the repo root).
+/// The repository's copy of the CuTe golden vectors, `<repo root>/tests/data/golden`.
 pub fn golden_dir() -> PathBuf {
     let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    manifest.join("..").join("..").join("shared").join("golden")
+    manifest
+        .join("..")
+        .join("tests")
+        .join("data")
+        .join("golden")
 }
 
 /// Rows of a golden TSV as header -> value maps. A missing file fails the test.
