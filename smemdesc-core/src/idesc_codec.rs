@@ -1,0 +1,356 @@
+//! Encoding and decoding of tcgen05 instruction descriptors: [`InstrDesc`] ↔ [`Idesc`] (the 32
+//! bits with the kind whose table they follow), the 64-bit run-time form and the `const fn`
+//! setters for the run-time fields. Bit positions: PTX ISA "Instruction descriptor" tables (see
+//! `idesc.rs`).
+
+use crate::arch::Major;
+use crate::idesc::{format_code, format_type, is_block_scaled, AccumType, InstrDesc, ScaleFormat};
+use crate::idesc_error::IdescError;
+use crate::mma::{MmaKind, Operand};
+
+const fn bits(raw: u32, lo: u32, width: u32) -> u32 {
+    (raw >> lo) & ((1 << width) - 1)
+}
+
+const fn flag(b: bool) -> u32 {
+    b as u32
+}
+
+const fn major_of(bit: u32) -> Major {
+    if bit == 1 {
+        Major::Mn
+    } else {
+        Major::K
+    }
+}
+
+impl InstrDesc {
+    /// Validates and packs the descriptor.
+    ///
+    /// ```
+    /// use smemdesc_core::*;
+    /// // idesc.tsv row 1: tf32 tf32 -> f32, M 64, N 8, K/K.
+    /// let i = InstrDesc::new(MmaKind::Tf32, ElementType::TF32, ElementType::TF32, AccumType::F32, 64, 8).encode().unwrap();
+    /// assert_eq!(i.raw(), 0x04020910);
+    /// ```
+    pub const fn encode(&self) -> Result<Idesc, IdescError> {
+        tri!(self.validate());
+        Ok(Idesc {
+            raw: self.pack(),
+            kind: self.kind,
+        })
+    }
+
+    /// Like [`InstrDesc::encode`] but panics (a compile error in a `const` item) when invalid.
+    ///
+    /// ```
+    /// use smemdesc_core::*;
+    /// const I: Idesc = InstrDesc::new(MmaKind::I8, ElementType::S8, ElementType::U8, AccumType::S32, 128, 48).expect_valid();
+    /// assert_eq!(I.raw() >> 24, 128 >> 4);
+    /// ```
+    pub const fn expect_valid(&self) -> Idesc {
+        match self.encode() {
+            Ok(i) => i,
+            Err(e) => panic!("{}", e.summary()),
+        }
+    }
+
+    /// Packs the fields without validation (callers validate first).
+    const fn pack(&self) -> u32 {
+        let a = match format_code(self.kind, self.a) {
+            Some(c) => c,
+            None => 0,
+        };
+        let b = match format_code(self.kind, self.b) {
+            Some(c) => c,
+            None => 0,
+        };
+        let common = (flag(self.sparse) << 2)
+            | (a << 7)
+            | (b << 10)
+            | (flag(self.negate_a) << 13)
+            | (flag(self.negate_b) << 14)
+            | (flag(matches!(self.a_major, Major::Mn)) << 15)
+            | (flag(matches!(self.b_major, Major::Mn)) << 16)
+            | (((self.n >> 3) & 0x3f) << 17);
+        if is_block_scaled(self.kind) {
+            let sf = match self.sf {
+                Some(s) => s.code(),
+                None => 0,
+            };
+            common
+                | ((self.sf_b_id & 3) << 4)
+                | (sf << 23)
+                | (((self.m >> 7) & 3) << 27)
+                | ((self.sf_a_id & 3) << 29)
+                | (flag(self.k96) << 31)
+        } else {
+            common
+                | (self.sparse_id & 3)
+                | (flag(self.saturate) << 3)
+                | (self.c.code() << 4)
+                | (((self.m >> 4) & 0x1f) << 24)
+                | ((self.ws_shift & 3) << 30)
+        }
+    }
+}
+
+/// An encoded instruction descriptor with the kind it was encoded for (the 32 bits alone do not
+/// say which table applies).
+///
+/// ```
+/// use smemdesc_core::*;
+/// let i = Idesc::new(0x08820000, MmaKind::Mxf8f6f4); // idesc_block_scaled.tsv row 100001
+/// let d = i.decode().unwrap();
+/// assert_eq!((d.a, d.m, d.n, d.sf), (ElementType::E4M3, 128, 8, Some(ScaleFormat::Ue8m0)));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Idesc {
+    raw: u32,
+    kind: MmaKind,
+}
+
+impl Idesc {
+    /// Wraps raw bits read as `kind` (nothing is checked until [`Idesc::decode`]).
+    ///
+    /// ```
+    /// assert_eq!(smemdesc_core::Idesc::new(7, smemdesc_core::MmaKind::F16).raw(), 7);
+    /// ```
+    pub const fn new(raw: u32, kind: MmaKind) -> Idesc {
+        Idesc { raw, kind }
+    }
+
+    /// The 32 bits.
+    ///
+    /// ```
+    /// use smemdesc_core::*;
+    /// assert_eq!(Idesc::new(0x04020910, MmaKind::Tf32).raw(), 0x04020910);
+    /// ```
+    pub const fn raw(&self) -> u32 {
+        self.raw
+    }
+
+    /// The kind whose table the bits follow.
+    ///
+    /// ```
+    /// use smemdesc_core::*;
+    /// assert_eq!(Idesc::new(0, MmaKind::I8).kind(), MmaKind::I8);
+    /// ```
+    pub const fn kind(&self) -> MmaKind {
+        self.kind
+    }
+
+    /// The 64-bit run-time form CUTLASS passes to `tcgen05.mma` (`idesc << 32`; the low half is
+    /// unused for these instructions).
+    ///
+    /// ```
+    /// use smemdesc_core::*;
+    /// assert_eq!(Idesc::new(0x04020910, MmaKind::Tf32).runtime64(), 0x04020910_0000_0000);
+    /// ```
+    pub const fn runtime64(&self) -> u64 {
+        (self.raw as u64) << 32
+    }
+
+    /// Sets the A and B scale-factor ids from the scale factors' TMEM addresses (bits 30-31 of a
+    /// TMEM address are the byte within the 32-bit column; CUTLASS
+    /// `make_runtime_instr_desc_block_scaled` does the same), checking them against the kind.
+    ///
+    /// ```
+    /// use smemdesc_core::*;
+    /// let i = InstrDesc::new(MmaKind::Mxf4, ElementType::E2M1, ElementType::E2M1, AccumType::F32, 128, 64).expect_valid();
+    /// let r = i.try_with_sf_tmem(0x8000_0010, 0x0000_0020).unwrap();
+    /// assert_eq!(r.raw(), i.raw() | (2 << 29));
+    /// assert!(i.try_with_sf_tmem(0x4000_0000, 0).is_err()); // id 1: mxf4 takes 0 or 2
+    /// ```
+    pub const fn try_with_sf_tmem(
+        self,
+        tsfa_addr: u32,
+        tsfb_addr: u32,
+    ) -> Result<Idesc, IdescError> {
+        let mut d = tri!(self.decode());
+        d.sf_a_id = tsfa_addr >> 30;
+        d.sf_b_id = tsfb_addr >> 30;
+        d.encode()
+    }
+
+    /// The unchecked fast path of [`Idesc::try_with_sf_tmem`] for the issuing thread: two masks and
+    /// shifts, no validation (meaningful only for block-scaled kinds; check the addresses once
+    /// with the checked form).
+    ///
+    /// ```
+    /// use smemdesc_core::*;
+    /// let i = Idesc::new(0x08820000, MmaKind::Mxf8f6f4);
+    /// assert_eq!(i.with_sf_tmem_unchecked(0xC000_0000, 0x4000_0000).raw(), 0x08820000 | (3 << 29) | (1 << 4));
+    /// ```
+    pub const fn with_sf_tmem_unchecked(self, tsfa_addr: u32, tsfb_addr: u32) -> Idesc {
+        let raw = (self.raw & !((3 << 29) | (3 << 4)))
+            | ((tsfa_addr >> 30) << 29)
+            | ((tsfb_addr >> 30) << 4);
+        Idesc {
+            raw,
+            kind: self.kind,
+        }
+    }
+
+    /// Sets the sparsity selector (bits 0-1; sparse dense kinds only), checked.
+    ///
+    /// ```
+    /// use smemdesc_core::*;
+    /// let i = InstrDesc::new(MmaKind::F16, ElementType::F16, ElementType::F16, AccumType::F32, 128, 64).sparse(true).expect_valid();
+    /// assert_eq!(i.try_with_sparse_id(3).unwrap().raw() & 3, 3);
+    /// ```
+    pub const fn try_with_sparse_id(self, id: u32) -> Result<Idesc, IdescError> {
+        let mut d = tri!(self.decode());
+        d.sparse_id = id;
+        d.encode()
+    }
+
+    /// Reads the fields (the inverse of [`InstrDesc::encode`]); refuses reserved bits and unknown
+    /// codes, but does not apply the shape and legality rules (call [`InstrDesc::validate`]).
+    /// `cta_group` is taken as 2 when M = 256, else 1.
+    ///
+    /// ```
+    /// use smemdesc_core::*;
+    /// let e = Idesc::new(0x0880_0000 | (1 << 26), MmaKind::Mxf8f6f4).decode();
+    /// assert!(matches!(e, Err(IdescError::ReservedBits { bits: 0x0400_0000, .. })));
+    /// ```
+    pub const fn decode(&self) -> Result<InstrDesc, IdescError> {
+        let raw = self.raw;
+        let kind = self.kind;
+        let bs = is_block_scaled(kind);
+        let mxf4 = matches!(kind, MmaKind::Mxf4 | MmaKind::Mxf4nvf4);
+        let reserved: u32 = if bs {
+            // 0-1, 3, 6, 24-26; mxf8f6f4: 31; mxf4 kinds: 12 (B type is 2 bits).
+            0b11 | (1 << 3) | (1 << 6) | (0b111 << 24) | if mxf4 { 1 << 12 } else { 1 << 31 }
+        } else {
+            (1 << 6) | (1 << 23) | (1 << 29)
+        };
+        if raw & reserved != 0 {
+            return Err(IdescError::ReservedBits {
+                kind,
+                bits: raw & reserved,
+            });
+        }
+        let a_code = bits(raw, 7, 3);
+        let b_code = bits(raw, 10, 3);
+        let a = match format_type(kind, a_code) {
+            Some(t) => t,
+            None => {
+                return Err(IdescError::UnknownFormat {
+                    operand: Operand::A,
+                    kind,
+                    code: a_code,
+                })
+            }
+        };
+        let b = match format_type(kind, b_code) {
+            Some(t) => t,
+            None => {
+                return Err(IdescError::UnknownFormat {
+                    operand: Operand::B,
+                    kind,
+                    code: b_code,
+                })
+            }
+        };
+        let m = if bs {
+            bits(raw, 27, 2) << 7
+        } else {
+            bits(raw, 24, 5) << 4
+        };
+        let mut d = InstrDesc::new(kind, a, b, AccumType::F32, m, bits(raw, 17, 6) << 3);
+        d.sparse = bits(raw, 2, 1) == 1;
+        d.negate_a = bits(raw, 13, 1) == 1;
+        d.negate_b = bits(raw, 14, 1) == 1;
+        d.a_major = major_of(bits(raw, 15, 1));
+        d.b_major = major_of(bits(raw, 16, 1));
+        if bs {
+            d.sf_b_id = bits(raw, 4, 2);
+            d.sf = Some(if bits(raw, 23, 1) == 1 {
+                ScaleFormat::Ue8m0
+            } else {
+                ScaleFormat::Ue4m3
+            });
+            d.sf_a_id = bits(raw, 29, 2);
+            d.k96 = bits(raw, 31, 1) == 1;
+        } else {
+            d.sparse_id = bits(raw, 0, 2);
+            d.saturate = bits(raw, 3, 1) == 1;
+            d.c = match bits(raw, 4, 2) {
+                0 => AccumType::F16,
+                1 => AccumType::F32,
+                2 => AccumType::S32,
+                code => return Err(IdescError::UnknownAccum { code }),
+            };
+            d.ws_shift = bits(raw, 30, 2);
+        }
+        Ok(d)
+    }
+}
+
+impl core::fmt::Display for InstrDesc {
+    /// `kind::f16 D f32, A bf16 K-major, B bf16 K-major, M 128 N 256 K 16` plus the set flags.
+    ///
+    /// ```
+    /// use smemdesc_core::*;
+    /// let d = InstrDesc::new(MmaKind::F16, ElementType::BF16, ElementType::BF16, AccumType::F32, 128, 256);
+    /// assert_eq!(d.to_string(), "kind::f16 D f32, A bf16 K-major, B bf16 K-major, M 128 N 256 K 16, cta_group::1");
+    /// ```
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(
+            f,
+            "kind::{} D {}, A {} {}-major, B {} {}-major, M {} N {} K {}, cta_group::{}",
+            self.kind.name(),
+            self.c.name(),
+            self.a.name(),
+            self.a_major.name(),
+            self.b.name(),
+            self.b_major.name(),
+            self.m,
+            self.n,
+            self.k(),
+            self.cta_group
+        )?;
+        let flags = [
+            (self.negate_a, ", negate A"),
+            (self.negate_b, ", negate B"),
+            (self.saturate, ", saturate"),
+            (self.sparse, ", sparse"),
+            (self.k96, ", K=96"),
+        ];
+        for (on, text) in flags {
+            if on {
+                f.write_str(text)?;
+            }
+        }
+        if let Some(sf) = self.sf {
+            write!(
+                f,
+                ", scale {} (ids A {} B {})",
+                sf.name(),
+                self.sf_a_id,
+                self.sf_b_id
+            )?;
+        }
+        if self.sparse_id != 0 {
+            write!(f, ", sparsity selector {}", self.sparse_id)?;
+        }
+        Ok(())
+    }
+}
+
+impl core::fmt::Display for Idesc {
+    /// `0x…` followed by the decoded fields, or the reason it does not decode.
+    ///
+    /// ```
+    /// use smemdesc_core::*;
+    /// let s = Idesc::new(0x04020910, MmaKind::Tf32).to_string();
+    /// assert!(s.starts_with("0x04020910 kind::tf32 D f32, A tf32 K-major"));
+    /// ```
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self.decode() {
+            Ok(d) => write!(f, "0x{:08x} {}", self.raw, d),
+            Err(e) => write!(f, "0x{:08x} (kind::{}: {})", self.raw, self.kind.name(), e),
+        }
+    }
+}
