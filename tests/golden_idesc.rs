@@ -31,6 +31,7 @@ fn hex32(r: &Row) -> u32 {
 
 /// The PTX ISA tables, transcribed independently of the core: (bit offset, value) pairs, dense
 /// kinds (Table "tf32, f16, f8f6f4, i8") — format codes spelled out here again.
+#[allow(clippy::too_many_arguments)] // one argument per column of the PTX table
 fn model_dense(
     kind: &str,
     a: &str,
@@ -78,6 +79,7 @@ fn model_dense(
 }
 
 /// PTX tables for `.kind::mxf8f6f4` and `.kind::mxf4`/`mxf4nvf4`: M>>7 at bit 27.
+#[allow(clippy::too_many_arguments)]
 fn model_block_scaled(
     kind: &str,
     a: &str,
@@ -107,6 +109,15 @@ fn model_block_scaled(
         | ((n / 8) << 17)
         | (s << 23)
         | ((m / 128) << 27)
+}
+
+/// A field of the core's field table, read from `raw`.
+fn field(kind: MmaKind, name: &str, raw: u32) -> u32 {
+    smemdesc::core::idesc_fields(kind)
+        .iter()
+        .find(|f| f.name == name)
+        .unwrap_or_else(|| panic!("no field {name}"))
+        .get(raw)
 }
 
 fn dense_desc(r: &Row) -> InstrDesc {
@@ -157,6 +168,18 @@ fn dense_rows_match_cute_and_the_ptx_model() {
         assert_eq!(model, want, "row {} PTX model", r["id"]);
         assert_eq!(got.runtime64(), u64::from(want) << 32);
         assert_eq!(
+            field(d.kind, "n", want),
+            num(r, "N") >> 3,
+            "row {} n field",
+            r["id"]
+        );
+        assert_eq!(
+            field(d.kind, "m", want),
+            num(r, "M") >> 4,
+            "row {} m field",
+            r["id"]
+        );
+        assert_eq!(
             Idesc::new(want, d.kind).decode().unwrap(),
             d,
             "row {} decode",
@@ -205,6 +228,12 @@ fn block_scaled_rows_match_cute_and_the_ptx_model() {
             &r["b_major"],
         );
         assert_eq!(model, want, "row {} PTX model", r["id"]);
+        assert_eq!(
+            field(kind, "m", want),
+            num(r, "M") >> 7,
+            "row {} m field",
+            r["id"]
+        );
         // CUTLASS's reading (M>>4 at bits 24-28) agrees for every legal M.
         assert_eq!(
             (want >> 24) & 0x1f,

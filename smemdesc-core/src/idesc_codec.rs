@@ -354,3 +354,123 @@ impl core::fmt::Display for Idesc {
         }
     }
 }
+
+/// One field of an instruction descriptor: its name, bit range and what it holds.
+///
+/// ```
+/// use smemdesc_core::{idesc_fields, MmaKind};
+/// let n = idesc_fields(MmaKind::F16).iter().find(|f| f.name == "n").unwrap();
+/// assert_eq!((n.lo, n.width), (17, 6));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct IdescField {
+    /// Name (the CLI's field name).
+    pub name: &'static str,
+    /// Lowest bit.
+    pub lo: u32,
+    /// Width in bits.
+    pub width: u32,
+    /// What the field holds (PTX table wording).
+    pub meaning: &'static str,
+}
+
+impl IdescField {
+    /// The field's raw value in `raw`.
+    ///
+    /// ```
+    /// use smemdesc_core::{idesc_fields, MmaKind};
+    /// let m = idesc_fields(MmaKind::Tf32).iter().find(|f| f.name == "m").unwrap();
+    /// assert_eq!(m.get(0x04020910), 4); // M>>4 = 64>>4
+    /// ```
+    pub const fn get(&self, raw: u32) -> u32 {
+        bits(raw, self.lo, self.width)
+    }
+}
+
+const fn fld(name: &'static str, lo: u32, width: u32, meaning: &'static str) -> IdescField {
+    IdescField {
+        name,
+        lo,
+        width,
+        meaning,
+    }
+}
+
+const DENSE_FIELDS: [IdescField; 16] = [
+    fld("sparse_id", 0, 2, "sparsity selector (if sparse)"),
+    fld("sparse", 2, 1, "dense = 0, sparse = 1"),
+    fld("saturate", 3, 1, "saturate (kind::i8 only)"),
+    fld("c_format", 4, 2, "D type: F16 = 0, F32 = 1, S32 = 2"),
+    fld("reserved6", 6, 1, "reserved, 0"),
+    fld("a_format", 7, 3, "A type code"),
+    fld("b_format", 10, 3, "B type code"),
+    fld("negate_a", 13, 1, "negate A"),
+    fld("negate_b", 14, 1, "negate B"),
+    fld("a_major", 15, 1, "transpose A: 0 = K-major, 1 = MN-major"),
+    fld("b_major", 16, 1, "transpose B: 0 = K-major, 1 = MN-major"),
+    fld("n", 17, 6, "N >> 3"),
+    fld("reserved23", 23, 1, "reserved, 0"),
+    fld("m", 24, 5, "M >> 4"),
+    fld("reserved29", 29, 1, "reserved, 0"),
+    fld("ws_shift", 30, 2, "max B-reuse shift of .ws (0 = none)"),
+];
+
+const BLOCK_SCALED_FIELDS: [IdescField; 17] = [
+    fld("reserved0", 0, 2, "reserved, 0"),
+    fld("sparse", 2, 1, "dense = 0, sparse = 1"),
+    fld("reserved3", 3, 1, "reserved, 0"),
+    fld(
+        "sf_b_id",
+        4,
+        2,
+        "B scale-factor id (byte in the TMEM column)",
+    ),
+    fld("reserved6", 6, 1, "reserved, 0"),
+    fld("a_format", 7, 3, "A type code"),
+    fld(
+        "b_format",
+        10,
+        3,
+        "B type code (mxf4 kinds: bits 10-11, bit 12 reserved)",
+    ),
+    fld("negate_a", 13, 1, "negate A"),
+    fld("negate_b", 14, 1, "negate B"),
+    fld("a_major", 15, 1, "transpose A: 0 = K-major, 1 = MN-major"),
+    fld("b_major", 16, 1, "transpose B: 0 = K-major, 1 = MN-major"),
+    fld("n", 17, 6, "N >> 3"),
+    fld("sf_format", 23, 1, "scale type: UE4M3 = 0, UE8M0 = 1"),
+    fld(
+        "reserved24",
+        24,
+        3,
+        "reserved, 0 (CUTLASS: low bits of M >> 4)",
+    ),
+    fld("m", 27, 2, "M >> 7"),
+    fld(
+        "sf_a_id",
+        29,
+        2,
+        "A scale-factor id (byte in the TMEM column)",
+    ),
+    fld(
+        "k96",
+        31,
+        1,
+        "mxf4 kinds: K = 64 (0) or 96 (1); mxf8f6f4: reserved, 0",
+    ),
+];
+
+/// The fields of a `kind` descriptor, lowest bit first (PTX ISA "Instruction descriptor" tables).
+///
+/// ```
+/// use smemdesc_core::{idesc_fields, MmaKind};
+/// assert_eq!(idesc_fields(MmaKind::Mxf4).iter().map(|f| f.width).sum::<u32>(), 32);
+/// assert_eq!(idesc_fields(MmaKind::I8).iter().map(|f| f.width).sum::<u32>(), 32);
+/// ```
+pub const fn idesc_fields(kind: MmaKind) -> &'static [IdescField] {
+    if is_block_scaled(kind) {
+        &BLOCK_SCALED_FIELDS
+    } else {
+        &DENSE_FIELDS
+    }
+}

@@ -59,7 +59,7 @@ pub use dtype::ElementType;
 pub use emulator::emulate_address;
 pub use error::{Argument, Dim, Error, Field};
 pub use idesc::{format_code, format_type, is_block_scaled, AccumType, InstrDesc, ScaleFormat};
-pub use idesc_codec::Idesc;
+pub use idesc_codec::{idesc_fields, Idesc, IdescField};
 pub use idesc_error::IdescError;
 pub use layout::{Layout, Mode, SwizzledLayout, MAX_SUBMODES};
 pub use mma::{check_mma_shape, check_mn_major, MmaKind, MmaShape, Operand};
