@@ -324,7 +324,7 @@ impl core::fmt::Display for IdescError {
             ),
             IdescError::AccumNotForKind { kind, a, accum, legal } => write!(
                 f,
-                "c = {} is not a legal accumulator for kind::{} with {} inputs; legal: {}",
+                "accumulator {} is not legal for kind::{} with {} inputs; legal: {}",
                 accum.name(),
                 kind.name(),
                 a.name(),
@@ -428,11 +428,23 @@ impl core::fmt::Display for IdescError {
                 f,
                 "the A tile has cta_group = {a} but the B tile cta_group = {b}; use the same value"
             ),
-            IdescError::ShapeMismatch { what, a, b } => write!(
-                f,
-                "the A tile is declared for MMA {what} = {a} but the B tile for {what} = {b}; \
-                 one instruction has one shape: use {what} = {a} in both"
-            ),
+            IdescError::ShapeMismatch { what, a, b } => match what {
+                'M' => write!(
+                    f,
+                    "the B tile is declared for MMA M = {b} but the A tile holds M = {a} (M comes \
+                     from A, N from B); use M = {a}"
+                ),
+                'N' => write!(
+                    f,
+                    "the A tile is declared for MMA N = {a} but the B tile holds N = {b} (M comes \
+                     from A, N from B); use N = {b}"
+                ),
+                _ => write!(
+                    f,
+                    "the A tile's instruction reads {what} = {a} elements but the B tile's {what} = \
+                     {b}; one instruction has one {what}: give A and B element types of one MMA kind"
+                ),
+            },
             IdescError::OperandSwapped { role } => write!(
                 f,
                 "this tile is given as operand {} but declared `operand = {}`",

@@ -151,14 +151,18 @@ impl MmaPair {
     }
 
     /// [`MmaPair::new`] followed by [`MmaPair::check`], including that the tiles agree with each
-    /// other (operand roles, architecture, kind, CTA group, K; M is A's, N is B's).
+    /// other (operand roles, architecture, K, kind, CTA group; M is A's, N is B's). K is compared
+    /// before the kind: tiles of one kind always share K, so a K mismatch names the clearer fact.
     ///
     /// ```
     /// use smemdesc_core::*;
-    /// let a = TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 64, 64).build().unwrap();
+    /// let a = TileDecl::new(Arch::Sm90, Operand::A, ElementType::S8, Major::K, 64, 64).build().unwrap();
     /// let b = TileDecl::new(Arch::Sm90, Operand::B, ElementType::E4M3, Major::K, 128, 64).build().unwrap();
     /// let e = MmaPair::pair(&a, &b, PairOptions::new(AccumType::F32)).unwrap_err();
-    /// assert_eq!(e, IdescError::KindMismatch { a: MmaKind::F16, b: MmaKind::F8f6f4 });
+    /// assert_eq!(e, IdescError::KindMismatch { a: MmaKind::I8, b: MmaKind::F8f6f4 });
+    /// let h = TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::K, 128, 64).build().unwrap();
+    /// let e = MmaPair::pair(&a, &h, PairOptions::new(AccumType::F32)).unwrap_err();
+    /// assert_eq!(e, IdescError::ShapeMismatch { what: 'K', a: 32, b: 16 });
     /// ```
     pub const fn pair(
         a: &TilePlan,
@@ -177,10 +181,11 @@ impl MmaPair {
                 b: b.decl.arch,
             });
         }
-        if a.kind as u8 != b.kind as u8 {
-            return Err(IdescError::KindMismatch {
-                a: a.kind,
-                b: b.kind,
+        if a.mma.k != b.mma.k {
+            return Err(IdescError::ShapeMismatch {
+                what: 'K',
+                a: a.mma.k,
+                b: b.mma.k,
             });
         }
         if a.decl.cta_group != b.decl.cta_group {
@@ -189,11 +194,10 @@ impl MmaPair {
                 b: b.decl.cta_group,
             });
         }
-        if a.mma.k != b.mma.k {
-            return Err(IdescError::ShapeMismatch {
-                what: 'K',
-                a: a.mma.k,
-                b: b.mma.k,
+        if a.kind as u8 != b.kind as u8 {
+            return Err(IdescError::KindMismatch {
+                a: a.kind,
+                b: b.kind,
             });
         }
         let p = MmaPair::new(a, b, options);
