@@ -107,3 +107,19 @@ fn sm100_instruction_descriptor() {
     assert!(blackwell::try_idesc_with_sparse_id(1).is_err()); // dense MMA
     assert_eq!(blackwell::INSTR.n, 256);
 }
+
+/// The literal splices into a real `asm!` template (here as an assembler comment on the host).
+#[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+#[test]
+fn mnemonic_splices_into_asm() {
+    // SAFETY: the template is only an assembler comment; no instruction is emitted.
+    unsafe {
+        core::arch::asm!(
+            "/* ",
+            hopper::mnemonic!(),
+            " scale-a {0} trans-b {1} */",
+            const hopper::IMM_SCALE_A,
+            const hopper::IMM_TRANS_B,
+        )
+    };
+}

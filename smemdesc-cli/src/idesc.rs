@@ -301,3 +301,22 @@ pub fn render_text(r: &IdescReport) -> String {
     }
     s
 }
+
+/// Text form of every reading of `decode --idesc`, with a note when the kind is ambiguous.
+pub fn render_all(readings: &[IdescReport]) -> String {
+    let mut s = String::new();
+    if let [first, _, ..] = readings {
+        let kinds: Vec<&str> = readings.iter().map(|r| r.kind).collect();
+        let _ = writeln!(
+            s,
+            "{} reads as a legal descriptor of {} kinds ({}); the kind is part of the opcode, \
+             not of the descriptor: pass --kind to choose\n",
+            first.idesc,
+            readings.len(),
+            kinds.join(", ")
+        );
+    }
+    let texts: Vec<String> = readings.iter().map(render_text).collect();
+    s.push_str(&texts.join("\n"));
+    s
+}

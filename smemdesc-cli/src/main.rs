@@ -131,8 +131,7 @@ fn run(cli: Cli) -> Result<String, CliError> {
                     many => to_json(&many),
                 }
             } else {
-                let texts: Vec<String> = reports.iter().map(idesc::render_text).collect();
-                Ok(texts.join("\n"))
+                Ok(idesc::render_all(&reports))
             }
         }
         Command::Decode {

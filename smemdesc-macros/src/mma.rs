@@ -4,8 +4,8 @@
 //! Why a module: a proc-macro sees only its own input, never another item's constants. An
 //! attribute on the enclosing module sees both `#[smem_tile]` declarations *before* they expand,
 //! so it validates the pairing with the exact values at expansion time, points every error at the
-//! argument at fault, and writes the mnemonic as a string literal (usable in `asm!` through
-//! `concat!`, which a `const &str` is not). Tiles declared elsewhere can still be paired in a
+//! argument at fault, and writes the mnemonic as a string literal (a template string of `asm!`,
+//! or a `concat!` piece in `const` items, which a `const &str` is not). Tiles declared elsewhere can still be paired in a
 //! `const` item with `smemdesc::MmaPair::pair(&A::PLAN, &B::PLAN, …)` (a `const` panic with a
 //! static message instead of a spanned error).
 
@@ -303,7 +303,7 @@ fn items(p: &MmaPair, na: &Ident, nb: &Ident, po: &PairOptions) -> syn::Result<T
         pub const CTA_GROUP: u32 = #cg;
         /// The instruction mnemonic (also as a literal: `mnemonic!()`).
         pub const MNEMONIC: &str = #mnemonic;
-        /// The mnemonic as a string literal, for `asm!(concat!(mnemonic!(), " ..."), ...)`.
+        /// The mnemonic as a string literal: a template string of `asm!(mnemonic!(), " ...", ...)`.
         macro_rules! mnemonic {
             () => {
                 #mnemonic
