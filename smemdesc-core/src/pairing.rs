@@ -11,6 +11,7 @@
 use crate::arch::{Arch, Major};
 use crate::decl::TilePlan;
 use crate::dtype::ElementType;
+use crate::error::Error;
 use crate::idesc::{AccumType, InstrDesc, ScaleFormat};
 use crate::idesc_codec::Idesc;
 use crate::idesc_error::IdescError;
@@ -276,15 +277,23 @@ impl MmaPair {
         }
         match check_mma_shape(Arch::Sm90, self.a, self.kind, self.shape, 1, self.b_major) {
             Ok(()) => Ok(()),
-            Err(_) => Err(IdescError::IllegalN {
+            Err(Error::IllegalMmaM { m, legal, .. }) => Err(IdescError::IllegalM {
                 kind: self.kind,
                 cta_group: 1,
-                n: self.shape.n,
-                legal: if int {
-                    "8, 24, and 16..=256 in steps of 16"
-                } else {
-                    "8..=256 in steps of 8"
-                },
+                m,
+                legal,
+            }),
+            Err(Error::IllegalMmaN { n, legal, .. }) => Err(IdescError::IllegalN {
+                kind: self.kind,
+                cta_group: 1,
+                n,
+                legal,
+            }),
+            // K: 32 bytes of the element type; tiles of one kind always agree.
+            Err(_) => Err(IdescError::ShapeMismatch {
+                what: 'K',
+                a: self.shape.k,
+                b: self.a.mma_k(),
             }),
         }
     }

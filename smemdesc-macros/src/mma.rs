@@ -175,12 +175,15 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
         .iter()
         .any(|t| matches!(t, TokenTree::Ident(i) if i == "mod"));
     let Some(at) = body_at.filter(|_| is_mod) else {
-        return syn::Error::new(
+        let mut ts = syn::Error::new(
             Span::call_site(),
             "#[smem_mma] applies to an inline module holding one #[smem_tile(operand = A, ..)] and \
              one #[smem_tile(operand = B, ..)] struct: `mod gemm { ... }`",
         )
         .to_compile_error();
+        // Keep the item so that this is the only error.
+        ts.extend(item);
+        return ts;
     };
     let TokenTree::Group(body) = toks[at].clone() else {
         unreachable!("position found a group")
