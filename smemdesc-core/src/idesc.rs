@@ -1,14 +1,14 @@
 //! tcgen05 instruction descriptors (the 32-bit `idesc` operand of `tcgen05.mma`), typed.
 //!
 //! Sources (PTX ISA, "Tensor Core 5th Generation Family Instructions"):
-//! * "Instruction descriptor" (§9.7.16.4.2 in PTX 9.x): the table for `.kind::tf32`, `.kind::f16`,
+//! * "Instruction descriptor" (section 9.7.16.4.2, 9.7.17.4.2 in later ISA versions): the table for `.kind::tf32`, `.kind::f16`,
 //!   `.kind::f8f6f4`, `.kind::i8` (bits 0-1 sparsity selector, 2 sparsity, 3 saturate, 4-5 D type,
 //!   7-9 A type, 10-12 B type, 13/14 negate A/B, 15/16 transpose A/B, 17-22 N>>3, 24-28 M>>4,
 //!   30-31 `.ws` max shift; 6, 23, 29 reserved), the table for `.kind::mxf8f6f4` (bits 4-5 B
 //!   scale-factor id, 23 scale type, **27-28 M>>7 with 24-26 reserved**, 29-30 A scale-factor id)
 //!   and the table for `.kind::mxf4`/`.kind::mxf4nvf4` (as mxf8f6f4 with E2M1 = 1, B type in bits
 //!   10-11, scale-factor ids 0 or 2, bit 31 the K = 96 "K dimension" bit).
-//! * "Matrix Shape" (§9.7.16.2.1, table "Various combinations of .kind and shapes"): the M and N of
+//! * "Matrix Shape" (9.7.16.2.1 / 9.7.17.2.1, table "Various combinations of .kind and shapes"): M, N of
 //!   each kind and CTA group. For `cta_group::2`, N is {16, 32, …, 256} in steps of 16 for every
 //!   kind but `.kind::i8`, which takes steps of 32.
 //! * "Block Scaling for tcgen05.mma" → "Scale Factor A ID": which ids each scale-vector size allows.
@@ -24,8 +24,13 @@
 //!   marks them reserved. smemdesc follows PTX and refuses a selector there.
 //! * MN-major is limited to e4m3, e5m2, s8, u8, f16, bf16, tf32 (CUTLASS), not the fp6/fp4 types;
 //!   `kind::f16` takes one type for A and B (f16·f16 or bf16·bf16).
+//! * ISA versions differ: older tables give `kind::f8f6f4` D = F32 only and `kind::mxf4nvf4` UE4M3
+//!   only; the later tables (and the shape table of both) allow D = F16 and UE8M0 too, as CuTe's
+//!   golden rows do. smemdesc follows the later text. The "Scale Factor A ID" section allows ids
+//!   0-3 for block32 with K = 96 where the mxf4 descriptor table says "0 or 2"; smemdesc allows
+//!   0-3 there (ue8m0, K = 96) and 0/2 otherwise.
 //!
-//! The descriptor does not record the CTA group; [`InstrDesc::cta_group`] is kept for validation
+//! The descriptor does not record the CTA group; the `cta_group` field is kept for validation
 //! only, and decoding assumes `cta_group::2` exactly when M = 256.
 
 use crate::arch::Major;
@@ -235,7 +240,7 @@ pub const fn format_type(kind: MmaKind, code: u32) -> Option<ElementType> {
 /// A tcgen05 instruction descriptor, field by field.
 ///
 /// Static fields come from the declaration; the run-time fields (`sparse_id`, `sf_a_id`,
-/// `sf_b_id`) are usually set at issue time on the encoded [`Idesc`] with its `const fn` setters.
+/// `sf_b_id`) are usually set at issue time on the encoded [`Idesc`](crate::Idesc) with its `const fn` setters.
 ///
 /// ```
 /// use smemdesc_core::*;
