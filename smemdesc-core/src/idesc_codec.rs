@@ -8,10 +8,6 @@ use crate::idesc::{format_code, format_type, is_block_scaled, AccumType, InstrDe
 use crate::idesc_error::IdescError;
 use crate::mma::{MmaKind, Operand};
 
-const fn bits(raw: u32, lo: u32, width: u32) -> u32 {
-    (raw >> lo) & ((1 << width) - 1)
-}
-
 const fn flag(b: bool) -> u32 {
     b as u32
 }
@@ -65,32 +61,32 @@ impl InstrDesc {
             Some(c) => c,
             None => 0,
         };
-        let common = (flag(self.sparse) << 2)
-            | (a << 7)
-            | (b << 10)
-            | (flag(self.negate_a) << 13)
-            | (flag(self.negate_b) << 14)
-            | (flag(matches!(self.a_major, Major::Mn)) << 15)
-            | (flag(matches!(self.b_major, Major::Mn)) << 16)
-            | (((self.n >> 3) & 0x3f) << 17);
+        let common = SPARSE.put(flag(self.sparse))
+            | A_FORMAT.put(a)
+            | B_FORMAT.put(b)
+            | NEGATE_A.put(flag(self.negate_a))
+            | NEGATE_B.put(flag(self.negate_b))
+            | A_MAJOR.put(flag(matches!(self.a_major, Major::Mn)))
+            | B_MAJOR.put(flag(matches!(self.b_major, Major::Mn)))
+            | N_DIM.put(self.n >> 3);
         if is_block_scaled(self.kind) {
             let sf = match self.sf {
                 Some(s) => s.code(),
                 None => 0,
             };
             common
-                | ((self.sf_b_id & 3) << 4)
-                | (sf << 23)
-                | (((self.m >> 7) & 3) << 27)
-                | ((self.sf_a_id & 3) << 29)
-                | (flag(self.k96) << 31)
+                | SF_B_ID.put(self.sf_b_id)
+                | SF_FORMAT.put(sf)
+                | M_DIM_BS.put(self.m >> 7)
+                | SF_A_ID.put(self.sf_a_id)
+                | K96.put(flag(self.k96))
         } else {
             common
-                | (self.sparse_id & 3)
-                | (flag(self.saturate) << 3)
-                | (self.c.code() << 4)
-                | (((self.m >> 4) & 0x1f) << 24)
-                | ((self.ws_shift & 3) << 30)
+                | SPARSE_ID.put(self.sparse_id)
+                | SATURATE.put(flag(self.saturate))
+                | C_FORMAT.put(self.c.code())
+                | M_DIM.put(self.m >> 4)
+                | WS_SHIFT.put(self.ws_shift)
         }
     }
 }
@@ -218,21 +214,15 @@ impl Idesc {
         let raw = self.raw;
         let kind = self.kind;
         let bs = is_block_scaled(kind);
-        let mxf4 = matches!(kind, MmaKind::Mxf4 | MmaKind::Mxf4nvf4);
-        let reserved: u32 = if bs {
-            // 0-1, 3, 6, 24-26; mxf8f6f4: 31; mxf4 kinds: 12 (B type is 2 bits).
-            0b11 | (1 << 3) | (1 << 6) | (0b111 << 24) | if mxf4 { 1 << 12 } else { 1 << 31 }
-        } else {
-            (1 << 6) | (1 << 23) | (1 << 29)
-        };
+        let reserved = reserved_mask(kind);
         if raw & reserved != 0 {
             return Err(IdescError::ReservedBits {
                 kind,
                 bits: raw & reserved,
             });
         }
-        let a_code = bits(raw, 7, 3);
-        let b_code = bits(raw, 10, 3);
+        let a_code = A_FORMAT.get(raw);
+        let b_code = B_FORMAT.get(raw);
         let a = match format_type(kind, a_code) {
             Some(t) => t,
             None => {
@@ -254,35 +244,35 @@ impl Idesc {
             }
         };
         let m = if bs {
-            bits(raw, 27, 2) << 7
+            M_DIM_BS.get(raw) << 7
         } else {
-            bits(raw, 24, 5) << 4
+            M_DIM.get(raw) << 4
         };
-        let mut d = InstrDesc::new(kind, a, b, AccumType::F32, m, bits(raw, 17, 6) << 3);
-        d.sparse = bits(raw, 2, 1) == 1;
-        d.negate_a = bits(raw, 13, 1) == 1;
-        d.negate_b = bits(raw, 14, 1) == 1;
-        d.a_major = major_of(bits(raw, 15, 1));
-        d.b_major = major_of(bits(raw, 16, 1));
+        let mut d = InstrDesc::new(kind, a, b, AccumType::F32, m, N_DIM.get(raw) << 3);
+        d.sparse = SPARSE.get(raw) == 1;
+        d.negate_a = NEGATE_A.get(raw) == 1;
+        d.negate_b = NEGATE_B.get(raw) == 1;
+        d.a_major = major_of(A_MAJOR.get(raw));
+        d.b_major = major_of(B_MAJOR.get(raw));
         if bs {
-            d.sf_b_id = bits(raw, 4, 2);
-            d.sf = Some(if bits(raw, 23, 1) == 1 {
+            d.sf_b_id = SF_B_ID.get(raw);
+            d.sf = Some(if SF_FORMAT.get(raw) == 1 {
                 ScaleFormat::Ue8m0
             } else {
                 ScaleFormat::Ue4m3
             });
-            d.sf_a_id = bits(raw, 29, 2);
-            d.k96 = bits(raw, 31, 1) == 1;
+            d.sf_a_id = SF_A_ID.get(raw);
+            d.k96 = K96.get(raw) == 1;
         } else {
-            d.sparse_id = bits(raw, 0, 2);
-            d.saturate = bits(raw, 3, 1) == 1;
-            d.c = match bits(raw, 4, 2) {
+            d.sparse_id = SPARSE_ID.get(raw);
+            d.saturate = SATURATE.get(raw) == 1;
+            d.c = match C_FORMAT.get(raw) {
                 0 => AccumType::F16,
                 1 => AccumType::F32,
                 2 => AccumType::S32,
                 code => return Err(IdescError::UnknownAccum { code }),
             };
-            d.ws_shift = bits(raw, 30, 2);
+            d.ws_shift = WS_SHIFT.get(raw);
         }
         Ok(d)
     }
@@ -360,7 +350,7 @@ impl core::fmt::Display for Idesc {
 /// ```
 /// use smemdesc_core::{idesc_fields, MmaKind};
 /// let n = idesc_fields(MmaKind::F16).iter().find(|f| f.name == "n").unwrap();
-/// assert_eq!((n.lo, n.width), (17, 6));
+/// assert_eq!((n.lo, n.width, n.reserved), (17, 6, false));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct IdescField {
@@ -370,6 +360,8 @@ pub struct IdescField {
     pub lo: u32,
     /// Width in bits.
     pub width: u32,
+    /// Whether PTX reserves these bits (they must be 0).
+    pub reserved: bool,
     /// What the field holds (PTX table wording).
     pub meaning: &'static str,
 }
@@ -383,7 +375,28 @@ impl IdescField {
     /// assert_eq!(m.get(0x04020910), 4); // M>>4 = 64>>4
     /// ```
     pub const fn get(&self, raw: u32) -> u32 {
-        bits(raw, self.lo, self.width)
+        (raw >> self.lo) & ((1 << self.width) - 1)
+    }
+
+    /// `value` (truncated to the field's width) in the field's position.
+    ///
+    /// ```
+    /// use smemdesc_core::{idesc_fields, MmaKind};
+    /// let n = idesc_fields(MmaKind::I8).iter().find(|f| f.name == "n").unwrap();
+    /// assert_eq!(n.put(64 >> 3), 8 << 17);
+    /// ```
+    pub const fn put(&self, value: u32) -> u32 {
+        (value & ((1 << self.width) - 1)) << self.lo
+    }
+
+    /// The field's bits.
+    ///
+    /// ```
+    /// use smemdesc_core::{idesc_fields, MmaKind};
+    /// assert_eq!(idesc_fields(MmaKind::F16)[0].mask(), 0b11);
+    /// ```
+    pub const fn mask(&self) -> u32 {
+        self.put(u32::MAX)
     }
 }
 
@@ -392,85 +405,141 @@ const fn fld(name: &'static str, lo: u32, width: u32, meaning: &'static str) -> 
         name,
         lo,
         width,
+        reserved: false,
         meaning,
     }
 }
 
+const fn res(name: &'static str, lo: u32, width: u32) -> IdescField {
+    IdescField {
+        name,
+        lo,
+        width,
+        reserved: true,
+        meaning: "reserved, 0",
+    }
+}
+
+// Every bit position, once (PTX ISA "Instruction descriptor" tables).
+const SPARSE_ID: IdescField = fld("sparse_id", 0, 2, "sparsity selector (if sparse)");
+const SPARSE: IdescField = fld("sparse", 2, 1, "dense = 0, sparse = 1");
+const SATURATE: IdescField = fld("saturate", 3, 1, "saturate (kind::i8 only)");
+const C_FORMAT: IdescField = fld("c_format", 4, 2, "D type: F16 = 0, F32 = 1, S32 = 2");
+const SF_B_ID: IdescField = fld(
+    "sf_b_id",
+    4,
+    2,
+    "B scale-factor id (byte in the TMEM column)",
+);
+const A_FORMAT: IdescField = fld("a_format", 7, 3, "A type code");
+const B_FORMAT: IdescField = fld("b_format", 10, 3, "B type code");
+const B_FORMAT_MXF4: IdescField = fld("b_format", 10, 2, "B type code");
+const NEGATE_A: IdescField = fld("negate_a", 13, 1, "negate A");
+const NEGATE_B: IdescField = fld("negate_b", 14, 1, "negate B");
+const A_MAJOR: IdescField = fld("a_major", 15, 1, "transpose A: 0 = K-major, 1 = MN-major");
+const B_MAJOR: IdescField = fld("b_major", 16, 1, "transpose B: 0 = K-major, 1 = MN-major");
+const N_DIM: IdescField = fld("n", 17, 6, "N >> 3");
+const SF_FORMAT: IdescField = fld("sf_format", 23, 1, "scale type: UE4M3 = 0, UE8M0 = 1");
+const M_DIM: IdescField = fld("m", 24, 5, "M >> 4");
+const M_DIM_BS: IdescField = fld("m", 27, 2, "M >> 7");
+const SF_A_ID: IdescField = fld(
+    "sf_a_id",
+    29,
+    2,
+    "A scale-factor id (byte in the TMEM column)",
+);
+const WS_SHIFT: IdescField = fld("ws_shift", 30, 2, "max B-reuse shift of .ws (0 = none)");
+const K96: IdescField = fld("k96", 31, 1, "K: 0 = 64 (dense) / 128 (sparse), 1 = 96");
+
 const DENSE_FIELDS: [IdescField; 16] = [
-    fld("sparse_id", 0, 2, "sparsity selector (if sparse)"),
-    fld("sparse", 2, 1, "dense = 0, sparse = 1"),
-    fld("saturate", 3, 1, "saturate (kind::i8 only)"),
-    fld("c_format", 4, 2, "D type: F16 = 0, F32 = 1, S32 = 2"),
-    fld("reserved6", 6, 1, "reserved, 0"),
-    fld("a_format", 7, 3, "A type code"),
-    fld("b_format", 10, 3, "B type code"),
-    fld("negate_a", 13, 1, "negate A"),
-    fld("negate_b", 14, 1, "negate B"),
-    fld("a_major", 15, 1, "transpose A: 0 = K-major, 1 = MN-major"),
-    fld("b_major", 16, 1, "transpose B: 0 = K-major, 1 = MN-major"),
-    fld("n", 17, 6, "N >> 3"),
-    fld("reserved23", 23, 1, "reserved, 0"),
-    fld("m", 24, 5, "M >> 4"),
-    fld("reserved29", 29, 1, "reserved, 0"),
-    fld("ws_shift", 30, 2, "max B-reuse shift of .ws (0 = none)"),
+    SPARSE_ID,
+    SPARSE,
+    SATURATE,
+    C_FORMAT,
+    res("reserved6", 6, 1),
+    A_FORMAT,
+    B_FORMAT,
+    NEGATE_A,
+    NEGATE_B,
+    A_MAJOR,
+    B_MAJOR,
+    N_DIM,
+    res("reserved23", 23, 1),
+    M_DIM,
+    res("reserved29", 29, 1),
+    WS_SHIFT,
 ];
 
-const BLOCK_SCALED_FIELDS: [IdescField; 17] = [
-    fld("reserved0", 0, 2, "reserved, 0"),
-    fld("sparse", 2, 1, "dense = 0, sparse = 1"),
-    fld("reserved3", 3, 1, "reserved, 0"),
-    fld(
-        "sf_b_id",
-        4,
-        2,
-        "B scale-factor id (byte in the TMEM column)",
-    ),
-    fld("reserved6", 6, 1, "reserved, 0"),
-    fld("a_format", 7, 3, "A type code"),
-    fld(
-        "b_format",
-        10,
-        3,
-        "B type code (mxf4 kinds: bits 10-11, bit 12 reserved)",
-    ),
-    fld("negate_a", 13, 1, "negate A"),
-    fld("negate_b", 14, 1, "negate B"),
-    fld("a_major", 15, 1, "transpose A: 0 = K-major, 1 = MN-major"),
-    fld("b_major", 16, 1, "transpose B: 0 = K-major, 1 = MN-major"),
-    fld("n", 17, 6, "N >> 3"),
-    fld("sf_format", 23, 1, "scale type: UE4M3 = 0, UE8M0 = 1"),
-    fld(
-        "reserved24",
-        24,
-        3,
-        "reserved, 0 (CUTLASS: low bits of M >> 4)",
-    ),
-    fld("m", 27, 2, "M >> 7"),
-    fld(
-        "sf_a_id",
-        29,
-        2,
-        "A scale-factor id (byte in the TMEM column)",
-    ),
-    fld(
-        "k96",
-        31,
-        1,
-        "mxf4 kinds: K = 64 (0) or 96 (1); mxf8f6f4: reserved, 0",
-    ),
+const MXF8F6F4_FIELDS: [IdescField; 17] = [
+    res("reserved0", 0, 2),
+    SPARSE,
+    res("reserved3", 3, 1),
+    SF_B_ID,
+    res("reserved6", 6, 1),
+    A_FORMAT,
+    B_FORMAT,
+    NEGATE_A,
+    NEGATE_B,
+    A_MAJOR,
+    B_MAJOR,
+    N_DIM,
+    SF_FORMAT,
+    // CUTLASS writes M >> 4 into bits 24-28; for M = 128/256 these three bits are 0 either way.
+    res("reserved24", 24, 3),
+    M_DIM_BS,
+    SF_A_ID,
+    res("reserved31", 31, 1),
 ];
 
-/// The fields of a `kind` descriptor, lowest bit first (PTX ISA "Instruction descriptor" tables).
+const MXF4_FIELDS: [IdescField; 18] = [
+    res("reserved0", 0, 2),
+    SPARSE,
+    res("reserved3", 3, 1),
+    SF_B_ID,
+    res("reserved6", 6, 1),
+    A_FORMAT,
+    B_FORMAT_MXF4,
+    res("reserved12", 12, 1),
+    NEGATE_A,
+    NEGATE_B,
+    A_MAJOR,
+    B_MAJOR,
+    N_DIM,
+    SF_FORMAT,
+    res("reserved24", 24, 3),
+    M_DIM_BS,
+    SF_A_ID,
+    K96,
+];
+
+/// The fields of a `kind` descriptor, lowest bit first, covering all 32 bits (PTX ISA
+/// "Instruction descriptor" tables: dense kinds; `mxf8f6f4`; `mxf4`/`mxf4nvf4`).
 ///
 /// ```
 /// use smemdesc_core::{idesc_fields, MmaKind};
-/// assert_eq!(idesc_fields(MmaKind::Mxf4).iter().map(|f| f.width).sum::<u32>(), 32);
-/// assert_eq!(idesc_fields(MmaKind::I8).iter().map(|f| f.width).sum::<u32>(), 32);
+/// for k in [MmaKind::I8, MmaKind::Mxf8f6f4, MmaKind::Mxf4nvf4] {
+///     assert_eq!(idesc_fields(k).iter().map(|f| f.width).sum::<u32>(), 32);
+///     assert_eq!(idesc_fields(k).iter().fold(0, |m, f| m | f.mask()), u32::MAX);
+/// }
 /// ```
 pub const fn idesc_fields(kind: MmaKind) -> &'static [IdescField] {
-    if is_block_scaled(kind) {
-        &BLOCK_SCALED_FIELDS
-    } else {
-        &DENSE_FIELDS
+    match kind {
+        MmaKind::Mxf8f6f4 => &MXF8F6F4_FIELDS,
+        MmaKind::Mxf4 | MmaKind::Mxf4nvf4 => &MXF4_FIELDS,
+        _ => &DENSE_FIELDS,
     }
+}
+
+/// The reserved bits of a `kind` descriptor (from [`idesc_fields`]).
+const fn reserved_mask(kind: MmaKind) -> u32 {
+    let fields = idesc_fields(kind);
+    let mut mask = 0;
+    let mut i = 0;
+    while i < fields.len() {
+        if fields[i].reserved {
+            mask |= fields[i].mask();
+        }
+        i += 1;
+    }
+    mask
 }
