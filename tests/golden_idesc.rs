@@ -475,3 +475,37 @@ fn legality_rules_have_their_own_errors() {
         Err(IdescError::UnknownFormat { .. })
     ));
 }
+
+/// The reserved bits of each table, spelled out from the PTX ISA text.
+#[test]
+fn reserved_bits_follow_the_ptx_tables() {
+    let reserved = |k: MmaKind| {
+        smemdesc::core::idesc_fields(k)
+            .iter()
+            .filter(|f| f.reserved)
+            .fold(0u32, |m, f| m | f.mask())
+    };
+    let bit = |b: u32| 1u32 << b;
+    let dense = bit(6) | bit(23) | bit(29);
+    for k in [MmaKind::F16, MmaKind::Tf32, MmaKind::F8f6f4, MmaKind::I8] {
+        assert_eq!(reserved(k), dense, "{k:?}");
+    }
+    let mx = 0b11 | bit(3) | bit(6) | (0b111 << 24);
+    assert_eq!(reserved(MmaKind::Mxf8f6f4), mx | bit(31));
+    assert_eq!(reserved(MmaKind::Mxf4), mx | bit(12));
+    assert_eq!(reserved(MmaKind::Mxf4nvf4), mx | bit(12));
+    // Decoding refuses each reserved bit alone.
+    for k in [MmaKind::F16, MmaKind::Mxf8f6f4, MmaKind::Mxf4] {
+        for b in 0..32 {
+            if reserved(k) & bit(b) != 0 {
+                assert!(
+                    matches!(
+                        Idesc::new(bit(b), k).decode(),
+                        Err(IdescError::ReservedBits { .. })
+                    ),
+                    "{k:?} bit {b}"
+                );
+            }
+        }
+    }
+}
