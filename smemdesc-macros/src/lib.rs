@@ -11,6 +11,7 @@
 
 mod args;
 mod emit;
+mod mma;
 
 use proc_macro::TokenStream;
 use proc_macro2::Span;
@@ -107,6 +108,25 @@ pub fn smem_plan(input: TokenStream) -> TokenStream {
         Ok(ts) => ts.into(),
         Err(e) => e.to_compile_error().into(),
     }
+}
+
+/// Pairs the A and B tiles declared inside a module into one MMA instruction and checks that they
+/// agree; see the `smemdesc` facade for the full description.
+///
+/// ```ignore
+/// #[smemdesc::smem_mma(accum = f32)]
+/// mod gemm {
+///     use smemdesc::smem_tile;
+///     #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 64), major = K, mma = m64n256k16)]
+///     pub struct TileA;
+///     #[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (256, 64), major = K)]
+///     pub struct TileB;
+/// }
+/// // gemm::mnemonic!() == "wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16"
+/// ```
+#[proc_macro_attribute]
+pub fn smem_mma(attr: TokenStream, item: TokenStream) -> TokenStream {
+    mma::expand(attr.into(), item.into()).into()
 }
 
 /// Runs the core on a parsed declaration; a panic inside the core (e.g. arithmetic overflow on
