@@ -21,7 +21,10 @@ pub(crate) const KEYS: &[(&str, &str)] = &[
     ("swizzle", "auto | none | 32B | 64B | 128B | 128B_base32B"),
     ("order", "mn_first | k_first"),
     ("mma", "mMnNkK (e.g. m64n256k16) | (M, N) | (M, N, K)"),
-    ("kind", "f16 | tf32 | f8f6f4 | i8 | mxf8f6f4"),
+    (
+        "kind",
+        "f16 | tf32 | f8f6f4 | i8 | mxf8f6f4 | mxf4 | mxf4nvf4",
+    ),
     ("stages", "an integer >= 1"),
     ("tma_box", "(rows, inner)"),
     ("cta_group", "1 | 2"),
@@ -313,7 +316,8 @@ pub(crate) fn parse(input: TokenStream, site: Span) -> Result<Decl, syn::Error> 
     let stages = get("stages").and_then(|v| int(v, "stages", &mut errs));
     let tma_box = get("tma_box").and_then(|v| pair(v, "tma_box", "(rows, inner)", &mut errs));
     let cta_group = get("cta_group").and_then(|v| int(v, "cta_group", &mut errs));
-    let mma = get("mma").and_then(|v| mma(v, dtype.map(|d| d.value), &mut errs));
+    let mma =
+        get("mma").and_then(|v| mma(v, dtype.map(|d| d.value), kind.map(|k| k.value), &mut errs));
 
     if let Some(e) = errs.0 {
         return Err(e);
@@ -417,7 +421,12 @@ fn pair(v: &Value, key: &str, shape: &str, errs: &mut Errors) -> Option<Pair> {
 }
 
 /// `mma = m64n256k16`, `mma = (M, N)` (K = 32 bytes of `dtype`) or `mma = (M, N, K)`.
-fn mma(v: &Value, dtype: Option<ElementType>, errs: &mut Errors) -> Option<MmaArg> {
+fn mma(
+    v: &Value,
+    dtype: Option<ElementType>,
+    kind: Option<MmaKind>,
+    errs: &mut Errors,
+) -> Option<MmaArg> {
     let bad = |errs: &mut Errors| {
         errs.push(v.error(format!(
             "`mma` takes an instruction shape, found {}; accepted: {}",
@@ -449,8 +458,13 @@ fn mma(v: &Value, dtype: Option<ElementType>, errs: &mut Errors) -> Option<MmaAr
                     let k = (*k)?;
                     (k.value, k.span)
                 }
-                // K is implied: one instruction reads 32 bytes of K (the core's `mma_k`).
-                None => (dtype?.mma_k(), g.span()),
+                // K is implied: one instruction reads 32 bytes of K in the kind's SMEM form
+                // (64 for packed fp4).
+                None => {
+                    let d = dtype?;
+                    let kind = kind.unwrap_or(MmaKind::of(d));
+                    (d.smem_form(kind).values_in(d, 32), g.span())
+                }
             };
             Some(MmaArg {
                 shape: MmaShape::new(m.value, n.value, k),
