@@ -3,6 +3,7 @@
 use crate::arch::{Arch, Major};
 use crate::dtype::ElementType;
 use crate::mma::MmaKind;
+use crate::scale::ScaleFormat;
 use crate::smem_form::SmemForm;
 use crate::swizzle::SwizzleMode;
 use crate::tma::TmaDataType;
@@ -357,6 +358,17 @@ pub enum Error {
         /// The swizzle.
         swizzle: SwizzleMode,
     },
+    /// A scale-factor tile whose kind, factor type and vector size do not go together.
+    ScaleFormatIllegal {
+        /// The MMA kind.
+        kind: MmaKind,
+        /// The factor type.
+        format: ScaleFormat,
+        /// K-values per factor.
+        vec: u32,
+        /// The legal combinations.
+        legal: &'static str,
+    },
 }
 
 /// The declaration argument an error is about (for pointing a compile error at it).
@@ -451,6 +463,9 @@ impl Error {
             Error::TmaPaddedBoxInner { .. } => {
                 "a 16U4_ALIGN16B/16U6_ALIGN16B TMA box must be exactly 128 elements wide"
             }
+            Error::ScaleFormatIllegal { .. } => {
+                "scale-factor type or vector size not legal for this MMA kind"
+            }
         }
     }
 
@@ -515,6 +530,7 @@ impl Error {
                     Argument::Swizzle
                 }
             }
+            Error::ScaleFormatIllegal { .. } => Argument::Kind,
         }
     }
 }
@@ -736,6 +752,12 @@ impl core::fmt::Display for Error {
                     )
                 }
             }
+            Error::ScaleFormatIllegal { kind, format, vec, legal } => write!(
+                f,
+                "{} scale factors with one factor per {vec} values are not legal for kind::{}; legal: {legal}",
+                format.name(),
+                kind.name()
+            ),
         }
     }
 }
