@@ -33,19 +33,20 @@ pub(crate) const KEYS: &[(&str, &str)] = &[
 /// Keys that must be given.
 const REQUIRED: &[&str] = &["arch", "operand", "dtype", "tile", "major"];
 
-fn key_list() -> String {
-    KEYS.iter().map(|(k, _)| *k).collect::<Vec<_>>().join(", ")
+fn key_list(keys: &[(&str, &str)]) -> String {
+    keys.iter().map(|(k, _)| *k).collect::<Vec<_>>().join(", ")
 }
 
 fn accepted(key: &str) -> &'static str {
     KEYS.iter()
+        .chain(crate::scale::SCALE_KEYS)
         .find(|(k, _)| *k == key)
         .map(|(_, v)| *v)
         .unwrap_or("")
 }
 
 /// One raw value with its tokens.
-enum Value {
+pub(crate) enum Value {
     Ident(Ident),
     Int(syn::LitInt),
     Str(syn::LitStr),
@@ -197,10 +198,10 @@ pub(crate) struct Decl {
 
 /// Collects errors; `syn::Error::combine` reports them all.
 #[derive(Default)]
-struct Errors(Option<syn::Error>);
+pub(crate) struct Errors(pub(crate) Option<syn::Error>);
 
 impl Errors {
-    fn push(&mut self, e: syn::Error) {
+    pub(crate) fn push(&mut self, e: syn::Error) {
         match &mut self.0 {
             Some(all) => all.combine(e),
             None => self.0 = Some(e),
@@ -212,87 +213,8 @@ impl Errors {
 /// point.
 pub(crate) fn parse(input: TokenStream, site: Span) -> Result<Decl, syn::Error> {
     let mut errs = Errors::default();
-    // (key, key ident, value) in the order given; duplicates are reported and dropped.
-    let mut given: Vec<(String, Ident, Value)> = Vec::new();
-    for (seg, comma) in split_commas(input) {
-        let mut it = seg.into_iter();
-        let Some(first) = it.next() else {
-            if let Some(c) = comma {
-                errs.push(syn::Error::new(
-                    c,
-                    "expected `key = value` before this comma",
-                ));
-            }
-            continue;
-        };
-        let key = match first {
-            TokenTree::Ident(i) => i,
-            other => {
-                errs.push(syn::Error::new(
-                    other.span(),
-                    format!(
-                        "expected a key (`key = value`); accepted keys: {}",
-                        key_list()
-                    ),
-                ));
-                continue;
-            }
-        };
-        let name = key.to_string();
-        if !KEYS.iter().any(|(k, _)| *k == name) {
-            let hint = closest_key(&name)
-                .map(|k| format!("did you mean `{k}`? "))
-                .unwrap_or_default();
-            errs.push(syn::Error::new(
-                key.span(),
-                format!("unknown key `{name}`; {hint}accepted keys: {}", key_list()),
-            ));
-            continue;
-        }
-        let eq = match it.next() {
-            Some(TokenTree::Punct(p)) if p.as_char() == '=' => p.span(),
-            Some(other) => {
-                errs.push(syn::Error::new(
-                    other.span(),
-                    format!(
-                        "expected `=` after `{name}` (`{name} = {}`)",
-                        accepted(&name)
-                    ),
-                ));
-                continue;
-            }
-            None => {
-                errs.push(syn::Error::new(
-                    key.span(),
-                    format!("`{name}` needs a value: `{name} = {}`", accepted(&name)),
-                ));
-                continue;
-            }
-        };
-        let value = Value::from_tokens(it.collect(), eq);
-        if given.iter().any(|(k, _, _)| *k == name) {
-            errs.push(syn::Error::new(
-                key.span(),
-                format!("duplicate key `{name}`: each key may be given once"),
-            ));
-            continue;
-        }
-        given.push((name, key, value));
-    }
-
+    let given = collect(input, KEYS, REQUIRED, site, &mut errs);
     let get = |k: &str| given.iter().find(|(n, _, _)| n == k).map(|(_, _, v)| v);
-    let mut missing = Vec::new();
-    for k in REQUIRED {
-        if get(k).is_none() {
-            missing.push(format!("`{k} = {}`", accepted(k)));
-        }
-    }
-    if !missing.is_empty() {
-        errs.push(syn::Error::new(
-            site,
-            format!("missing required argument(s): {}", missing.join(", ")),
-        ));
-    }
 
     let arch = get("arch").and_then(|v| named(v, "arch", Arch::from_name, &mut errs));
     let operand = get("operand").and_then(|v| named(v, "operand", Operand::from_name, &mut errs));
@@ -342,8 +264,103 @@ pub(crate) fn parse(input: TokenStream, site: Span) -> Result<Decl, syn::Error> 
     }
 }
 
+/// Splits `key = value, ...` into (key, key ident, value) in the order given, reporting unknown
+/// keys (with a "did you mean" from `keys`), duplicates (dropped), malformed pairs and missing
+/// `required` keys into `errs`. Shared by `#[smem_tile]` and `#[smem_scale_tile]`.
+pub(crate) fn collect(
+    input: TokenStream,
+    keys: &[(&'static str, &'static str)],
+    required: &[&str],
+    site: Span,
+    errs: &mut Errors,
+) -> Vec<(String, Ident, Value)> {
+    let mut given: Vec<(String, Ident, Value)> = Vec::new();
+    for (seg, comma) in split_commas(input) {
+        let mut it = seg.into_iter();
+        let Some(first) = it.next() else {
+            if let Some(c) = comma {
+                errs.push(syn::Error::new(
+                    c,
+                    "expected `key = value` before this comma",
+                ));
+            }
+            continue;
+        };
+        let key = match first {
+            TokenTree::Ident(i) => i,
+            other => {
+                errs.push(syn::Error::new(
+                    other.span(),
+                    format!(
+                        "expected a key (`key = value`); accepted keys: {}",
+                        key_list(keys)
+                    ),
+                ));
+                continue;
+            }
+        };
+        let name = key.to_string();
+        if !keys.iter().any(|(k, _)| *k == name) {
+            let hint = closest_key(&name, keys)
+                .map(|k| format!("did you mean `{k}`? "))
+                .unwrap_or_default();
+            errs.push(syn::Error::new(
+                key.span(),
+                format!(
+                    "unknown key `{name}`; {hint}accepted keys: {}",
+                    key_list(keys)
+                ),
+            ));
+            continue;
+        }
+        let eq = match it.next() {
+            Some(TokenTree::Punct(p)) if p.as_char() == '=' => p.span(),
+            Some(other) => {
+                errs.push(syn::Error::new(
+                    other.span(),
+                    format!(
+                        "expected `=` after `{name}` (`{name} = {}`)",
+                        accepted(&name)
+                    ),
+                ));
+                continue;
+            }
+            None => {
+                errs.push(syn::Error::new(
+                    key.span(),
+                    format!("`{name}` needs a value: `{name} = {}`", accepted(&name)),
+                ));
+                continue;
+            }
+        };
+        let value = Value::from_tokens(it.collect(), eq);
+        if given.iter().any(|(k, _, _)| *k == name) {
+            errs.push(syn::Error::new(
+                key.span(),
+                format!("duplicate key `{name}`: each key may be given once"),
+            ));
+            continue;
+        }
+        given.push((name, key, value));
+    }
+
+    let mut missing = Vec::new();
+    for k in required {
+        if !given.iter().any(|(n, _, _)| n == k) {
+            missing.push(format!("`{k} = {}`", accepted(k)));
+        }
+    }
+    if !missing.is_empty() {
+        errs.push(syn::Error::new(
+            site,
+            format!("missing required argument(s): {}", missing.join(", ")),
+        ));
+    }
+    given
+}
+
 /// A word value looked up by `from_name`.
-fn named<T>(
+pub(crate) fn named<T>(
     v: &Value,
     key: &str,
     from_name: fn(&str) -> Option<T>,
@@ -378,7 +395,7 @@ fn named<T>(
 }
 
 /// A non-negative integer that fits `u32` (no suffix, or `u32`/`usize`).
-fn int(v: &Value, key: &str, errs: &mut Errors) -> Option<Sp<u32>> {
+pub(crate) fn int(v: &Value, key: &str, errs: &mut Errors) -> Option<Sp<u32>> {
     let found = match v {
         Value::Int(l) if matches!(l.suffix(), "" | "u32" | "usize") => {
             match l.base10_parse::<u32>() {
@@ -401,7 +418,7 @@ fn int(v: &Value, key: &str, errs: &mut Errors) -> Option<Sp<u32>> {
 }
 
 /// `(a, b)` of integers.
-fn pair(v: &Value, key: &str, shape: &str, errs: &mut Errors) -> Option<Pair> {
+pub(crate) fn pair(v: &Value, key: &str, shape: &str, errs: &mut Errors) -> Option<Pair> {
     if let Value::Tuple(g, items) = v {
         if items.len() == 2 {
             let a = int(&items[0], key, errs);
@@ -479,8 +496,8 @@ fn mma(
 }
 
 /// The accepted key nearest to `name` (edit distance ≤ 2), for "did you mean".
-fn closest_key(name: &str) -> Option<&'static str> {
-    KEYS.iter()
+fn closest_key(name: &str, keys: &[(&'static str, &'static str)]) -> Option<&'static str> {
+    keys.iter()
         .map(|(k, _)| (*k, edit_distance(name, k)))
         .filter(|(_, d)| *d <= 2)
         .min_by_key(|(_, d)| *d)

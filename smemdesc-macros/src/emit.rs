@@ -471,7 +471,7 @@ fn swizzle_path(s: SwizzleMode) -> TokenStream {
     quote!(::smemdesc::SwizzleMode::#v)
 }
 
-fn kind_path(k: MmaKind) -> TokenStream {
+pub(crate) fn kind_path(k: MmaKind) -> TokenStream {
     let v = match k {
         MmaKind::F16 => quote!(F16),
         MmaKind::Tf32 => quote!(Tf32),

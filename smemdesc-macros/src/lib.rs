@@ -11,6 +11,7 @@
 
 mod args;
 mod emit;
+mod scale;
 
 use proc_macro::TokenStream;
 use proc_macro2::Span;
@@ -106,6 +107,48 @@ pub fn smem_plan(input: TokenStream) -> TokenStream {
     match out {
         Ok(ts) => ts.into(),
         Err(e) => e.to_compile_error().into(),
+    }
+}
+
+/// Declares the SMEM tile of one operand's block-scale factors (`kind::mxf8f6f4`, `mxf4`,
+/// `mxf4nvf4`): storage for all stages in the 512-byte-atom layout that
+/// `tcgen05.cp .32x128b.warpx4` copies into Tensor Memory, with its copy descriptors and TMA plan
+/// (the core's `ScaleTile`).
+///
+/// ```ignore
+/// #[smemdesc::smem_scale_tile(kind = mxf4nvf4, operand = A, tile = (128, 256), stages = 4)]
+/// struct SfA; // ue4m3, one factor per 16 values: 16 per row, 2048 B per stage
+/// const D: u64 = SfA::copy_desc(0, 0, 1, 0);
+/// ```
+///
+/// | key | values | default |
+/// |---|---|---|
+/// | `kind` | `mxf8f6f4`, `mxf4`, `mxf4nvf4` | required |
+/// | `operand` | `A`, `B` | required |
+/// | `tile` | `(MN, K)` of the operand tile, in its values | required |
+/// | `sf` | `ue8m0`, `ue4m3` | `ue4m3` for `mxf4nvf4`, else `ue8m0` |
+/// | `vec` | `16`, `32` | 16 for `ue4m3`, 32 for `ue8m0` |
+/// | `stages` | integer ≥ 1 | 1 |
+/// | `cta_group` | `1`, `2` | 1 |
+#[proc_macro_attribute]
+pub fn smem_scale_tile(attr: TokenStream, item: TokenStream) -> TokenStream {
+    let item2 = proc_macro2::TokenStream::from(item);
+    let site = Span::call_site();
+    let out = match (scale::parse(attr.into(), site), parse_struct(item2.clone())) {
+        (Ok(args), Ok(st)) => scale::expand(&args, &st),
+        (Err(mut a), Err(b)) => {
+            a.combine(b);
+            Err(a)
+        }
+        (Err(e), _) | (_, Err(e)) => Err(e),
+    };
+    match out {
+        Ok(ts) => ts.into(),
+        Err(e) => {
+            let mut ts = e.to_compile_error();
+            ts.extend(item2);
+            ts.into()
+        }
     }
 }
 
