@@ -325,6 +325,29 @@ fn sub_byte_errors_blame_the_right_argument() {
             Argument::Major,
             "MN-major",
         ),
+        // spec §11 rules hold for packed tiles, with extents in values: 128 values of K are
+        // 64 B, half a 128B atom (256 values)
+        (
+            a(ElementType::E2M1, 128, 128)
+                .kind(MmaKind::Mxf4)
+                .swizzle(SwizzleMode::B128),
+            Argument::TileK,
+            "256",
+        ),
+        // 16-byte contiguity: 16 values are 8 B
+        (
+            a(ElementType::E2M1, 128, 16).kind(MmaKind::Mxf4),
+            Argument::TileK,
+            "32",
+        ),
+        // whole instructions along K: 96 values are not a multiple of K = 64
+        (
+            a(ElementType::E2M1, 128, 96)
+                .kind(MmaKind::Mxf4)
+                .swizzle(SwizzleMode::None),
+            Argument::TileK,
+            "64",
+        ),
         // a type mxf4 does not take: the kind is at fault
         (
             a(ElementType::E2M3, 128, 128).kind(MmaKind::Mxf4),

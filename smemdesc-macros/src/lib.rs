@@ -41,14 +41,15 @@ use proc_macro2::Span;
 /// | `swizzle` | `auto none 32B 64B 128B 128B_base32B` (or strings) | `auto` |
 /// | `order` | `mn_first`, `k_first` | the TMA-friendly one |
 /// | `mma` | `m64n256k16`, `(M, N)`, `(M, N, K)` | per operand |
-/// | `kind` | `f16 tf32 f8f6f4 i8 mxf8f6f4` | the dtype's |
+/// | `kind` | `f16 tf32 f8f6f4 i8 mxf8f6f4 mxf4 mxf4nvf4` | the dtype's |
 /// | `stages` | integer ≥ 1 | 1 |
 /// | `tma_box` | `(rows, inner)` | the largest legal box |
 /// | `cta_group` | `1`, `2` (sm100) | 1 |
 ///
 /// The struct gets `#[repr(C, align(ALIGN))]` and a private `[u8; BYTES]` field, `ZERO`/`new()`,
 /// inherent `const`s (`DESC`, `LBO`, `SBO`, `ADVANCE_MN`, `ADVANCE_K`, `TMA_BOX`, ... and the
-/// validated `PLAN`), `const fn desc(smem_addr, mn, k, stage)` and `const fn offset(mn, k)`, and an
+/// validated `PLAN`), `const fn desc(smem_addr, mn, k, stage)`, `const fn offset(mn, k)` and
+/// `const fn value_offset(mn, k)` (the bits of a padded or packed fp6/fp4 value), and an
 /// impl of `smemdesc::SmemTile`.
 #[proc_macro_attribute]
 pub fn smem_tile(attr: TokenStream, item: TokenStream) -> TokenStream {
