@@ -39,7 +39,7 @@ fn scale_tiles_match_the_copy_and_tma_models() {
                 for k_factors in [4, 8, 16] {
                     for stages in [1, 3] {
                         let mut d =
-                            ScaleTile::new(kind, operand, mn, k_factors * want_vec).stages(stages);
+                            ScaleDecl::new(kind, operand, mn, k_factors * want_vec).stages(stages);
                         if let Some(f) = format {
                             d = d.format(f);
                         }
@@ -145,41 +145,41 @@ fn check(s: &ScaleTile) -> u64 {
 
 #[test]
 fn scale_tile_errors() {
-    let cases: Vec<(ScaleTile, Argument, &str)> = vec![
+    let cases: Vec<(ScaleDecl, Argument, &str)> = vec![
         (
-            ScaleTile::new(MmaKind::F8f6f4, Operand::A, 128, 128),
+            ScaleDecl::new(MmaKind::F8f6f4, Operand::A, 128, 128),
             Argument::Kind,
             "not a block-scaled kind",
         ),
         (
-            ScaleTile::new(MmaKind::Mxf4, Operand::A, 128, 128).format(ScaleFormat::Ue4m3),
+            ScaleDecl::new(MmaKind::Mxf4, Operand::A, 128, 128).format(ScaleFormat::Ue4m3),
             Argument::Kind,
             "legal: ue8m0 with vec 32",
         ),
         (
-            ScaleTile::new(MmaKind::Mxf4nvf4, Operand::A, 128, 128)
+            ScaleDecl::new(MmaKind::Mxf4nvf4, Operand::A, 128, 128)
                 .format(ScaleFormat::Ue8m0)
                 .vec(16),
             Argument::Kind,
             "ue4m3 with vec 16",
         ),
         (
-            ScaleTile::new(MmaKind::Mxf4, Operand::A, 64, 128),
+            ScaleDecl::new(MmaKind::Mxf4, Operand::A, 64, 128),
             Argument::TileMn,
             "",
         ),
         (
-            ScaleTile::new(MmaKind::Mxf4nvf4, Operand::B, 128, 32),
+            ScaleDecl::new(MmaKind::Mxf4nvf4, Operand::B, 128, 32),
             Argument::TileK,
             "",
         ),
         (
-            ScaleTile::new(MmaKind::Mxf4, Operand::A, 128, 128).stages(0),
+            ScaleDecl::new(MmaKind::Mxf4, Operand::A, 128, 128).stages(0),
             Argument::Stages,
             "",
         ),
         (
-            ScaleTile::new(MmaKind::Mxf4, Operand::A, 128 * 64, 128 * 64),
+            ScaleDecl::new(MmaKind::Mxf4, Operand::A, 128 * 64, 128 * 64),
             Argument::Tile,
             "",
         ),
@@ -189,7 +189,7 @@ fn scale_tile_errors() {
         assert_eq!(e.argument(), arg, "{d:?}: {e}");
         assert!(e.to_string().contains(phrase), "{e}");
     }
-    let s = ScaleTile::new(MmaKind::Mxf4, Operand::A, 128, 128)
+    let s = ScaleDecl::new(MmaKind::Mxf4, Operand::A, 128, 128)
         .build()
         .unwrap();
     assert!(s.copy_desc(0x4008, 0, 0, 0).is_err());

@@ -59,7 +59,9 @@ pub use emulator::{emulate_address, emulate_value};
 pub use error::{Argument, Dim, Error, Field};
 pub use layout::{Layout, Mode, SwizzledLayout, MAX_SUBMODES};
 pub use mma::{check_mma_shape, check_mn_major, MmaKind, MmaShape, Operand};
-pub use scale::{ScaleFormat, ScaleTile, SCALE_ATOM_BYTES, SCALE_ATOM_FACTORS, SCALE_ATOM_ROWS};
+pub use scale::{
+    ScaleDecl, ScaleFormat, ScaleTile, SCALE_ATOM_BYTES, SCALE_ATOM_FACTORS, SCALE_ATOM_ROWS,
+};
 pub use smem_form::{SmemForm, ValueOffset};
 pub use swizzle::{Swizzle, SwizzleMode};
 pub use tile::{select_swizzle, TileLayout, TileSpec};

@@ -21,7 +21,7 @@
 //! ```
 //! use smemdesc_core::*;
 //! // nvf4: ue4m3 factors, one per 16 values; A tile 128 x 256 values -> 16 factors per row
-//! let s = ScaleTile::new(MmaKind::Mxf4nvf4, Operand::A, 128, 256).build().unwrap();
+//! let s = ScaleDecl::new(MmaKind::Mxf4nvf4, Operand::A, 128, 256).build().unwrap();
 //! assert_eq!((s.format, s.vec, s.sf_k(), s.stage_bytes()), (ScaleFormat::Ue4m3, 16, 16, 2048));
 //! assert_eq!(s.offset(33, 16 * 5), 16 + 4 + 512 + 1); // row 33, factor 5: K-block 1, j = 1
 //! ```
@@ -81,15 +81,46 @@ impl ScaleFormat {
     }
 }
 
-/// The scale-factor tile of one block-scaled operand: one pipeline stage holds the factors of a
-/// `tile_mn × tile_k` operand tile (`tile_k` counted in the operand's values).
+/// The declaration of a scale-factor tile (the arguments of `#[smem_scale_tile]`): one pipeline
+/// stage holds the factors of a `tile_mn × tile_k` operand tile (`tile_k` counted in the
+/// operand's values). [`build`](Self::build) validates it into a [`ScaleTile`].
 ///
 /// ```
 /// use smemdesc_core::*;
 /// // mxf8f6f4 B tile of N = 64: padded to one 128-row atom; K = 128 -> 4 factors
-/// let s = ScaleTile::new(MmaKind::Mxf8f6f4, Operand::B, 64, 128).stages(2).build().unwrap();
+/// let s = ScaleDecl::new(MmaKind::Mxf8f6f4, Operand::B, 64, 128).stages(2).build().unwrap();
 /// assert_eq!((s.mn_blocks(), s.k_blocks(), s.bytes()), (1, 1, 1024));
 /// assert_eq!(s.factors_per_mma(), 1); // K = 32 per instruction, one ue8m0 per 32 values
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ScaleDecl {
+    /// The MMA kind the factors scale.
+    pub kind: MmaKind,
+    /// A or B.
+    pub operand: Operand,
+    /// Factor type.
+    pub format: ScaleFormat,
+    /// K-values per factor (16 or 32).
+    pub vec: u32,
+    /// Operand tile extent along M/N (values).
+    pub tile_mn: u32,
+    /// Operand tile extent along K (values).
+    pub tile_k: u32,
+    /// Pipeline stages.
+    pub stages: u32,
+    /// CTA group of the copy instruction.
+    pub cta_group: u32,
+    /// Whether `vec` was given (else the format's default follows the format).
+    vec_given: bool,
+}
+
+/// A validated scale-factor tile ([`ScaleDecl::build`]): its layout, copy descriptors and TMA
+/// plan. The fields are the declaration with every default resolved.
+///
+/// ```
+/// use smemdesc_core::*;
+/// let s = ScaleDecl::new(MmaKind::Mxf4, Operand::A, 256, 256).build().unwrap();
+/// assert_eq!((s.format, s.vec, s.mn_blocks(), s.k_blocks()), (ScaleFormat::Ue8m0, 32, 2, 2));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ScaleTile {
@@ -109,25 +140,25 @@ pub struct ScaleTile {
     pub stages: u32,
     /// CTA group of the copy instruction.
     pub cta_group: u32,
-    /// Whether the format / vec were given (else the kind's defaults).
-    given: (bool, bool),
+    /// Only `ScaleDecl::build` makes one.
+    _valid: (),
 }
 
-impl ScaleTile {
+impl ScaleDecl {
     /// A declaration with the kind's default format (`ue4m3` for `mxf4nvf4`, else `ue8m0`) and
     /// vector size (16 for `ue4m3`, 32 for `ue8m0`), one stage, `cta_group` 1.
     ///
     /// ```
     /// use smemdesc_core::*;
-    /// let s = ScaleTile::new(MmaKind::Mxf4, Operand::A, 128, 128);
+    /// let s = ScaleDecl::new(MmaKind::Mxf4, Operand::A, 128, 128);
     /// assert_eq!((s.format, s.vec), (ScaleFormat::Ue8m0, 32));
     /// ```
-    pub const fn new(kind: MmaKind, operand: Operand, tile_mn: u32, tile_k: u32) -> ScaleTile {
+    pub const fn new(kind: MmaKind, operand: Operand, tile_mn: u32, tile_k: u32) -> ScaleDecl {
         let format = match kind {
             MmaKind::Mxf4nvf4 => ScaleFormat::Ue4m3,
             _ => ScaleFormat::Ue8m0,
         };
-        ScaleTile {
+        ScaleDecl {
             kind,
             operand,
             format,
@@ -136,7 +167,7 @@ impl ScaleTile {
             tile_k,
             stages: 1,
             cta_group: 1,
-            given: (false, false),
+            vec_given: false,
         }
     }
 
@@ -144,15 +175,14 @@ impl ScaleTile {
     ///
     /// ```
     /// use smemdesc_core::*;
-    /// let s = ScaleTile::new(MmaKind::Mxf4nvf4, Operand::A, 128, 128).format(ScaleFormat::Ue8m0);
+    /// let s = ScaleDecl::new(MmaKind::Mxf4nvf4, Operand::A, 128, 128).format(ScaleFormat::Ue8m0);
     /// assert_eq!(s.vec, 32);
     /// ```
-    pub const fn format(mut self, format: ScaleFormat) -> ScaleTile {
+    pub const fn format(mut self, format: ScaleFormat) -> ScaleDecl {
         self.format = format;
-        if !self.given.1 {
+        if !self.vec_given {
             self.vec = default_vec(format);
         }
-        self.given.0 = true;
         self
     }
 
@@ -160,12 +190,12 @@ impl ScaleTile {
     ///
     /// ```
     /// use smemdesc_core::*;
-    /// let s = ScaleTile::new(MmaKind::Mxf4nvf4, Operand::B, 128, 128).vec(32).build().unwrap();
+    /// let s = ScaleDecl::new(MmaKind::Mxf4nvf4, Operand::B, 128, 128).vec(32).build().unwrap();
     /// assert_eq!((s.format, s.sf_k()), (ScaleFormat::Ue4m3, 4));
     /// ```
-    pub const fn vec(mut self, vec: u32) -> ScaleTile {
+    pub const fn vec(mut self, vec: u32) -> ScaleDecl {
         self.vec = vec;
-        self.given.1 = true;
+        self.vec_given = true;
         self
     }
 
@@ -173,9 +203,9 @@ impl ScaleTile {
     ///
     /// ```
     /// # use smemdesc_core::*;
-    /// assert_eq!(ScaleTile::new(MmaKind::Mxf4, Operand::A, 128, 128).stages(3).stages, 3);
+    /// assert_eq!(ScaleDecl::new(MmaKind::Mxf4, Operand::A, 128, 128).stages(3).stages, 3);
     /// ```
-    pub const fn stages(mut self, stages: u32) -> ScaleTile {
+    pub const fn stages(mut self, stages: u32) -> ScaleDecl {
         self.stages = stages;
         self
     }
@@ -184,10 +214,10 @@ impl ScaleTile {
     ///
     /// ```
     /// # use smemdesc_core::*;
-    /// let s = ScaleTile::new(MmaKind::Mxf4, Operand::A, 128, 128).cta_group(2).build().unwrap();
+    /// let s = ScaleDecl::new(MmaKind::Mxf4, Operand::A, 128, 128).cta_group(2).build().unwrap();
     /// assert_eq!(s.copy_instruction(), "tcgen05.cp.cta_group::2.32x128b.warpx4");
     /// ```
-    pub const fn cta_group(mut self, cta_group: u32) -> ScaleTile {
+    pub const fn cta_group(mut self, cta_group: u32) -> ScaleDecl {
         self.cta_group = cta_group;
         self
     }
@@ -197,9 +227,9 @@ impl ScaleTile {
     ///
     /// ```
     /// # use smemdesc_core::*;
-    /// let e = ScaleTile::new(MmaKind::Mxf4, Operand::A, 128, 64).build().unwrap_err();
+    /// let e = ScaleDecl::new(MmaKind::Mxf4, Operand::A, 128, 64).build().unwrap_err();
     /// assert_eq!(e.argument(), Argument::TileK); // 64 values = 2 factors, an atom holds 4
-    /// assert!(ScaleTile::new(MmaKind::F16, Operand::A, 128, 128).build().is_err());
+    /// assert!(ScaleDecl::new(MmaKind::F16, Operand::A, 128, 128).build().is_err());
     /// ```
     pub const fn build(self) -> Result<ScaleTile, Error> {
         let legal = match (self.kind, self.format, self.vec) {
@@ -251,7 +281,9 @@ impl ScaleTile {
                 atom_bytes: SCALE_ATOM_BYTES,
             });
         }
-        let stage = self.mn_blocks() as u64 * self.k_blocks() as u64 * SCALE_ATOM_BYTES as u64;
+        let mn_blocks = self.tile_mn.div_ceil(SCALE_ATOM_ROWS) as u64;
+        let k_blocks = (self.tile_k / k_atom) as u64;
+        let stage = mn_blocks * k_blocks * SCALE_ATOM_BYTES as u64;
         let total = stage * self.stages as u64;
         let limit = Arch::Sm100.max_smem_per_cta();
         if total > limit as u64 {
@@ -262,14 +294,24 @@ impl ScaleTile {
                 limit,
             });
         }
-        Ok(self)
+        Ok(ScaleTile {
+            kind: self.kind,
+            operand: self.operand,
+            format: self.format,
+            vec: self.vec,
+            tile_mn: self.tile_mn,
+            tile_k: self.tile_k,
+            stages: self.stages,
+            cta_group: self.cta_group,
+            _valid: (),
+        })
     }
 
     /// [`build`](Self::build) for `const` items: a compile-time panic with the error's summary.
     ///
     /// ```
     /// # use smemdesc_core::*;
-    /// const S: ScaleTile = ScaleTile::new(MmaKind::Mxf4, Operand::A, 256, 256).stages(4).expect_valid();
+    /// const S: ScaleTile = ScaleDecl::new(MmaKind::Mxf4, Operand::A, 256, 256).stages(4).expect_valid();
     /// assert_eq!(S.bytes(), 4 * 2 * 2 * 512);
     /// ```
     pub const fn expect_valid(self) -> ScaleTile {
@@ -278,12 +320,14 @@ impl ScaleTile {
             Err(e) => panic!("{}", e.summary()),
         }
     }
+}
 
+impl ScaleTile {
     /// 128-row atom blocks along M/N (B's N rounded up).
     ///
     /// ```
     /// # use smemdesc_core::*;
-    /// assert_eq!(ScaleTile::new(MmaKind::Mxf4, Operand::B, 192, 128).mn_blocks(), 2);
+    /// assert_eq!(ScaleDecl::new(MmaKind::Mxf4, Operand::B, 192, 128).build().unwrap().mn_blocks(), 2);
     /// ```
     pub const fn mn_blocks(&self) -> u32 {
         self.tile_mn.div_ceil(SCALE_ATOM_ROWS)
@@ -293,7 +337,7 @@ impl ScaleTile {
     ///
     /// ```
     /// # use smemdesc_core::*;
-    /// assert_eq!(ScaleTile::new(MmaKind::Mxf4, Operand::A, 128, 512).k_blocks(), 4);
+    /// assert_eq!(ScaleDecl::new(MmaKind::Mxf4, Operand::A, 128, 512).build().unwrap().k_blocks(), 4);
     /// ```
     pub const fn k_blocks(&self) -> u32 {
         self.sf_k() / SCALE_ATOM_FACTORS
@@ -303,7 +347,7 @@ impl ScaleTile {
     ///
     /// ```
     /// # use smemdesc_core::*;
-    /// assert_eq!(ScaleTile::new(MmaKind::Mxf4nvf4, Operand::A, 128, 128).sf_k(), 8);
+    /// assert_eq!(ScaleDecl::new(MmaKind::Mxf4nvf4, Operand::A, 128, 128).build().unwrap().sf_k(), 8);
     /// ```
     pub const fn sf_k(&self) -> u32 {
         self.tile_k / self.vec
@@ -314,7 +358,7 @@ impl ScaleTile {
     ///
     /// ```
     /// # use smemdesc_core::*;
-    /// assert_eq!(ScaleTile::new(MmaKind::Mxf4nvf4, Operand::A, 128, 128).factors_per_mma(), 4);
+    /// assert_eq!(ScaleDecl::new(MmaKind::Mxf4nvf4, Operand::A, 128, 128).build().unwrap().factors_per_mma(), 4);
     /// ```
     pub const fn factors_per_mma(&self) -> u32 {
         let k = match self.kind {
@@ -328,7 +372,7 @@ impl ScaleTile {
     ///
     /// ```
     /// # use smemdesc_core::*;
-    /// assert_eq!(ScaleTile::new(MmaKind::Mxf4, Operand::A, 256, 128).stage_bytes(), 1024);
+    /// assert_eq!(ScaleDecl::new(MmaKind::Mxf4, Operand::A, 256, 128).build().unwrap().stage_bytes(), 1024);
     /// ```
     pub const fn stage_bytes(&self) -> u32 {
         self.mn_blocks() * self.k_blocks() * SCALE_ATOM_BYTES
@@ -338,7 +382,7 @@ impl ScaleTile {
     ///
     /// ```
     /// # use smemdesc_core::*;
-    /// assert_eq!(ScaleTile::new(MmaKind::Mxf4, Operand::A, 128, 128).stages(2).bytes(), 1024);
+    /// assert_eq!(ScaleDecl::new(MmaKind::Mxf4, Operand::A, 128, 128).stages(2).build().unwrap().bytes(), 1024);
     /// ```
     pub const fn bytes(&self) -> u32 {
         self.stage_bytes() * self.stages
@@ -348,33 +392,38 @@ impl ScaleTile {
     ///
     /// ```
     /// # use smemdesc_core::*;
-    /// assert_eq!(ScaleTile::new(MmaKind::Mxf4, Operand::A, 128, 128).align(), 128);
+    /// assert_eq!(ScaleDecl::new(MmaKind::Mxf4, Operand::A, 128, 128).build().unwrap().align(), 128);
     /// ```
     pub const fn align(&self) -> u32 {
         128
     }
 
-    /// Byte offset (stage 0) of factor `j` (0 ≤ j < [`sf_k`](Self::sf_k)) of row `mn`.
+    /// Byte offset (stage 0) of factor `j` (0 ≤ j < [`sf_k`](Self::sf_k)) of row `mn`. Like
+    /// [`TileLayout::desc`](crate::TileLayout::desc), indices wrap into range (`mn` modulo the
+    /// padded rows, `j` modulo `sf_k`), so the result is always inside the stage.
     ///
     /// ```
     /// # use smemdesc_core::*;
-    /// let s = ScaleTile::new(MmaKind::Mxf4, Operand::A, 256, 256).build().unwrap();
+    /// let s = ScaleDecl::new(MmaKind::Mxf4, Operand::A, 256, 256).build().unwrap();
     /// assert_eq!(s.factor_offset(0, 0), 0);
     /// assert_eq!(s.factor_offset(127, 3), 16 * 31 + 4 * 3 + 3);
     /// assert_eq!(s.factor_offset(128, 0), 512); // next M block: next atom
     /// assert_eq!(s.factor_offset(0, 4), 1024); // next K block: after both M blocks
     /// ```
     pub const fn factor_offset(&self, mn: u32, j: u32) -> u32 {
+        let mn = mn % (self.mn_blocks() * SCALE_ATOM_ROWS);
+        let j = j % self.sf_k();
         let atom = mn / SCALE_ATOM_ROWS + self.mn_blocks() * (j / SCALE_ATOM_FACTORS);
         let r = mn % SCALE_ATOM_ROWS;
         atom * SCALE_ATOM_BYTES + 16 * (r % 32) + 4 * (r / 32) + j % SCALE_ATOM_FACTORS
     }
 
-    /// Byte offset (stage 0) of the factor that scales operand value `(mn, k)`.
+    /// Byte offset (stage 0) of the factor that scales operand value `(mn, k)` (indices wrap as
+    /// in [`factor_offset`](Self::factor_offset)).
     ///
     /// ```
     /// # use smemdesc_core::*;
-    /// let s = ScaleTile::new(MmaKind::Mxf8f6f4, Operand::A, 128, 128).build().unwrap();
+    /// let s = ScaleDecl::new(MmaKind::Mxf8f6f4, Operand::A, 128, 128).build().unwrap();
     /// assert_eq!(s.offset(1, 31), 16);
     /// assert_eq!(s.offset(1, 32), 17);
     /// ```
@@ -387,7 +436,7 @@ impl ScaleTile {
     ///
     /// ```
     /// # use smemdesc_core::*;
-    /// let s = ScaleTile::new(MmaKind::Mxf4, Operand::A, 128, 128).build().unwrap();
+    /// let s = ScaleDecl::new(MmaKind::Mxf4, Operand::A, 128, 128).build().unwrap();
     /// assert_eq!(s.copy_instruction(), "tcgen05.cp.cta_group::1.32x128b.warpx4");
     /// ```
     pub const fn copy_instruction(&self) -> &'static str {
@@ -403,7 +452,7 @@ impl ScaleTile {
     ///
     /// ```
     /// # use smemdesc_core::*;
-    /// let s = ScaleTile::new(MmaKind::Mxf4, Operand::A, 256, 256).stages(2).build().unwrap();
+    /// let s = ScaleDecl::new(MmaKind::Mxf4, Operand::A, 256, 256).stages(2).build().unwrap();
     /// let d = s.copy_desc(0x1000, 1, 1, 1).unwrap();
     /// assert_eq!(d.start_address(), 0x1000 + 2048 + 512 * (1 + 2 * 1));
     /// assert_eq!((d.sbo(), d.layout()), (128, Some(SwizzleMode::None)));
@@ -469,7 +518,7 @@ impl ScaleTile {
     ///
     /// ```
     /// # use smemdesc_core::*;
-    /// let s = ScaleTile::new(MmaKind::Mxf4, Operand::A, 256, 256).build().unwrap();
+    /// let s = ScaleDecl::new(MmaKind::Mxf4, Operand::A, 256, 256).build().unwrap();
     /// assert_eq!((s.tma_box(), s.tma_boxes(), s.tma_box_offset(1)), ([256, 2, 1, 2], 2, 1024));
     /// ```
     pub const fn tma_box(&self) -> [u32; 4] {
@@ -480,7 +529,7 @@ impl ScaleTile {
     ///
     /// ```
     /// # use smemdesc_core::*;
-    /// assert_eq!(ScaleTile::new(MmaKind::Mxf4nvf4, Operand::A, 128, 256).tma_boxes(), 4);
+    /// assert_eq!(ScaleDecl::new(MmaKind::Mxf4nvf4, Operand::A, 128, 256).build().unwrap().tma_boxes(), 4);
     /// ```
     pub const fn tma_boxes(&self) -> u32 {
         self.k_blocks()
@@ -491,7 +540,7 @@ impl ScaleTile {
     ///
     /// ```
     /// # use smemdesc_core::*;
-    /// assert_eq!(ScaleTile::new(MmaKind::Mxf4, Operand::A, 128, 256).tma_box_offset(1), 512);
+    /// assert_eq!(ScaleDecl::new(MmaKind::Mxf4, Operand::A, 128, 256).build().unwrap().tma_box_offset(1), 512);
     /// ```
     pub const fn tma_box_offset(&self, b: u32) -> u32 {
         b * self.mn_blocks() * SCALE_ATOM_BYTES

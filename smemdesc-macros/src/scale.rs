@@ -5,7 +5,7 @@
 use crate::args::{collect, int, named, pair, Errors, Pair, Sp};
 use proc_macro2::{Span, TokenStream};
 use quote::quote;
-use smemdesc_core::{Argument, Error, MmaKind, Operand, ScaleFormat, ScaleTile};
+use smemdesc_core::{Argument, Error, MmaKind, Operand, ScaleDecl, ScaleFormat};
 
 /// Every key of `#[smem_scale_tile]` with the values it takes.
 pub(crate) const SCALE_KEYS: &[(&str, &str)] = &[
@@ -62,8 +62,8 @@ pub(crate) fn parse(input: TokenStream, site: Span) -> Result<ScaleArgs, syn::Er
 }
 
 /// The core declaration the arguments spell.
-fn core(a: &ScaleArgs) -> ScaleTile {
-    let mut t = ScaleTile::new(
+fn core(a: &ScaleArgs) -> ScaleDecl {
+    let mut t = ScaleDecl::new(
         a.kind.value,
         a.operand.value,
         a.tile.a.value,
@@ -84,7 +84,7 @@ fn core(a: &ScaleArgs) -> ScaleTile {
     t
 }
 
-/// The same declaration as a `const` expression of `::smemdesc::ScaleTile`.
+/// The same declaration as a `const` expression of `::smemdesc::ScaleDecl`.
 fn core_expr(a: &ScaleArgs) -> TokenStream {
     let kind = crate::emit::kind_path(a.kind.value);
     let operand = match a.operand.value {
@@ -93,7 +93,7 @@ fn core_expr(a: &ScaleArgs) -> TokenStream {
     };
     let (mn, k) = (a.tile.a.value, a.tile.b.value);
     let mut e = quote! {
-        ::smemdesc::ScaleTile::new(#kind, ::smemdesc::Operand::#operand, #mn, #k)
+        ::smemdesc::ScaleDecl::new(#kind, ::smemdesc::Operand::#operand, #mn, #k)
     };
     if let Some(f) = a.sf {
         let f = match f.value {
