@@ -123,6 +123,7 @@ pub struct ScaleDecl {
 /// assert_eq!((s.format, s.vec, s.mn_blocks(), s.k_blocks()), (ScaleFormat::Ue8m0, 32, 2, 2));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive] // only `ScaleDecl::build` makes one
 pub struct ScaleTile {
     /// The MMA kind the factors scale.
     pub kind: MmaKind,
@@ -140,8 +141,6 @@ pub struct ScaleTile {
     pub stages: u32,
     /// CTA group of the copy instruction.
     pub cta_group: u32,
-    /// Only `ScaleDecl::build` makes one.
-    _valid: (),
 }
 
 impl ScaleDecl {
@@ -303,7 +302,6 @@ impl ScaleDecl {
             tile_k: self.tile_k,
             stages: self.stages,
             cta_group: self.cta_group,
-            _valid: (),
         })
     }
 
