@@ -2,8 +2,10 @@
 //!
 //! The layout algebra lays out *cells*: whole bytes (or 2/4-byte words) that the swizzle and the
 //! canonical layouts move around. A value of 8 bits or more is one cell. The 6- and 4-bit types
-//! have two SMEM forms, chosen by the MMA kind (PTX ISA, tcgen05 "Matrix Descriptors" / "Packing
-//! formats", and the CUDA driver's `CUtensorMapDataType`):
+//! have two SMEM forms, chosen by the MMA kind. The byte-level facts below are the CUDA driver
+//! documentation of `CUtensorMapDataType` (the TMA types that write these forms); the kinds'
+//! instruction K (32 for `f8f6f4`, 64 for `mxf4`/`mxf4nvf4`) is the PTX ISA tcgen05 "Matrix
+//! Shape" table:
 //!
 //! * **padded** ([`SmemForm::Padded16`], `kind::f8f6f4` and `kind::mxf8f6f4`): each 16-byte unit
 //!   holds 16 values packed at its start — 8 bytes of fp4 (`16U4_ALIGN16B`: "8 byte gaps between
