@@ -166,12 +166,13 @@ fn scale_tile_errors() {
         (
             ScaleDecl::new(MmaKind::Mxf4, Operand::A, 64, 128),
             Argument::TileMn,
-            "",
+            "use a multiple of 128",
         ),
         (
+            // ue4m3, one factor per 16 values: an atom spans 64 values of K
             ScaleDecl::new(MmaKind::Mxf4nvf4, Operand::B, 128, 32),
             Argument::TileK,
-            "",
+            "use a multiple of 64",
         ),
         (
             ScaleDecl::new(MmaKind::Mxf4, Operand::A, 128, 128).stages(0),
@@ -195,4 +196,63 @@ fn scale_tile_errors() {
     assert!(s.copy_desc(0x4008, 0, 0, 0).is_err());
     assert!(s.copy_desc(0, 1, 0, 0).is_err());
     assert!(s.copy_desc(0, 0, 0, 1).is_err());
+}
+
+/// No declaration panics, and every index into a valid tile stays inside its storage.
+#[test]
+fn scale_tiles_never_panic() {
+    let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    let kinds = [
+        MmaKind::F16,
+        MmaKind::Mxf8f6f4,
+        MmaKind::Mxf4,
+        MmaKind::Mxf4nvf4,
+    ];
+    let mut valid = 0;
+    for _ in 0..20_000 {
+        let pick = |v: u64| match v % 4 {
+            0 => (v >> 8) as u32,
+            1 => ((v >> 8) % 4096) as u32,
+            2 => 128 * ((v >> 8) % 5) as u32,
+            _ => 16 * ((v >> 8) % 40) as u32,
+        };
+        let mut d = ScaleDecl::new(
+            kinds[(next() % 4) as usize],
+            if next() % 2 == 0 {
+                Operand::A
+            } else {
+                Operand::B
+            },
+            pick(next()),
+            pick(next()),
+        )
+        .stages(pick(next()) % 9)
+        .cta_group((next() % 4) as u32);
+        if next() % 3 == 0 {
+            d = d.vec(pick(next()) % 64);
+        }
+        if next() % 3 == 0 {
+            d = d.format(if next() % 2 == 0 {
+                ScaleFormat::Ue8m0
+            } else {
+                ScaleFormat::Ue4m3
+            });
+        }
+        if let Ok(s) = d.build() {
+            valid += 1;
+            let (a, b, c) = (next() as u32, next() as u32, next() as u32);
+            assert!(s.offset(a, b) < s.stage_bytes());
+            assert!(s.factor_offset(b, c) < s.stage_bytes());
+            assert!(s.tma_box_offset(c) < s.stage_bytes());
+            let _ = s.copy_desc(a, b % 4, c % 4, a % 4);
+            let _ = s.copy_desc(0, 0, 0, 0).unwrap();
+        }
+    }
+    assert!(valid > 100, "only {valid} valid declarations");
 }

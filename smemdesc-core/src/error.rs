@@ -369,6 +369,15 @@ pub enum Error {
         /// The legal combinations.
         legal: &'static str,
     },
+    /// A scale-factor tile that is not whole 512-byte atoms (128 rows of A; 4 factors along K).
+    ScaleTileNotWholeAtoms {
+        /// The dimension.
+        dim: Dim,
+        /// The operand tile's extent (values).
+        extent: u32,
+        /// The atom's extent along `dim` (values).
+        atom_extent: u32,
+    },
 }
 
 /// The declaration argument an error is about (for pointing a compile error at it).
@@ -466,6 +475,9 @@ impl Error {
             Error::ScaleFormatIllegal { .. } => {
                 "scale-factor type or vector size not legal for this MMA kind"
             }
+            Error::ScaleTileNotWholeAtoms { .. } => {
+                "scale-factor tile is not a whole number of 512-byte atoms"
+            }
         }
     }
 
@@ -531,6 +543,10 @@ impl Error {
                 }
             }
             Error::ScaleFormatIllegal { .. } => Argument::Kind,
+            Error::ScaleTileNotWholeAtoms { dim, .. } => match dim {
+                Dim::Mn => Argument::TileMn,
+                Dim::K => Argument::TileK,
+            },
         }
     }
 }
@@ -757,6 +773,12 @@ impl core::fmt::Display for Error {
                 "{} scale factors with one factor per {vec} values are not legal for kind::{}; legal: {legal}",
                 format.name(),
                 kind.name()
+            ),
+            Error::ScaleTileNotWholeAtoms { dim, extent, atom_extent } => write!(
+                f,
+                "scale factors of a tile {} extent {extent} are not whole 512 B scale atoms (128 rows x 4 factors: {atom_extent} values along {}); use a multiple of {atom_extent}",
+                dim.name(),
+                dim.name()
             ),
         }
     }

@@ -264,20 +264,18 @@ impl ScaleDecl {
         }
         // A's M is whole 128-row blocks; B's N is padded up to them (CUTLASS pads SFB's N).
         if matches!(self.operand, Operand::A) && self.tile_mn % SCALE_ATOM_ROWS != 0 {
-            return Err(Error::TileNotWholeAtoms {
+            return Err(Error::ScaleTileNotWholeAtoms {
                 dim: Dim::Mn,
                 extent: self.tile_mn,
                 atom_extent: SCALE_ATOM_ROWS,
-                atom_bytes: SCALE_ATOM_BYTES,
             });
         }
         let k_atom = SCALE_ATOM_FACTORS * self.vec;
         if self.tile_k % k_atom != 0 {
-            return Err(Error::TileNotWholeAtoms {
+            return Err(Error::ScaleTileNotWholeAtoms {
                 dim: Dim::K,
                 extent: self.tile_k,
                 atom_extent: k_atom,
-                atom_bytes: SCALE_ATOM_BYTES,
             });
         }
         let mn_blocks = self.tile_mn.div_ceil(SCALE_ATOM_ROWS) as u64;
@@ -533,15 +531,15 @@ impl ScaleTile {
         self.k_blocks()
     }
 
-    /// SMEM byte offset (in its stage) of TMA box `b`; its coordinates are K block `b` and M/N
-    /// block 0 of the tile.
+    /// SMEM byte offset (in its stage) of TMA box `b` (modulo the box count); its coordinates are
+    /// K block `b` and M/N block 0 of the tile.
     ///
     /// ```
     /// # use smemdesc_core::*;
     /// assert_eq!(ScaleDecl::new(MmaKind::Mxf4, Operand::A, 128, 256).build().unwrap().tma_box_offset(1), 512);
     /// ```
     pub const fn tma_box_offset(&self, b: u32) -> u32 {
-        b * self.mn_blocks() * SCALE_ATOM_BYTES
+        (b % self.tma_boxes()) * self.mn_blocks() * SCALE_ATOM_BYTES
     }
 }
 
