@@ -78,3 +78,15 @@ fn kind_help_lists_only_accepted_kinds() {
         "{help}"
     );
 }
+
+#[test]
+fn draw_packed_fp4_steps_32_values_per_chunk() {
+    // A 16-byte chunk holds 32 packed fp4 values; a 128B atom row is 8 chunks (256 values).
+    let (code, out, err) = run(&[
+        "draw", "--arch", "sm100", "--dtype", "e2m1", "--kind", "mxf4", "--tile", "128x512",
+        "--major", "K",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("atom = 8 x 8 cells"), "{out}");
+    assert!(out.contains("0  32  64  96 128 160 192 224| 256"), "{out}");
+}
