@@ -113,7 +113,7 @@ pub(crate) fn core_error(d: &Decl, e: &Error, site: Span) -> syn::Error {
             Some(m) => match e {
                 Error::IllegalMmaM { .. } => m.m,
                 Error::IllegalMmaN { .. } => m.n,
-                Error::MmaKNot32Bytes { .. } => m.k,
+                Error::MmaKNot32Bytes { .. } | Error::IllegalMmaK { .. } => m.k,
                 _ => m.all,
             },
             None => defaulted("mma", d.tile.a.span),
@@ -128,7 +128,7 @@ pub(crate) fn core_error(d: &Decl, e: &Error, site: Span) -> syn::Error {
         },
         Argument::TmaBox => match d.tma_box {
             Some(b) => match e {
-                Error::TmaBoxWidth { .. } => b.b.span,
+                Error::TmaBoxWidth { .. } | Error::TmaPaddedBoxInner { .. } => b.b.span,
                 Error::TmaBoxRowsOver256 { .. } | Error::TmaBoxRowsIllegal { .. } => b.a.span,
                 _ => b.all,
             },
@@ -368,9 +368,15 @@ pub(crate) fn tile_struct(
                     + stage * Self::ADVANCE_STAGE;
                 Self::PLAN.tile.desc_advanced(smem_addr, units)
             }
-            /// Swizzled byte offset of logical element `(mn, k)` of stage 0.
+            /// Swizzled byte offset of logical element `(mn, k)` of stage 0 (for 6/4-bit types the
+            /// byte cell: see `value_offset`).
             pub const fn offset(mn: u32, k: u32) -> u32 {
                 Self::PLAN.tile.byte_offset(mn, k)
+            }
+            /// Byte and bit position of value `(mn, k)` of stage 0, for every SMEM form (the
+            /// nibble or 6-bit field of a padded or packed fp4/fp6 value).
+            pub const fn value_offset(mn: u32, k: u32) -> ::smemdesc::ValueOffset {
+                Self::PLAN.tile.value_offset(mn, k)
             }
         }
 
@@ -465,7 +471,7 @@ fn swizzle_path(s: SwizzleMode) -> TokenStream {
     quote!(::smemdesc::SwizzleMode::#v)
 }
 
-fn kind_path(k: MmaKind) -> TokenStream {
+pub(crate) fn kind_path(k: MmaKind) -> TokenStream {
     let v = match k {
         MmaKind::F16 => quote!(F16),
         MmaKind::Tf32 => quote!(Tf32),

@@ -12,6 +12,7 @@
 mod args;
 mod emit;
 mod mma;
+mod scale;
 
 use proc_macro::TokenStream;
 use proc_macro2::Span;
@@ -41,14 +42,15 @@ use proc_macro2::Span;
 /// | `swizzle` | `auto none 32B 64B 128B 128B_base32B` (or strings) | `auto` |
 /// | `order` | `mn_first`, `k_first` | the TMA-friendly one |
 /// | `mma` | `m64n256k16`, `(M, N)`, `(M, N, K)` | per operand |
-/// | `kind` | `f16 tf32 f8f6f4 i8 mxf8f6f4` | the dtype's |
+/// | `kind` | `f16 tf32 f8f6f4 i8 mxf8f6f4 mxf4 mxf4nvf4` | the dtype's |
 /// | `stages` | integer ≥ 1 | 1 |
 /// | `tma_box` | `(rows, inner)` | the largest legal box |
 /// | `cta_group` | `1`, `2` (sm100) | 1 |
 ///
 /// The struct gets `#[repr(C, align(ALIGN))]` and a private `[u8; BYTES]` field, `ZERO`/`new()`,
 /// inherent `const`s (`DESC`, `LBO`, `SBO`, `ADVANCE_MN`, `ADVANCE_K`, `TMA_BOX`, ... and the
-/// validated `PLAN`), `const fn desc(smem_addr, mn, k, stage)` and `const fn offset(mn, k)`, and an
+/// validated `PLAN`), `const fn desc(smem_addr, mn, k, stage)`, `const fn offset(mn, k)` and
+/// `const fn value_offset(mn, k)` (the bits of a padded or packed fp6/fp4 value), and an
 /// impl of `smemdesc::SmemTile`.
 #[proc_macro_attribute]
 pub fn smem_tile(attr: TokenStream, item: TokenStream) -> TokenStream {
@@ -127,6 +129,48 @@ pub fn smem_plan(input: TokenStream) -> TokenStream {
 #[proc_macro_attribute]
 pub fn smem_mma(attr: TokenStream, item: TokenStream) -> TokenStream {
     mma::expand(attr.into(), item.into()).into()
+}
+
+/// Declares the SMEM tile of one operand's block-scale factors (`kind::mxf8f6f4`, `mxf4`,
+/// `mxf4nvf4`): storage for all stages in the 512-byte-atom layout that
+/// `tcgen05.cp .32x128b.warpx4` copies into Tensor Memory, with its copy descriptors and TMA plan
+/// (the core's `ScaleTile`).
+///
+/// ```ignore
+/// #[smemdesc::smem_scale_tile(kind = mxf4nvf4, operand = A, tile = (128, 256), stages = 4)]
+/// struct SfA; // ue4m3, one factor per 16 values: 16 per row, 2048 B per stage
+/// const D: u64 = SfA::copy_desc(0, 0, 1, 0);
+/// ```
+///
+/// | key | values | default |
+/// |---|---|---|
+/// | `kind` | `mxf8f6f4`, `mxf4`, `mxf4nvf4` | required |
+/// | `operand` | `A`, `B` | required |
+/// | `tile` | `(MN, K)` of the operand tile, in its values | required |
+/// | `sf` | `ue8m0`, `ue4m3` | `ue4m3` for `mxf4nvf4`, else `ue8m0` |
+/// | `vec` | `16`, `32` | 16 for `ue4m3`, 32 for `ue8m0` |
+/// | `stages` | integer ≥ 1 | 1 |
+/// | `cta_group` | `1`, `2` | 1 |
+#[proc_macro_attribute]
+pub fn smem_scale_tile(attr: TokenStream, item: TokenStream) -> TokenStream {
+    let item2 = proc_macro2::TokenStream::from(item);
+    let site = Span::call_site();
+    let out = match (scale::parse(attr.into(), site), parse_struct(item2.clone())) {
+        (Ok(args), Ok(st)) => scale::expand(&args, &st),
+        (Err(mut a), Err(b)) => {
+            a.combine(b);
+            Err(a)
+        }
+        (Err(e), _) | (_, Err(e)) => Err(e),
+    };
+    match out {
+        Ok(ts) => ts.into(),
+        Err(e) => {
+            let mut ts = e.to_compile_error();
+            ts.extend(item2);
+            ts.into()
+        }
+    }
 }
 
 /// Runs the core on a parsed declaration; a panic inside the core (e.g. arithmetic overflow on
