@@ -44,6 +44,9 @@ mod error;
 mod layout;
 mod mma;
 mod swizzle;
+mod tensor_map;
+mod tensor_map_error;
+mod tensor_map_types;
 mod tile;
 mod tma;
 
@@ -58,5 +61,11 @@ pub use error::{Argument, Dim, Error, Field};
 pub use layout::{Layout, Mode, SwizzledLayout, MAX_SUBMODES};
 pub use mma::{check_mma_shape, check_mn_major, MmaKind, MmaShape, Operand};
 pub use swizzle::{Swizzle, SwizzleMode};
+pub use tensor_map::{TensorMap, TensorMapArgs, TENSOR_MAP_MAX_BOX_BYTES};
+pub use tensor_map_error::{TensorMapArg, TensorMapError};
+pub use tensor_map_types::{
+    TensorMapDataType, TensorMapInterleave, TensorMapL2Promotion, TensorMapOobFill,
+    TensorMapSwizzle,
+};
 pub use tile::{select_swizzle, TileLayout, TileSpec};
 pub use tma::{TmaDataType, TmaPlan, TmaSwizzle};
