@@ -5,6 +5,8 @@
 //!   descriptors per stage, advance tables and TMA plan.
 //! * `smemdesc draw ... [--svg FILE]` — a picture of one stage (bank groups, atoms, MMA subtiles,
 //!   TMA boxes).
+//! * `smemdesc header ... --name gemm_a` — the tile as a C/C++ header (`constexpr` in a namespace
+//!   and `#define`s): descriptors, advance tables, TMA plan, chunk offsets, tensor-map arguments.
 //!
 //! All layout knowledge comes from `smemdesc_core`. Errors go to stderr with exit status 2.
 #![forbid(unsafe_code)]
@@ -12,6 +14,7 @@
 
 mod decode;
 mod draw;
+mod header;
 mod tile;
 
 use clap::{Parser, Subcommand};
@@ -82,6 +85,15 @@ enum Command {
         #[arg(long)]
         svg: Option<std::path::PathBuf>,
     },
+    /// Write a tile as a C/C++ header: constexpr values in `namespace NAME` and `#define NAME_...`
+    /// for C (descriptors, advance tables, TMA plan, offsets, cuTensorMapEncodeTiled arguments).
+    Header {
+        #[command(flatten)]
+        args: tile::TileArgs,
+        /// Namespace (C++) and macro prefix (C, upper-cased); a C identifier.
+        #[arg(long)]
+        name: String,
+    },
 }
 
 fn parse_arch_arg(s: &str) -> Result<Arch, String> {
@@ -130,6 +142,10 @@ fn run(cli: Cli) -> Result<String, CliError> {
                 }
                 None => Ok(draw::ascii(&plan, args.base)),
             }
+        }
+        Command::Header { args, name } => {
+            let plan = args.plan()?;
+            header::header(&plan, &args, &name)
         }
     }
 }
