@@ -478,10 +478,16 @@ impl core::fmt::Display for TensorMapError {
                 swizzle.name(),
                 arch.name()
             ),
-            TensorMapError::TileMismatch { expected, found, .. } => write!(
-                f,
-                "{arg} = {found}, but the tile's TMA plan fixes it; legal: {expected}"
-            ),
+            TensorMapError::TileMismatch { expected, found, .. } => match arg {
+                TensorMapArg::TensorDataType => write!(
+                    f,
+                    "{arg} has {found}-bit elements but the tile holds {expected}-bit ones; legal: a {expected}-bit type"
+                ),
+                _ => write!(
+                    f,
+                    "{arg} = {found}, but the tile's TMA plan fixes it; legal: {expected}"
+                ),
+            },
             TensorMapError::Unresolved { .. } => write!(
                 f,
                 "{arg} is a run-time value and was not supplied; set it before encoding"
