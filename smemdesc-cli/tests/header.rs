@@ -1,7 +1,8 @@
 //! `smemdesc header`: the README's GEMM tiles compile as C++17 (`g++ -std=c++17 -fsyntax-only`) and
 //! as C (`gcc -x c`), with `static_assert`s on the values the README documents and on CuTe's golden
 //! descriptors and offsets (`tests/data/golden`), so a wrong number is a compile failure.
-//! Skipped, with the reason printed, where g++/gcc is absent.
+//! Skipped, with the reason printed, where g++/gcc is absent. (A failing compile keeps its
+//! directory under the temp dir for inspection.)
 
 mod common;
 use common::*;
@@ -210,6 +211,7 @@ fn golden_rows_hold_in_the_header() {
         );
     }
     compile("g++", &["-std=c++17", "-fsyntax-only"], &dir, "g.cpp", &cpp);
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -241,4 +243,83 @@ fn bad_name_is_an_error() {
     ]);
     assert_eq!(code, 2);
     assert!(err.contains("--tma-box"), "{err}");
+}
+
+/// Every sm90 golden configuration with a 64-row MMA (180 tiles: bf16, e4m3, tf32; K- and
+/// MN-major; every swizzle; both orders) in one C++ translation unit: each CuTe descriptor and
+/// each sampled element offset is a `static_assert` on that tile's header.
+#[test]
+fn every_sm90_golden_tile_in_one_translation_unit() {
+    use std::collections::BTreeMap;
+    let mut configs: BTreeMap<String, Vec<_>> = BTreeMap::new();
+    for r in read_tsv("descriptors.tsv") {
+        if r["arch"] == "sm90" && r["block_mn"] == "64" {
+            configs.entry(r["id"].clone()).or_default().push(r);
+        }
+    }
+    assert_eq!(configs.len(), 180);
+    let mut offsets: BTreeMap<String, Vec<_>> = BTreeMap::new();
+    for r in read_tsv("offsets.tsv") {
+        if configs.contains_key(&r["id"]) {
+            offsets.entry(r["id"].clone()).or_default().push(r);
+        }
+    }
+    let dir = tmp_dir("all");
+    let mut cpp = String::new();
+    let (mut n_desc, mut n_off) = (0, 0);
+    for (id, rows) in &configs {
+        let r0 = &rows[0];
+        let tile = format!("{}x{}", r0["tile_mn"], r0["tile_k"]);
+        let flags = [
+            "--arch",
+            "sm90",
+            "--operand",
+            "A",
+            "--dtype",
+            &r0["dtype"],
+            "--tile",
+            &tile,
+            "--major",
+            &r0["major"],
+            "--swizzle",
+            &r0["swizzle"],
+            "--order",
+            &r0["order"],
+            "--mma-mn",
+            "64",
+            "--base",
+            &r0["base"],
+        ];
+        let name = format!("g{id}");
+        std::fs::write(dir.join(format!("{name}.h")), header(&flags, &[], &name)).unwrap();
+        cpp += &format!("#include \"{name}.h\"\n");
+        for r in rows {
+            cpp += &format!(
+                "static_assert({name}::DESCS[0][{}][{}] == {}ull, \"{name} desc\");\n",
+                r["i"], r["j"], r["desc"]
+            );
+            n_desc += 1;
+        }
+        let per16: u32 = 128 / r0["bits"].parse::<u32>().unwrap();
+        for o in offsets.get(id).into_iter().flatten() {
+            let (mn, k): (u32, u32) = (o["mn"].parse().unwrap(), o["k"].parse().unwrap());
+            let (row, along) = if r0["major"] == "K" { (mn, k) } else { (k, mn) };
+            cpp += &format!(
+                "static_assert({name}::CHUNK_OFFSETS[{row}][{}] + {} * {name}::ELEM_BYTES == {}, \"{name} offset ({mn}, {k})\");\n",
+                along / per16,
+                along % per16,
+                o["byte_offset"]
+            );
+            n_off += 1;
+        }
+    }
+    println!("{n_desc} golden descriptors and {n_off} golden offsets as static_asserts");
+    assert!(n_desc >= 1000 && n_off >= 1000, "{n_desc} {n_off}");
+    compile(
+        "g++",
+        &["-std=c++17", "-fsyntax-only"],
+        &dir,
+        "all.cpp",
+        &cpp,
+    );
 }
