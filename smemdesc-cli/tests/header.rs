@@ -141,6 +141,7 @@ int main(void) { return (int)(a_descs[0][0][0] & 1) + (int)b_box[0] + (int)a_chu
         "t.c",
         c,
     );
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// CuTe's descriptors and element offsets for the README's A tile shape (sm90 bf16 K-major 128B,
@@ -322,4 +323,5 @@ fn every_sm90_golden_tile_in_one_translation_unit() {
         "all.cpp",
         &cpp,
     );
+    let _ = std::fs::remove_dir_all(&dir);
 }
