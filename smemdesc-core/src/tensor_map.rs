@@ -392,7 +392,7 @@ impl TensorMap {
     /// 8. `boxDim[i]` in 1..=256; with interleave NONE `boxDim[0] × size` a multiple of 16 B and,
     ///    when swizzled, ≤ the swizzle span; `boxDim[0] = 128` for ALIGN16B types;
     /// 9. `elementStrides[i]` in 1..=8;
-    /// 10. measured: the box's bytes, prod floor(boxDim[i] / elementStrides[i]) × size, ≤ 233,472.
+    /// 10. measured: the box's bytes, prod `floor(boxDim[i] / elementStrides[i])` × size, ≤ 233,472.
     ///
     /// ```
     /// use smemdesc_core::*;
@@ -707,7 +707,7 @@ impl TensorMap {
 }
 
 impl TensorMapArgs {
-    /// The bytes one box moves (prod floor(boxDim[i] / elementStrides[i]) × element size): the
+    /// The bytes one box moves (prod `floor(boxDim[i] / elementStrides[i])` × element size): the
     /// mbarrier transaction count of one TMA load.
     ///
     /// ```

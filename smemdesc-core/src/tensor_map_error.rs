@@ -196,7 +196,7 @@ pub enum TensorMapError {
     },
     /// The box holds more than 233,472 bytes (measured driver limit).
     BoxBytesTooLarge {
-        /// The box's bytes, prod floor(boxDim[i] / elementStrides[i]) × element size.
+        /// The box's bytes, prod `floor(boxDim[i] / elementStrides[i])` × element size.
         bytes: u64,
     },
     /// `elementStrides[i]` is 0 or above 8.
