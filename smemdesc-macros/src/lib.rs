@@ -82,6 +82,8 @@ pub fn smem_tile(attr: TokenStream, item: TokenStream) -> TokenStream {
 
 /// The same arguments as [`macro@smem_tile`], as an expression: a `const` value of
 /// `smemdesc::TilePlan` (the core's validated plan), for `const` items and generic code.
+/// `global_dims`/`global_strides` are checked here too; build the map itself with
+/// `smemdesc::TensorMap::for_tile(&PLAN, rank)`.
 ///
 /// ```ignore
 /// const B: smemdesc::TilePlan = smemdesc::smem_plan! {
