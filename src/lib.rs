@@ -32,9 +32,16 @@
 //! assert_eq!(B.mmas_k(), 4);
 //! ```
 #![no_std]
-#![forbid(unsafe_code)]
+// The `cudarc` feature makes one driver call (`cuda::encode_args`); everything else stays safe.
+#![cfg_attr(not(feature = "cudarc"), forbid(unsafe_code))]
+#![cfg_attr(feature = "cudarc", deny(unsafe_code))]
 #![warn(missing_docs)]
 
+#[cfg(feature = "cudarc")]
+pub mod cuda;
+mod launch;
+
+pub use launch::{GemmLaunch, LaunchError};
 pub use smemdesc_core as core;
 pub use smemdesc_core::*;
 pub use smemdesc_macros::{smem_plan, smem_scale_tile, smem_tile};

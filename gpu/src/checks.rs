@@ -44,6 +44,14 @@ pub(crate) fn operand_info(op: &plan::BuiltOperand, cfg: plan::OperandCfg) -> St
     )
 }
 
+/// `globalDim` (innermost first) and the row stride in bytes of a dense `mn × k` operand.
+pub(crate) fn map_dims(major: Major, mn: u64, k: u64, elem_bytes: u64) -> ([u64; 2], u64) {
+    match major {
+        Major::K => ([k, mn], k * elem_bytes),
+        Major::Mn => ([mn, k], mn * elem_bytes),
+    }
+}
+
 /// Runs class `idx` from a compiled check cubin in this process.
 pub(crate) fn run_class(
     idx: usize,
@@ -62,10 +70,7 @@ pub(crate) fn run_class(
     let gb = cuda::Buf::from(&encode(&bv, n, ktot, cfg.b.major, dtype))?;
     let eb = dtype.smem_bytes() as u64;
     let map = |op: &plan::BuiltOperand, major: Major, g: &cuda::Buf, mn: usize| {
-        let (dims, stride) = match major {
-            Major::K => ([ktot as u64, mn as u64], ktot as u64 * eb),
-            Major::Mn => ([mn as u64, ktot as u64], mn as u64 * eb),
-        };
+        let (dims, stride) = map_dims(major, mn as u64, ktot as u64, eb);
         cuda::tensor_map(
             op.tma.data_type,
             op.tma.swizzle,
@@ -87,8 +92,8 @@ pub(crate) fn run_class(
         1,
         128,
         &[
-            cuda::Arg::Map(&ma),
-            cuda::Arg::Map(&mb),
+            cuda::Arg::Map(&ma.map),
+            cuda::Arg::Map(&mb.map),
             cuda::Arg::Ptr(out.ptr),
             cuda::Arg::Ptr(dbg.ptr),
         ],

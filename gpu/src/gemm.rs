@@ -142,8 +142,8 @@ pub(crate) fn run_gemm(
     let flops = 2.0 * (s as f64).powi(3);
     let args = |group_m: u32, half_b: bool| {
         [
-            cuda::Arg::Map(&ma),
-            cuda::Arg::Map(if half_b { &mbh } else { &mb }),
+            cuda::Arg::Map(&ma.map),
+            cuda::Arg::Map(if half_b { &mbh.map } else { &mb.map }),
             cuda::Arg::Ptr(dc.ptr),
             cuda::Arg::I32(s as i32),
             cuda::Arg::I32(s as i32),

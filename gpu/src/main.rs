@@ -12,6 +12,7 @@ mod data;
 mod gemm;
 mod plan;
 mod report;
+mod tmaps;
 
 use plan::BuiltClass;
 use std::fmt::Write as _;
@@ -30,6 +31,8 @@ pub(crate) struct Opts {
     pub(crate) rounds: u32,
     pub(crate) warmup_s: f64,
     pub(crate) iters: u32,
+    /// Tensor-map parameter sets to judge against the driver (`--tensor-maps N`; 0 skips).
+    pub(crate) tensor_maps: u64,
 }
 
 fn parse() -> Opts {
@@ -51,6 +54,7 @@ fn parse() -> Opts {
         rounds: 7,
         warmup_s: 2.0,
         iters: 100,
+        tensor_maps: 200_000,
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
@@ -77,6 +81,10 @@ fn parse() -> Opts {
             "--variants" => {
                 i += 1;
                 o.variants = args[i].split(',').map(String::from).collect();
+            }
+            "--tensor-maps" => {
+                i += 1;
+                o.tensor_maps = args[i].parse().expect("--tensor-maps N");
             }
             "--size" => {
                 i += 1;
@@ -107,7 +115,7 @@ fn parse() -> Opts {
             }
             "-h" | "--help" => {
                 println!(
-                    "smemdesc-gpu [--out DIR] [--skip-check] [--skip-gemm] [--no-cublas] [--group-m N,N..] [--size N] [--variants K,K..] [--rounds N] [--list] [--emit DIR]"
+                    "smemdesc-gpu [--out DIR] [--skip-check] [--skip-gemm] [--no-cublas] [--group-m N,N..] [--size N] [--variants K,K..] [--rounds N] [--tensor-maps N] [--list] [--emit DIR]"
                 );
                 std::process::exit(0);
             }
@@ -164,6 +172,18 @@ fn main() {
         let _ = std::fs::copy(work.join(f), o.out.join(f));
     }
     report::write_results(&o.out, &gpu, &checks, gemm.as_ref(), &log).unwrap();
+    if o.tensor_maps > 0 {
+        let t = tmaps::run(o.tensor_maps, gpu.cc.0);
+        println!(
+            "tensor maps: {} accepted and encoded, {} rejected and refused by the driver, {} disagreements",
+            t.accepted_and_encoded, t.rejected_and_driver_rejects, t.disagreements
+        );
+        // results.json is one object: add the counts as its first member.
+        let path = o.out.join("results.json");
+        let j = std::fs::read_to_string(&path).unwrap();
+        let j = j.replacen("{\n", &format!("{{\n  \"tensor_maps\": {},\n", t.json()), 1);
+        std::fs::write(&path, j).unwrap();
+    }
     if let Some(Ok(g)) = &gemm {
         println!(
             "GEMM {s}^3: ours {:?} TFLOP/s, cuBLAS {:?}, ratio {:?}",

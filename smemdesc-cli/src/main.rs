@@ -7,6 +7,8 @@
 //!   TMA boxes).
 //! * `smemdesc idesc --kind f16 --a bf16 --b bf16 --c f32 --m 128 --n 256 --a-major K --b-major K`
 //!   — a tcgen05 instruction descriptor; `smemdesc decode --idesc 0x…` explains one.
+//! * `smemdesc header ... --name gemm_a` — the tile as a C/C++ header (`constexpr` in a namespace
+//!   and `#define`s): descriptors, advance tables, TMA plan, chunk offsets, tensor-map arguments.
 //!
 //! All layout knowledge comes from `smemdesc_core`. Errors go to stderr with exit status 2.
 #![forbid(unsafe_code)]
@@ -14,6 +16,7 @@
 
 mod decode;
 mod draw;
+mod header;
 mod idesc;
 mod tile;
 
@@ -100,6 +103,15 @@ enum Command {
         #[arg(long)]
         svg: Option<std::path::PathBuf>,
     },
+    /// Write a tile as a C/C++ header: constexpr values in `namespace NAME` and `#define NAME_...`
+    /// for C (descriptors, advance tables, TMA plan, offsets, cuTensorMapEncodeTiled arguments).
+    Header {
+        #[command(flatten)]
+        args: tile::TileArgs,
+        /// Namespace (C++) and macro prefix (C, upper-cased); a C identifier.
+        #[arg(long)]
+        name: String,
+    },
 }
 
 fn parse_arch_arg(s: &str) -> Result<Arch, String> {
@@ -184,6 +196,10 @@ fn run(cli: Cli) -> Result<String, CliError> {
                 }
                 None => Ok(draw::ascii(&plan, args.base)),
             }
+        }
+        Command::Header { args, name } => {
+            let plan = args.plan()?;
+            header::header(&plan, &args, &name)
         }
     }
 }

@@ -50,6 +50,9 @@ mod pairing;
 mod scale;
 mod smem_form;
 mod swizzle;
+mod tensor_map;
+mod tensor_map_error;
+mod tensor_map_types;
 mod tile;
 mod tma;
 
@@ -70,5 +73,11 @@ pub use pairing::{MmaPair, Mnemonic, PairOptions};
 pub use scale::{ScaleDecl, ScaleTile, SCALE_ATOM_BYTES, SCALE_ATOM_FACTORS, SCALE_ATOM_ROWS};
 pub use smem_form::{SmemForm, ValueOffset};
 pub use swizzle::{Swizzle, SwizzleMode};
+pub use tensor_map::{TensorMap, TensorMapArgs, TENSOR_MAP_MAX_BOX_BYTES};
+pub use tensor_map_error::{TensorMapArg, TensorMapError};
+pub use tensor_map_types::{
+    TensorMapDataType, TensorMapInterleave, TensorMapL2Promotion, TensorMapOobFill,
+    TensorMapSwizzle,
+};
 pub use tile::{select_swizzle, TileLayout, TileSpec};
 pub use tma::{TmaDataType, TmaPlan, TmaSwizzle};

@@ -28,6 +28,14 @@ pub(crate) const KEYS: &[(&str, &str)] = &[
     ("stages", "an integer >= 1"),
     ("tma_box", "(rows, inner)"),
     ("cta_group", "1 | 2"),
+    (
+        "global_dims",
+        "(dim0, dim1, ...) elements, innermost first, 2 to 5 of them; `_` for a run-time value",
+    ),
+    (
+        "global_strides",
+        "(stride1, ...) bytes of dims 1.., one fewer than global_dims; `_` for a run-time value",
+    ),
 ];
 
 /// Keys that must be given.
@@ -194,6 +202,16 @@ pub(crate) struct Decl {
     pub stages: Option<Sp<u32>>,
     pub tma_box: Option<Pair>,
     pub cta_group: Option<Sp<u32>>,
+    /// `global_dims = (…)`: the global tensor's dims, `None` entries given at run time.
+    pub global_dims: Option<GlobalList>,
+    /// `global_strides = (…)`: its byte strides of dims 1.., `None` entries given at run time.
+    pub global_strides: Option<GlobalList>,
+}
+
+/// A tuple of `u64` values or `_` (a run-time value), with the span of each entry and of the whole.
+pub(crate) struct GlobalList {
+    pub items: Vec<Sp<Option<u64>>>,
+    pub all: Span,
 }
 
 /// Collects errors; `syn::Error::combine` reports them all.
@@ -240,6 +258,15 @@ pub(crate) fn parse(input: TokenStream, site: Span) -> Result<Decl, syn::Error> 
     let cta_group = get("cta_group").and_then(|v| int(v, "cta_group", &mut errs));
     let mma =
         get("mma").and_then(|v| mma(v, dtype.map(|d| d.value), kind.map(|k| k.value), &mut errs));
+    let global_dims = get("global_dims").and_then(|v| global_list(v, "global_dims", &mut errs));
+    let global_strides =
+        get("global_strides").and_then(|v| global_list(v, "global_strides", &mut errs));
+    if let (Some(s), None) = (&global_strides, &global_dims) {
+        errs.push(syn::Error::new(
+            s.all,
+            "`global_strides` needs `global_dims` (the strides are those of its dims 1..): `global_dims = (dim0, dim1, ...)`",
+        ));
+    }
 
     if let Some(e) = errs.0 {
         return Err(e);
@@ -258,6 +285,8 @@ pub(crate) fn parse(input: TokenStream, site: Span) -> Result<Decl, syn::Error> 
             stages,
             tma_box,
             cta_group,
+            global_dims,
+            global_strides,
         }),
         // Unreachable: a missing or unparsable required argument pushed an error above.
         _ => Err(syn::Error::new(site, "incomplete declaration")),
@@ -435,6 +464,50 @@ pub(crate) fn pair(v: &Value, key: &str, shape: &str, errs: &mut Errors) -> Opti
         v.describe()
     )));
     None
+}
+
+/// `(a, b, ...)` (or a single value) of `u64` integers or `_`.
+fn global_list(v: &Value, key: &str, errs: &mut Errors) -> Option<GlobalList> {
+    let one = |item: &Value, errs: &mut Errors| -> Option<Sp<Option<u64>>> {
+        let found = match item {
+            Value::Ident(i) if i == "_" => {
+                return Some(Sp {
+                    value: None,
+                    span: i.span(),
+                })
+            }
+            Value::Int(l) if matches!(l.suffix(), "" | "u64" | "usize") => {
+                match l.base10_parse::<u64>() {
+                    Ok(value) => {
+                        return Some(Sp {
+                            value: Some(value),
+                            span: l.span(),
+                        })
+                    }
+                    Err(_) => format!("`{l}`, which does not fit in u64"),
+                }
+            }
+            other => other.describe(),
+        };
+        errs.push(item.error(format!(
+            "`{key}` takes integers or `_`, found {found}; accepted: {}",
+            accepted(key)
+        )));
+        None
+    };
+    let (items, all): (Vec<&Value>, Span) = match v {
+        Value::Tuple(g, items) => (items.iter().collect(), g.span()),
+        other => (vec![other], other.span()),
+    };
+    let parsed: Vec<Option<Sp<Option<u64>>>> = items.iter().map(|i| one(i, errs)).collect();
+    if items.is_empty() {
+        errs.push(v.error(format!("`{key}` is empty; accepted: {}", accepted(key))));
+        return None;
+    }
+    Some(GlobalList {
+        items: parsed.into_iter().collect::<Option<Vec<_>>>()?,
+        all,
+    })
 }
 
 /// `mma = m64n256k16`, `mma = (M, N)` (K = 32 bytes of `dtype`) or `mma = (M, N, K)`.

@@ -166,6 +166,8 @@ pub(crate) fn tile_struct(
     item: &syn::DeriveInput,
     site: Span,
 ) -> syn::Result<TokenStream> {
+    crate::global::check(d, plan)?;
+    let global_items = crate::global::items(d);
     let t = &plan.tile;
     let tma = &plan.tma;
     let decl = decl_expr(d);
@@ -354,6 +356,7 @@ pub(crate) fn tile_struct(
             pub const TMA_BOX_OFFSETS: [u32; #n_boxes] = [#(#box_offsets),*];
             /// Tile coordinates `[mn0, k0]` (elements) of each TMA box.
             pub const TMA_BOX_COORDS: [[u32; 2]; #n_boxes] = [#(#box_coords),*];
+            #global_items
 
             /// Descriptor of MMA subtile `(mn, k)` of stage `stage` for the tile at shared-memory
             /// address `smem_addr`: [`DESC`](Self::DESC) with the start address moved by the

@@ -11,6 +11,7 @@
 
 mod args;
 mod emit;
+mod global;
 mod mma;
 mod scale;
 
@@ -46,11 +47,14 @@ use proc_macro2::Span;
 /// | `stages` | integer ≥ 1 | 1 |
 /// | `tma_box` | `(rows, inner)` | the largest legal box |
 /// | `cta_group` | `1`, `2` (sm100) | 1 |
+/// | `global_dims` | `(dim0, dim1, …)` elements, innermost first, `_` = run time | none |
+/// | `global_strides` | `(stride1, …)` bytes of dims 1.., `_` = run time | dense |
 ///
 /// The struct gets `#[repr(C, align(ALIGN))]` and a private `[u8; BYTES]` field, `ZERO`/`new()`,
 /// inherent `const`s (`DESC`, `LBO`, `SBO`, `ADVANCE_MN`, `ADVANCE_K`, `TMA_BOX`, ... and the
-/// validated `PLAN`), `const fn desc(smem_addr, mn, k, stage)`, `const fn offset(mn, k)` and
-/// `const fn value_offset(mn, k)` (the bits of a padded or packed fp6/fp4 value), and an
+/// validated `PLAN`; `TENSOR_MAP` with `global_dims`), `const fn desc(smem_addr, mn, k, stage)`,
+/// `const fn offset(mn, k)` and `const fn value_offset(mn, k)` (the bits of a padded or packed
+/// fp6/fp4 value), and an
 /// impl of `smemdesc::SmemTile`.
 #[proc_macro_attribute]
 pub fn smem_tile(attr: TokenStream, item: TokenStream) -> TokenStream {
@@ -82,6 +86,8 @@ pub fn smem_tile(attr: TokenStream, item: TokenStream) -> TokenStream {
 
 /// The same arguments as [`macro@smem_tile`], as an expression: a `const` value of
 /// `smemdesc::TilePlan` (the core's validated plan), for `const` items and generic code.
+/// `global_dims`/`global_strides` are checked here too; build the map itself with
+/// `smemdesc::TensorMap::for_tile(&PLAN, rank)`.
 ///
 /// ```ignore
 /// const B: smemdesc::TilePlan = smemdesc::smem_plan! {
@@ -94,7 +100,8 @@ pub fn smem_plan(input: TokenStream) -> TokenStream {
     let out = args::parse(input.into(), site).and_then(|decl| {
         let core = emit::core_decl(&decl);
         guarded(&decl, || match core.build() {
-            Ok(_) => {
+            Ok(plan) => {
+                global::check(&decl, &plan)?;
                 let e = emit::decl_expr(&decl);
                 Ok(quote::quote! {
                     {
