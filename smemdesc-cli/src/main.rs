@@ -111,7 +111,7 @@ fn run(cli: Cli) -> Result<String, CliError> {
         }
         Command::Tile { args, json } => {
             let plan = args.plan()?;
-            let r = tile::report(&plan, args.base)?;
+            let r = tile::report_placed(&plan, args.base, args.placement)?;
             Ok(if json {
                 to_json(&r)?
             } else {
@@ -121,7 +121,7 @@ fn run(cli: Cli) -> Result<String, CliError> {
         Command::Draw { args, svg } => {
             let plan = args.plan()?;
             // Check the placement like `tile` does (every descriptor must encode at --base).
-            tile::report(&plan, args.base)?;
+            tile::report_placed(&plan, args.base, args.placement)?;
             match svg {
                 Some(path) => {
                     std::fs::write(&path, draw::svg(&plan, args.base))
