@@ -44,7 +44,9 @@ mod error;
 mod layout;
 mod mma;
 mod placement;
+mod storage;
 mod swizzle;
+mod text;
 mod tile;
 mod tma;
 
@@ -59,6 +61,10 @@ pub use error::{Argument, Dim, Error, Field};
 pub use layout::{Layout, Mode, SwizzledLayout, MAX_SUBMODES};
 pub use mma::{check_mma_shape, check_mn_major, MmaKind, MmaShape, Operand};
 pub use placement::{Absolute, PlacedTile, Placement, PlacementModel, Relative};
+pub use storage::{
+    Mbarrier, StorageLayout, StorageMember, StorageProblem, DYNAMIC_SMEM_BASE_ALIGN,
+};
 pub use swizzle::{Swizzle, SwizzleMode};
+pub use text::ConstText;
 pub use tile::{select_swizzle, TileLayout, TileSpec};
 pub use tma::{TmaDataType, TmaPlan, TmaSwizzle};
