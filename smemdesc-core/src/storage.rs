@@ -260,6 +260,16 @@ impl<const N: usize> StorageLayout<N> {
         self.arch
     }
 
+    /// Number of members (`N`).
+    ///
+    /// ```
+    /// # use smemdesc_core::*;
+    /// assert_eq!(StorageLayout::plan("S", Arch::Sm90, [StorageMember::new("x", 4, 4)]).member_count(), 1);
+    /// ```
+    pub const fn member_count(&self) -> usize {
+        N
+    }
+
     /// Member `i`.
     ///
     /// ```
