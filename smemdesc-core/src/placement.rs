@@ -321,7 +321,8 @@ impl<M: PlacementModel> PlacedTile<M> {
     }
 
     /// The shared-memory byte address of logical element `(mn, k)` of `stage` under this model
-    /// (what a thread's `ld.shared`/`st.shared` uses). Indices must be in range (unchecked).
+    /// (what a thread's `ld.shared`/`st.shared` uses). Indices wrap into range, as in
+    /// [`desc`](Self::desc); [`try_address`](Self::try_address) checks them.
     ///
     /// ```
     /// # use smemdesc_core::*;
@@ -330,9 +331,40 @@ impl<M: PlacementModel> PlacedTile<M> {
     /// assert_eq!(abs.address(7, 0, 1), 0x400 + 8192 + t.byte_offset(7, 0));
     /// ```
     pub const fn address(&self, mn: u32, k: u32, stage: u32) -> u32 {
-        let start = self.addr + stage * self.tile.stage_bytes();
-        let offset = self.tile.layout().eval(mn, k) * self.tile.spec().dtype.smem_bytes();
+        let spec = self.tile.spec();
+        let start = self
+            .addr
+            .wrapping_add((stage % spec.stages) * self.tile.stage_bytes());
+        let offset = self.tile.layout().eval(mn, k) * spec.dtype.smem_bytes();
         M::PLACEMENT.written_address(self.tile.swizzle_mode(), start, offset)
+    }
+
+    /// [`address`](Self::address) with every index checked.
+    ///
+    /// ```
+    /// # use smemdesc_core::*;
+    /// let t = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 64, 64).build().unwrap();
+    /// let p = t.place::<Absolute>(0x80).unwrap();
+    /// assert_eq!(p.try_address(63, 63, 0), Ok(p.address(63, 63, 0)));
+    /// assert!(matches!(p.try_address(64, 0, 0), Err(Error::IndexOutOfRange { .. })));
+    /// assert!(matches!(p.try_address(0, 0, 1), Err(Error::IndexOutOfRange { .. })));
+    /// ```
+    pub const fn try_address(&self, mn: u32, k: u32, stage: u32) -> Result<u32, Error> {
+        let spec = self.tile.spec();
+        let checks = [
+            ("element (MN)", mn, spec.tile_mn),
+            ("element (K)", k, spec.tile_k),
+            ("stage", stage, spec.stages),
+        ];
+        let mut i = 0;
+        while i < checks.len() {
+            let (what, index, count) = checks[i];
+            if index >= count {
+                return Err(Error::IndexOutOfRange { what, index, count });
+            }
+            i += 1;
+        }
+        Ok(self.address(mn, k, stage))
     }
 
     /// [`address`](Self::address) minus the tile's start address: the element offset under this
