@@ -124,11 +124,11 @@ fn run(cli: Cli) -> Result<String, CliError> {
             tile::report_placed(&plan, args.base, args.placement)?;
             match svg {
                 Some(path) => {
-                    std::fs::write(&path, draw::svg(&plan, args.base))
+                    std::fs::write(&path, draw::svg(&plan, args.base, args.placement))
                         .map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))?;
                     Ok(format!("wrote {}\n", path.display()))
                 }
-                None => Ok(draw::ascii(&plan, args.base)),
+                None => Ok(draw::ascii(&plan, args.base, args.placement)),
             }
         }
     }

@@ -142,3 +142,45 @@ fn lbo_sbo_that_no_canonical_layout_has_are_flagged() {
         "{w:?}"
     );
 }
+
+#[test]
+fn draw_follows_the_placement_model() {
+    // 128B K-major bf16 at 0x80: the absolute writer (TMA) XORs chunk c of tile row r with the
+    // absolute row (r + 1) & 7; the relative writer with r (spec §3, §7).
+    for (placement, shift) in [("absolute", 1u32), ("relative", 0)] {
+        let (code, out, err) = run(&[
+            "draw",
+            "--arch",
+            "sm90",
+            "--dtype",
+            "bf16",
+            "--tile",
+            "64x64",
+            "--major",
+            "K",
+            "--swizzle",
+            "128B",
+            "--base",
+            "0x80",
+            "--placement",
+            placement,
+        ]);
+        assert_eq!(code, 0, "{err}");
+        for r in 0..8u32 {
+            let want: Vec<String> = (0..8u32)
+                .map(|c| format!("{}a", c ^ ((r + shift) & 7)))
+                .collect();
+            let line = out
+                .lines()
+                .filter(|l| {
+                    l.split_whitespace()
+                        .nth(1)
+                        .is_some_and(|t| t.ends_with('a'))
+                })
+                .find(|l| l.split_whitespace().next() == Some(&r.to_string()))
+                .unwrap();
+            let got: Vec<&str> = line.split_whitespace().skip(1).collect();
+            assert_eq!(got, want, "{placement} row {r}");
+        }
+    }
+}
