@@ -201,3 +201,41 @@ fn sm100_pair_gemm_offsets_by_hand() {
     assert_eq!(PairGemm::LAUNCH_BYTES, 132096 + 1008);
     assert_eq!(PairGemm::a(0).desc(0, 1, 2), PairA::desc(1024, 0, 1, 2));
 }
+
+#[test]
+fn relative_tiles_keep_the_storage_base_on_their_repeat() {
+    use smemdesc::core::*;
+    // A relative tile's base_offset comes from its address modulo the 1024-B repeat: the storage
+    // base must sit on that repeat for the offset to fix it, even when the member is only 128-B
+    // aligned. An absolute tile needs only 128 B (spec §7).
+    let t = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 64, 64)
+        .build()
+        .unwrap();
+    let bar = StorageMember::new("bar", 8, 8);
+    let rel = StorageLayout::plan(
+        "R",
+        Arch::Sm90,
+        [bar, StorageMember::tile("t", t, Some(Placement::Relative))],
+    );
+    let abs = StorageLayout::plan(
+        "A",
+        Arch::Sm90,
+        [bar, StorageMember::tile("t", t, Some(Placement::Absolute))],
+    );
+    assert_eq!((rel.offset(1), rel.align()), (128, 1024));
+    assert_eq!((abs.offset(1), abs.align()), (128, 128));
+    assert_eq!(abs.launch_bytes(), 128 + 8192 + 112);
+    // A tile of another architecture is refused, naming the member.
+    let t100 = TileSpec::new(Arch::Sm100, ElementType::BF16, Major::K, 64, 64)
+        .build()
+        .unwrap();
+    let mixed = StorageLayout::plan("M", Arch::Sm90, [StorageMember::tile("b", t100, None)]);
+    assert_eq!(
+        mixed.check(),
+        Err(StorageProblem::ArchMismatch { member: 0 })
+    );
+    assert!(mixed
+        .message()
+        .as_str()
+        .contains("member `b` is a tile for another architecture"));
+}

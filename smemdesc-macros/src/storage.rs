@@ -185,7 +185,48 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenS
         Arch::Sm90 => quote!(::smemdesc::Arch::Sm90),
         Arch::Sm100 => quote!(::smemdesc::Arch::Sm100),
     };
+    check_names(&members)?;
     Ok(emit(&st, &arch, &members))
+}
+
+/// The items a member generates must not collide with each other's or the storage's own.
+fn check_names(members: &[Member]) -> syn::Result<()> {
+    let mut taken: std::collections::HashMap<String, String> = [
+        "LAYOUT",
+        "BYTES",
+        "ALIGN",
+        "SLACK",
+        "LAUNCH_BYTES",
+        "aligned_base",
+    ]
+    .iter()
+    .map(|n| (n.to_string(), "the storage".to_string()))
+    .collect();
+    for m in members {
+        let f = m.ident.to_string();
+        let up = f.to_uppercase();
+        let mut names = vec![
+            f.clone(),
+            format!("{f}_ptr"),
+            format!("{up}_OFFSET"),
+            format!("{up}_BYTES"),
+            format!("{up}_ALIGN"),
+        ];
+        match m.kind {
+            Kind::Tile(_) => names.push(format!("{up}_DESC")),
+            Kind::Array(_) => names.push(format!("{f}_at")),
+            Kind::Plain => {}
+        }
+        for n in names {
+            if let Some(owner) = taken.insert(n.clone(), format!("member `{f}`")) {
+                return Err(syn::Error::new(
+                    m.ident.span(),
+                    format!("member `{f}` generates `{n}`, which {owner} generates too; rename the member"),
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 fn emit(st: &syn::DeriveInput, arch: &TokenStream, members: &[Member]) -> TokenStream {
