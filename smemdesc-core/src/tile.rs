@@ -642,7 +642,8 @@ impl TileLayout {
     }
 
     /// The descriptor of subtile (0, 0), stage 0, for a tile at SMEM address 0. Every other
-    /// descriptor differs from it only in the start address (and base offset for unaligned bases).
+    /// descriptor differs from it only in the start address (and, for a
+    /// [`Relative`](crate::Placement::Relative) placement off the repeat, the base offset).
     ///
     /// ```
     /// # use smemdesc_core::*;

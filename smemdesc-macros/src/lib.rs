@@ -1,4 +1,5 @@
-//! The `#[smem_tile]` attribute and `smem_tile!` macros of [smemdesc](https://docs.rs/smemdesc).
+//! The `#[smem_tile]` attribute, `smem_tile!` and `#[smem_storage]` macros of
+//! [smemdesc](https://docs.rs/smemdesc).
 //!
 //! Use them through the `smemdesc` facade (`use smemdesc::smem_tile;`): the code they generate
 //! names `::smemdesc::…` paths. This crate is thin on purpose: it parses the arguments, builds a
