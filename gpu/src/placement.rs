@@ -19,6 +19,23 @@ use smemdesc_core::{
 /// The placements (bytes past the 1024-aligned base) every unaligned class walks.
 pub const OFFSETS: [u32; 7] = [0x80, 0x100, 0x180, 0x200, 0x280, 0x300, 0x380];
 
+impl ClassCfg {
+    /// The placement model A's descriptors follow: the writer's, or the other one for a
+    /// placement negative control.
+    pub fn desc_model(&self) -> Placement {
+        if self.wrong_placement {
+            other(self.placement)
+        } else {
+            self.placement
+        }
+    }
+
+    /// A negative control (must mismatch).
+    pub fn negative(&self) -> bool {
+        self.wrong_sbo || self.wrong_placement
+    }
+}
+
 /// The descriptor of MMA subtile `(i, k)` of stage `s` for `tile` at `addr` under `model`.
 pub fn placed_desc(
     tile: &TileLayout,

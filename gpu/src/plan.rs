@@ -180,21 +180,6 @@ impl ClassCfg {
             cfg: self.clone(),
         })
     }
-
-    /// The placement model A's descriptors follow: the writer's, or the other one for a
-    /// placement negative control.
-    pub fn desc_model(&self) -> Placement {
-        if self.wrong_placement {
-            crate::placement::other(self.placement)
-        } else {
-            self.placement
-        }
-    }
-
-    /// A negative control (must mismatch).
-    pub fn negative(&self) -> bool {
-        self.wrong_sbo || self.wrong_placement
-    }
 }
 
 fn swz_name(s: SwizzleMode) -> &'static str {
