@@ -82,57 +82,134 @@ fn grid() -> Vec<TileDecl> {
     out
 }
 
+/// One element of one MMA subtile: `(stage, subtile (i, j), element (mn, k) in the subtile,
+/// element (gm, gk) in the tile)`.
+struct SubtileElement {
+    stage: u32,
+    i: u32,
+    j: u32,
+    mn: u32,
+    k: u32,
+    gm: u32,
+    gk: u32,
+}
+
+/// Calls `f` on every element of every MMA subtile of every stage, stage by stage, subtile by
+/// subtile, while it returns `true`; returns whether it always did.
+fn walk_subtiles(t: &TileLayout, mut f: impl FnMut(SubtileElement) -> bool) -> bool {
+    let spec = t.spec();
+    let (bm, bk) = (spec.mma_mn, t.mma_k());
+    for stage in 0..spec.stages {
+        for i in 0..t.mmas_mn() {
+            for j in 0..t.mmas_k() {
+                for mn in 0..bm {
+                    for k in 0..bk {
+                        let (gm, gk) = (i * bm + mn, j * bk + k);
+                        if !f(SubtileElement {
+                            stage,
+                            i,
+                            j,
+                            mn,
+                            k,
+                            gm,
+                            gk,
+                        }) {
+                            return false;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    true
+}
+
+/// One element a TMA box writes: `(stage, box, linear byte offset in the box, tile element)`.
+struct BoxElement {
+    stage: u32,
+    b: u32,
+    lin: u32,
+    mn: u32,
+    k: u32,
+}
+
+/// Every element of every TMA box of every stage, row by row (spec §9).
+fn box_elements(p: &TilePlan) -> impl Iterator<Item = BoxElement> + '_ {
+    let spec = p.tile.spec();
+    let eb = spec.dtype.smem_bytes();
+    let tma = p.tma;
+    (0..spec.stages).flat_map(move |stage| {
+        (0..tma.boxes).flat_map(move |b| {
+            let (mn0, k0) = p.box_coord(b);
+            (0..tma.box_rows).flat_map(move |r| {
+                (0..tma.box_inner).map(move |e| {
+                    let (mn, k) = match spec.major {
+                        Major::K => (mn0 + r, k0 + e),
+                        Major::Mn => (mn0 + e, k0 + r),
+                    };
+                    BoxElement {
+                        stage,
+                        b,
+                        lin: (r * tma.box_inner + e) * eb,
+                        mn,
+                        k,
+                    }
+                })
+            })
+        })
+    })
+}
+
 /// Walks every element of every subtile of every stage through the emulator; returns elements checked.
 fn check_with_emulator(p: &TilePlan, base: u32) -> u64 {
     let t = &p.tile;
     let spec = t.spec();
     let eb = spec.dtype.smem_bytes();
-    let (bm, bk) = (spec.mma_mn, t.mma_k());
     let per_stage = (spec.tile_mn * spec.tile_k) as usize;
+    let mut seen = vec![false; per_stage * spec.stages as usize];
     let mut checked = 0;
-    for stage in 0..spec.stages {
-        let stage_base = base + stage * t.stage_bytes();
-        let mut seen = vec![false; per_stage];
-        for i in 0..t.mmas_mn() {
-            for j in 0..t.mmas_k() {
-                let d = t
-                    .try_desc(base, i, j, stage)
-                    .expect("legal tile gives descriptors");
-                assert_eq!(
-                    d.raw(),
-                    t.desc(base, i, j, stage),
-                    "desc() and try_desc() disagree"
-                );
-                assert!(
-                    matches!(d.row_phase(), None | Some(0)),
-                    "a subtile must start on an atom's row 0: {d}"
-                );
-                for mn in 0..bm {
-                    for k in 0..bk {
-                        let (gm, gk) = (i * bm + mn, j * bk + k);
-                        let hw = emulate_address(d, spec.major, eb, mn, k).unwrap();
-                        let want = stage_base + t.byte_offset(gm, gk);
-                        assert_eq!(hw, want, "{p:?}\nstage {stage} subtile ({i},{j}) element ({mn},{k}) base {base:#x}");
-                        let rel = (hw - stage_base) as usize;
-                        assert!(
-                            rel % eb as usize == 0 && rel / (eb as usize) < per_stage,
-                            "address outside stage"
-                        );
-                        assert!(
-                            !seen[rel / eb as usize],
-                            "two elements share byte address {hw:#x}"
-                        );
-                        seen[rel / eb as usize] = true;
-                        checked += 1;
-                    }
-                }
-            }
+    let mut d = t
+        .try_desc(base, 0, 0, 0)
+        .expect("legal tile gives descriptors");
+    walk_subtiles(t, |e| {
+        let stage_base = base + e.stage * t.stage_bytes();
+        if e.mn == 0 && e.k == 0 {
+            // Elements come subtile by subtile: one descriptor per subtile.
+            d = t
+                .try_desc(base, e.i, e.j, e.stage)
+                .expect("legal tile gives descriptors");
+            assert_eq!(
+                d.raw(),
+                t.desc(base, e.i, e.j, e.stage),
+                "desc() and try_desc() disagree"
+            );
+            assert!(
+                matches!(d.row_phase(), None | Some(0)),
+                "a subtile must start on an atom's row 0: {d}"
+            );
         }
-        assert!(
-            seen.iter().all(|&s| s),
-            "the subtiles do not cover the stage"
+        let hw = emulate_address(d, spec.major, eb, e.mn, e.k).unwrap();
+        let want = stage_base + t.byte_offset(e.gm, e.gk);
+        assert_eq!(
+            hw, want,
+            "{p:?}\nstage {} subtile ({},{}) element ({},{}) base {base:#x}",
+            e.stage, e.i, e.j, e.mn, e.k
         );
-    }
+        let rel = (hw - stage_base) as usize;
+        assert!(
+            rel % eb as usize == 0 && rel / (eb as usize) < per_stage,
+            "address outside stage"
+        );
+        let slot = e.stage as usize * per_stage + rel / eb as usize;
+        assert!(!seen[slot], "two elements share byte address {hw:#x}");
+        seen[slot] = true;
+        checked += 1;
+        true
+    });
+    assert!(
+        seen.iter().all(|&s| s),
+        "the subtiles do not cover the stage"
+    );
     checked
 }
 
@@ -150,35 +227,31 @@ fn check_tma(p: &TilePlan, base: u32) -> u64 {
     let sw = t.swizzle_mode().functor();
     let mut hits = vec![0u8; (spec.tile_mn * spec.tile_k) as usize];
     let mut checked = 0;
-    for stage in 0..spec.stages {
+    for BoxElement {
+        stage,
+        b,
+        lin,
+        mn,
+        k,
+    } in box_elements(p)
+    {
         let dst_stage = base + stage * t.stage_bytes();
-        for b in 0..tma.boxes {
-            let (mn0, k0) = p.box_coord(b);
-            let dst = dst_stage + p.box_offset(b);
-            assert_eq!(
-                dst % tma.smem_align.min(128),
-                0,
-                "box destination must be 128 B aligned"
-            );
-            for r in 0..tma.box_rows {
-                for e in 0..tma.box_inner {
-                    let (mn, k) = match spec.major {
-                        Major::K => (mn0 + r, k0 + e),
-                        Major::Mn => (mn0 + e, k0 + r),
-                    };
-                    let written = sw.apply(dst + (r * tma.box_inner + e) * eb);
-                    assert_eq!(
-                        written,
-                        dst_stage + t.byte_offset(mn, k),
-                        "{p:?} box {b} row {r} elem {e}"
-                    );
-                    if stage == 0 {
-                        hits[(mn * spec.tile_k + k) as usize] += 1;
-                    }
-                    checked += 1;
-                }
-            }
+        let dst = dst_stage + p.box_offset(b);
+        assert_eq!(
+            dst % tma.smem_align.min(128),
+            0,
+            "box destination must be 128 B aligned"
+        );
+        let written = sw.apply(dst + lin);
+        assert_eq!(
+            written,
+            dst_stage + t.byte_offset(mn, k),
+            "{p:?} box {b} byte {lin}"
+        );
+        if stage == 0 {
+            hits[(mn * spec.tile_k + k) as usize] += 1;
         }
+        checked += 1;
     }
     assert!(
         hits.iter().all(|&h| h == 1),
@@ -473,29 +546,22 @@ fn measured_base_offsets(swizzle: SwizzleMode, p: u32, placement: Placement) -> 
 fn reads_correctly(t: &TileLayout, at: u32, written: Placement, bo: u8) -> bool {
     let spec = t.spec();
     let eb = spec.dtype.smem_bytes();
-    let (bm, bk) = (spec.mma_mn, t.mma_k());
-    for stage in 0..spec.stages {
-        let stage_start = at + stage * t.stage_bytes();
-        for i in 0..t.mmas_mn() {
-            for j in 0..t.mmas_k() {
-                let d = t.try_desc(at, i, j, stage).unwrap().with_base_offset(bo);
-                for mn in 0..bm {
-                    for k in 0..bk {
-                        let (gm, gk) = (i * bm + mn, j * bk + k);
-                        let off = t.layout().eval(gm, gk) * eb;
-                        let want = emulate_store(written, spec.swizzle.unwrap(), stage_start, off);
-                        if emulate_address(d, spec.major, eb, mn, k).unwrap() != want {
-                            return false;
-                        }
-                    }
-                }
-            }
+    let mut d = t.try_desc(at, 0, 0, 0).unwrap();
+    walk_subtiles(t, |e| {
+        if e.mn == 0 && e.k == 0 {
+            d = t
+                .try_desc(at, e.i, e.j, e.stage)
+                .unwrap()
+                .with_base_offset(bo);
         }
-    }
-    true
+        let off = t.layout().eval(e.gm, e.gk) * eb;
+        let start = at + e.stage * t.stage_bytes();
+        let want = emulate_store(written, t.swizzle_mode(), start, off);
+        emulate_address(d, spec.major, eb, e.mn, e.k).unwrap() == want
+    })
 }
 
-/// Checks one model's placed tile: every descriptor, element address and (absolute) TMA box.
+/// Checks one model's placed tile: every descriptor and element address.
 fn check_placed<M: PlacementModel>(p: &TilePlan, at: u32) -> u64 {
     let t = &p.tile;
     let spec = t.spec();
@@ -504,27 +570,29 @@ fn check_placed<M: PlacementModel>(p: &TilePlan, at: u32) -> u64 {
         .place::<M>(at)
         .expect("128-B aligned placement is legal on sm90");
     let mut checked = 0;
-    for stage in 0..spec.stages {
-        let stage_start = at + stage * t.stage_bytes();
-        for i in 0..t.mmas_mn() {
-            for j in 0..t.mmas_k() {
-                let d = placed.try_desc(i, j, stage).unwrap();
-                assert_eq!(d.raw(), placed.desc(i, j, stage));
-                for mn in 0..spec.mma_mn {
-                    for k in 0..t.mma_k() {
-                        let (gm, gk) = (i * spec.mma_mn + mn, j * t.mma_k() + k);
-                        let off = t.layout().eval(gm, gk) * eb;
-                        let stored =
-                            emulate_store(M::PLACEMENT, t.swizzle_mode(), stage_start, off);
-                        assert_eq!(placed.address(gm, gk, stage), stored, "{p:?} at {at:#x}");
-                        let hw = emulate_address(d, spec.major, eb, mn, k).unwrap();
-                        assert_eq!(hw, stored, "{p:?} at {at:#x} ({i},{j}) s{stage} ({mn},{k})");
-                        checked += 1;
-                    }
-                }
-            }
+    let mut d = placed.try_desc(0, 0, 0).unwrap();
+    walk_subtiles(t, |e| {
+        if e.mn == 0 && e.k == 0 {
+            d = placed.try_desc(e.i, e.j, e.stage).unwrap();
+            assert_eq!(d.raw(), placed.desc(e.i, e.j, e.stage));
         }
-    }
+        let off = t.layout().eval(e.gm, e.gk) * eb;
+        let start = at + e.stage * t.stage_bytes();
+        let stored = emulate_store(M::PLACEMENT, t.swizzle_mode(), start, off);
+        assert_eq!(
+            placed.address(e.gm, e.gk, e.stage),
+            stored,
+            "{p:?} at {at:#x}"
+        );
+        let hw = emulate_address(d, spec.major, eb, e.mn, e.k).unwrap();
+        assert_eq!(
+            hw, stored,
+            "{p:?} at {at:#x} stage {} ({},{})",
+            e.stage, e.gm, e.gk
+        );
+        checked += 1;
+        true
+    });
     checked
 }
 
@@ -532,27 +600,19 @@ fn check_placed<M: PlacementModel>(p: &TilePlan, at: u32) -> u64 {
 /// the boxes of an `Absolute` placed tile land on its element addresses.
 fn check_tma_absolute(p: &TilePlan, at: u32) {
     let t = &p.tile;
-    let spec = t.spec();
-    let eb = spec.dtype.smem_bytes();
     let placed = t.place::<Absolute>(at).unwrap();
-    let tma = &p.tma;
-    for stage in 0..spec.stages {
-        for b in 0..tma.boxes {
-            let (mn0, k0) = p.box_coord(b);
-            let dst = placed.tma_dst(tma, b, stage);
-            assert_eq!(dst % 128, 0, "TMA destination must be 128 B aligned");
-            for r in 0..tma.box_rows {
-                for e in 0..tma.box_inner {
-                    let (mn, k) = match spec.major {
-                        Major::K => (mn0 + r, k0 + e),
-                        Major::Mn => (mn0 + e, k0 + r),
-                    };
-                    let lin = (r * tma.box_inner + e) * eb;
-                    let written = emulate_store(Placement::Absolute, t.swizzle_mode(), dst, lin);
-                    assert_eq!(written, placed.address(mn, k, stage), "{p:?} box {b}");
-                }
-            }
-        }
+    for BoxElement {
+        stage,
+        b,
+        lin,
+        mn,
+        k,
+    } in box_elements(p)
+    {
+        let dst = placed.tma_dst(&p.tma, b, stage);
+        assert_eq!(dst % 128, 0, "TMA destination must be 128 B aligned");
+        let written = emulate_store(Placement::Absolute, t.swizzle_mode(), dst, lin);
+        assert_eq!(written, placed.address(mn, k, stage), "{p:?} box {b}");
     }
 }
 
