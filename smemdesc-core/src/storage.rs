@@ -26,6 +26,12 @@ pub struct Mbarrier {
 /// The alignment a dynamic shared-memory base is guaranteed to have (CUDA: 16 B). A kernel that
 /// aligns the base itself to a storage's [`align`](StorageLayout::align) needs up to
 /// `align - 16` more bytes ([`StorageLayout::launch_bytes`]).
+///
+/// ```
+/// # use smemdesc_core::*;
+/// let s = StorageLayout::plan("S", Arch::Sm90, [StorageMember::new("x", 64, 1024)]);
+/// assert_eq!(s.slack(), 1024 - DYNAMIC_SMEM_BASE_ALIGN);
+/// ```
 pub const DYNAMIC_SMEM_BASE_ALIGN: u32 = 16;
 
 /// One member of a storage: a name, its size and the alignment its offset must honour.
