@@ -184,3 +184,54 @@ fn draw_follows_the_placement_model() {
         }
     }
 }
+
+#[test]
+fn no_legal_layout_trips_the_canonical_lints() {
+    // Every descriptor smemdesc derives for a legal tile (validated against CuTe's vectors and the
+    // emulator) is canonical: decode must not warn about it.
+    use smemdesc_core::*;
+    for arch in [Arch::Sm90, Arch::Sm100] {
+        let mut descs = Vec::new();
+        for dtype in [ElementType::BF16, ElementType::TF32, ElementType::E4M3] {
+            for major in [Major::K, Major::Mn] {
+                for swizzle in SwizzleMode::ALL {
+                    for order in [Order::MnFirst, Order::KFirst] {
+                        for (mn, k_bytes) in [(64, 128), (128, 256), (256, 64), (128, 32)] {
+                            let decl = TileDecl::new(
+                                arch,
+                                Operand::B,
+                                dtype,
+                                major,
+                                mn,
+                                k_bytes / dtype.smem_bytes(),
+                            )
+                            .swizzle(swizzle)
+                            .order(order)
+                            .stages(2);
+                            let Ok(p) = decl.build() else { continue };
+                            let t = p.tile;
+                            for (i, j) in [(0, 0), (t.mmas_mn() - 1, t.mmas_k() - 1)] {
+                                let d = t.try_desc(0x400, i, j, 1).unwrap();
+                                descs.push(format!("{:#018x}", d.raw()));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(descs.len() > 100, "{}", descs.len());
+        let mut argv = vec!["decode", "--json", "--arch", arch.name()];
+        argv.extend(descs.iter().map(String::as_str));
+        let (code, out, err) = run(&argv);
+        assert_eq!(code, 0, "{err}");
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        for (d, raw) in v.as_array().unwrap().iter().zip(&descs) {
+            assert!(
+                warnings(d).is_empty(),
+                "{} {raw}: {:?}",
+                arch.name(),
+                warnings(d)
+            );
+        }
+    }
+}
