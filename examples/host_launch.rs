@@ -1,10 +1,12 @@
 //! Host side of a Hopper GEMM launch, driven by the same declarations the kernel uses: the
-//! `cuTensorMapEncodeTiled` arguments for A and B, the dynamic shared-memory size, the grid, and
-//! the mbarrier transaction bytes per stage. No GPU needed: the arguments are printed.
+//! `cuTensorMapEncodeTiled` arguments for A and B, the CTA's shared-memory storage (A and B for
+//! every stage, full/empty mbarriers, epilogue staging) with the dynamic shared-memory size it
+//! needs, the grid, and the mbarrier transaction bytes per stage. No GPU needed: the arguments are
+//! printed.
 //!
 //! Run: `cargo run --example host_launch`
 
-use smemdesc::{smem_tile, Major, SmemTile, TensorMap, TensorMapArgs};
+use smemdesc::{smem_storage, smem_tile, Major, Mbarrier, SmemTile, TensorMap, TensorMapArgs};
 
 /// A operand: 128 (M) × 64 (K) bf16 per stage, row-major A (K contiguous).
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 64), major = K,
@@ -15,6 +17,21 @@ pub struct TileA;
 #[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (256, 64), major = K,
             mma = m64n256k16, stages = 4)]
 pub struct TileB;
+
+/// Epilogue staging: two 64 x 64 bf16 buffers of C for the TMA store (128-B aligned).
+const EPI_BYTES: usize = 2 * 64 * 64 * 2;
+
+/// One CTA's shared memory. The offsets, the total and the launch size come from here; a storage
+/// over the 227 KiB per CTA would be a compile error naming these members.
+#[smem_storage(arch = sm90)]
+pub struct GemmStorage {
+    a: TileA,
+    b: TileB,
+    full: [Mbarrier; 4],
+    empty: [Mbarrier; 4],
+    #[smem(align = 128)]
+    epi: [u8; EPI_BYTES],
+}
 
 /// The checked arguments of `cuTensorMapEncodeTiled` for operand `T` of a dense global `rows × k`
 /// matrix (`rows` = M or N): dims, strides, box, swizzle and data type from the core's
@@ -52,8 +69,11 @@ struct GemmParams {
     m: u32,
     n: u32,
     k: u32,
-    /// Byte offset of B in dynamic shared memory (A starts at 0).
+    /// Byte offsets from the (aligned) storage base: B, the full and empty barriers, epilogue.
     smem_b: u32,
+    smem_full: u32,
+    smem_empty: u32,
+    smem_epi: u32,
     /// Base descriptors; the kernel adds ADVANCE_* per subtile and stage.
     desc_a: u64,
     desc_b: u64,
@@ -63,8 +83,8 @@ fn main() {
     let (m, n, k) = (4096u32, 4096u32, 4096u32);
     let (bm, bn, bk) = (TileA::TILE_MN, TileB::TILE_MN, TileA::TILE_K);
     assert_eq!(TileA::TILE_K, TileB::TILE_K);
-    let smem_b = TileA::BYTES.next_multiple_of(TileB::ALIGN);
-    let smem_bytes = smem_b + TileB::BYTES;
+    let smem_b = GemmStorage::B_OFFSET;
+    let smem_bytes = GemmStorage::LAUNCH_BYTES;
 
     println!(
         "GEMM {m} x {n} x {k} bf16, CTA tile {bm} x {bn} x {bk}, {} stages\n",
@@ -114,15 +134,38 @@ fn main() {
         n,
         k,
         smem_b,
-        desc_a: TileA::DESC,
-        desc_b: TileB::DESC,
+        smem_full: GemmStorage::FULL_OFFSET,
+        smem_empty: GemmStorage::EMPTY_OFFSET,
+        smem_epi: GemmStorage::EPI_OFFSET,
+        desc_a: GemmStorage::A_DESC,
+        desc_b: GemmStorage::B_DESC,
     };
+    println!(
+        "shared storage (offsets from the dynamic base rounded up to {} B):",
+        GemmStorage::ALIGN
+    );
+    for i in 0..GemmStorage::LAYOUT.member_count() {
+        let m = GemmStorage::LAYOUT.member(i);
+        println!(
+            "  {:<6} {:>7} B at {:>6} (align {})",
+            m.name,
+            m.bytes,
+            GemmStorage::LAYOUT.offset(i),
+            m.align
+        );
+    }
+    println!(
+        "  total {} B + {} B slack to align a 16-B aligned base = {} B\n",
+        GemmStorage::BYTES,
+        GemmStorage::SLACK,
+        GemmStorage::LAUNCH_BYTES
+    );
     println!("cuLaunchKernel(gemm,");
     println!("    grid            = [{}, {}, 1],", n / bn, m / bm);
     println!("    block           = [384, 1, 1],  // 1 producer + 2 consumer warpgroups");
-    println!("    sharedMemBytes  = {smem_bytes},  // set CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES");
-    println!("    params          = {{ m: {}, n: {}, k: {}, smem_b: {:#x}, desc_a: {:#x}, desc_b: {:#x} }});",
-        params.m, params.n, params.k, params.smem_b, params.desc_a, params.desc_b);
+    println!("    sharedMemBytes  = {smem_bytes},  // GemmStorage::LAUNCH_BYTES; set CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES");
+    println!("    params          = {{ m: {}, n: {}, k: {}, smem_b: {:#x}, smem_full: {:#x}, smem_empty: {:#x}, smem_epi: {:#x}, desc_a: {:#x}, desc_b: {:#x} }});",
+        params.m, params.n, params.k, params.smem_b, params.smem_full, params.smem_empty, params.smem_epi, params.desc_a, params.desc_b);
     println!();
     println!(
         "mbarrier expect_tx per stage: {} B (A) + {} B (B) = {} B",

@@ -31,6 +31,32 @@
 //!     .mma_mn(256).stages(4).expect_valid();
 //! assert_eq!(B.mmas_k(), 4);
 //! ```
+//!
+//! One CTA's whole shared memory is one [`macro@smem_storage`] declaration: every member at an
+//! offset honouring its alignment, the total checked against the per-CTA limit at compile time,
+//! and the launch size, descriptors and views per member:
+//!
+//! ```
+//! use smemdesc::{smem_storage, smem_tile, Mbarrier};
+//! # #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 64), major = K,
+//! #             mma = m64n256k16, stages = 4)]
+//! # pub struct TileA;
+//! #[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (256, 64), major = K, stages = 4)]
+//! pub struct TileB;
+//!
+//! #[smem_storage(arch = sm90)]
+//! pub struct Storage {
+//!     a: TileA,                   // 65536 B at 0 (the 128B swizzle's 1024-B repeat)
+//!     b: TileB,                   // 131072 B at 65536
+//!     full: [Mbarrier; 4],        // 32 B at 196608 (8-B aligned)
+//!     empty: [Mbarrier; 4],       // 32 B at 196640
+//! }
+//! assert_eq!((Storage::B_OFFSET, Storage::EMPTY_OFFSET, Storage::BYTES), (65536, 196640, 196672));
+//! assert_eq!(Storage::LAUNCH_BYTES, 196672 + 1024 - 16); // slack to align a 16-B dynamic base
+//! let base = Storage::aligned_base(0x410); // in a kernel: the dynamic shared-memory address
+//! assert_eq!(Storage::b(base).desc(0, 1, 2), TileB::desc(base + 65536, 0, 1, 2));
+//! assert_eq!(Storage::full_at(base, 3), base + 196608 + 3 * 8);
+//! ```
 #![no_std]
 // The `cudarc` feature makes one driver call (`cuda::encode_args`); everything else stays safe.
 #![cfg_attr(not(feature = "cudarc"), forbid(unsafe_code))]
@@ -44,7 +70,7 @@ mod launch;
 pub use launch::{GemmLaunch, LaunchError};
 pub use smemdesc_core as core;
 pub use smemdesc_core::*;
-pub use smemdesc_macros::{smem_plan, smem_scale_tile, smem_tile};
+pub use smemdesc_macros::{smem_plan, smem_scale_tile, smem_storage, smem_tile};
 
 /// Pairs the A and B [`macro@smem_tile`] structs declared in an inline module into one MMA
 /// instruction: checks at expansion time that they agree (architecture, kind, `cta_group`, K, M

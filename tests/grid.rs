@@ -8,6 +8,10 @@
 //!   must cover every element of the tile exactly once, at the address the tile layout gives it.
 //!
 //! Every illegal class of spec §11 is generated too and must be rejected with its own variant.
+//!
+//! Unaligned placements (spec §7, measured on an H100) are walked for both placement models: bytes
+//! written on absolute addresses (TMA) read with base_offset 0, bytes written relative to the tile
+//! start read with `(P >> 7) & 7`, and the cross-combinations mismatch where §7 says they do.
 
 use smemdesc::core::*;
 
@@ -78,57 +82,134 @@ fn grid() -> Vec<TileDecl> {
     out
 }
 
+/// One element of one MMA subtile: `(stage, subtile (i, j), element (mn, k) in the subtile,
+/// element (gm, gk) in the tile)`.
+struct SubtileElement {
+    stage: u32,
+    i: u32,
+    j: u32,
+    mn: u32,
+    k: u32,
+    gm: u32,
+    gk: u32,
+}
+
+/// Calls `f` on every element of every MMA subtile of every stage, stage by stage, subtile by
+/// subtile, while it returns `true`; returns whether it always did.
+fn walk_subtiles(t: &TileLayout, mut f: impl FnMut(SubtileElement) -> bool) -> bool {
+    let spec = t.spec();
+    let (bm, bk) = (spec.mma_mn, t.mma_k());
+    for stage in 0..spec.stages {
+        for i in 0..t.mmas_mn() {
+            for j in 0..t.mmas_k() {
+                for mn in 0..bm {
+                    for k in 0..bk {
+                        let (gm, gk) = (i * bm + mn, j * bk + k);
+                        if !f(SubtileElement {
+                            stage,
+                            i,
+                            j,
+                            mn,
+                            k,
+                            gm,
+                            gk,
+                        }) {
+                            return false;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    true
+}
+
+/// One element a TMA box writes: `(stage, box, linear byte offset in the box, tile element)`.
+struct BoxElement {
+    stage: u32,
+    b: u32,
+    lin: u32,
+    mn: u32,
+    k: u32,
+}
+
+/// Every element of every TMA box of every stage, row by row (spec §9).
+fn box_elements(p: &TilePlan) -> impl Iterator<Item = BoxElement> + '_ {
+    let spec = p.tile.spec();
+    let eb = spec.dtype.smem_bytes();
+    let tma = p.tma;
+    (0..spec.stages).flat_map(move |stage| {
+        (0..tma.boxes).flat_map(move |b| {
+            let (mn0, k0) = p.box_coord(b);
+            (0..tma.box_rows).flat_map(move |r| {
+                (0..tma.box_inner).map(move |e| {
+                    let (mn, k) = match spec.major {
+                        Major::K => (mn0 + r, k0 + e),
+                        Major::Mn => (mn0 + e, k0 + r),
+                    };
+                    BoxElement {
+                        stage,
+                        b,
+                        lin: (r * tma.box_inner + e) * eb,
+                        mn,
+                        k,
+                    }
+                })
+            })
+        })
+    })
+}
+
 /// Walks every element of every subtile of every stage through the emulator; returns elements checked.
 fn check_with_emulator(p: &TilePlan, base: u32) -> u64 {
     let t = &p.tile;
     let spec = t.spec();
     let eb = spec.dtype.smem_bytes();
-    let (bm, bk) = (spec.mma_mn, t.mma_k());
     let per_stage = (spec.tile_mn * spec.tile_k) as usize;
+    let mut seen = vec![false; per_stage * spec.stages as usize];
     let mut checked = 0;
-    for stage in 0..spec.stages {
-        let stage_base = base + stage * t.stage_bytes();
-        let mut seen = vec![false; per_stage];
-        for i in 0..t.mmas_mn() {
-            for j in 0..t.mmas_k() {
-                let d = t
-                    .try_desc(base, i, j, stage)
-                    .expect("legal tile gives descriptors");
-                assert_eq!(
-                    d.raw(),
-                    t.desc(base, i, j, stage),
-                    "desc() and try_desc() disagree"
-                );
-                assert!(
-                    matches!(d.row_phase(), None | Some(0)),
-                    "a subtile must start on an atom's row 0: {d}"
-                );
-                for mn in 0..bm {
-                    for k in 0..bk {
-                        let (gm, gk) = (i * bm + mn, j * bk + k);
-                        let hw = emulate_address(d, spec.major, eb, mn, k).unwrap();
-                        let want = stage_base + t.byte_offset(gm, gk);
-                        assert_eq!(hw, want, "{p:?}\nstage {stage} subtile ({i},{j}) element ({mn},{k}) base {base:#x}");
-                        let rel = (hw - stage_base) as usize;
-                        assert!(
-                            rel % eb as usize == 0 && rel / (eb as usize) < per_stage,
-                            "address outside stage"
-                        );
-                        assert!(
-                            !seen[rel / eb as usize],
-                            "two elements share byte address {hw:#x}"
-                        );
-                        seen[rel / eb as usize] = true;
-                        checked += 1;
-                    }
-                }
-            }
+    let mut d = t
+        .try_desc(base, 0, 0, 0)
+        .expect("legal tile gives descriptors");
+    walk_subtiles(t, |e| {
+        let stage_base = base + e.stage * t.stage_bytes();
+        if e.mn == 0 && e.k == 0 {
+            // Elements come subtile by subtile: one descriptor per subtile.
+            d = t
+                .try_desc(base, e.i, e.j, e.stage)
+                .expect("legal tile gives descriptors");
+            assert_eq!(
+                d.raw(),
+                t.desc(base, e.i, e.j, e.stage),
+                "desc() and try_desc() disagree"
+            );
+            assert!(
+                matches!(d.row_phase(), None | Some(0)),
+                "a subtile must start on an atom's row 0: {d}"
+            );
         }
-        assert!(
-            seen.iter().all(|&s| s),
-            "the subtiles do not cover the stage"
+        let hw = emulate_address(d, spec.major, eb, e.mn, e.k).unwrap();
+        let want = stage_base + t.byte_offset(e.gm, e.gk);
+        assert_eq!(
+            hw, want,
+            "{p:?}\nstage {} subtile ({},{}) element ({},{}) base {base:#x}",
+            e.stage, e.i, e.j, e.mn, e.k
         );
-    }
+        let rel = (hw - stage_base) as usize;
+        assert!(
+            rel % eb as usize == 0 && rel / (eb as usize) < per_stage,
+            "address outside stage"
+        );
+        let slot = e.stage as usize * per_stage + rel / eb as usize;
+        assert!(!seen[slot], "two elements share byte address {hw:#x}");
+        seen[slot] = true;
+        checked += 1;
+        true
+    });
+    assert!(
+        seen.iter().all(|&s| s),
+        "the subtiles do not cover the stage"
+    );
     checked
 }
 
@@ -146,35 +227,31 @@ fn check_tma(p: &TilePlan, base: u32) -> u64 {
     let sw = t.swizzle_mode().functor();
     let mut hits = vec![0u8; (spec.tile_mn * spec.tile_k) as usize];
     let mut checked = 0;
-    for stage in 0..spec.stages {
+    for BoxElement {
+        stage,
+        b,
+        lin,
+        mn,
+        k,
+    } in box_elements(p)
+    {
         let dst_stage = base + stage * t.stage_bytes();
-        for b in 0..tma.boxes {
-            let (mn0, k0) = p.box_coord(b);
-            let dst = dst_stage + p.box_offset(b);
-            assert_eq!(
-                dst % tma.smem_align.min(128),
-                0,
-                "box destination must be 128 B aligned"
-            );
-            for r in 0..tma.box_rows {
-                for e in 0..tma.box_inner {
-                    let (mn, k) = match spec.major {
-                        Major::K => (mn0 + r, k0 + e),
-                        Major::Mn => (mn0 + e, k0 + r),
-                    };
-                    let written = sw.apply(dst + (r * tma.box_inner + e) * eb);
-                    assert_eq!(
-                        written,
-                        dst_stage + t.byte_offset(mn, k),
-                        "{p:?} box {b} row {r} elem {e}"
-                    );
-                    if stage == 0 {
-                        hits[(mn * spec.tile_k + k) as usize] += 1;
-                    }
-                    checked += 1;
-                }
-            }
+        let dst = dst_stage + p.box_offset(b);
+        assert_eq!(
+            dst % tma.smem_align.min(128),
+            0,
+            "box destination must be 128 B aligned"
+        );
+        let written = sw.apply(dst + lin);
+        assert_eq!(
+            written,
+            dst_stage + t.byte_offset(mn, k),
+            "{p:?} box {b} byte {lin}"
+        );
+        if stage == 0 {
+            hits[(mn * spec.tile_k + k) as usize] += 1;
         }
+        checked += 1;
     }
     assert!(
         hits.iter().all(|&h| h == 1),
@@ -191,13 +268,10 @@ fn every_legal_configuration_reads_and_writes_the_tile_layout() {
         match d.build() {
             Ok(p) => {
                 accepted += 1;
-                // A base at 0x400 plus a few extra repeats; and one off the pattern boundary
-                // (base_offset path) for swizzled tiles.
+                // A base at 0x400 plus a few extra repeats (unaligned placements: see
+                // `unaligned_placements_follow_the_measured_base_offset_rules`).
                 let base = 0x400 + p.tile.align() * (accepted as u32 % 3);
                 elements += check_with_emulator(&p, base);
-                if p.tile.swizzle_mode().is_swizzled() && accepted % 7 == 0 {
-                    elements += check_with_emulator(&p, base + 128);
-                }
                 tma_elements += check_tma(&p, base);
             }
             Err(_) => rejected += 1,
@@ -444,4 +518,161 @@ fn every_illegal_class_is_rejected_with_its_variant() {
         rejected += 1;
     }
     println!("illegal classes: {rejected} declarations rejected with the expected variant");
+}
+
+/// The base_offsets (0..8) with which §7's table says the tensor core reads a `swizzle` tile at
+/// `base + p` correctly, for data written on absolute addresses and for data written relative to
+/// the tile start. Written from the table, not from smemdesc.
+fn measured_base_offsets(swizzle: SwizzleMode, p: u32, placement: Placement) -> Vec<u8> {
+    let row = (p >> 7) as u8;
+    (0u8..8)
+        .filter(|&bo| match (swizzle, placement) {
+            // 128B: absolute only with 0; relative only with (P>>7)&7
+            (SwizzleMode::B128, Placement::Absolute) => bo == 0,
+            (SwizzleMode::B128, Placement::Relative) => bo == row & 7,
+            // 64B: 0 or 4 (bit 2 ignored); relative (P>>7)&3 or that + 4
+            (SwizzleMode::B64, Placement::Absolute) => bo == 0 || bo == 4,
+            (SwizzleMode::B64, Placement::Relative) => bo == row & 3 || bo == (row & 3) + 4,
+            // 32B: 0, 2, 4 or 6; relative (P>>7)&1 plus any even number
+            (SwizzleMode::B32, Placement::Absolute) => bo % 2 == 0,
+            (SwizzleMode::B32, Placement::Relative) => bo % 2 == row & 1,
+            _ => unreachable!("§7 measured 32B/64B/128B on sm90"),
+        })
+        .collect()
+}
+
+/// For a tile written under `written` at `at`, whether reading every element of every subtile of
+/// every stage with base_offset `bo` through the emulator lands on the written bytes.
+fn reads_correctly(t: &TileLayout, at: u32, written: Placement, bo: u8) -> bool {
+    let spec = t.spec();
+    let eb = spec.dtype.smem_bytes();
+    let mut d = t.try_desc(at, 0, 0, 0).unwrap();
+    walk_subtiles(t, |e| {
+        if e.mn == 0 && e.k == 0 {
+            d = t
+                .try_desc(at, e.i, e.j, e.stage)
+                .unwrap()
+                .with_base_offset(bo);
+        }
+        let off = t.layout().eval(e.gm, e.gk) * eb;
+        let start = at + e.stage * t.stage_bytes();
+        let want = emulate_store(written, t.swizzle_mode(), start, off);
+        emulate_address(d, spec.major, eb, e.mn, e.k).unwrap() == want
+    })
+}
+
+/// Checks one model's placed tile: every descriptor and element address.
+fn check_placed<M: PlacementModel>(p: &TilePlan, at: u32) -> u64 {
+    let t = &p.tile;
+    let spec = t.spec();
+    let eb = spec.dtype.smem_bytes();
+    let placed = t
+        .place::<M>(at)
+        .expect("128-B aligned placement is legal on sm90");
+    let mut checked = 0;
+    let mut d = placed.try_desc(0, 0, 0).unwrap();
+    walk_subtiles(t, |e| {
+        if e.mn == 0 && e.k == 0 {
+            d = placed.try_desc(e.i, e.j, e.stage).unwrap();
+            assert_eq!(d.raw(), placed.desc(e.i, e.j, e.stage));
+        }
+        let off = t.layout().eval(e.gm, e.gk) * eb;
+        let start = at + e.stage * t.stage_bytes();
+        let stored = emulate_store(M::PLACEMENT, t.swizzle_mode(), start, off);
+        assert_eq!(
+            placed.address(e.gm, e.gk, e.stage),
+            stored,
+            "{p:?} at {at:#x}"
+        );
+        let hw = emulate_address(d, spec.major, eb, e.mn, e.k).unwrap();
+        assert_eq!(
+            hw, stored,
+            "{p:?} at {at:#x} stage {} ({},{})",
+            e.stage, e.gm, e.gk
+        );
+        checked += 1;
+        true
+    });
+    checked
+}
+
+/// TMA at an unaligned (128-B aligned) destination writes `swizzle(absolute address)` (§7 fact 1):
+/// the boxes of an `Absolute` placed tile land on its element addresses.
+fn check_tma_absolute(p: &TilePlan, at: u32) {
+    let t = &p.tile;
+    let placed = t.place::<Absolute>(at).unwrap();
+    for BoxElement {
+        stage,
+        b,
+        lin,
+        mn,
+        k,
+    } in box_elements(p)
+    {
+        let dst = placed.tma_dst(&p.tma, b, stage);
+        assert_eq!(dst % 128, 0, "TMA destination must be 128 B aligned");
+        let written = emulate_store(Placement::Absolute, t.swizzle_mode(), dst, lin);
+        assert_eq!(written, placed.address(mn, k, stage), "{p:?} box {b}");
+    }
+}
+
+#[test]
+fn unaligned_placements_follow_the_measured_base_offset_rules() {
+    let base = 0x8000; // 1024-aligned
+    let (mut configs, mut elements, mut sweeps) = (0u32, 0u64, 0u32);
+    for (n, d) in grid().iter().enumerate() {
+        let Ok(p) = d.build() else { continue };
+        let t = &p.tile;
+        let sw = t.swizzle_mode();
+        if d.arch != Arch::Sm90 || !sw.is_swizzled() || n % 13 != 0 {
+            continue;
+        }
+        configs += 1;
+        for pp in (0x80..=0x380).step_by(0x80) {
+            let at = base + pp;
+            elements += check_placed::<Absolute>(&p, at);
+            elements += check_placed::<Relative>(&p, at);
+            check_tma_absolute(&p, at);
+            // The other model's base_offset reads garbage unless P is a multiple of the repeat.
+            let off_repeat = pp % sw.atom_bytes() != 0;
+            let rel_bo = t.place::<Relative>(at).unwrap().base_offset();
+            assert_eq!(
+                reads_correctly(t, at, Placement::Absolute, rel_bo),
+                !off_repeat
+            );
+            assert_eq!(reads_correctly(t, at, Placement::Relative, 0), !off_repeat);
+            // The full §7 table: which base_offsets read each writer's bytes.
+            if n % 4 == 0 {
+                sweeps += 1;
+                for written in [Placement::Absolute, Placement::Relative] {
+                    let ok: Vec<u8> = (0u8..8)
+                        .filter(|&bo| reads_correctly(t, at, written, bo))
+                        .collect();
+                    assert_eq!(
+                        ok,
+                        measured_base_offsets(sw, pp, written),
+                        "{p:?} P={pp:#x} {written:?}"
+                    );
+                }
+            }
+        }
+        // sm90 placement rule: 128 B; a 64-B aligned destination is refused (§7: misaligned).
+        assert!(matches!(
+            t.place::<Absolute>(base + 0x40),
+            Err(Error::UnalignedBase { align: 128, .. })
+        ));
+    }
+    // sm100 was not measured: both models stay on the pattern's repeat.
+    for d in grid().iter().filter(|d| d.arch == Arch::Sm100) {
+        let Ok(p) = d.build() else { continue };
+        let t = &p.tile;
+        if t.swizzle_mode().is_swizzled() {
+            assert!(t.place::<Absolute>(base + 0x80).is_err());
+            assert!(t.place::<Relative>(base + 0x80).is_err());
+            assert!(t.try_desc(base + 0x80, 0, 0, 0).is_err());
+            assert!(t.place::<Absolute>(base + t.align()).is_ok());
+        }
+    }
+    println!("unaligned: {configs} sm90 configurations x 7 placements x 2 models, {elements} elements, {sweeps} base_offset sweeps");
+    assert!(configs >= 150, "too few configurations: {configs}");
 }

@@ -161,16 +161,30 @@ fn selector_follows_the_cutlass_rule() {
 
 #[test]
 fn unaligned_base_carries_base_offset() {
-    // §7: a pattern starting 3 x 128 B past a 1024 B boundary has base_offset (start >> 7) & 7 = 3.
-    let d = SEED.try_desc(0x2000 + 384, 0, 0, 0).unwrap();
-    assert_eq!(d.base_offset(), 3);
-    assert_eq!(d.start_address(), 0x2000 + 384);
-    // ... and the emulator, which counts the swizzle's row phase from that pattern start, reads
-    // the layout placed at that base.
+    // §7 (H100): TMA-written (absolute) data 3 x 128 B past a 1024 B boundary is read with
+    // base_offset 0; data whose pattern restarts at the tile start with (start >> 7) & 7 = 3.
+    let at = 0x2000 + 384;
+    let d = SEED.try_desc(at, 0, 0, 0).unwrap();
+    assert_eq!(d.base_offset(), 0, "the default placement is absolute");
+    let rel = SEED
+        .place::<Relative>(at)
+        .unwrap()
+        .try_desc(0, 0, 0)
+        .unwrap();
+    assert_eq!(rel.base_offset(), 3);
+    assert_eq!(d.start_address(), at);
+    assert_eq!(rel.start_address(), at);
+    // The emulator, which counts the swizzle's row phase from the pattern start base_offset names,
+    // reads the absolute pattern with the first and the relative one with the second.
+    let sw = Swizzle::new(3, 4, 3); // §3: 128B on byte addresses
     for mn in 0..64 {
         for k in 0..16 {
+            let unswizzled = mn * 128 + k * 2; // K-major rows of 128 B, 8-row groups 1024 B apart
             let hw = emulate_address(d, Major::K, 2, mn, k).unwrap();
-            assert_eq!(hw, 0x2000 + 384 + SEED.byte_offset(mn, k));
+            assert_eq!(hw, sw.apply(at + unswizzled));
+            let hw = emulate_address(rel, Major::K, 2, mn, k).unwrap();
+            assert_eq!(hw, at + SEED.byte_offset(mn, k));
+            assert_eq!(hw, at + sw.apply(unswizzled));
         }
     }
     // Not a multiple of 128 B: refused.

@@ -23,6 +23,10 @@ pub(crate) struct ClassResult {
     pub(crate) first_bad: String,
     pub(crate) error: Option<String>,
     pub(crate) info: String,
+    /// Bytes past the 1024-aligned base where A sits.
+    pub(crate) smem_offset: u32,
+    /// How A's bytes were written: `absolute` or `relative` (spec §7).
+    pub(crate) placement: &'static str,
 }
 
 pub(crate) fn operand_info(op: &plan::BuiltOperand, cfg: plan::OperandCfg) -> String {
@@ -103,18 +107,17 @@ pub(crate) fn run_class(
     out.read(&mut d)?;
     let mut used = vec![0u64; 2 + ndesc];
     dbg.read(&mut used)?;
-    // Device descriptors must equal smemdesc's try_desc at the actual tile bases.
+    // Device descriptors must equal smemdesc's (placed) try_desc at the actual tile bases.
     let (a_base, b_base) = (used[0] as u32, used[1] as u32);
     let mut desc_match = true;
     let mut idxd = 2;
-    for (op, base, neg) in [(&c.a, a_base, cfg.wrong_sbo), (&c.b, b_base, false)] {
+    let a_at = (cfg.desc_model(), a_base);
+    let b_at = (smemdesc_core::Placement::Absolute, b_base);
+    for (op, (model, base), neg) in [(&c.a, a_at, cfg.wrong_sbo), (&c.b, b_at, false)] {
         for s in 0..plan::CHECK_STAGES {
             for kk in 0..op.tile.mmas_k() {
                 for i in 0..op.tile.mmas_mn() {
-                    let want = op
-                        .tile
-                        .try_desc(base, i, kk, s)
-                        .map_err(|e| e.to_string())?;
+                    let want = crate::placement::placed_desc(&op.tile, model, base, i, kk, s)?;
                     let want = if neg {
                         plan::with_wrong_sbo(want)?
                     } else {
@@ -214,13 +217,15 @@ pub(crate) fn run_checks(work: &Path, log: &mut String) -> cuda::Res<Vec<ClassRe
         );
         let mut r = ClassResult {
             name: c.cfg.name.clone(),
-            negative: c.cfg.wrong_sbo,
+            negative: c.cfg.negative(),
             elements: 0,
             mismatches: 0,
             desc_match: false,
             first_bad: String::new(),
             error: None,
             info,
+            smem_offset: c.cfg.smem_offset,
+            placement: c.cfg.placement.name(),
         };
         match class_subprocess(i, &cubin_path) {
             Ok(line) => {

@@ -10,6 +10,7 @@ mod checks;
 mod cuda;
 mod data;
 mod gemm;
+mod placement;
 mod plan;
 mod report;
 mod tmaps;

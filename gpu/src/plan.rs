@@ -5,8 +5,8 @@
 
 use smemdesc::smem_tile;
 use smemdesc_core::{
-    Arch, DescriptorFields, ElementType, Major, MmaShape, Operand, Order, SmemDescriptor,
-    SwizzleMode, TileDecl, TileLayout, TilePlan,
+    Arch, DescriptorFields, ElementType, Major, MmaShape, Operand, Order, Placement,
+    SmemDescriptor, SwizzleMode, TileDecl, TileLayout, TilePlan,
 };
 use std::fmt::Write as _;
 
@@ -44,6 +44,13 @@ pub struct ClassCfg {
     pub b: OperandCfg,
     /// Negative control: A's descriptors get a deliberately wrong SBO.
     pub wrong_sbo: bool,
+    /// How A's bytes are written (spec §7): `Absolute` (TMA to A's address) or `Relative` (TMA to
+    /// an aligned staging area, then copied verbatim to A's address by the threads).
+    pub placement: Placement,
+    /// Bytes past the 1024-aligned base where A sits (0 for the aligned classes).
+    pub smem_offset: u32,
+    /// Negative control: A's descriptors use the other placement model's base_offset.
+    pub wrong_placement: bool,
 }
 
 /// A TMA box plan for one stage of one operand.
@@ -115,6 +122,7 @@ fn build_operand(
     operand: Operand,
     op: OperandCfg,
     wrong_sbo: bool,
+    (model, addr): (Placement, u32),
 ) -> Result<BuiltOperand, String> {
     let tile_k = CHECK_K_BYTES / dtype.smem_bytes();
     let plan = TileDecl::new(Arch::Sm90, operand, dtype, op.major, CHECK_TILE_MN, tile_k)
@@ -129,9 +137,7 @@ fn build_operand(
     for s in 0..CHECK_STAGES {
         for k in 0..tile.mmas_k() {
             for i in 0..tile.mmas_mn() {
-                let d = tile
-                    .try_desc(0, i, k, s)
-                    .map_err(|e| format!("try_desc({i},{k},{s}): {e}"))?;
+                let d = crate::placement::placed_desc(&tile, model, addr, i, k, s)?;
                 desc0.push(if wrong_sbo {
                     with_wrong_sbo(d)?
                 } else {
@@ -158,11 +164,19 @@ pub fn with_wrong_sbo(d: SmemDescriptor) -> Result<u64, String> {
 }
 
 impl ClassCfg {
-    /// Builds the class's tiles, boxes and descriptor tables with smemdesc.
+    /// Builds the class's tiles, boxes and descriptor tables with smemdesc. A's table holds the
+    /// descriptors of A at `smem_offset` (from a base at 0) under [`desc_model`](Self::desc_model).
     pub fn build(&self) -> Result<BuiltClass, String> {
+        let a_at = (self.desc_model(), self.smem_offset);
         Ok(BuiltClass {
-            a: build_operand(self.dtype, Operand::A, self.a, self.wrong_sbo)?,
-            b: build_operand(self.dtype, Operand::B, self.b, false)?,
+            a: build_operand(self.dtype, Operand::A, self.a, self.wrong_sbo, a_at)?,
+            b: build_operand(
+                self.dtype,
+                Operand::B,
+                self.b,
+                false,
+                (Placement::Absolute, 0),
+            )?,
             cfg: self.clone(),
         })
     }
@@ -201,7 +215,8 @@ fn dtype_name(d: ElementType) -> &'static str {
     }
 }
 
-/// Every class the GPU program checks (the negative control last).
+/// Every class the GPU program checks: the aligned classes and their negative control, then the
+/// unaligned-placement classes and theirs ([`crate::placement`]).
 pub fn classes() -> Vec<ClassCfg> {
     let swz = [
         SwizzleMode::None,
@@ -243,6 +258,9 @@ pub fn classes() -> Vec<ClassCfg> {
             a,
             b,
             wrong_sbo,
+            placement: Placement::Absolute,
+            smem_offset: 0,
+            wrong_placement: false,
         });
     };
     for (dtype, major) in [
@@ -282,6 +300,7 @@ pub fn classes() -> Vec<ClassCfg> {
     );
     let k128 = op(Major::K, SwizzleMode::B128, Order::MnFirst);
     push(ElementType::BF16, k128, k128, true);
+    crate::placement::push_classes(&mut v);
     v
 }
 
@@ -307,9 +326,17 @@ pub fn region_bytes(t: &TileLayout) -> u32 {
     t.bytes().div_ceil(1024) * 1024
 }
 
-/// Dynamic shared memory a check kernel needs (1024 alignment slack + regions + mbarrier).
+/// Dynamic shared memory a check kernel needs (1024 alignment slack + regions + mbarrier; an
+/// unaligned A adds its offset rounded to 1024, a relative one its aligned staging area).
 pub fn check_smem_bytes(c: &BuiltClass) -> u32 {
-    1024 + region_bytes(&c.a.tile) + region_bytes(&c.b.tile) + 64
+    let a = region_bytes(&c.a.tile);
+    let shift = c.cfg.smem_offset.div_ceil(1024) * 1024;
+    let staging = if c.cfg.placement == Placement::Relative {
+        a
+    } else {
+        0
+    };
+    1024 + shift + a + staging + region_bytes(&c.b.tile) + 64
 }
 
 /// Total bytes TMA delivers for all stages of both operands.
@@ -455,7 +482,7 @@ pub fn check_header(classes: &[BuiltClass]) -> String {
             s,
             "extern \"C\" __global__ void __launch_bounds__(128, 1) check_{i}(const __grid_constant__ TmaMap ta, \
              const __grid_constant__ TmaMap tb, float* out, u64* dbg) {{\n  \
-             const CheckTables t = {{{}, {}, {}u, {}u, {}u, {}u}};\n  \
+             const CheckTables t = {{{}, {}, {}u, {}u, {}u, {}u, {}u, {}u}};\n  \
              check_body<{}, {ta}, {tb}>(&ta, &tb, out, dbg, t);\n}}",
             operand_init(&format!("c{i}_a"), &c.a, c.cfg.a.major),
             operand_init(&format!("c{i}_b"), &c.b, c.cfg.b.major),
@@ -463,6 +490,8 @@ pub fn check_header(classes: &[BuiltClass]) -> String {
             CHECK_STAGES,
             check_tx_bytes(c),
             c.b.tile.spec().tile_mn,
+            c.cfg.smem_offset,
+            u32::from(c.cfg.placement == Placement::Relative),
             kind_of(c.cfg.dtype),
         )
         .unwrap();

@@ -83,7 +83,7 @@ pub(crate) fn write_results(
     for (i, r) in checks.iter().enumerate() {
         writeln!(
             j,
-            "    {{\"name\": {}, \"negative_control\": {}, \"verdict\": \"{}\", \"elements\": {}, \"mismatches\": {}, \"descriptors_match_try_desc\": {}, \"first_mismatch\": {}, \"error\": {}, \"layout\": {}}}{}",
+            "    {{\"name\": {}, \"negative_control\": {}, \"verdict\": \"{}\", \"elements\": {}, \"mismatches\": {}, \"descriptors_match_try_desc\": {}, \"first_mismatch\": {}, \"error\": {}, \"smem_offset\": {}, \"placement\": \"{}\", \"layout\": {}}}{}",
             json_str(&r.name),
             r.negative,
             verdict(r),
@@ -92,6 +92,8 @@ pub(crate) fn write_results(
             r.desc_match,
             json_str(&r.first_bad),
             r.error.as_deref().map(json_str).unwrap_or("null".into()),
+            r.smem_offset,
+            r.placement,
             r.info,
             if i + 1 < checks.len() { "," } else { "" }
         )

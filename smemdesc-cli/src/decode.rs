@@ -52,6 +52,20 @@ pub struct DecodeReport {
     pub warnings: Vec<String>,
     /// Things a reviewer should know (ignored fields, legal-but-unusual values).
     pub notes: Vec<String>,
+    /// For a swizzled layout: whether each placement model (spec §7) reads this descriptor right.
+    pub placements: Vec<PlacementVerdict>,
+}
+
+/// What a swizzled descriptor means under one placement model (spec §7, measured on an H100).
+#[derive(Debug, Serialize)]
+pub struct PlacementVerdict {
+    /// `absolute` (bytes written on absolute addresses: TMA, CuTe) or `relative` (pattern restarts
+    /// at the tile start).
+    pub model: &'static str,
+    /// Whether the tensor core reads such bytes correctly with this descriptor.
+    pub reads_correctly: bool,
+    /// The base_offset values (0..8) that would read them correctly at this start address.
+    pub base_offsets: Vec<u8>,
 }
 
 /// Decodes `raw` for `arch` into a report. Never fails: malformed values produce warnings.
@@ -61,6 +75,7 @@ pub fn decode(arch: Arch, raw: u64) -> DecodeReport {
     let mut warnings = Vec::new();
     let mut notes = Vec::new();
     let mut fields = Vec::new();
+    let mut placements = Vec::new();
 
     fields.push(FieldReport {
         name: "start_address",
@@ -110,10 +125,11 @@ pub fn decode(arch: Arch, raw: u64) -> DecodeReport {
         raw: d.base_offset() as u64,
         bytes: None,
         meaning: if d.base_offset() == 0 {
-            "0: the swizzle pattern starts on its repeat boundary (aligned tile)".to_string()
+            "0: the swizzle phase of the absolute address (TMA/CuTe data anywhere; any data on the repeat)".to_string()
         } else {
             format!(
-                "{}: the swizzle pattern starts {} x 128 B past its repeat boundary",
+                "{}: the swizzle phase shifted by {} rows (data whose pattern restarts {} x 128 B past a repeat boundary)",
+                d.base_offset(),
                 d.base_offset(),
                 d.base_offset()
             )
@@ -167,7 +183,11 @@ pub fn decode(arch: Arch, raw: u64) -> DecodeReport {
             d.layout_code(),
             arch.name()
         )),
-        Some(l) => layout_warnings(&d, l, &mut warnings, &mut notes),
+        Some(l) => {
+            layout_warnings(&d, l, &mut warnings, &mut notes);
+            canonical_warnings(&d, l, &mut warnings);
+            placements = placement_warnings(&d, l, &mut warnings, &mut notes);
+        }
     }
     if arch == Arch::Sm100 && d.lbo_absolute() {
         warnings.push(
@@ -194,6 +214,7 @@ pub fn decode(arch: Arch, raw: u64) -> DecodeReport {
         fields,
         warnings,
         notes,
+        placements,
     }
 }
 
@@ -256,33 +277,147 @@ fn layout_warnings(
         }
         return;
     }
-    let period = l.functor().period();
     notes.push(format!(
         "LBO ({} B) is ignored if K-major ({} swizzle; CuTe writes 16 B), and unused if MN-major with the MMA spanning one atom along M/N (CuTe writes 0)",
         d.lbo(),
         l.name()
     ));
-    if d.sbo() == 0 {
-        warnings.push(
-            "SBO is 0: consecutive 8-row groups (K-major) or atoms along K (MN-major) would overlap"
-                .to_string(),
-        );
-    }
     if start % 128 != 0 {
         notes.push(format!(
             "start address {start:#x} is not a multiple of 128 B (mod 128 = {}): legal only as a K-major advance inside a swizzle atom row (+32/64/96 B); a tile or atom must start 128-B aligned",
             start % 128
         ));
     }
-    if let Some(phase) = d.row_phase() {
-        if phase != 0 {
-            warnings.push(format!(
-                "start address {start:#x} with base_offset {} begins at row {phase} of a swizzle atom ((start >> 7) - base_offset, mod the {} rows of the {period}-B repeat), but every MMA subtile begins on row 0: the tensor core would swizzle with another phase than TMA/stores wrote (aligned tile: base_offset 0 and the tile at a multiple of {period}; a tile placed off that boundary at address P: base_offset (P >> 7) & 7)",
-                d.base_offset(),
-                period / 128
-            ));
+}
+
+/// LBO/SBO values no canonical layout (PTX "Shared Memory Matrix Layout" table, spec §4) has:
+/// swizzled, SBO steps between 8-row groups (K-major) or atoms along K (MN-major) and LBO between
+/// atoms along M/N (MN-major; ignored if K-major, where CuTe writes 16 B): whole atoms. Without
+/// swizzle both step between 128-B core matrices: whole core matrices.
+fn canonical_warnings(d: &SmemDescriptor, l: SwizzleMode, warnings: &mut Vec<String>) {
+    let (lbo, sbo) = (d.lbo(), d.sbo());
+    if !l.is_swizzled() {
+        for (name, v) in [("LBO", lbo), ("SBO", sbo)] {
+            if v != 0 && v % 128 != 0 {
+                warnings.push(format!(
+                    "{name} = {v} B is not a whole number of 128-B core matrices (8 rows x 16 B): no canonical layout without swizzle has it"
+                ));
+            }
         }
+        return;
     }
+    let atom = l.atom_bytes();
+    let what = format!(
+        "one {} atom is {} rows x {} B = {atom} B",
+        l.name(),
+        l.atom_rows(),
+        l.atom_width()
+    );
+    if sbo < atom {
+        warnings.push(format!(
+            "SBO = {sbo} B is smaller than one atom ({what}): K-major needs {atom} B or more between 8-row groups, MN-major between atoms along K; the groups would overlap"
+        ));
+    } else if sbo % atom != 0 {
+        warnings.push(format!(
+            "SBO = {sbo} B is not a whole number of atoms ({what}): no canonical layout steps 8-row groups (K-major) or atoms along K (MN-major) by it"
+        ));
+    }
+    if lbo != 0 && lbo != 16 && lbo % atom != 0 {
+        warnings.push(format!(
+            "LBO = {lbo} B is not a whole number of atoms ({what}): MN-major steps atoms along M/N by whole atoms (0 when the MMA spans one atom), and K-major ignores LBO (CuTe writes 16 B)"
+        ));
+    }
+}
+
+/// What the base_offset means under each placement model (spec §7, measured on an H100 for sm90):
+/// the tensor core swizzles the absolute address with its row phase shifted by base_offset (modulo
+/// the pattern's rows). An MMA subtile starts on an atom's first row, so `(start >> 7) mod rows` is
+/// where the tile sits in its pattern. Bytes written on absolute addresses (TMA) read right with
+/// base_offset ≡ 0; bytes written relative to the tile start with base_offset ≡ that row.
+fn placement_warnings(
+    d: &SmemDescriptor,
+    l: SwizzleMode,
+    warnings: &mut Vec<String>,
+    notes: &mut Vec<String>,
+) -> Vec<PlacementVerdict> {
+    if !l.is_swizzled() {
+        return Vec::new();
+    }
+    let start = d.start_address();
+    let period = l.functor().period();
+    let rows = period / 128;
+    let tile_row = (start >> 7) % rows;
+    let bo = d.base_offset() as u32;
+    let ok = |want: u32| {
+        (0u8..8)
+            .filter(|&b| b as u32 % rows == want)
+            .collect::<Vec<u8>>()
+    };
+    let absolute = ok(0);
+    let relative = ok(tile_row);
+    let (abs_ok, rel_ok) = (bo % rows == 0, bo % rows == tile_row);
+    let list = |v: &[u8]| {
+        v.iter()
+            .map(|b| b.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let unmeasured = if d.arch() == Arch::Sm100 {
+        " (measured on sm90; smemdesc keeps sm100 tiles on the repeat)"
+    } else {
+        ""
+    };
+    if !abs_ok && !rel_ok {
+        warnings.push(format!(
+            "base_offset {bo} matches no placement at start address {start:#x} ({} of its {period}-B repeat): bytes written on absolute addresses (TMA, CuTe) need base_offset {}; bytes written relative to a tile start there need {}{unmeasured}",
+            if tile_row == 0 {
+                "on a boundary".to_string()
+            } else {
+                format!("{tile_row} x 128 B past a boundary")
+            },
+            list(&absolute),
+            list(&relative)
+        ));
+    } else if tile_row != 0 {
+        let (right, other) = if abs_ok {
+            (
+                "right for bytes written on absolute addresses (TMA, CuTe)",
+                format!(
+                    "a tile written relative to its start at this placement would need base_offset {}",
+                    list(&relative)
+                ),
+            )
+        } else {
+            (
+                "right for bytes written relative to a tile start at this placement",
+                format!(
+                    "TMA-written (absolute) bytes would need base_offset {}",
+                    list(&absolute)
+                ),
+            )
+        };
+        notes.push(format!(
+            "start address {start:#x} is {tile_row} x 128 B past the {period}-B repeat: base_offset {bo} is {right}; {other}{unmeasured}"
+        ));
+    } else if bo != 0 {
+        notes.push(format!(
+            "base_offset {bo} acts as {} ({} swizzle uses it modulo its {rows} rows)",
+            bo % rows,
+            l.name()
+        ));
+    }
+    vec![
+        PlacementVerdict {
+            model: "absolute",
+            reads_correctly: abs_ok,
+            base_offsets: absolute,
+        },
+        PlacementVerdict {
+            model: "relative",
+            reads_correctly: rel_ok,
+            base_offsets: relative,
+        },
+    ]
 }
 
 fn bit_list(mask: u64) -> String {

@@ -7,13 +7,14 @@
 //! (atoms are stored in contiguous blocks of `atom_bytes`), its label the bank group
 //! `(address / 16) % 8`, i.e. which 16-byte group of the 128-byte bank line it occupies.
 
-use smemdesc_core::{Major, TileLayout, TilePlan};
+use smemdesc_core::{Major, Placement, TileLayout, TilePlan};
 use std::fmt::Write as _;
 
 /// One stage of a tile as a grid of 16-byte chunks.
 pub struct ChunkGrid<'a> {
     plan: &'a TilePlan,
     base: u32,
+    placement: Placement,
     /// Elements per grid row step along MN (1 for K-major, 16 B worth for MN-major).
     mn_step: u32,
     /// Elements per grid column step along K (16 B worth for K-major, 1 for MN-major).
@@ -28,8 +29,8 @@ pub struct ChunkGrid<'a> {
 pub type CellRect = (u32, u32, u32, u32);
 
 impl<'a> ChunkGrid<'a> {
-    /// The grid of `plan`'s tile placed at `base`.
-    pub fn new(plan: &'a TilePlan, base: u32) -> ChunkGrid<'a> {
+    /// The grid of `plan`'s tile placed at `base` under `placement` (spec §7).
+    pub fn new(plan: &'a TilePlan, base: u32, placement: Placement) -> ChunkGrid<'a> {
         let spec = plan.tile.spec();
         // Values per 16-byte chunk in the tile's SMEM form (32 for packed fp4).
         let t = spec.form.values_per_16_bytes(spec.dtype);
@@ -40,6 +41,7 @@ impl<'a> ChunkGrid<'a> {
         ChunkGrid {
             plan,
             base,
+            placement,
             mn_step,
             k_step,
             rows: spec.tile_mn / mn_step,
@@ -51,12 +53,17 @@ impl<'a> ChunkGrid<'a> {
         &self.plan.tile
     }
 
-    /// SMEM byte address of the chunk at grid cell `(row, col)` (stage 0).
+    /// Unswizzled byte offset of the chunk at grid cell `(row, col)` in the tile (stage 0).
+    fn offset(&self, row: u32, col: u32) -> u32 {
+        let t = self.tile();
+        t.layout().eval(row * self.mn_step, col * self.k_step) * t.spec().dtype.smem_bytes()
+    }
+
+    /// SMEM byte address of the chunk at grid cell `(row, col)` (stage 0), where the placement
+    /// model's writer puts it.
     pub fn address(&self, row: u32, col: u32) -> u32 {
-        self.base
-            + self
-                .tile()
-                .byte_offset(row * self.mn_step, col * self.k_step)
+        self.placement
+            .written_address(self.tile().swizzle_mode(), self.base, self.offset(row, col))
     }
 
     /// Bank group of a cell: which 16-byte group of the 128-byte bank line it occupies.
@@ -66,7 +73,7 @@ impl<'a> ChunkGrid<'a> {
 
     /// Index of the swizzle atom (in SMEM order) holding a cell.
     pub fn atom_index(&self, row: u32, col: u32) -> u32 {
-        (self.address(row, col) - self.base) / self.tile().swizzle_mode().atom_bytes()
+        self.offset(row, col) / self.tile().swizzle_mode().atom_bytes()
     }
 
     /// Cell rectangle of an element range `mn0..mn0+mn_len × k0..k0+k_len`.
@@ -161,8 +168,8 @@ fn title(plan: &TilePlan, base: u32) -> String {
 
 /// The SVG picture of stage 0: chunks coloured by atom and labelled with their bank group, MMA
 /// subtiles outlined (`<rect class="mma">`), TMA boxes marked (`<rect class="tma">`).
-pub fn svg(plan: &TilePlan, base: u32) -> String {
-    let g = ChunkGrid::new(plan, base);
+pub fn svg(plan: &TilePlan, base: u32, placement: Placement) -> String {
+    let g = ChunkGrid::new(plan, base, placement);
     let (cw, ch) = (32u32, 11u32);
     let (left, top) = (48u32, 78u32);
     let width = (left + g.cols * cw + 20).max(720);
@@ -285,8 +292,8 @@ fn xml_escape(s: &str) -> String {
 
 /// Terminal rendering of the first atoms (up to 2 x 2) of stage 0: each cell is the chunk's bank
 /// group followed by a letter naming its swizzle atom.
-pub fn ascii(plan: &TilePlan, base: u32) -> String {
-    let g = ChunkGrid::new(plan, base);
+pub fn ascii(plan: &TilePlan, base: u32, placement: Placement) -> String {
+    let g = ChunkGrid::new(plan, base, placement);
     let (ar, ac) = g.atom_cells();
     let rows = g.rows.min(2 * ar);
     let cols = g.cols.min(2 * ac);

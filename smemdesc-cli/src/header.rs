@@ -5,7 +5,7 @@
 //! `NAME_…_INIT` brace initialisers). Every number comes from `smemdesc_core` (through
 //! [`crate::tile::report`] and [`TensorMap::for_tile`]); this module only formats them.
 
-use crate::tile::{report, TileArgs};
+use crate::tile::{report_placed, TileArgs};
 use crate::CliError;
 use smemdesc_core::{Major, TensorMap, TilePlan};
 use std::fmt::Write as _;
@@ -83,7 +83,7 @@ fn check_name(name: &str) -> Result<(), CliError> {
 /// The header for `plan` (declared by `args`) under `name`.
 pub fn header(plan: &TilePlan, args: &TileArgs, name: &str) -> Result<String, CliError> {
     check_name(name)?;
-    let r = report(plan, args.base)?;
+    let r = report_placed(plan, args.base, args.placement)?;
     let t = &plan.tile;
     let spec = t.spec();
     let tma = &plan.tma;

@@ -169,7 +169,7 @@ fn run(cli: Cli) -> Result<String, CliError> {
         }
         Command::Tile { args, json } => {
             let plan = args.plan()?;
-            let r = tile::report(&plan, args.base)?;
+            let r = tile::report_placed(&plan, args.base, args.placement)?;
             Ok(if json {
                 to_json(&r)?
             } else {
@@ -187,14 +187,14 @@ fn run(cli: Cli) -> Result<String, CliError> {
         Command::Draw { args, svg } => {
             let plan = args.plan()?;
             // Check the placement like `tile` does (every descriptor must encode at --base).
-            tile::report(&plan, args.base)?;
+            tile::report_placed(&plan, args.base, args.placement)?;
             match svg {
                 Some(path) => {
-                    std::fs::write(&path, draw::svg(&plan, args.base))
+                    std::fs::write(&path, draw::svg(&plan, args.base, args.placement))
                         .map_err(|e| CliError(format!("cannot write {}: {e}", path.display())))?;
                     Ok(format!("wrote {}\n", path.display()))
                 }
-                None => Ok(draw::ascii(&plan, args.base)),
+                None => Ok(draw::ascii(&plan, args.base, args.placement)),
             }
         }
         Command::Header { args, name } => {

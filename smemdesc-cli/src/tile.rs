@@ -8,8 +8,8 @@ use crate::{parse_num, CliError};
 use clap::Args;
 use serde::Serialize;
 use smemdesc_core::{
-    Arch, Argument, ElementType, Error, Major, MmaKind, MmaShape, Operand, Order, SwizzleMode,
-    TileDecl, TilePlan,
+    Arch, Argument, ElementType, Error, Major, MmaKind, MmaShape, Operand, Order, Placement,
+    Relative, SwizzleMode, TileDecl, TilePlan,
 };
 use std::fmt::Write as _;
 
@@ -58,6 +58,20 @@ pub struct TileArgs {
     /// Shared-memory byte address of stage 0's element (0, 0) (decimal or 0x hex).
     #[arg(long, value_parser = parse_u32, default_value = "0")]
     pub base: u32,
+    /// Placement model (spec §7): absolute (TMA/CuTe data, base_offset 0 anywhere) or relative
+    /// (pattern restarts at --base, base_offset (base >> 7) & 7).
+    #[arg(long, value_parser = parse_placement, default_value = "absolute")]
+    pub placement: Placement,
+}
+
+fn parse_placement(s: &str) -> Result<Placement, String> {
+    match s.to_ascii_lowercase().as_str() {
+        "absolute" | "abs" => Ok(Placement::Absolute),
+        "relative" | "rel" => Ok(Placement::Relative),
+        _ => Err(format!(
+            "unknown placement `{s}`; legal: absolute, relative"
+        )),
+    }
 }
 
 /// A swizzle argument: a fixed mode or `auto`.
@@ -314,17 +328,32 @@ pub struct TileReport {
     pub advance: AdvanceReport,
     /// TMA plan of one stage.
     pub tma: TmaReport,
+    /// Placement model of the descriptors (`absolute` or `relative`, spec §7).
+    pub placement: &'static str,
 }
 
-/// Builds the report for a plan placed at `base`; fails if a descriptor cannot be encoded there.
-pub fn report(plan: &TilePlan, base: u32) -> Result<TileReport, CliError> {
+/// Builds the report for a plan placed at `base` under `placement` (spec §7); fails if a
+/// descriptor cannot be encoded there.
+pub fn report_placed(
+    plan: &TilePlan,
+    base: u32,
+    placement: Placement,
+) -> Result<TileReport, CliError> {
     let t = &plan.tile;
     let spec = t.spec();
     let mut descriptors = Vec::new();
+    let relative = match placement {
+        Placement::Absolute => None,
+        Placement::Relative => Some(t.place::<Relative>(base).map_err(core_error)?),
+    };
     for stage in 0..spec.stages {
         for k in 0..t.mmas_k() {
             for mn in 0..t.mmas_mn() {
-                let d = t.try_desc(base, mn, k, stage).map_err(core_error)?;
+                let d = match relative {
+                    None => t.try_desc(base, mn, k, stage),
+                    Some(r) => r.try_desc(mn, k, stage),
+                }
+                .map_err(core_error)?;
                 descriptors.push(DescEntry {
                     mn,
                     k,
@@ -383,7 +412,7 @@ pub fn report(plan: &TilePlan, base: u32) -> Result<TileReport, CliError> {
         lbo: t.lbo(),
         sbo: t.sbo(),
         layout_type: t.layout_type(),
-        base_offset: t.base_offset_at(base),
+        base_offset: placement.base_offset(t, base),
         descriptors,
         advance: AdvanceReport {
             mn: (0..t.mmas_mn()).map(|i| t.advance_mn(i) * 16).collect(),
@@ -403,6 +432,7 @@ pub fn report(plan: &TilePlan, base: u32) -> Result<TileReport, CliError> {
             smem_align: tma.smem_align,
             box_list,
         },
+        placement: placement.name(),
     })
 }
 

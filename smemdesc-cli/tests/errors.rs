@@ -366,16 +366,20 @@ fn odd_but_parseable_values_never_panic() {
     }
 }
 
-/// A tile placed off its swizzle pattern's boundary gets base_offset (P >> 7) & 7 from `tile`, and
-/// `decode` of those descriptors must find the phase consistent (no warning), for every swizzle.
+/// A tile placed off its swizzle pattern's boundary gets base_offset 0 from `tile` by default
+/// (absolute placement, what TMA writes: spec §7) and (P >> 7) & 7 with `--placement relative`;
+/// `decode` of those descriptors must not warn about either, for every swizzle.
 #[test]
 fn unaligned_base_descriptors_decode_without_phase_warning() {
-    // (swizzle, base, PTX base_offset = (base >> 7) & 7 since base is off the 1024/512/256 B repeat)
-    for (swizzle, base, want_bo) in [
-        ("128B", "0x2180", 3u64),
-        ("64B", "0x280", 5),
-        ("32B", "0x180", 3),
-        ("64B", "0x2100", 2),
+    // (swizzle, base, placement, base_offset: §7 — absolute 0; relative (base >> 7) & 7)
+    for (swizzle, base, placement, want_bo) in [
+        ("128B", "0x2180", "relative", 3u64),
+        ("64B", "0x280", "relative", 5),
+        ("32B", "0x180", "relative", 3),
+        ("64B", "0x2100", "relative", 2),
+        ("128B", "0x2180", "absolute", 0),
+        ("64B", "0x280", "absolute", 0),
+        ("32B", "0x180", "absolute", 0),
     ] {
         let (code, stdout, stderr) = run(&[
             "tile",
@@ -397,9 +401,12 @@ fn unaligned_base_descriptors_decode_without_phase_warning() {
             "2",
             "--base",
             base,
+            "--placement",
+            placement,
             "--json",
         ]);
         assert_eq!(code, 0, "{stderr}");
+        assert_eq!(v_placement(&stdout), placement);
         let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
         let descs: Vec<&str> = v["descriptors"]
             .as_array()
@@ -418,8 +425,18 @@ fn unaligned_base_descriptors_decode_without_phase_warning() {
         let (code, text, _) = run(&args);
         assert_eq!(code, 0);
         assert!(
-            !text.contains("begins at row"),
+            text.contains("warnings: none"),
             "{swizzle} at {base}: {text}"
         );
+        let right = match placement {
+            "absolute" => "right for bytes written on absolute addresses",
+            _ => "right for bytes written relative to a tile start",
+        };
+        assert!(text.contains(right), "{swizzle} at {base}: {text}");
     }
+}
+
+fn v_placement(json: &str) -> String {
+    let v: serde_json::Value = serde_json::from_str(json).unwrap();
+    v["placement"].as_str().unwrap().to_string()
 }

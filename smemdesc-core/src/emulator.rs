@@ -11,6 +11,7 @@ use crate::arch::Major;
 use crate::descriptor::SmemDescriptor;
 use crate::dtype::ElementType;
 use crate::error::Error;
+use crate::placement::Placement;
 use crate::smem_form::{SmemForm, ValueOffset};
 use crate::swizzle::SwizzleMode;
 
@@ -117,4 +118,41 @@ pub const fn emulate_value(
         k / vpc
     ));
     Ok(form.locate(dtype, cell, k % vpc))
+}
+
+/// Where a writer puts the byte at unswizzled offset `offset` of a tile starting at `tile_start`,
+/// under each placement model (spec §7), computed with the emulator's own bit arithmetic:
+/// [`Placement::Absolute`] (TMA) XORs the 16-byte chunk bits with the row bits of the **absolute**
+/// address `tile_start + offset`; [`Placement::Relative`] XORs them with the row bits of `offset`
+/// and adds `tile_start` afterwards. Read back with [`emulate_address`]: the measured rule is that a
+/// descriptor with `base_offset` 0 reads absolute bytes and one with `(tile_start >> 7) & 7` reads
+/// relative bytes.
+///
+/// ```
+/// use smemdesc_core::{emulate_store, Placement, SwizzleMode};
+/// // 32B swizzle, tile at 0x80 (row bit 7 set), byte 0 of the tile:
+/// assert_eq!(emulate_store(Placement::Absolute, SwizzleMode::B32, 0x80, 0), 0x90);
+/// assert_eq!(emulate_store(Placement::Relative, SwizzleMode::B32, 0x80, 0), 0x80);
+/// ```
+pub const fn emulate_store(
+    placement: Placement,
+    layout: SwizzleMode,
+    tile_start: u32,
+    offset: u32,
+) -> u32 {
+    let (row_bits, chunk_lo) = match layout {
+        SwizzleMode::None => return tile_start + offset,
+        SwizzleMode::B32 => (1, 4),
+        SwizzleMode::B64 => (2, 4),
+        SwizzleMode::B128 => (3, 4),
+        SwizzleMode::B128Base32B => (2, 5),
+    };
+    let mask = (1u32 << row_bits) - 1;
+    match placement {
+        Placement::Absolute => {
+            let a = tile_start + offset;
+            a ^ (((a >> 7) & mask) << chunk_lo)
+        }
+        Placement::Relative => tile_start + (offset ^ (((offset >> 7) & mask) << chunk_lo)),
+    }
 }

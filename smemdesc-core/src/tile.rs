@@ -660,7 +660,8 @@ impl TileLayout {
     }
 
     /// The descriptor of subtile (0, 0), stage 0, for a tile at SMEM address 0. Every other
-    /// descriptor differs from it only in the start address (and base offset for unaligned bases).
+    /// descriptor differs from it only in the start address (and, for a
+    /// [`Relative`](crate::Placement::Relative) placement off the repeat, the base offset).
     ///
     /// ```
     /// # use smemdesc_core::*;
@@ -671,10 +672,12 @@ impl TileLayout {
         self.base
     }
 
-    /// The matrix base offset for a tile whose swizzle pattern starts at `smem_addr` (PTX "Matrix
-    /// Descriptor Format": 0 when the pattern starts on its repeat boundary — 1024/512/256 B for
-    /// 128B/64B/32B — else `(pattern start >> 7) & 7`; always 0 without swizzle). Every atom of every
-    /// stage starts at the same phase as the tile base, because atoms and stages are whole repeats.
+    /// The matrix base offset for a tile whose swizzle pattern *restarts* at `smem_addr` (the
+    /// [`Relative`](crate::Placement::Relative) placement; spec §7): 0 when the pattern starts on its
+    /// repeat boundary — 1024/512/256 B for 128B/64B/32B — else `(pattern start >> 7) & 7`; always 0
+    /// without swizzle. Every atom of every stage starts at the same phase as the tile base, because
+    /// atoms and stages are whole repeats. Bytes written on absolute addresses (TMA) need 0 instead:
+    /// [`desc`](Self::desc) and [`try_desc`](Self::try_desc) encode that default.
     ///
     /// ```
     /// # use smemdesc_core::*;
@@ -693,9 +696,11 @@ impl TileLayout {
     /// The descriptor of MMA subtile `(mn, k)` of stage `stage`, for a tile whose element (0, 0)
     /// (stage 0) is at shared-memory address `smem_addr`. Checks every index and field.
     ///
-    /// `smem_addr` must be a multiple of 16 B, and of 128 B when swizzled. A swizzled tile off its
-    /// pattern boundary gets the base offset of [`base_offset_at`](Self::base_offset_at) (its pattern
-    /// then starts at `smem_addr`; TMA cannot write such a tile, see [`align`](Self::align)).
+    /// `smem_addr` must be a multiple of 16 B, and when swizzled of 128 B on sm90 (spec §7) or of
+    /// the pattern's repeat on sm100 ([`Placement::min_align`](crate::Placement::min_align)). The
+    /// descriptor follows the [`Absolute`](crate::Placement::Absolute) placement (what TMA writes):
+    /// base_offset 0 wherever the tile sits. For the relative model use
+    /// [`place::<Relative>`](Self::place).
     ///
     /// ```
     /// # use smemdesc_core::*;
@@ -703,7 +708,7 @@ impl TileLayout {
     ///     .mma_mn(64).stages(2).build().unwrap();
     /// let d = t.try_desc(0x400, 1, 1, 1).unwrap();
     /// assert_eq!(d.start_address(), 0x400 + 8192 + 32 + 16384);
-    /// assert_eq!(t.try_desc(0x480, 0, 0, 0).unwrap().base_offset(), 1);
+    /// assert_eq!(t.try_desc(0x480, 0, 0, 0).unwrap().base_offset(), 0);
     /// assert!(t.try_desc(0x440, 0, 0, 0).is_err());
     /// ```
     pub const fn try_desc(
@@ -713,7 +718,11 @@ impl TileLayout {
         k: u32,
         stage: u32,
     ) -> Result<SmemDescriptor, Error> {
-        let need = if self.swizzle.is_swizzled() { 128 } else { 16 };
+        let need = if self.swizzle.is_swizzled() {
+            crate::Placement::Absolute.min_align(self)
+        } else {
+            16
+        };
         if smem_addr % need != 0 {
             return Err(Error::UnalignedBase {
                 addr: smem_addr,
@@ -755,7 +764,7 @@ impl TileLayout {
             });
         }
         match self.base_descriptor().with_start_address(start as u32) {
-            Ok(d) => Ok(d.with_base_offset(self.base_offset_at(smem_addr))),
+            Ok(d) => Ok(d),
             Err(e) => Err(e),
         }
     }
@@ -779,8 +788,8 @@ impl TileLayout {
     }
 
     /// The raw base descriptor with its start address moved to `smem_addr` plus `units` 16-byte
-    /// units (modulo the 14-bit field), and the base offset of a tile at `smem_addr`
-    /// ([`base_offset_at`](Self::base_offset_at)). The one place descriptor fields are filled at
+    /// units (modulo the 14-bit field), base_offset 0 (the [`Absolute`](crate::Placement::Absolute)
+    /// placement, spec §7). The one place descriptor fields are filled at
     /// use; [`desc`](Self::desc) and the macro's table-driven `desc` both end here.
     ///
     /// ```
@@ -791,6 +800,6 @@ impl TileLayout {
     /// ```
     pub const fn desc_advanced(&self, smem_addr: u32, units: u32) -> u64 {
         let start = (smem_addr >> 4).wrapping_add(units) & ((1 << 14) - 1);
-        self.base.raw() | start as u64 | (self.base_offset_at(smem_addr) as u64) << 49
+        self.base.raw() | start as u64
     }
 }

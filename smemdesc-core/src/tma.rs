@@ -194,7 +194,8 @@ pub struct TmaPlan {
     pub swizzle: TmaSwizzle,
     /// The tensor map's data type.
     pub data_type: TmaDataType,
-    /// Alignment the SMEM destination needs (the swizzle pattern's repeat, at least 128 B).
+    /// Alignment of the SMEM destination in smemdesc storage (the swizzle pattern's repeat, at
+    /// least 128 B; TMA itself needs only 128 B on sm90, spec §7: see `PlacedTile::<Absolute>::tma_dst`).
     pub smem_align: u32,
     boxes_strided: u32,
     boxes_contig: u32,

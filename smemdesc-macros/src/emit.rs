@@ -362,8 +362,8 @@ pub(crate) fn tile_struct(
             /// address `smem_addr`: [`DESC`](Self::DESC) with the start address moved by the
             /// advance tables (two table loads and adds at run time, then the core's
             /// `TileLayout::desc_advanced`; equal to `TileLayout::desc`). `mn < MMAS_MN` and `k < MMAS_K` (an index out of range is a
-            /// panic, a compile error in `const` context); base_offset is set for a base off the
-            /// swizzle pattern's boundary (never for this type's own storage, which is aligned).
+            /// panic, a compile error in `const` context); base_offset is 0 (the absolute placement
+            /// TMA writes, spec §7; `PLAN.tile.place::<Relative>(addr)` for the relative one).
             #[inline(always)]
             pub const fn desc(smem_addr: u32, mn: u32, k: u32, stage: u32) -> u64 {
                 let units = Self::ADVANCE_MN[mn as usize] as u32

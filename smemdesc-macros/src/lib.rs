@@ -1,4 +1,5 @@
-//! The `#[smem_tile]` attribute and `smem_tile!` macros of [smemdesc](https://docs.rs/smemdesc).
+//! The `#[smem_tile]` attribute, `smem_tile!` and `#[smem_storage]` macros of
+//! [smemdesc](https://docs.rs/smemdesc).
 //!
 //! Use them through the `smemdesc` facade (`use smemdesc::smem_tile;`): the code they generate
 //! names `::smemdesc::…` paths. This crate is thin on purpose: it parses the arguments, builds a
@@ -14,6 +15,7 @@ mod emit;
 mod global;
 mod mma;
 mod scale;
+mod storage;
 
 use proc_macro::TokenStream;
 use proc_macro2::Span;
@@ -240,5 +242,37 @@ fn parse_struct(item: proc_macro2::TokenStream) -> syn::Result<syn::DeriveInput>
     match errs {
         Some(e) => Err(e),
         None => Ok(st),
+    }
+}
+
+/// Declares one CTA's shared memory: a struct whose named fields are `#[smem_tile]` types,
+/// `Mbarrier`s, scalars and arrays, laid out in declaration order, each at the smallest offset
+/// that honours its alignment (a tile: its swizzle pattern's repeat, or 128 B on sm90 with
+/// `#[smem(placement = absolute)]` / `relative`; `#[smem(align = N)]` raises any member's).
+/// The total plus the slack to align a 16-B dynamic base is checked against the per-CTA limit at
+/// compile time: a storage that does not fit is a compile error naming every member with its size.
+///
+/// ```ignore
+/// #[smem_storage(arch = sm90)]
+/// pub struct Storage {
+///     a: TileA,
+///     b: TileB,
+///     full: [smemdesc::Mbarrier; 4],
+///     empty: [smemdesc::Mbarrier; 4],
+/// }
+/// const LAUNCH: u32 = Storage::LAUNCH_BYTES; // sharedMemBytes
+/// let a = Storage::a(Storage::aligned_base(dyn_smem_base)); // PlacedTile: desc(), address(), tma_dst()
+/// ```
+///
+/// The struct becomes a unit struct with `LAYOUT`, `BYTES`, `ALIGN`, `SLACK`, `LAUNCH_BYTES`,
+/// `aligned_base(dyn_base)`, and per member `NAME_OFFSET`, `NAME_BYTES`, `NAME_ALIGN`,
+/// `name_ptr(base_ptr)`, `name(base) -> u32` (plain) / `PlacedTile` (tile, plus `NAME_DESC`),
+/// `name_at(base, i)` (arrays).
+#[proc_macro_attribute]
+pub fn smem_storage(attr: TokenStream, item: TokenStream) -> TokenStream {
+    let item2 = proc_macro2::TokenStream::from(item);
+    match storage::expand(attr.into(), item2.clone()) {
+        Ok(ts) => ts.into(),
+        Err(e) => e.to_compile_error().into(),
     }
 }

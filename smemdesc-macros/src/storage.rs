@@ -1,0 +1,359 @@
+//! `#[smem_storage(arch = ...)]`: one CTA's shared memory as one struct declaration.
+//!
+//! A proc-macro sees tokens, not the constants of other items: it cannot know `TileA::BYTES`.
+//! So this macro classifies each field by its *syntax* (an array `[T; N]`, a scalar or
+//! `Mbarrier`, else an `#[smem_tile]` type) and emits `const` expressions that the compiler
+//! evaluates: `smemdesc::StorageLayout::plan(...)` over the members' sizes and alignments
+//! (`<T as SmemTile>::PLAN.tile`, `size_of`/`align_of`), then `.expect_fits()`, whose
+//! compile-time panic names every member with its size, offset and alignment when the storage
+//! does not fit. Everything the macro itself can check (arguments, field attributes) is a spanned
+//! error here.
+
+use proc_macro2::{Span, TokenStream, TokenTree};
+use quote::{format_ident, quote, quote_spanned};
+use smemdesc_core::Arch;
+use syn::spanned::Spanned;
+
+/// Scalar types a member may have besides arrays, `Mbarrier` and tiles.
+const SCALARS: &[&str] = &[
+    "u8", "u16", "u32", "u64", "u128", "i8", "i16", "i32", "i64", "i128", "f32", "f64",
+];
+
+enum Kind {
+    /// `[T; N]`: plain bytes with an element stride.
+    Array(Box<syn::Type>),
+    /// A scalar or `Mbarrier`.
+    Plain,
+    /// An `#[smem_tile]` type, with the placement model requested (`None`: on its repeat).
+    Tile(Option<(bool, Span)>),
+}
+
+struct Member {
+    ident: syn::Ident,
+    ty: syn::Type,
+    kind: Kind,
+    align: Option<syn::LitInt>,
+}
+
+fn parse_arch(attr: TokenStream) -> syn::Result<Arch> {
+    let toks: Vec<TokenTree> = attr.into_iter().collect();
+    let legal = "expected `arch = sm90` or `arch = sm100`";
+    match toks.as_slice() {
+        [TokenTree::Ident(k), TokenTree::Punct(eq), TokenTree::Ident(v)]
+            if k == "arch" && eq.as_char() == '=' =>
+        {
+            Arch::from_name(&v.to_string()).ok_or_else(|| {
+                syn::Error::new(v.span(), format!("unknown arch `{v}`; legal: sm90, sm100"))
+            })
+        }
+        [] => Err(syn::Error::new(
+            Span::call_site(),
+            format!("#[smem_storage] needs the architecture: {legal}"),
+        )),
+        _ => {
+            let span = toks
+                .iter()
+                .map(|t| t.span())
+                .reduce(|a, b| a.join(b).unwrap_or(a))
+                .unwrap_or_else(Span::call_site);
+            Err(syn::Error::new(span, legal))
+        }
+    }
+}
+
+/// `#[smem(placement = absolute | relative, align = N)]` on a field.
+fn parse_field_attrs(
+    f: &syn::Field,
+    errs: &mut Vec<syn::Error>,
+) -> (Option<(bool, Span)>, Option<syn::LitInt>) {
+    let (mut placement, mut align) = (None, None);
+    for a in f.attrs.iter().filter(|a| a.path().is_ident("smem")) {
+        let r = a.parse_nested_meta(|m| {
+            if m.path.is_ident("placement") {
+                let v: syn::Ident = m.value()?.parse()?;
+                placement = Some(match v.to_string().as_str() {
+                    "absolute" => (true, v.span()),
+                    "relative" => (false, v.span()),
+                    _ => {
+                        return Err(syn::Error::new(
+                            v.span(),
+                            format!("unknown placement `{v}`; legal: absolute (TMA-written data, 128-B aligned on sm90), relative (pattern restarts at the tile start)"),
+                        ))
+                    }
+                });
+                Ok(())
+            } else if m.path.is_ident("align") {
+                let v: syn::LitInt = m.value()?.parse()?;
+                match v.base10_parse::<u32>() {
+                    Ok(n) if n.is_power_of_two() => align = Some(v),
+                    _ => {
+                        return Err(syn::Error::new(
+                            v.span(),
+                            format!("align = {v} is not a power of two in 1..=2^31; legal: 8, 16, 128, 1024, ..."),
+                        ))
+                    }
+                }
+                Ok(())
+            } else {
+                Err(m.error("unknown #[smem] key; legal: placement = absolute | relative, align = <power of two>"))
+            }
+        });
+        if let Err(e) = r {
+            errs.push(e);
+        }
+    }
+    (placement, align)
+}
+
+fn classify(f: &syn::Field, errs: &mut Vec<syn::Error>) -> Option<Member> {
+    let ident = f.ident.clone()?;
+    let (placement, align) = parse_field_attrs(f, errs);
+    let kind = match &f.ty {
+        syn::Type::Array(a) => Kind::Array(a.elem.clone()),
+        syn::Type::Path(p) if p.qself.is_none() => {
+            let last = p.path.segments.last().map(|s| s.ident.to_string());
+            match last.as_deref() {
+                Some(s) if SCALARS.contains(&s) || s == "Mbarrier" => Kind::Plain,
+                _ => Kind::Tile(placement),
+            }
+        }
+        other => {
+            errs.push(syn::Error::new(
+                other.span(),
+                "a #[smem_storage] member is an #[smem_tile] type, an array `[T; N]`, a scalar or `Mbarrier`",
+            ));
+            return None;
+        }
+    };
+    if let (Some((_, span)), Kind::Array(_) | Kind::Plain) = (placement, &kind) {
+        errs.push(syn::Error::new(
+            span,
+            format!("`placement` applies to #[smem_tile] members only; `{ident}` is plain data"),
+        ));
+    }
+    Some(Member {
+        ident,
+        ty: f.ty.clone(),
+        kind,
+        align,
+    })
+}
+
+pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> {
+    let arch = parse_arch(attr);
+    let st: syn::DeriveInput = syn::parse2(item).map_err(|e| {
+        syn::Error::new(
+            e.span(),
+            "#[smem_storage] applies to a struct with named fields (`struct S { a: TileA, full: [Mbarrier; 4] }`)",
+        )
+    })?;
+    let mut errs = Vec::new();
+    if let Err(e) = &arch {
+        errs.push(e.clone());
+    }
+    if !st.generics.params.is_empty() {
+        errs.push(syn::Error::new_spanned(
+            &st.generics,
+            "#[smem_storage] structs cannot be generic",
+        ));
+    }
+    let fields = match &st.data {
+        syn::Data::Struct(syn::DataStruct {
+            fields: syn::Fields::Named(n),
+            ..
+        }) if !n.named.is_empty() => n.named.iter().collect::<Vec<_>>(),
+        _ => {
+            errs.push(syn::Error::new(
+                st.ident.span(),
+                "#[smem_storage] needs a struct with named fields, one per shared-memory member",
+            ));
+            Vec::new()
+        }
+    };
+    let members: Vec<Member> = fields
+        .iter()
+        .filter_map(|f| classify(f, &mut errs))
+        .collect();
+    let mut all = errs.into_iter();
+    if let Some(mut e) = all.next() {
+        for x in all {
+            e.combine(x);
+        }
+        return Err(e);
+    }
+    let arch = match arch.expect("checked") {
+        Arch::Sm90 => quote!(::smemdesc::Arch::Sm90),
+        Arch::Sm100 => quote!(::smemdesc::Arch::Sm100),
+    };
+    check_names(&members)?;
+    Ok(emit(&st, &arch, &members))
+}
+
+/// The items a member generates must not collide with each other's or the storage's own.
+fn check_names(members: &[Member]) -> syn::Result<()> {
+    let mut taken: std::collections::HashMap<String, String> = [
+        "LAYOUT",
+        "BYTES",
+        "ALIGN",
+        "SLACK",
+        "LAUNCH_BYTES",
+        "aligned_base",
+    ]
+    .iter()
+    .map(|n| (n.to_string(), "the storage".to_string()))
+    .collect();
+    for m in members {
+        let f = m.ident.to_string();
+        let up = f.to_uppercase();
+        let mut names = vec![
+            f.clone(),
+            format!("{f}_ptr"),
+            format!("{up}_OFFSET"),
+            format!("{up}_BYTES"),
+            format!("{up}_ALIGN"),
+        ];
+        match m.kind {
+            Kind::Tile(_) => names.push(format!("{up}_DESC")),
+            Kind::Array(_) => names.push(format!("{f}_at")),
+            Kind::Plain => {}
+        }
+        for n in names {
+            if let Some(owner) = taken.insert(n.clone(), format!("member `{f}`")) {
+                return Err(syn::Error::new(
+                    m.ident.span(),
+                    format!("member `{f}` generates `{n}`, which {owner} generates too; rename the member"),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn emit(st: &syn::DeriveInput, arch: &TokenStream, members: &[Member]) -> TokenStream {
+    let name = &st.ident;
+    let vis = &st.vis;
+    let attrs = st.attrs.iter().filter(|a| !a.path().is_ident("smem"));
+    let name_str = name.to_string();
+    let n = members.len();
+    let mut list = Vec::new();
+    let mut items = Vec::new();
+    for (i, m) in members.iter().enumerate() {
+        let f = &m.ident;
+        let fname = f.to_string();
+        let ty = &m.ty;
+        let upper = fname.to_uppercase();
+        let off = format_ident!("{}_OFFSET", upper);
+        let bytes = format_ident!("{}_BYTES", upper);
+        let align_c = format_ident!("{}_ALIGN", upper);
+        let ptr = format_ident!("{}_ptr", f);
+        let at = format_ident!("{}_at", f);
+        let span = m.ty.span();
+        let member = match &m.kind {
+            Kind::Tile(p) => {
+                let pl = match p {
+                    None => quote!(::core::option::Option::None),
+                    Some((true, _)) => quote!(::core::option::Option::Some(
+                        ::smemdesc::Placement::Absolute
+                    )),
+                    Some((false, _)) => quote!(::core::option::Option::Some(
+                        ::smemdesc::Placement::Relative
+                    )),
+                };
+                quote_spanned!(span=> ::smemdesc::StorageMember::tile(#fname, <#ty as ::smemdesc::SmemTile>::PLAN.tile, #pl))
+            }
+            _ => quote_spanned!(span=> ::smemdesc::StorageMember::sized(
+                #fname, ::core::mem::size_of::<#ty>(), ::core::mem::align_of::<#ty>()
+            )),
+        };
+        let member = match &m.align {
+            Some(a) => quote!(#member.at_least(#a)),
+            None => member,
+        };
+        list.push(member);
+        let doc_off =
+            format!("Byte offset of `{fname}` from the storage base (aligned to `ALIGN`).");
+        items.push(quote! {
+            #[doc = #doc_off]
+            pub const #off: u32 = Self::LAYOUT.offset(#i);
+            #[doc = "Bytes of the member."]
+            pub const #bytes: u32 = Self::LAYOUT.member(#i).bytes;
+            #[doc = "Alignment of the member's offset."]
+            pub const #align_c: u32 = Self::LAYOUT.member(#i).align;
+            #[doc = "Pointer to the member from the storage base pointer (which must be aligned to `ALIGN`; see `aligned_base`)."]
+            pub fn #ptr(base: *mut u8) -> *mut #ty {
+                base.wrapping_add(Self::#off as usize).cast()
+            }
+        });
+        match &m.kind {
+            Kind::Tile(p) => {
+                let model = match p {
+                    Some((false, _)) => quote!(::smemdesc::Relative),
+                    _ => quote!(::smemdesc::Absolute),
+                };
+                let desc = format_ident!("{}_DESC", upper);
+                let doc = format!("`{fname}` placed at `base + {upper}_OFFSET` (`base`: the storage base address in the shared window, aligned to `ALIGN`): its descriptors, element addresses and TMA destinations.");
+                items.push(quote! {
+                    #[doc = #doc]
+                    pub const fn #f(base: u32) -> ::smemdesc::PlacedTile<#model> {
+                        ::smemdesc::PlacedTile::new_unchecked(
+                            <#ty as ::smemdesc::SmemTile>::PLAN.tile, base + Self::#off)
+                    }
+                    #[doc = "Descriptor of MMA subtile (0, 0), stage 0, for a storage base at address 0 (add `base >> 4` for another aligned base)."]
+                    pub const #desc: u64 = Self::#f(0).desc(0, 0, 0);
+                });
+            }
+            Kind::Array(elem) => {
+                let doc =
+                    format!("Shared-window address of `{fname}` for the storage base `base`.");
+                let doc_at = format!("Shared-window address of element `i` of `{fname}`.");
+                items.push(quote! {
+                    #[doc = #doc]
+                    pub const fn #f(base: u32) -> u32 {
+                        base + Self::#off
+                    }
+                    #[doc = #doc_at]
+                    pub const fn #at(base: u32, i: u32) -> u32 {
+                        base + Self::#off + i * ::core::mem::size_of::<#elem>() as u32
+                    }
+                });
+            }
+            Kind::Plain => {
+                let doc =
+                    format!("Shared-window address of `{fname}` for the storage base `base`.");
+                items.push(quote! {
+                    #[doc = #doc]
+                    pub const fn #f(base: u32) -> u32 {
+                        base + Self::#off
+                    }
+                });
+            }
+        }
+    }
+    quote! {
+        #(#attrs)*
+        #vis struct #name;
+
+        impl #name {
+            /// The checked layout (a compile error naming every member when it does not fit).
+            pub const LAYOUT: ::smemdesc::StorageLayout<#n> =
+                ::smemdesc::StorageLayout::plan(#name_str, #arch, [#(#list),*]).expect_fits();
+            /// Bytes from the storage base to the end of the last member.
+            pub const BYTES: u32 = Self::LAYOUT.bytes();
+            /// Alignment the storage base needs.
+            pub const ALIGN: u32 = Self::LAYOUT.align();
+            /// Slack to align a 16-B aligned dynamic shared-memory base to `ALIGN`.
+            pub const SLACK: u32 = Self::LAYOUT.slack();
+            /// `sharedMemBytes` to launch with when the kernel aligns its dynamic base itself.
+            pub const LAUNCH_BYTES: u32 = Self::LAYOUT.launch_bytes();
+            /// The storage base for a dynamic shared-memory base address (rounded up to `ALIGN`).
+            pub const fn aligned_base(dyn_base: u32) -> u32 {
+                Self::LAYOUT.aligned_base(dyn_base)
+            }
+            #(#items)*
+        }
+
+        const _: () = {
+            let _ = #name::LAYOUT;
+        };
+    }
+}
