@@ -318,8 +318,13 @@ fn tma_boxes() {
         Argument::TmaBox,
         ["multiples of 8", "up to 128"]
     );
+    // k_first with two atoms along K: the next atom in SMEM is the K neighbour, so a box spans
+    // one atom's 8 rows. (One atom wide, k_first is the same layout as mn_first: see
+    // tests/tma_contiguity.rs.)
     rejects!(
-        bf16_a().order(Order::KFirst).tma_box(16, 64),
+        a(Arch::Sm90, ElementType::BF16, Major::K, 128, 128)
+            .order(Order::KFirst)
+            .tma_box(16, 64),
         Error::TmaBoxRowsIllegal { max_rows: 8, .. },
         Argument::TmaBox,
         ["largest legal box: 8 x 64"]

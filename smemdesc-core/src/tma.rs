@@ -3,10 +3,11 @@
 //! Rules (spec §9; CUDA driver API `cuTensorMapEncodeTiled`): the box's inner (contiguous) extent is
 //! exactly one swizzle atom wide; TMA writes a box row after row, densely, and swizzles on the
 //! absolute SMEM address, so a box may only cover atoms that follow each other in SMEM along the
-//! strided dimension — a whole column of atoms when the tile stacks atoms along the strided
-//! dimension first (K-major `mn_first`, MN-major `k_first`), one atom otherwise; `boxDim[i] <= 256`.
+//! strided dimension — decided from the tile's layout: a whole column of atoms when the tile stacks
+//! atoms along the strided dimension first (K-major `mn_first`, MN-major `k_first`, or either order
+//! when the tile is one atom wide), one atom otherwise; `boxDim[i] <= 256`.
 
-use crate::arch::{Major, Order};
+use crate::arch::Major;
 use crate::dtype::ElementType;
 use crate::error::Error;
 use crate::swizzle::SwizzleMode;
@@ -211,22 +212,26 @@ impl TmaPlan {
             Major::K => (spec.tile_mn, spec.tile_k),
             Major::Mn => (spec.tile_k, spec.tile_mn),
         };
-        let strided_first = matches!(
-            (spec.major, spec.order),
-            (Major::K, Order::MnFirst) | (Major::Mn, Order::KFirst)
-        );
-        // The largest legal rows: a multiple of the atom's rows dividing the strided extent, <= 256,
-        // covering only atoms contiguous in SMEM.
-        let max_rows = if strided_first {
-            let mut r = if strided < 256 { strided } else { 256 };
-            r -= r % atom_rows;
-            while r > atom_rows && strided % r != 0 {
-                r -= atom_rows;
-            }
-            r
-        } else {
-            atom_rows
+        // Contiguity is read off the layout, not the order's name: a tile with one atom along its
+        // contiguous dimension has the same layout in both stacking orders.
+        // Boxes are numbered in SMEM order: along the strided dimension first when the layout's
+        // second atom along it directly follows the first.
+        let cs = Coords {
+            major: spec.major,
+            strided,
+            contig,
+            inner,
         };
+        let strided_first =
+            strided == atom_rows || element_at(tile, cs, atom_rows, 0) == atom_rows * inner;
+        // The largest legal rows: a multiple of the atom's rows dividing the strided extent, <= 256,
+        // every box covering only atoms that follow each other in SMEM.
+        let mut max_rows = if strided < 256 { strided } else { 256 };
+        max_rows -= max_rows % atom_rows;
+        while max_rows > atom_rows && (strided % max_rows != 0 || !box_is_dense(tile, cs, max_rows))
+        {
+            max_rows -= atom_rows;
+        }
         let rows = match request {
             None => max_rows,
             Some((rows, req_inner)) => {
@@ -246,7 +251,11 @@ impl TmaPlan {
                         inner,
                     });
                 }
-                if rows == 0 || rows % atom_rows != 0 || strided % rows != 0 || rows > max_rows {
+                if rows == 0
+                    || rows % atom_rows != 0
+                    || strided % rows != 0
+                    || !box_is_dense(tile, cs, rows)
+                {
                     return Err(Error::TmaBoxRowsIllegal {
                         rows,
                         atom_rows,
@@ -320,4 +329,47 @@ impl TmaPlan {
         let (mn, k) = self.box_coord(b);
         tile.layout().eval(mn, k) * tile.spec().dtype.smem_bytes()
     }
+}
+
+/// A tile's extents seen from TMA: `strided` rows of `contig` elements, boxes `inner` wide.
+#[derive(Clone, Copy)]
+struct Coords {
+    major: Major,
+    strided: u32,
+    contig: u32,
+    inner: u32,
+}
+
+/// The element offset the tile's layout gives row `s` (strided), column `k` (contiguous).
+const fn element_at(tile: &TileLayout, c: Coords, s: u32, k: u32) -> u32 {
+    match c.major {
+        Major::K => tile.layout().eval(s, k),
+        Major::Mn => tile.layout().eval(k, s),
+    }
+}
+
+/// Whether every box of `rows` rows (at multiples of `rows` along the strided dimension and of
+/// `inner` along the contiguous one) lies densely in SMEM, row after row, the way TMA writes it:
+/// row `r` of a box at `inner × r` elements past the box's first element. Read off the tile's
+/// layout; rows past the strided extent are not looked at. Within an atom rows are dense, so the
+/// first row of each atom decides (`rows` is a multiple of the atom's rows).
+const fn box_is_dense(tile: &TileLayout, c: Coords, rows: u32) -> bool {
+    let atom_rows = tile.swizzle_mode().atom_rows();
+    let mut s0 = 0;
+    while s0 < c.strided {
+        let mut c0 = 0;
+        while c0 < c.contig {
+            let first = element_at(tile, c, s0, c0);
+            let mut r = atom_rows;
+            while r < rows && s0 + r < c.strided {
+                if element_at(tile, c, s0 + r, c0) != first + r * c.inner {
+                    return false;
+                }
+                r += atom_rows;
+            }
+            c0 += c.inner;
+        }
+        s0 += rows;
+    }
+    true
 }
