@@ -389,7 +389,11 @@ impl TileDecl {
             .order(order)
             .mma_mn(mma.operand_mn(d.operand, d.cta_group))
             .stages(d.stages);
-        let tile = tri!(spec.build());
+        let tile = match spec.build() {
+            Ok(t) => t,
+            // A suggested narrower swizzle must be legal for the whole declaration.
+            Err(e) => return Err(crate::advice::advise_decl(d, swizzle, e)),
+        };
         let tma = tri!(TmaPlan::new(&tile, d.tma_box));
         d.swizzle = Some(swizzle);
         d.order = Some(order);

@@ -72,7 +72,7 @@ impl Field {
 ///
 /// ```
 /// use smemdesc_core::{Error, Dim};
-/// let e = Error::TileNotWholeAtoms { dim: Dim::K, extent: 40, atom_extent: 64, atom_bytes: 128 };
+/// let e = Error::TileNotWholeAtoms { dim: Dim::K, extent: 40, atom_extent: 64, atom_bytes: 128, narrower: None };
 /// assert!(e.to_string().contains("not a whole number of swizzle atoms"));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -106,6 +106,9 @@ pub enum Error {
         atom_extent: u32,
         /// Bytes in one atom.
         atom_bytes: u32,
+        /// The widest narrower swizzle with which the same declaration is legal (checked by
+        /// building it), or `None` when no narrower one is.
+        narrower: Option<SwizzleMode>,
     },
     /// A tile extent is not a whole number of MMA subtiles.
     TileNotWholeMmas {
@@ -124,6 +127,9 @@ pub enum Error {
         atom_mn: u32,
         /// The swizzle mode.
         swizzle: SwizzleMode,
+        /// The widest narrower swizzle with which the same declaration is legal (checked by
+        /// building it), or `None` when no narrower one is.
+        narrower: Option<SwizzleMode>,
     },
     /// The swizzle mode does not exist on the architecture.
     SwizzleNotOnArch {
@@ -414,7 +420,7 @@ impl Error {
     ///
     /// ```
     /// use smemdesc_core::{Argument, Dim, Error};
-    /// let e = Error::TileNotWholeAtoms { dim: Dim::K, extent: 40, atom_extent: 64, atom_bytes: 1024 };
+    /// let e = Error::TileNotWholeAtoms { dim: Dim::K, extent: 40, atom_extent: 64, atom_bytes: 1024, narrower: None };
     /// assert_eq!(e.argument(), Argument::TileK);
     /// ```
     pub const fn argument(&self) -> Argument {
@@ -478,22 +484,28 @@ impl core::fmt::Display for Error {
                 dim.name(),
                 dim.name()
             ),
-            Error::TileNotWholeAtoms { dim, extent, atom_extent, atom_bytes } => write!(
-                f,
-                "tile {} extent {extent} is not a whole number of swizzle atoms ({atom_extent} elements along {} per {atom_bytes} B atom); use a multiple of {atom_extent} or a narrower swizzle",
-                dim.name(),
-                dim.name()
-            ),
+            Error::TileNotWholeAtoms { dim, extent, atom_extent, atom_bytes, narrower } => {
+                write!(
+                    f,
+                    "tile {} extent {extent} is not a whole number of swizzle atoms ({atom_extent} elements along {} per {atom_bytes} B atom); use a multiple of {atom_extent}",
+                    dim.name(),
+                    dim.name()
+                )?;
+                narrower_advice(f, narrower)
+            }
             Error::TileNotWholeMmas { dim, extent, mma_extent } => write!(
                 f,
                 "tile {} extent {extent} is not a whole number of MMA subtiles of {mma_extent}; use a multiple of {mma_extent}",
                 dim.name()
             ),
-            Error::MmaNarrowerThanAtom { mma_mn, atom_mn, swizzle } => write!(
-                f,
-                "MN-major MMA subtile of {mma_mn} elements along MN is narrower than one {} swizzle atom ({atom_mn} elements); use an MMA M/N that is a multiple of {atom_mn} or a narrower swizzle",
-                swizzle.name()
-            ),
+            Error::MmaNarrowerThanAtom { mma_mn, atom_mn, swizzle, narrower } => {
+                write!(
+                    f,
+                    "MN-major MMA subtile of {mma_mn} elements along MN is narrower than one {} swizzle atom ({atom_mn} elements); use an MMA M/N that is a multiple of {atom_mn}",
+                    swizzle.name()
+                )?;
+                narrower_advice(f, narrower)
+            }
             Error::SwizzleNotOnArch { swizzle, arch } => write!(
                 f,
                 "swizzle {} does not exist on {}; legal there: none, 32B, 64B, 128B",
@@ -645,5 +657,16 @@ impl core::fmt::Display for Error {
                 "TMA box of {rows} rows does not cover whole atoms that are contiguous in shared memory; legal rows are multiples of {atom_rows} that divide the tile, up to {max_rows} (largest legal box: {max_rows} x {inner})"
             ),
         }
+    }
+}
+
+/// The end of a message that may suggest a narrower swizzle: the one checked legal, or that none is.
+fn narrower_advice(
+    f: &mut core::fmt::Formatter<'_>,
+    narrower: Option<SwizzleMode>,
+) -> core::fmt::Result {
+    match narrower {
+        Some(s) => write!(f, ", or the narrower swizzle {}", s.name()),
+        None => write!(f, " (no narrower swizzle is legal here)"),
     }
 }

@@ -33,6 +33,7 @@ macro_rules! tri {
     };
 }
 
+mod advice;
 mod arch;
 mod atom;
 mod canonical;

@@ -295,20 +295,30 @@ impl TileLayout {
         }
         let atom = tri!(Atom::new(spec.major, swizzle, dtype));
         if spec.tile_mn % atom.mn_extent() != 0 {
-            return Err(Error::TileNotWholeAtoms {
-                dim: Dim::Mn,
-                extent: spec.tile_mn,
-                atom_extent: atom.mn_extent(),
-                atom_bytes: swizzle.atom_bytes(),
-            });
+            return Err(crate::advice::advise_spec(
+                spec,
+                swizzle,
+                Error::TileNotWholeAtoms {
+                    dim: Dim::Mn,
+                    extent: spec.tile_mn,
+                    atom_extent: atom.mn_extent(),
+                    atom_bytes: swizzle.atom_bytes(),
+                    narrower: None,
+                },
+            ));
         }
         if spec.tile_k % atom.k_extent() != 0 {
-            return Err(Error::TileNotWholeAtoms {
-                dim: Dim::K,
-                extent: spec.tile_k,
-                atom_extent: atom.k_extent(),
-                atom_bytes: swizzle.atom_bytes(),
-            });
+            return Err(crate::advice::advise_spec(
+                spec,
+                swizzle,
+                Error::TileNotWholeAtoms {
+                    dim: Dim::K,
+                    extent: spec.tile_k,
+                    atom_extent: atom.k_extent(),
+                    atom_bytes: swizzle.atom_bytes(),
+                    narrower: None,
+                },
+            ));
         }
         let mma_k = dtype.mma_k();
         if spec.tile_k % mma_k != 0 {
@@ -326,11 +336,16 @@ impl TileLayout {
             });
         }
         if matches!(spec.major, Major::Mn) && spec.mma_mn % atom.mn_extent() != 0 {
-            return Err(Error::MmaNarrowerThanAtom {
-                mma_mn: spec.mma_mn,
-                atom_mn: atom.mn_extent(),
+            return Err(crate::advice::advise_spec(
+                spec,
                 swizzle,
-            });
+                Error::MmaNarrowerThanAtom {
+                    mma_mn: spec.mma_mn,
+                    atom_mn: atom.mn_extent(),
+                    swizzle,
+                    narrower: None,
+                },
+            ));
         }
         // tile_to_shape -> recast to 16-byte units -> divide into MMA subtiles.
         let tile = tri!(atom
