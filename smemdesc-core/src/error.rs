@@ -325,6 +325,16 @@ pub enum Error {
         /// The legal inner extent (elements).
         inner: u32,
     },
+    /// The tile fits one descriptor, but at this SMEM address a subtile would start past the 256 KiB
+    /// the 14-bit start-address field can address: the base is too high.
+    BaseTooHigh {
+        /// The SMEM address given.
+        base: u32,
+        /// The subtile's start, bytes into the tile.
+        offset: u32,
+        /// The highest (aligned) base at which every subtile of every stage is in range.
+        highest_base: u32,
+    },
 }
 
 /// The declaration argument an error is about (for pointing a compile error at it).
@@ -393,7 +403,7 @@ impl Error {
             Error::FieldOverflow { .. } => "descriptor offset overflows its 14-bit field",
             Error::FieldMisaligned { .. } => "descriptor offset is not a multiple of 16 bytes",
             Error::SmemBudget { .. } => "tile stages exceed the shared-memory limit per CTA",
-            Error::UnalignedBase { .. } => "SMEM address not aligned to the swizzle pattern",
+            Error::UnalignedBase { .. } => "SMEM address not aligned for a descriptor start",
             Error::IndexOutOfRange { .. } => "index out of range",
             Error::NotCanonical { .. } => "MMA subtile is not a canonical layout",
             Error::NotDivisible { .. } => "layout extent does not divide evenly",
@@ -413,6 +423,7 @@ impl Error {
             Error::TmaBoxRowsIllegal { .. } => {
                 "TMA box rows must be whole, contiguous atoms of the tile"
             }
+            Error::BaseTooHigh { .. } => "SMEM address too high for the descriptor's start address",
         }
     }
 
@@ -467,6 +478,7 @@ impl Error {
             Error::TmaBoxWidth { .. }
             | Error::TmaBoxRowsOver256 { .. }
             | Error::TmaBoxRowsIllegal { .. } => Argument::TmaBox,
+            Error::BaseTooHigh { .. } => Argument::Use,
         }
     }
 }
@@ -559,10 +571,13 @@ impl core::fmt::Display for Error {
                     )
                 }
             }
-            Error::UnalignedBase { addr, align } => write!(
-                f,
-                "SMEM address {addr:#x} is not aligned to the swizzle pattern's {align} B; place the tile at a multiple of {align}"
-            ),
+            Error::UnalignedBase { addr, align } => {
+                if align == 16 {
+                    write!(f, "SMEM address {addr:#x} is not a multiple of 16 B, the descriptor's start-address unit; place the tile at a multiple of 16")
+                } else {
+                    write!(f, "SMEM address {addr:#x} is not a multiple of {align} B: a swizzled tile starts on a {align}-byte row of the swizzle pattern (TMA refuses a destination that is not {align}-B aligned; the pattern itself repeats every 256 to 1024 B, and a start between repeats is what base_offset encodes); place the tile at a multiple of {align}")
+                }
+            }
             Error::IndexOutOfRange { what, index, count } => {
                 write!(f, "{what} index {index} out of range; legal indices are 0..{count}")
             }
@@ -655,6 +670,11 @@ impl core::fmt::Display for Error {
             Error::TmaBoxRowsIllegal { rows, atom_rows, max_rows, inner } => write!(
                 f,
                 "TMA box of {rows} rows does not cover whole atoms that are contiguous in shared memory; legal rows are multiples of {atom_rows} that divide the tile, up to {max_rows} (largest legal box: {max_rows} x {inner})"
+            ),
+            Error::BaseTooHigh { base, offset, highest_base } => write!(
+                f,
+                "SMEM address {base:#x} is too high: a subtile {offset} B into the tile would start at {:#x}, past the 256 KiB the descriptor's 14-bit start-address field addresses (max 0x3fff0); place the tile at or below {highest_base:#x}",
+                base as u64 + offset as u64
             ),
         }
     }

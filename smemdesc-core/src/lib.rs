@@ -44,6 +44,7 @@ mod emulator;
 mod error;
 mod layout;
 mod mma;
+mod placement;
 mod swizzle;
 mod tile;
 mod tma;

@@ -742,14 +742,7 @@ impl TileLayout {
             + self.subtile_offset_bytes(mn, k) as u64
             + stage as u64 * self.stage_bytes() as u64;
         if start >= 1 << 18 {
-            return Err(Error::FieldOverflow {
-                field: Field::StartAddress,
-                bytes: if start > u32::MAX as u64 {
-                    u32::MAX
-                } else {
-                    start as u32
-                },
-            });
+            return Err(crate::placement::start_out_of_range(self, smem_addr, start));
         }
         match self.base_descriptor().with_start_address(start as u32) {
             Ok(d) => Ok(d.with_base_offset(self.base_offset_at(smem_addr))),
