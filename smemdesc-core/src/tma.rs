@@ -83,7 +83,11 @@ impl TmaSwizzle {
 }
 
 /// `CUtensorMapDataType` for an element type (CUDA driver API, `cuda.h`). fp8 and 8-bit-container
-/// fp6/fp4 values are moved as `UINT8`.
+/// fp6/fp4 values are moved as `UINT8`. An `f32` operand is an input of the tf32 MMA (`kind::tf32`),
+/// so its tensor map is `TFLOAT32`: the driver has a distinct 4-byte TF32 tensor data type, and TMA
+/// converts the f32 values to tf32 on the copy into shared memory (CUTLASS loads `float` operands
+/// of tf32 GEMMs through `tfloat32_t` maps for this reason). `FLOAT32` would copy the raw bits and
+/// leave the tensor core to drop the low 13 mantissa bits instead of rounding them.
 ///
 /// ```
 /// use smemdesc_core::{ElementType, TmaDataType};
@@ -110,13 +114,15 @@ impl TmaDataType {
     /// ```
     /// use smemdesc_core::{ElementType, TmaDataType};
     /// assert_eq!(TmaDataType::of(ElementType::TF32), TmaDataType::Tfloat32);
+    /// assert_eq!(TmaDataType::of(ElementType::F32), TmaDataType::Tfloat32);
     /// ```
     pub const fn of(dtype: ElementType) -> TmaDataType {
         match dtype {
             ElementType::F16 => TmaDataType::Float16,
             ElementType::BF16 => TmaDataType::Bfloat16,
             ElementType::TF32 => TmaDataType::Tfloat32,
-            ElementType::F32 => TmaDataType::Float32,
+            // f32 operands feed the tf32 MMA: TMA rounds them to tf32 (see above).
+            ElementType::F32 => TmaDataType::Tfloat32,
             _ => TmaDataType::Uint8,
         }
     }
