@@ -49,7 +49,9 @@ use proc_macro2::Span;
 /// The struct gets `#[repr(C, align(ALIGN))]` and a private `[u8; BYTES]` field, `ZERO`/`new()`,
 /// inherent `const`s (`DESC`, `LBO`, `SBO`, `ADVANCE_MN`, `ADVANCE_K`, `TMA_BOX`, ... and the
 /// validated `PLAN`), `const fn desc(smem_addr, mn, k, stage)` and `const fn offset(mn, k)`, and an
-/// impl of `smemdesc::SmemTile`.
+/// impl of `smemdesc::SmemTile`, and implements `Default` (zeroed storage). Write `#[smem_tile]`
+/// above any `#[derive]`: a `Default` in a derive below it is reported, one above it the macro
+/// never sees (the compiler then reports the conflicting impls).
 #[proc_macro_attribute]
 pub fn smem_tile(attr: TokenStream, item: TokenStream) -> TokenStream {
     let item2 = proc_macro2::TokenStream::from(item);
