@@ -273,17 +273,28 @@ fn use_site_errors() {
         }
     );
     assert!(e.to_string().contains("legal indices are 0..2"));
+    // The layout fits one descriptor: a start past 256 KiB is the base's fault (issue 11), and the
+    // error names the highest base that works, which is exact: every subtile of every stage encodes
+    // there, and one 128 B step higher some subtile does not.
     let e = t.try_desc(0x3ff80, 1, 3, 1).unwrap_err();
-    assert!(
-        matches!(
-            e,
-            Error::FieldOverflow {
-                field: Field::StartAddress,
-                ..
-            }
-        ),
-        "{e:?}"
-    );
+    let Error::BaseTooHigh {
+        base: 0x3ff80,
+        offset,
+        highest_base,
+    } = e
+    else {
+        panic!("{e:?}")
+    };
+    assert_eq!(offset, t.subtile_offset_bytes(1, 3) + t.stage_bytes());
+    assert_eq!(e.argument(), Argument::Use);
+    assert!(e.to_string().contains("is too high"), "{e}");
+    let all_encode = |base: u32| {
+        (0..2).all(|s| {
+            (0..t.mmas_k()).all(|k| (0..t.mmas_mn()).all(|i| t.try_desc(base, i, k, s).is_ok()))
+        })
+    };
+    assert!(all_encode(highest_base));
+    assert!(!all_encode(highest_base + 128));
 }
 
 #[test]
@@ -324,8 +335,13 @@ fn tma_boxes() {
         Argument::TmaBox,
         ["multiples of 8", "up to 128"]
     );
+    // k_first with two atoms along K: the next atom in SMEM is the K neighbour, so a box spans
+    // one atom's 8 rows. (One atom wide, k_first is the same layout as mn_first: see
+    // tests/tma_contiguity.rs.)
     rejects!(
-        bf16_a().order(Order::KFirst).tma_box(16, 64),
+        a(Arch::Sm90, ElementType::BF16, Major::K, 128, 128)
+            .order(Order::KFirst)
+            .tma_box(16, 64),
         Error::TmaBoxRowsIllegal { max_rows: 8, .. },
         Argument::TmaBox,
         ["largest legal box: 8 x 64"]

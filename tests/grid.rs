@@ -460,7 +460,19 @@ fn every_illegal_class_is_rejected_with_its_variant() {
     ));
     cases.push((
         "box rows over non-contiguous atoms",
-        a_bf16().order(Order::KFirst).tma_box(64, 64),
+        // Two atoms along K, stacked K first: a box of 64 rows would span atoms that are not
+        // adjacent in SMEM. (One atom wide, k_first is the mn_first layout and takes the box.)
+        TileDecl::new(
+            Arch::Sm90,
+            Operand::A,
+            ElementType::BF16,
+            Major::K,
+            128,
+            128,
+        )
+        .mma(MmaShape::new(64, 256, 16))
+        .order(Order::KFirst)
+        .tma_box(64, 64),
         |e| matches!(e, Error::TmaBoxRowsIllegal { .. }),
     ));
     cases.push((

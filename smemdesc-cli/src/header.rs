@@ -3,9 +3,9 @@
 //! The same flags as `smemdesc tile`, plus `--name`. Every value is written twice from one list:
 //! as `constexpr` in `namespace NAME` (C++17, NVRTC) and as a plain `#define NAME_…` (C; arrays as
 //! `NAME_…_INIT` brace initialisers). Every number comes from `smemdesc_core` (through
-//! [`crate::tile::report`] and [`TensorMap::for_tile`]); this module only formats them.
+//! [`report_placed`] and [`TensorMap::for_tile`]); this module only formats them.
 
-use crate::tile::{report_placed, TileArgs};
+use super::tile::{report_placed, TileArgs};
 use crate::CliError;
 use smemdesc_core::{Major, TensorMap, TilePlan};
 use std::fmt::Write as _;
@@ -169,7 +169,7 @@ pub fn header(plan: &TilePlan, args: &TileArgs, name: &str) -> Result<String, Cl
     Ok(render(name, &r_summary(&r), &items))
 }
 
-fn r_summary(r: &crate::tile::TileReport) -> String {
+fn r_summary(r: &super::tile::TileReport) -> String {
     format!(
         "{} operand {}: {} {}-major tile {}x{} (MN x K), swizzle {}, order {}, mma m{}n{}k{} kind {}, cta_group {}, {} stage(s)",
         r.arch, r.operand, r.dtype, r.major, r.tile[0], r.tile[1], r.swizzle, r.order, r.mma[0],

@@ -204,6 +204,19 @@ fn run(cli: Cli) -> Result<String, CliError> {
     }
 }
 
+/// Parses `args` (the program name first) without exiting and runs the command: the output, or
+/// the message `main` would print (clap's usage errors, `--help` and `--version` texts included).
+/// For the argument fuzzer in `fuzz/`, which includes this file; `main` exits through clap.
+#[allow(dead_code)]
+pub fn parse_and_run<I, T>(args: I) -> Result<String, String>
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    let cli = Cli::try_parse_from(args).map_err(|e| e.to_string())?;
+    run(cli).map_err(|CliError(msg)| msg)
+}
+
 fn to_json<T: serde::Serialize>(v: &T) -> Result<String, CliError> {
     serde_json::to_string_pretty(v)
         .map(|s| s + "\n")

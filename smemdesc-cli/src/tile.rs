@@ -463,7 +463,11 @@ pub fn render_text(r: &TileReport) -> String {
         r.lbo, r.sbo, r.layout_type, r.base, r.base_offset
     );
     let _ = writeln!(s);
-    let _ = writeln!(s, "descriptors (try_desc(base, mn, k, stage)):");
+    let _ = writeln!(
+        s,
+        "descriptors of each MMA subtile (mn, k) and stage, tile at base {:#x}:",
+        r.base
+    );
     let _ = writeln!(
         s,
         "  {:>5} {:>3} {:>3}  {:<18}  start",

@@ -59,7 +59,7 @@ fn spec_section_11_classes_exit_2_with_message() {
         // (LBO/SBO/advances of one tile cannot overflow within the 227 KiB budget.)
         (
             &["--tile", "128x128", "--base", "0x3c000"],
-            "does not fit the descriptor's 14-bit field",
+            "0x3c000 is too high",
         ),
         // Total SMEM over the per-CTA limit.
         (
@@ -86,7 +86,7 @@ fn spec_section_11_classes_exit_2_with_message() {
         // Base not aligned for a swizzled tile.
         (
             &["--tile", "128x64", "--base", "0x48"],
-            "not aligned to the swizzle pattern",
+            "not a multiple of 128 B: a swizzled tile starts on a 128-byte row of the swizzle pattern",
         ),
     ];
     for (extra, phrase) in cases {
@@ -287,7 +287,7 @@ fn malformed_and_unknown_input_is_a_clear_error() {
                 "--base",
                 "0xfffffc00",
             ],
-            "does not fit the descriptor's 14-bit field",
+            "0xfffffc00 is too high",
         ),
         (
             &[

@@ -403,7 +403,11 @@ impl TileDecl {
             .stages(d.stages)
             .form(form)
             .mma_k_bytes(mma.k * d.dtype.smem_bytes() / vpc);
-        let tile = tri!(spec.build());
+        let tile = match spec.build() {
+            Ok(t) => t,
+            // A suggested narrower swizzle must be legal for the whole declaration.
+            Err(e) => return Err(crate::advice::advise_decl(d, swizzle, e)),
+        };
         let tma = tri!(TmaPlan::new(&tile, d.tma_box));
         d.swizzle = Some(swizzle);
         d.order = Some(order);

@@ -75,7 +75,7 @@ impl Field {
 ///
 /// ```
 /// use smemdesc_core::{Error, Dim};
-/// let e = Error::TileNotWholeAtoms { dim: Dim::K, extent: 40, atom_extent: 64, atom_bytes: 128 };
+/// let e = Error::TileNotWholeAtoms { dim: Dim::K, extent: 40, atom_extent: 64, atom_bytes: 128, narrower: None };
 /// assert!(e.to_string().contains("not a whole number of swizzle atoms"));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -109,6 +109,9 @@ pub enum Error {
         atom_extent: u32,
         /// Bytes in one atom.
         atom_bytes: u32,
+        /// The widest narrower swizzle with which the same declaration is legal (checked by
+        /// building it), or `None` when no narrower one is.
+        narrower: Option<SwizzleMode>,
     },
     /// A tile extent is not a whole number of MMA subtiles.
     TileNotWholeMmas {
@@ -127,6 +130,9 @@ pub enum Error {
         atom_mn: u32,
         /// The swizzle mode.
         swizzle: SwizzleMode,
+        /// The widest narrower swizzle with which the same declaration is legal (checked by
+        /// building it), or `None` when no narrower one is.
+        narrower: Option<SwizzleMode>,
     },
     /// The swizzle mode does not exist on the architecture.
     SwizzleNotOnArch {
@@ -378,6 +384,16 @@ pub enum Error {
         /// The atom's extent along `dim` (values).
         atom_extent: u32,
     },
+    /// The tile fits one descriptor, but at this SMEM address a subtile would start past the 256 KiB
+    /// the 14-bit start-address field can address: the base is too high.
+    BaseTooHigh {
+        /// The SMEM address given.
+        base: u32,
+        /// The subtile's start, bytes into the tile.
+        offset: u32,
+        /// The highest (aligned) base at which every subtile of every stage is in range.
+        highest_base: u32,
+    },
 }
 
 /// The declaration argument an error is about (for pointing a compile error at it).
@@ -446,7 +462,7 @@ impl Error {
             Error::FieldOverflow { .. } => "descriptor offset overflows its 14-bit field",
             Error::FieldMisaligned { .. } => "descriptor offset is not a multiple of 16 bytes",
             Error::SmemBudget { .. } => "tile stages exceed the shared-memory limit per CTA",
-            Error::UnalignedBase { .. } => "SMEM address not aligned to the swizzle pattern",
+            Error::UnalignedBase { .. } => "SMEM address not aligned for a descriptor start",
             Error::IndexOutOfRange { .. } => "index out of range",
             Error::NotCanonical { .. } => "MMA subtile is not a canonical layout",
             Error::NotDivisible { .. } => "layout extent does not divide evenly",
@@ -478,6 +494,7 @@ impl Error {
             Error::ScaleTileNotWholeAtoms { .. } => {
                 "scale-factor tile is not a whole number of 512-byte atoms"
             }
+            Error::BaseTooHigh { .. } => "SMEM address too high for the descriptor's start address",
         }
     }
 
@@ -485,7 +502,7 @@ impl Error {
     ///
     /// ```
     /// use smemdesc_core::{Argument, Dim, Error};
-    /// let e = Error::TileNotWholeAtoms { dim: Dim::K, extent: 40, atom_extent: 64, atom_bytes: 1024 };
+    /// let e = Error::TileNotWholeAtoms { dim: Dim::K, extent: 40, atom_extent: 64, atom_bytes: 1024, narrower: None };
     /// assert_eq!(e.argument(), Argument::TileK);
     /// ```
     pub const fn argument(&self) -> Argument {
@@ -547,6 +564,7 @@ impl Error {
                 Dim::Mn => Argument::TileMn,
                 Dim::K => Argument::TileK,
             },
+            Error::BaseTooHigh { .. } => Argument::Use,
         }
     }
 }
@@ -564,22 +582,28 @@ impl core::fmt::Display for Error {
                 dim.name(),
                 dim.name()
             ),
-            Error::TileNotWholeAtoms { dim, extent, atom_extent, atom_bytes } => write!(
-                f,
-                "tile {} extent {extent} is not a whole number of swizzle atoms ({atom_extent} elements along {} per {atom_bytes} B atom); use a multiple of {atom_extent} or a narrower swizzle",
-                dim.name(),
-                dim.name()
-            ),
+            Error::TileNotWholeAtoms { dim, extent, atom_extent, atom_bytes, narrower } => {
+                write!(
+                    f,
+                    "tile {} extent {extent} is not a whole number of swizzle atoms ({atom_extent} elements along {} per {atom_bytes} B atom); use a multiple of {atom_extent}",
+                    dim.name(),
+                    dim.name()
+                )?;
+                narrower_advice(f, narrower)
+            }
             Error::TileNotWholeMmas { dim, extent, mma_extent } => write!(
                 f,
                 "tile {} extent {extent} is not a whole number of MMA subtiles of {mma_extent}; use a multiple of {mma_extent}",
                 dim.name()
             ),
-            Error::MmaNarrowerThanAtom { mma_mn, atom_mn, swizzle } => write!(
-                f,
-                "MN-major MMA subtile of {mma_mn} elements along MN is narrower than one {} swizzle atom ({atom_mn} elements); use an MMA M/N that is a multiple of {atom_mn} or a narrower swizzle",
-                swizzle.name()
-            ),
+            Error::MmaNarrowerThanAtom { mma_mn, atom_mn, swizzle, narrower } => {
+                write!(
+                    f,
+                    "MN-major MMA subtile of {mma_mn} elements along MN is narrower than one {} swizzle atom ({atom_mn} elements); use an MMA M/N that is a multiple of {atom_mn}",
+                    swizzle.name()
+                )?;
+                narrower_advice(f, narrower)
+            }
             Error::SwizzleNotOnArch { swizzle, arch } => write!(
                 f,
                 "swizzle {} does not exist on {}; legal there: none, 32B, 64B, 128B",
@@ -633,10 +657,13 @@ impl core::fmt::Display for Error {
                     )
                 }
             }
-            Error::UnalignedBase { addr, align } => write!(
-                f,
-                "SMEM address {addr:#x} is not aligned to the swizzle pattern's {align} B; place the tile at a multiple of {align}"
-            ),
+            Error::UnalignedBase { addr, align } => {
+                if align == 16 {
+                    write!(f, "SMEM address {addr:#x} is not a multiple of 16 B, the descriptor's start-address unit; place the tile at a multiple of 16")
+                } else {
+                    write!(f, "SMEM address {addr:#x} is not a multiple of {align} B: a swizzled tile starts on a {align}-byte row of the swizzle pattern (TMA refuses a destination that is not {align}-B aligned; the pattern itself repeats every 256 to 1024 B, and a start between repeats is what base_offset encodes); place the tile at a multiple of {align}")
+                }
+            }
             Error::IndexOutOfRange { what, index, count } => {
                 write!(f, "{what} index {index} out of range; legal indices are 0..{count}")
             }
@@ -780,6 +807,22 @@ impl core::fmt::Display for Error {
                 dim.name(),
                 dim.name()
             ),
+            Error::BaseTooHigh { base, offset, highest_base } => write!(
+                f,
+                "SMEM address {base:#x} is too high: a subtile {offset} B into the tile would start at {:#x}, past the 256 KiB the descriptor's 14-bit start-address field addresses (max 0x3fff0); place the tile at or below {highest_base:#x}",
+                base as u64 + offset as u64
+            ),
         }
+    }
+}
+
+/// The end of a message that may suggest a narrower swizzle: the one checked legal, or that none is.
+fn narrower_advice(
+    f: &mut core::fmt::Formatter<'_>,
+    narrower: Option<SwizzleMode>,
+) -> core::fmt::Result {
+    match narrower {
+        Some(s) => write!(f, ", or the narrower swizzle {}", s.name()),
+        None => write!(f, " (no narrower swizzle is legal here)"),
     }
 }

@@ -33,8 +33,10 @@ macro_rules! tri {
     };
 }
 
+mod advice;
 mod arch;
 mod atom;
+mod base_range;
 mod canonical;
 mod decl;
 mod descriptor;

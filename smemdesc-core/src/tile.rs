@@ -310,20 +310,30 @@ impl TileLayout {
         }
         let atom = tri!(Atom::new(spec.major, swizzle, dtype));
         if spec.tile_mn % atom.mn_extent() != 0 {
-            return Err(Error::TileNotWholeAtoms {
-                dim: Dim::Mn,
-                extent: spec.tile_mn,
-                atom_extent: atom.mn_extent(),
-                atom_bytes: swizzle.atom_bytes(),
-            });
+            return Err(crate::advice::advise_spec(
+                spec,
+                swizzle,
+                Error::TileNotWholeAtoms {
+                    dim: Dim::Mn,
+                    extent: spec.tile_mn,
+                    atom_extent: atom.mn_extent(),
+                    atom_bytes: swizzle.atom_bytes(),
+                    narrower: None,
+                },
+            ));
         }
         if spec.tile_k % (atom.k_extent() * vpc) != 0 {
-            return Err(Error::TileNotWholeAtoms {
-                dim: Dim::K,
-                extent: spec.tile_k,
-                atom_extent: atom.k_extent() * vpc,
-                atom_bytes: swizzle.atom_bytes(),
-            });
+            return Err(crate::advice::advise_spec(
+                spec,
+                swizzle,
+                Error::TileNotWholeAtoms {
+                    dim: Dim::K,
+                    extent: spec.tile_k,
+                    atom_extent: atom.k_extent() * vpc,
+                    atom_bytes: swizzle.atom_bytes(),
+                    narrower: None,
+                },
+            ));
         }
         let mma_k = spec.mma_k();
         if spec.tile_k % mma_k != 0 {
@@ -341,11 +351,16 @@ impl TileLayout {
             });
         }
         if matches!(spec.major, Major::Mn) && spec.mma_mn % atom.mn_extent() != 0 {
-            return Err(Error::MmaNarrowerThanAtom {
-                mma_mn: spec.mma_mn,
-                atom_mn: atom.mn_extent(),
+            return Err(crate::advice::advise_spec(
+                spec,
                 swizzle,
-            });
+                Error::MmaNarrowerThanAtom {
+                    mma_mn: spec.mma_mn,
+                    atom_mn: atom.mn_extent(),
+                    swizzle,
+                    narrower: None,
+                },
+            ));
         }
         // tile_to_shape -> recast to 16-byte units -> divide into MMA subtiles.
         let tile = tri!(atom
@@ -754,14 +769,9 @@ impl TileLayout {
             + self.subtile_offset_bytes(mn, k) as u64
             + stage as u64 * self.stage_bytes() as u64;
         if start >= 1 << 18 {
-            return Err(Error::FieldOverflow {
-                field: Field::StartAddress,
-                bytes: if start > u32::MAX as u64 {
-                    u32::MAX
-                } else {
-                    start as u32
-                },
-            });
+            return Err(crate::base_range::start_out_of_range(
+                self, smem_addr, start,
+            ));
         }
         match self.base_descriptor().with_start_address(start as u32) {
             Ok(d) => Ok(d),

@@ -3,10 +3,11 @@
 //! Rules (spec §9; CUDA driver API `cuTensorMapEncodeTiled`): the box's inner (contiguous) extent is
 //! exactly one swizzle atom wide; TMA writes a box row after row, densely, and swizzles on the
 //! absolute SMEM address, so a box may only cover atoms that follow each other in SMEM along the
-//! strided dimension — a whole column of atoms when the tile stacks atoms along the strided
-//! dimension first (K-major `mn_first`, MN-major `k_first`), one atom otherwise; `boxDim[i] <= 256`.
+//! strided dimension — decided from the tile's layout: a whole column of atoms when the tile stacks
+//! atoms along the strided dimension first (K-major `mn_first`, MN-major `k_first`, or either order
+//! when the tile is one atom wide), one atom otherwise; `boxDim[i] <= 256`.
 
-use crate::arch::{Major, Order};
+use crate::arch::Major;
 use crate::dtype::ElementType;
 use crate::error::Error;
 use crate::swizzle::SwizzleMode;
@@ -83,6 +84,11 @@ impl TmaSwizzle {
 
 /// `CUtensorMapDataType` for an element type (CUDA driver API, `cuda.h`). fp8 values are moved as
 /// `UINT8`; fp6/fp4 as the packed types of their SMEM form ([`SmemForm::tma_data_type`](crate::SmemForm::tma_data_type)).
+/// An `f32` operand is an input of the tf32 MMA (`kind::tf32`),
+/// so its tensor map is `TFLOAT32`: the driver has a distinct 4-byte TF32 tensor data type, and TMA
+/// converts the f32 values to tf32 on the copy into shared memory (CUTLASS loads `float` operands
+/// of tf32 GEMMs through `tfloat32_t` maps for this reason). `FLOAT32` would copy the raw bits and
+/// leave the tensor core to drop the low 13 mantissa bits instead of rounding them.
 ///
 /// ```
 /// use smemdesc_core::{ElementType, TmaDataType};
@@ -117,13 +123,15 @@ impl TmaDataType {
     /// assert_eq!(TmaDataType::of(ElementType::TF32), TmaDataType::Tfloat32);
     /// assert_eq!(TmaDataType::of(ElementType::E2M1), TmaDataType::U4x16Align16B);
     /// assert_eq!(TmaDataType::of(ElementType::E3M2), TmaDataType::U6x16Align16B);
+    /// assert_eq!(TmaDataType::of(ElementType::F32), TmaDataType::Tfloat32);
     /// ```
     pub const fn of(dtype: ElementType) -> TmaDataType {
         match dtype {
             ElementType::F16 => TmaDataType::Float16,
             ElementType::BF16 => TmaDataType::Bfloat16,
             ElementType::TF32 => TmaDataType::Tfloat32,
-            ElementType::F32 => TmaDataType::Float32,
+            // f32 operands feed the tf32 MMA: TMA rounds them to tf32 (see above).
+            ElementType::F32 => TmaDataType::Tfloat32,
             ElementType::E2M1 => TmaDataType::U4x16Align16B,
             ElementType::E2M3 | ElementType::E3M2 => TmaDataType::U6x16Align16B,
             _ => TmaDataType::Uint8,
@@ -236,22 +244,27 @@ impl TmaPlan {
             Major::K => (spec.tile_mn, spec.tile_k),
             Major::Mn => (spec.tile_k, spec.tile_mn),
         };
-        let strided_first = matches!(
-            (spec.major, spec.order),
-            (Major::K, Order::MnFirst) | (Major::Mn, Order::KFirst)
-        );
-        // The largest legal rows: a multiple of the atom's rows dividing the strided extent, <= 256,
-        // covering only atoms contiguous in SMEM.
-        let max_rows = if strided_first {
-            let mut r = if strided < 256 { strided } else { 256 };
-            r -= r % atom_rows;
-            while r > atom_rows && strided % r != 0 {
-                r -= atom_rows;
-            }
-            r
-        } else {
-            atom_rows
+        // Contiguity is read off the layout, not the order's name: a tile with one atom along its
+        // contiguous dimension has the same layout in both stacking orders.
+        // Boxes are numbered in SMEM order: along the strided dimension first when the layout's
+        // second atom along it directly follows the first.
+        // The layout counts cells (a packed fp4 cell holds `vpc` values along the contiguous K).
+        let cs = Coords {
+            major: spec.major,
+            strided,
+            contig: contig / vpc,
+            inner: inner / vpc,
         };
+        let strided_first =
+            strided == atom_rows || element_at(tile, cs, atom_rows, 0) == atom_rows * cs.inner;
+        // The largest legal rows: a multiple of the atom's rows dividing the strided extent, <= 256,
+        // every box covering only atoms that follow each other in SMEM.
+        let mut max_rows = if strided < 256 { strided } else { 256 };
+        max_rows -= max_rows % atom_rows;
+        while max_rows > atom_rows && (strided % max_rows != 0 || !box_is_dense(tile, cs, max_rows))
+        {
+            max_rows -= atom_rows;
+        }
         let rows = match request {
             None => max_rows,
             Some((rows, req_inner)) => {
@@ -279,7 +292,11 @@ impl TmaPlan {
                         inner,
                     });
                 }
-                if rows == 0 || rows % atom_rows != 0 || strided % rows != 0 || rows > max_rows {
+                if rows == 0
+                    || rows % atom_rows != 0
+                    || strided % rows != 0
+                    || !box_is_dense(tile, cs, rows)
+                {
                     return Err(Error::TmaBoxRowsIllegal {
                         rows,
                         atom_rows,
@@ -362,4 +379,48 @@ impl TmaPlan {
         let spec = tile.spec();
         tile.layout().eval(mn, k / spec.form.values_per_cell()) * spec.dtype.smem_bytes()
     }
+}
+
+/// A tile's extents seen from TMA in layout cells: `strided` rows of `contig` cells, boxes `inner`
+/// cells wide.
+#[derive(Clone, Copy)]
+struct Coords {
+    major: Major,
+    strided: u32,
+    contig: u32,
+    inner: u32,
+}
+
+/// The element offset the tile's layout gives row `s` (strided), column `k` (contiguous).
+const fn element_at(tile: &TileLayout, c: Coords, s: u32, k: u32) -> u32 {
+    match c.major {
+        Major::K => tile.layout().eval(s, k),
+        Major::Mn => tile.layout().eval(k, s),
+    }
+}
+
+/// Whether every box of `rows` rows (at multiples of `rows` along the strided dimension and of
+/// `inner` along the contiguous one) lies densely in SMEM, row after row, the way TMA writes it:
+/// row `r` of a box at `inner × r` elements past the box's first element. Read off the tile's
+/// layout; rows past the strided extent are not looked at. Within an atom rows are dense, so the
+/// first row of each atom decides (`rows` is a multiple of the atom's rows).
+const fn box_is_dense(tile: &TileLayout, c: Coords, rows: u32) -> bool {
+    let atom_rows = tile.swizzle_mode().atom_rows();
+    let mut s0 = 0;
+    while s0 < c.strided {
+        let mut c0 = 0;
+        while c0 < c.contig {
+            let first = element_at(tile, c, s0, c0);
+            let mut r = atom_rows;
+            while r < rows && s0 + r < c.strided {
+                if element_at(tile, c, s0 + r, c0) != first + r * c.inner {
+                    return false;
+                }
+                r += atom_rows;
+            }
+            c0 += c.inner;
+        }
+        s0 += rows;
+    }
+    true
 }

@@ -12,6 +12,7 @@
 
 mod args;
 mod emit;
+mod fallback;
 mod global;
 mod mma;
 mod scale;
@@ -56,32 +57,49 @@ use proc_macro2::Span;
 /// inherent `const`s (`DESC`, `LBO`, `SBO`, `ADVANCE_MN`, `ADVANCE_K`, `TMA_BOX`, ... and the
 /// validated `PLAN`; `TENSOR_MAP` with `global_dims`), `const fn desc(smem_addr, mn, k, stage)`,
 /// `const fn offset(mn, k)` and `const fn value_offset(mn, k)` (the bits of a padded or packed
-/// fp6/fp4 value), and an
-/// impl of `smemdesc::SmemTile`.
+/// fp6/fp4 value), and an impl of `smemdesc::SmemTile`, and implements `Default` (zeroed storage).
+/// Write `#[smem_tile]` above any `#[derive]`: a `Default` in a derive below it is reported, one
+/// above it the macro never sees (the compiler then reports the conflicting impls).
 #[proc_macro_attribute]
 pub fn smem_tile(attr: TokenStream, item: TokenStream) -> TokenStream {
     let item2 = proc_macro2::TokenStream::from(item);
     let site = Span::call_site();
     let parsed = args::parse(attr.into(), site);
-    let st = parse_struct(item2.clone());
-    let out = match (parsed, st) {
-        (Ok(decl), Ok(st)) => guarded(&decl, || match emit::core_decl(&decl).build() {
-            Ok(plan) => emit::tile_struct(&decl, &plan, &st, site),
+    let (shell, item_errors) = parse_struct(item2.clone());
+    let out = match parsed {
+        Ok(decl) => guarded(&decl, || match emit::core_decl(&decl).build() {
+            Ok(plan) => match &shell {
+                Some(st) => emit::tile_struct(&decl, &plan, st, site),
+                None => Ok(proc_macro2::TokenStream::new()),
+            },
             Err(e) => Err(emit::core_error(&decl, &e, site)),
         }),
-        (Err(mut a), Err(b)) => {
-            a.combine(b);
-            Err(a)
-        }
-        (Err(e), _) | (_, Err(e)) => Err(e),
+        Err(e) => Err(e),
     };
-    match out {
-        Ok(ts) => ts.into(),
-        Err(e) => {
-            // Keep the item so that the errors above are the only ones.
-            let mut ts = e.to_compile_error();
-            ts.extend(item2);
-            ts.into()
+    // Every error together: the arguments' (or the core's) and the item's.
+    let (items, errors) = match (out, item_errors) {
+        (Ok(ts), None) => return ts.into(),
+        (Ok(ts), Some(e)) => (Some(ts), e),
+        (Err(mut a), Some(b)) => {
+            a.combine(b);
+            (None, a)
+        }
+        (Err(a), None) => (None, a),
+    };
+    match (items, shell) {
+        // The declaration is legal, the item had a fault: the real items and the item's errors.
+        (Some(ts), Some(_)) => {
+            let mut out = errors.to_compile_error();
+            out.extend(ts);
+            out.into()
+        }
+        // Failed: the errors and the struct with stand-in items, so that no use site adds an error.
+        (_, Some(st)) => fallback::tile_struct(errors, &st, site).into(),
+        // Not a struct at all: the errors and the item as written.
+        (_, None) => {
+            let mut out = errors.to_compile_error();
+            out.extend(item2);
+            out.into()
         }
     }
 }
@@ -117,7 +135,8 @@ pub fn smem_plan(input: TokenStream) -> TokenStream {
     });
     match out {
         Ok(ts) => ts.into(),
-        Err(e) => e.to_compile_error().into(),
+        // All the errors, in a block that is still a `TilePlan`: nothing else is reported.
+        Err(e) => fallback::plan_expr(e, site).into(),
     }
 }
 
@@ -164,13 +183,16 @@ pub fn smem_mma(attr: TokenStream, item: TokenStream) -> TokenStream {
 pub fn smem_scale_tile(attr: TokenStream, item: TokenStream) -> TokenStream {
     let item2 = proc_macro2::TokenStream::from(item);
     let site = Span::call_site();
-    let out = match (scale::parse(attr.into(), site), parse_struct(item2.clone())) {
-        (Ok(args), Ok(st)) => scale::expand(&args, &st),
-        (Err(mut a), Err(b)) => {
+    let (shell, item_errors) = parse_struct(item2.clone());
+    let out = match (scale::parse(attr.into(), site), shell, item_errors) {
+        (Ok(args), Some(st), None) => scale::expand(&args, &st),
+        (Err(mut a), _, Some(b)) => {
             a.combine(b);
             Err(a)
         }
-        (Err(e), _) | (_, Err(e)) => Err(e),
+        (Err(e), _, _) | (Ok(_), _, Some(e)) => Err(e),
+        // parse_struct gives no struct only together with an error.
+        (Ok(_), None, None) => Err(syn::Error::new(site, "expected a unit struct")),
     };
     match out {
         Ok(ts) => ts.into(),
@@ -201,14 +223,21 @@ fn guarded(
     })
 }
 
-/// Accepts `struct Name;`, `struct Name {}` or `struct Name();` without generics or `repr`.
-fn parse_struct(item: proc_macro2::TokenStream) -> syn::Result<syn::DeriveInput> {
-    let st: syn::DeriveInput = syn::parse2(item).map_err(|e| {
-        syn::Error::new(
-            e.span(),
-            "#[smem_tile] applies to a unit struct (`struct TileA;`)",
-        )
-    })?;
+/// Accepts `struct Name;`, `struct Name {}` or `struct Name();` without generics, `where` clause,
+/// `repr`, derived `Default` or a second `#[smem_tile]`. Returns the struct's shell (name,
+/// visibility and the attributes the generated struct keeps; `None` when the item is not even a
+/// type definition) and the errors about the item, each on the tokens at fault.
+fn parse_struct(item: proc_macro2::TokenStream) -> (Option<syn::DeriveInput>, Option<syn::Error>) {
+    let mut st: syn::DeriveInput = match syn::parse2(item) {
+        Ok(st) => st,
+        Err(e) => {
+            let e = syn::Error::new(
+                e.span(),
+                "#[smem_tile] applies to a unit struct (`struct TileA;`)",
+            );
+            return (None, Some(e));
+        }
+    };
     let mut errs: Option<syn::Error> = None;
     let mut push = |e: syn::Error| match &mut errs {
         Some(all) => all.combine(e),
@@ -225,24 +254,72 @@ fn parse_struct(item: proc_macro2::TokenStream) -> syn::Result<syn::DeriveInput>
             "#[smem_tile] applies to a unit struct (`struct TileA;`), not an enum or union",
         )),
     }
-    if !st.generics.params.is_empty() || st.generics.where_clause.is_some() {
+    if !st.generics.params.is_empty() {
         push(syn::Error::new_spanned(
             &st.generics,
             "#[smem_tile] structs cannot be generic",
         ));
     }
-    for a in &st.attrs {
+    if let Some(w) = &st.generics.where_clause {
+        push(syn::Error::new_spanned(
+            w,
+            "#[smem_tile] structs cannot have a `where` clause (they are not generic); remove it",
+        ));
+    }
+    let mut kept = Vec::new();
+    for a in std::mem::take(&mut st.attrs) {
         if a.path().is_ident("repr") {
             push(syn::Error::new_spanned(
-                a,
+                &a,
                 "#[smem_tile] sets the struct's `repr` (C, aligned to the swizzle pattern); remove this one",
             ));
+        } else if a
+            .path()
+            .segments
+            .last()
+            .is_some_and(|s| s.ident == "smem_tile")
+        {
+            push(syn::Error::new_spanned(
+                &a,
+                "#[smem_tile] is applied twice: one declaration per struct; remove this one",
+            ));
+        } else if a.path().is_ident("derive") {
+            kept.extend(without_default(a, &mut push));
+        } else {
+            kept.push(a);
         }
     }
-    match errs {
-        Some(e) => Err(e),
-        None => Ok(st),
+    st.attrs = kept;
+    (Some(st), errs)
+}
+
+/// A `#[derive(...)]` without `Default` (reported: the macro implements it, as zeroed storage);
+/// `None` when nothing is left to derive.
+fn without_default(a: syn::Attribute, push: &mut impl FnMut(syn::Error)) -> Option<syn::Attribute> {
+    use syn::punctuated::Punctuated;
+    let Ok(paths) = a.parse_args_with(Punctuated::<syn::Path, syn::Token![,]>::parse_terminated)
+    else {
+        return Some(a);
+    };
+    let (default, rest): (Vec<_>, Vec<_>) = paths
+        .into_iter()
+        .partition(|p| p.segments.last().is_some_and(|s| s.ident == "Default"));
+    for p in &default {
+        push(syn::Error::new_spanned(
+            p,
+            "#[smem_tile] implements `Default` itself (zeroed storage, the same as `ZERO`); \
+             remove `Default` from this derive",
+        ));
     }
+    if default.is_empty() {
+        return Some(a);
+    }
+    if rest.is_empty() {
+        return None;
+    }
+    let mut a = a;
+    a.meta = syn::parse_quote!(derive(#(#rest),*));
+    Some(a)
 }
 
 /// Declares one CTA's shared memory: a struct whose named fields are `#[smem_tile]` types,
