@@ -33,6 +33,7 @@ macro_rules! tri {
     };
 }
 
+pub mod access;
 mod arch;
 mod atom;
 mod canonical;
@@ -47,6 +48,7 @@ mod swizzle;
 mod tile;
 mod tma;
 
+pub use access::TileAccess;
 pub use arch::{Arch, Major, Order};
 pub use atom::Atom;
 pub use canonical::{CanonicalForm, Slot};
