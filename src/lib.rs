@@ -39,6 +39,8 @@ pub use smemdesc_core as core;
 pub use smemdesc_core::*;
 pub use smemdesc_macros::{smem_plan, smem_tile};
 
+pub mod smem;
+
 /// The function-like form under the attribute's name: `smemdesc::plan::smem_tile!{...}` is
 /// [`smem_plan!`](crate::smem_plan). (An attribute and a function-like macro cannot share one name
 /// in one module, hence the module.)
