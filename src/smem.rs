@@ -28,21 +28,21 @@ use core::marker::PhantomData;
 pub const MAX_SMEM_PER_CTA: u32 = 232_448;
 
 /// `addr` rounded up to a multiple of `align` (a power of two), without overflow: an address
-/// that cannot be rounded up within `u32` gives `u32::MAX & !(align - 1)`, which every later
+/// that cannot be rounded up within `u32` gives `!(align - 1)` (the last multiple), which every later
 /// check rejects.
 ///
 /// ```
 /// use smemdesc::smem::align_up;
 /// assert_eq!(align_up(0x410, 1024), 0x800);
 /// assert_eq!(align_up(0x800, 1024), 0x800);
-/// assert_eq!(align_up(u32::MAX, 128), u32::MAX & !127);
+/// assert_eq!(align_up(u32::MAX, 128), !127);
 /// ```
 #[inline]
 pub const fn align_up(addr: u32, align: u32) -> u32 {
     let mask = align.wrapping_sub(1);
     match addr.checked_add(mask) {
         Some(a) => a & !mask,
-        None => u32::MAX & !mask,
+        None => !mask,
     }
 }
 
