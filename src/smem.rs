@@ -74,6 +74,7 @@ impl SmemCarve {
     /// ```
     /// assert_eq!(smemdesc::smem::SmemCarve::new().end(), 0);
     /// ```
+    #[inline]
     pub const fn new() -> SmemCarve {
         SmemCarve { end: 0, align: 16 }
     }
@@ -87,6 +88,7 @@ impl SmemCarve {
     /// assert_eq!((off, rest.end()), (16, 20));
     /// ```
     #[track_caller]
+    #[inline]
     pub const fn bytes(self, bytes: u32, align: u32) -> (u32, SmemCarve) {
         if align == 0 || align & (align - 1) != 0 {
             panic!("smemdesc: SmemCarve alignment must be a power of two");
@@ -114,6 +116,7 @@ impl SmemCarve {
     /// assert_eq!((off, rest.end()), (512, 512 + 4096));
     /// ```
     #[track_caller]
+    #[inline]
     pub const fn tile<T: SmemTile>(self) -> (u32, SmemCarve) {
         self.bytes(T::BYTES, T::ALIGN)
     }
@@ -123,6 +126,7 @@ impl SmemCarve {
     /// ```
     /// assert_eq!(smemdesc::smem::SmemCarve::new().bytes(100, 4).1.end(), 100);
     /// ```
+    #[inline]
     pub const fn end(self) -> u32 {
         self.end
     }
@@ -132,6 +136,7 @@ impl SmemCarve {
     /// ```
     /// assert_eq!(smemdesc::smem::SmemCarve::new().bytes(1, 1024).1.align(), 1024);
     /// ```
+    #[inline]
     pub const fn align(self) -> u32 {
         self.align
     }
@@ -142,6 +147,7 @@ impl SmemCarve {
     /// ```
     /// assert_eq!(smemdesc::smem::SmemCarve::new().bytes(100, 128).1.launch_bytes(), 100 + 127);
     /// ```
+    #[inline]
     pub const fn launch_bytes(self) -> u32 {
         self.end + self.align - 1
     }
