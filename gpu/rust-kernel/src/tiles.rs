@@ -463,11 +463,11 @@ macro_rules! declare_class {
             use super::smem_tile;
             /// Operand A of the class.
             #[smem_tile(arch = sm90, operand = A, dtype = $dt, tile = (128, $tk), major = $ma,
-                                swizzle = $sa, order = $oa, mma = (64, 64), stages = 2)]
+                                        swizzle = $sa, order = $oa, mma = (64, 64), stages = 2)]
             pub struct A;
             /// Operand B of the class.
             #[smem_tile(arch = sm90, operand = B, dtype = $dt, tile = (128, $tk), major = $mb,
-                                swizzle = $sb, order = $ob, mma = (64, 64), stages = 2)]
+                                        swizzle = $sb, order = $ob, mma = (64, 64), stages = 2)]
             pub struct B;
             /// Class name (as in `gpu/`'s classes; the kernel is `check_<NAME>`).
             pub const NAME: &str = stringify!($name);
