@@ -115,19 +115,25 @@ fn addresses_are_checked() {
     assert_eq!(<TileA as SmemTile>::try_desc(0x440, 0, 0, 0), unaligned);
     assert_eq!(TileA::PLAN.tile.try_desc(0x440, 0, 0, 0), unaligned);
     assert!(panic_message(|| TileA::desc(0x440, 0, 0, 0)).contains("`smem_addr`"));
-    // 0x3c000 + 3 stages x 16384 B = 0x48000, past 0x40000.
+    // The whole tile must be addressable: its last subtile (M subtile 1 at 8192 B, K subtile 3 at
+    // 96 B) of its last stage (3 x 16384 B) starts 0xe060 past the base; at 0x3c000 that is
+    // 0x4a060, past 0x40000, so every descriptor of the tile there is refused.
     let far = Err(Error::FieldOverflow {
         field: Field::StartAddress,
-        bytes: 0x48000,
+        bytes: 0x4a060,
     });
-    assert_eq!(TileA::try_desc(0x3c000, 0, 0, 3), far);
+    assert_eq!(TileA::ACCESS.last_start, 0xe060);
+    assert_eq!(TileA::try_desc(0x3c000, 0, 0, 0), far);
     assert_eq!(TileA::PLAN.tile.try_desc(0x3c000, 0, 0, 3), far);
     assert!(panic_message(|| TileA::desc(0x3c000, 0, 0, 3)).contains("`smem_addr`"));
+    // The last base that fits: 0x40000 - 0xe060 rounded down to 128 B.
+    assert!(TileA::try_desc(0x31f80, 1, 3, 3).is_ok());
+    assert!(TileA::try_desc(0x32000, 0, 0, 0).is_err());
     assert_eq!(
         TileA::try_desc(!127u32, 0, 0, 0),
         Err(Error::FieldOverflow {
             field: Field::StartAddress,
-            bytes: !127u32,
+            bytes: u32::MAX,
         })
     );
 }

@@ -10,9 +10,10 @@
 //! | `desc` / `offset` | a compile error when evaluated in `const`; a panic with the same message at run time (the asserting form, like slice indexing) |
 //! | `desc_unchecked` / `offset_unchecked` | no check, no panic: indices are reduced modulo their counts, the stage is multiplied with wrap-around and the start address is taken modulo the 14-bit field (256 KiB). The result is meaningless unless the precondition holds |
 //!
-//! The precondition of the unchecked forms: `mn < MMAS_MN`, `k < MMAS_K`, `stage < STAGES`
-//! (element offsets: `mn < TILE_MN`, `k < TILE_K`), and `smem_addr` a shared-window address that
-//! is a multiple of 128 B (16 B without swizzle) with the whole tile below 256 KiB. In a kernel the
+//! The precondition of the unchecked forms (and what the checked forms check): `mn < MMAS_MN`,
+//! `k < MMAS_K`, `stage < STAGES` (element offsets: `mn < TILE_MN`, `k < TILE_K`), and
+//! `smem_addr` a shared-window address that is a multiple of 128 B (16 B without swizzle) with the
+//! whole tile addressable: `smem_addr + last_start` below 256 KiB ([`TileAccess::check_address`]). In a kernel the
 //! indices come from loops over the constants and the address from the dynamic shared memory
 //! window (below 228 KiB on sm90), so the precondition holds by construction.
 //!
@@ -91,6 +92,10 @@ pub struct TileAccess {
     pub tile_mn: u32,
     /// Tile extent along K, elements.
     pub tile_k: u32,
+    /// Bytes from the tile's base to the start address of its last MMA subtile of its last stage:
+    /// the tile fits the 14-bit start-address field at `smem_addr` iff
+    /// `smem_addr + last_start < 256 KiB`.
+    pub last_start: u32,
     /// The swizzled byte layout of one stage (what `offset` evaluates).
     pub layout: SwizzledLayout,
 }
@@ -153,17 +158,21 @@ impl TileAccess {
         }
     }
 
-    /// The descriptor whose start address is `smem_addr` plus `units` 16-byte units, checked:
-    /// `smem_addr` a multiple of 128 B (16 B without swizzle), the start below 256 KiB.
+    /// Checks the tile's address: `smem_addr` a multiple of 128 B (16 B without swizzle), and the
+    /// whole tile addressable by the 14-bit start-address field (`smem_addr + last_start` below
+    /// 256 KiB). Independent of the subtile, so it folds away for a constant address and is one
+    /// compare otherwise.
     ///
     /// ```
     /// use smemdesc_core::*;
     /// let a = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 64, 64).expect_valid().access();
-    /// assert_eq!(a.try_encode(0x440, 0), Err(Error::UnalignedBase { addr: 0x440, align: 128 }));
-    /// assert!(matches!(a.try_encode(0x3ff80, 8), Err(Error::FieldOverflow { .. })));
+    /// assert_eq!(a.last_start, 96); // the 4th K subtile starts 3 x 32 B on
+    /// assert_eq!(a.check_address(0x440), Err(Error::UnalignedBase { addr: 0x440, align: 128 }));
+    /// assert!(a.check_address(0x3ff80).is_ok());
+    /// assert!(matches!(a.check_address(0x40000), Err(Error::FieldOverflow { .. })));
     /// ```
     #[inline]
-    pub const fn try_encode(&self, smem_addr: u32, units: u32) -> Result<SmemDescriptor, Error> {
+    pub const fn check_address(&self, smem_addr: u32) -> Result<(), Error> {
         let need = if self.swizzle.is_swizzled() { 128 } else { 16 };
         if smem_addr % need != 0 {
             return Err(Error::UnalignedBase {
@@ -171,7 +180,7 @@ impl TileAccess {
                 align: need,
             });
         }
-        let start = smem_addr as u64 + units as u64 * 16;
+        let start = smem_addr as u64 + self.last_start as u64;
         if start >= START_LIMIT {
             return Err(Error::FieldOverflow {
                 field: Field::StartAddress,
@@ -182,10 +191,28 @@ impl TileAccess {
                 },
             });
         }
-        Ok(SmemDescriptor::from_raw(
-            self.arch,
-            self.encode_unchecked(smem_addr, units),
-        ))
+        Ok(())
+    }
+
+    /// The descriptor whose start address is `smem_addr` plus `units` 16-byte units, with the
+    /// address checked ([`check_address`](Self::check_address)); `units` is a valid subtile's
+    /// advance (at most `last_start / 16`).
+    ///
+    /// ```
+    /// use smemdesc_core::*;
+    /// let a = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 64, 64).expect_valid().access();
+    /// assert_eq!(a.try_encode(0x400, 2).unwrap().raw(), a.desc + 0x40 + 2);
+    /// assert_eq!(a.try_encode(0x440, 0), Err(Error::UnalignedBase { addr: 0x440, align: 128 }));
+    /// ```
+    #[inline]
+    pub const fn try_encode(&self, smem_addr: u32, units: u32) -> Result<SmemDescriptor, Error> {
+        match self.check_address(smem_addr) {
+            Ok(()) => Ok(SmemDescriptor::from_raw(
+                self.arch,
+                self.encode_unchecked(smem_addr, units),
+            )),
+            Err(e) => Err(e),
+        }
     }
 
     /// The descriptor whose start address is `(smem_addr >> 4) + units` modulo the 14-bit field,
@@ -311,7 +338,7 @@ const fn message(e: &Error) -> &'static str {
         Error::FieldOverflow {
             field: Field::StartAddress,
             ..
-        } => "smemdesc: `smem_addr` plus the subtile's offset is past the 256 KiB the 14-bit start-address field holds",
+        } => "smemdesc: the tile at `smem_addr` reaches past the 256 KiB the 14-bit start-address field holds",
         _ => e.summary(),
     }
 }
@@ -343,6 +370,8 @@ impl TileLayout {
             advance_stage: self.advance_stage(),
             tile_mn: spec.tile_mn,
             tile_k: spec.tile_k,
+            last_start: self.subtile_offset_bytes(self.mmas_mn() - 1, self.mmas_k() - 1)
+                + (spec.stages - 1) * self.stage_bytes(),
             layout: self.smem_layout(),
         }
     }

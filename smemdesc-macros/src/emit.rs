@@ -194,6 +194,7 @@ pub(crate) fn tile_struct(
         Literal::usize_unsuffixed(mmas_k as usize),
     );
     let stage_bytes = u(t.stage_bytes());
+    let last_start = u(t.access().last_start);
     let [box_inner, box_rows] = tma.box_dim();
     let (box_inner, box_rows) = (u(box_inner), u(box_rows));
     let n_boxes = Literal::usize_unsuffixed(tma.boxes as usize);
@@ -367,13 +368,14 @@ pub(crate) fn tile_struct(
                 advance_stage: #adv_stage,
                 tile_mn: #tile_mn,
                 tile_k: #tile_k,
+                last_start: #last_start,
                 layout: Self::PLAN.tile.smem_layout(),
             };
 
             /// Descriptor of MMA subtile `(mn, k)` of stage `stage` for the tile at shared-memory
             /// address `smem_addr`, checked: an index out of range (`mn < MMAS_MN`, `k < MMAS_K`,
-            /// `stage < STAGES`), an address off 128 B (16 B unswizzled) or a start past the
-            /// 14-bit field is the core's typed error.
+            /// `stage < STAGES`), an address off 128 B (16 B unswizzled) or a tile reaching past
+            /// the 14-bit start-address field is the core's typed error.
             #[inline]
             pub const fn try_desc(
                 smem_addr: u32,
