@@ -266,7 +266,8 @@ pub(crate) fn tile_struct(
         impl #name {
             /// The validated core plan this tile was generated from (evaluated at compile time).
             pub const PLAN: ::smemdesc::TilePlan = #decl.expect_valid();
-            /// Zeroed storage, for `static` (shared-memory) placement.
+            /// Zeroed storage (host buffers and tests: a Rust `static` never lands in GPU shared
+            /// memory; kernels place tiles in dynamic shared memory, see `smemdesc::smem`).
             pub const ZERO: Self = Self { bytes: [0; #bytes_usize] };
             /// Zeroed storage (same as [`ZERO`](Self::ZERO)).
             pub const fn new() -> Self {
