@@ -10,8 +10,10 @@
 //! Shared memory: one `.extern .shared .align 1024` symbol (below), carved with
 //! `smemdesc::smem::SmemCarve` and rounded up at run time. Tensor maps: the host writes them to
 //! global memory before the launch and passes their addresses; the producer thread issues
-//! `fence.proxy.tensormap::generic.acquire` before using them (a by-value `CUtensorMap` kernel
-//! parameter would need `__grid_constant__` semantics that Rust cannot request).
+//! `fence.proxy.tensormap::generic.acquire.sys` before using them. (A by-value `CUtensorMap`
+//! does not work from Rust: align 64 is an internal compiler error in the "ptx-kernel" ABI of
+//! this nightly, and with align 16 LLVM copies the parameter to local memory once its address
+//! is taken; TMA needs a 64-byte-aligned map in param, const or global space.)
 #![no_std]
 #![feature(abi_ptx, asm_experimental_arch, stmt_expr_attributes)]
 #![allow(clippy::missing_safety_doc)]

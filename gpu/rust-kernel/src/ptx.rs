@@ -108,11 +108,12 @@ pub unsafe fn mbar_wait(bar: u32, parity: u32) {
 }
 
 /// Acquire fence for a tensor map the host wrote to global memory before the launch (CUDA
-/// Programming Guide, TMA: a tensor map in global memory is used through the tensormap proxy).
+/// Programming Guide, TMA, "tensor map in global memory": the consumer acquires the tensormap
+/// proxy at system scope before its first `cp.async.bulk.tensor`).
 #[inline(always)]
 pub unsafe fn tensormap_acquire(map: u64) {
     asm!(
-        "fence.proxy.tensormap::generic.acquire.gpu [{0}], 128;",
+        "fence.proxy.tensormap::generic.acquire.sys [{0}], 128;",
         in(reg64) map,
         options(nostack)
     );
