@@ -221,6 +221,7 @@ pub unsafe fn st_global_v4(ptr: u64, v: [u32; 4]) {
 /// closure is inlined at each constant index, so array indices stay constant (registers, not
 /// local memory) and descriptor steps are constants.
 #[macro_export]
+#[rustfmt::skip]
 macro_rules! unroll {
     ($n:expr, |$i:ident| $body:block) => {{
         let n: u32 = $n;
@@ -228,103 +229,14 @@ macro_rules! unroll {
             $crate::ptx::trap();
         }
         #[allow(unused_mut)]
-        let mut f = #[inline(always)]
-        |$i: u32| $body;
-        if n > 0 {
-            f(0)
-        }
-        if n > 1 {
-            f(1)
-        }
-        if n > 2 {
-            f(2)
-        }
-        if n > 3 {
-            f(3)
-        }
-        if n > 4 {
-            f(4)
-        }
-        if n > 5 {
-            f(5)
-        }
-        if n > 6 {
-            f(6)
-        }
-        if n > 7 {
-            f(7)
-        }
-        if n > 8 {
-            f(8)
-        }
-        if n > 9 {
-            f(9)
-        }
-        if n > 10 {
-            f(10)
-        }
-        if n > 11 {
-            f(11)
-        }
-        if n > 12 {
-            f(12)
-        }
-        if n > 13 {
-            f(13)
-        }
-        if n > 14 {
-            f(14)
-        }
-        if n > 15 {
-            f(15)
-        }
-        if n > 16 {
-            f(16)
-        }
-        if n > 17 {
-            f(17)
-        }
-        if n > 18 {
-            f(18)
-        }
-        if n > 19 {
-            f(19)
-        }
-        if n > 20 {
-            f(20)
-        }
-        if n > 21 {
-            f(21)
-        }
-        if n > 22 {
-            f(22)
-        }
-        if n > 23 {
-            f(23)
-        }
-        if n > 24 {
-            f(24)
-        }
-        if n > 25 {
-            f(25)
-        }
-        if n > 26 {
-            f(26)
-        }
-        if n > 27 {
-            f(27)
-        }
-        if n > 28 {
-            f(28)
-        }
-        if n > 29 {
-            f(29)
-        }
-        if n > 30 {
-            f(30)
-        }
-        if n > 31 {
-            f(31)
-        }
+        let mut f = #[inline(always)] |$i: u32| $body;
+        if n > 0 { f(0) } if n > 1 { f(1) } if n > 2 { f(2) } if n > 3 { f(3) }
+        if n > 4 { f(4) } if n > 5 { f(5) } if n > 6 { f(6) } if n > 7 { f(7) }
+        if n > 8 { f(8) } if n > 9 { f(9) } if n > 10 { f(10) } if n > 11 { f(11) }
+        if n > 12 { f(12) } if n > 13 { f(13) } if n > 14 { f(14) } if n > 15 { f(15) }
+        if n > 16 { f(16) } if n > 17 { f(17) } if n > 18 { f(18) } if n > 19 { f(19) }
+        if n > 20 { f(20) } if n > 21 { f(21) } if n > 22 { f(22) } if n > 23 { f(23) }
+        if n > 24 { f(24) } if n > 25 { f(25) } if n > 26 { f(26) } if n > 27 { f(27) }
+        if n > 28 { f(28) } if n > 29 { f(29) } if n > 30 { f(30) } if n > 31 { f(31) }
     }};
 }
