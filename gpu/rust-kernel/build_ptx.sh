@@ -12,10 +12,13 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 mkdir -p out
-cargo +nightly rustc --release -Zbuild-std=core --target nvptx64-nvidia-cuda -- \
-    --emit asm=out/kernels.raw.ptx -C target-cpu=sm_90a -C target-feature=+ptx83 2>&1 |
-    grep -v -e 'unstable feature specified for `-Ctarget-feature`: `ptx83`' \
-        -e 'this feature is not stably supported' || true
+rm -f out/kernels.raw.ptx out/kernels.ptx
+if ! cargo +nightly rustc --release -Zbuild-std=core --target nvptx64-nvidia-cuda -- \
+    --emit asm=out/kernels.raw.ptx -C target-cpu=sm_90a -C target-feature=+ptx83 > out/build.log 2>&1; then
+    cat out/build.log
+    echo "build_ptx.sh: the kernel crate did not build"
+    exit 1
+fi
 test -s out/kernels.raw.ptx
 awk '
   /^\.visible \.entry gemm_(bf16|fp8)_rust\(/ { in_gemm = 1 }

@@ -6,7 +6,6 @@
 
 use crate::ptx::*;
 use crate::tiles::CheckSmem;
-use crate::unroll;
 use crate::wgmma;
 use smemdesc::smem::{align_up, Placed};
 use smemdesc::{ElementType, Major, SmemTile};
@@ -184,5 +183,5 @@ macro_rules! check_kernel {
 #[allow(non_snake_case)]
 pub mod kernels {
     use super::check_body;
-    crate::for_each_class!(check_kernel);
+    for_each_class!(check_kernel);
 }

@@ -9,7 +9,6 @@
 
 use crate::ptx::*;
 use crate::tiles::{GemmSmem, EPI_COLS, EPI_PITCH, GEMM_BM, GEMM_BN};
-use crate::unroll;
 use smemdesc::smem::{align_up, Placed};
 use smemdesc::SmemTile;
 

@@ -18,7 +18,9 @@
 #![feature(abi_ptx, asm_experimental_arch, stmt_expr_attributes)]
 #![allow(clippy::missing_safety_doc)]
 
+#[macro_use]
 pub mod ptx;
+#[macro_use]
 pub mod tiles;
 pub mod wgmma;
 

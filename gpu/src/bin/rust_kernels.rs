@@ -20,6 +20,7 @@ mod cuda;
 
 #[path = "../../rust-kernel/src/tiles.rs"]
 #[allow(dead_code)]
+#[macro_use]
 mod tiles;
 
 use smemdesc::{Arch, DescriptorFields, Major, SmemDescriptor, SmemTile};
@@ -291,7 +292,7 @@ fn run_classes(module: &cuda::Module) -> Vec<ClassResult> {
             }));
         }};
     }
-    crate::for_each_class!(run);
+    for_each_class!(run);
     v
 }
 
@@ -349,10 +350,11 @@ impl Kind {
             Kind::Fp8 => tiles::Fp8A::TILE_K,
         }
     }
-    fn encode(self, v: i32) -> Vec<u8> {
+    /// Appends the element bits of `v` (an integer in -3..=3, or a value in [-1, 1] for bf16).
+    fn push(self, out: &mut Vec<u8>, v: f32) {
         match self {
-            Kind::Bf16 => bf16(v as f32).to_le_bytes().to_vec(),
-            Kind::Fp8 => vec![e4m3(v)],
+            Kind::Bf16 => out.extend_from_slice(&bf16(v).to_le_bytes()),
+            Kind::Fp8 => out.push(e4m3(v as i32)),
         }
     }
     fn maps(self, a: &cuda::Buf, b: &cuda::Buf, s: u64) -> cuda::Res<(cuda::Buf, cuda::Buf)> {
@@ -421,7 +423,13 @@ fn run_gemm(kind: Kind, o: &Opts, gpu: &cuda::Gpu, module: &cuda::Module) -> cud
     let mut rng = Lcg(0xC0FFEE + s as u64);
     let av: Vec<i8> = (0..s * s).map(|_| rng.int(1) as i8).collect();
     let bv: Vec<i8> = (0..s * s).map(|_| rng.int(1) as i8).collect();
-    let enc = |v: &[i8]| -> Vec<u8> { v.iter().flat_map(|&x| kind.encode(x as i32)).collect() };
+    let enc = |v: &[i8]| -> Vec<u8> {
+        let mut out = Vec::with_capacity(v.len() * 2);
+        for &x in v {
+            kind.push(&mut out, x as f32);
+        }
+        out
+    };
     let ga = cuda::Buf::from(&enc(&av))?;
     let gb = cuda::Buf::from(&enc(&bv))?;
     let (ma, mb) = kind.maps(&ga, &gb, s as u64)?;
@@ -480,19 +488,21 @@ fn run_gemm(kind: Kind, o: &Opts, gpu: &cuda::Gpu, module: &cuda::Module) -> cud
     // Timing on data like cuBLAS's (uniform in [-1, 1]) instead of {-1, 0, 1}.
     let mut rng = Lcg(7);
     let rand_bytes = |rng: &mut Lcg| -> Vec<u8> {
-        (0..s * s)
-            .flat_map(|_| match kind {
-                Kind::Bf16 => bf16((rng.next() as f32 / u32::MAX as f32) * 2.0 - 1.0)
-                    .to_le_bytes()
-                    .to_vec(),
+        let mut out = Vec::with_capacity(s * s * 2);
+        for _ in 0..s * s {
+            match kind {
+                Kind::Bf16 => {
+                    kind.push(&mut out, (rng.next() as f32 / u32::MAX as f32) * 2.0 - 1.0)
+                }
                 // |x| < 1 in E4M3: sign, exponent 1..6, any mantissa (no NaN, no subnormal).
-                Kind::Fp8 => vec![
+                Kind::Fp8 => out.push(
                     (rng.next() & 0x80) as u8
                         | ((1 + rng.next() % 6) << 3) as u8
                         | (rng.next() & 7) as u8,
-                ],
-            })
-            .collect()
+                ),
+            }
+        }
+        out
     };
     let ta = cuda::Buf::from(&rand_bytes(&mut rng))?;
     let tb = cuda::Buf::from(&rand_bytes(&mut rng))?;
@@ -727,7 +737,7 @@ mod tests {
                 ));
             }};
         }
-        crate::for_each_class!(collect);
+        for_each_class!(collect);
         let theirs = plan::classes();
         assert_eq!(ours.len(), theirs.len());
         for (o, t) in ours.iter().zip(&theirs) {
