@@ -1,6 +1,6 @@
 //! Every tile the Rust kernels use, declared once with `#[smem_tile]`. Target-independent (no
-//! `asm!`): the kernel crate compiles it for nvptx64 and the host program (`gpu/src/bin/
-//! rust_kernels.rs`) includes the same file, so tensor maps, boxes and descriptors on both sides
+//! `asm!`): the kernel crate compiles it for nvptx64 and the host program
+//! (`gpu/src/bin/rust_kernels/`) includes the same file, so tensor maps, boxes and descriptors on both sides
 //! come from the same declarations.
 
 use smemdesc::{smem_tile, SmemTile};
