@@ -296,7 +296,7 @@ pub fn gemm_json(g: &cuda::Res<GemmResult>, o: &Opts) -> String {
         "{{\"m\": {s}, \"n\": {s}, \"k\": {s}, \"dtype\": {}, \"kernel\": {}, \"group_m\": {}, \"group_m_sweep_tflops\": [{}], \"regs_per_thread\": {}, \"local_bytes\": {}, \"exact_check\": {{\"elements\": {}, \"mismatches\": {}, \"first_mismatch\": {}}}, \"rounds\": {}, \"ours_tflops\": [{}], \"cublas_tflops\": [{}], \"ours_spread\": {}, \"cublas_spread\": {}, \"ours_median_tflops\": {}, \"cublas_median_tflops\": {}, \"ours_over_cublas\": {ratio}, \"cublas_error\": {}}}",
         js(match g.kind {
             Kind::Bf16 => "bf16 in, fp32 accumulate, bf16 out (cuBLAS: torch.matmul)",
-            Kind::Fp8 => "e4m3 x e4m3, fp32 accumulate, bf16 out (cuBLAS: torch._scaled_mm)",
+            Kind::Fp8 => "e4m3 x e4m3, fp32 accumulate, bf16 out (cuBLAS: torch._scaled_mm, use_fast_accum=True)",
         }),
         js(g.kind.kernel()),
         g.group_m,
