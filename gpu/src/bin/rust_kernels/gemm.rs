@@ -71,10 +71,23 @@ pub struct GemmResult {
     pub ours_tflops: Vec<f64>,
     pub cublas_tflops: Vec<f64>,
     pub cublas_error: Option<String>,
+    /// FP8 only: cuBLAS without fast accumulation, per round.
+    pub cublas_precise_tflops: Vec<f64>,
 }
 
-/// cuBLAS TFLOP/s for `kind` at `size` in a Python subprocess (torch), or why not.
-fn cublas(kind: Kind, size: u32, work: &std::path::Path) -> Result<f64, String> {
+/// The number after `"key": ` in a one-line JSON object.
+fn json_num(line: &str, key: &str) -> Option<f64> {
+    let key = format!("\"{key}\": ");
+    let i = line.find(&key)?;
+    line[i + key.len()..]
+        .split([',', '}'])
+        .next()
+        .and_then(|x| x.trim().parse().ok())
+}
+
+/// cuBLAS TFLOP/s for `kind` at `size` in a Python subprocess (torch), with the precise-mode
+/// TFLOP/s for FP8, or why not.
+fn cublas(kind: Kind, size: u32, work: &std::path::Path) -> Result<(f64, Option<f64>), String> {
     let py = work.join("cublas_ref.py");
     std::fs::write(&py, CUBLAS_PY).map_err(|e| e.to_string())?;
     let o = Command::new("python3")
@@ -84,20 +97,13 @@ fn cublas(kind: Kind, size: u32, work: &std::path::Path) -> Result<f64, String> 
         .map_err(|e| format!("python3: {e}"))?;
     let s = String::from_utf8_lossy(&o.stdout);
     let line = s.lines().last().unwrap_or("");
-    let key = "\"tflops\": ";
-    line.find(key)
-        .and_then(|i| {
-            line[i + key.len()..]
-                .split([',', '}'])
-                .next()
-                .and_then(|x| x.trim().parse().ok())
-        })
-        .ok_or_else(|| {
-            format!(
-                "cuBLAS reference failed: {}",
-                String::from_utf8_lossy(&o.stderr)
-            )
-        })
+    match json_num(line, "tflops") {
+        Some(t) => Ok((t, json_num(line, "tflops_precise"))),
+        None => Err(format!(
+            "cuBLAS reference failed: {}",
+            String::from_utf8_lossy(&o.stderr)
+        )),
+    }
 }
 
 pub fn run_gemm(
@@ -227,6 +233,7 @@ pub fn run_gemm(
     let work = o.out.join("work");
     std::fs::create_dir_all(&work).map_err(|e| e.to_string())?;
     let (mut ours, mut theirs, mut cublas_error) = (Vec::new(), Vec::new(), None);
+    let mut precise = Vec::new();
     for r in 0..o.rounds.max(1) {
         let mut time_ours = || -> cuda::Res<()> {
             let t = cuda::time_ms(5, 50, || launch(&tma, &tmb, group_m))?;
@@ -239,7 +246,10 @@ pub fn run_gemm(
         }
         if o.cublas && cublas_error.is_none() {
             match cublas(kind, o.size, &work) {
-                Ok(t) => theirs.push(t),
+                Ok((t, p)) => {
+                    theirs.push(t);
+                    precise.extend(p);
+                }
                 Err(e) => cublas_error = Some(e),
             }
         }
@@ -265,6 +275,7 @@ pub fn run_gemm(
         ours_tflops: ours,
         cublas_tflops: theirs,
         cublas_error,
+        cublas_precise_tflops: precise,
     })
 }
 
@@ -293,7 +304,7 @@ pub fn gemm_json(g: &cuda::Res<GemmResult>, o: &Opts) -> String {
     };
     let list = |v: &[f64]| v.iter().map(|&x| num(x)).collect::<Vec<_>>().join(", ");
     format!(
-        "{{\"m\": {s}, \"n\": {s}, \"k\": {s}, \"dtype\": {}, \"kernel\": {}, \"group_m\": {}, \"group_m_sweep_tflops\": [{}], \"regs_per_thread\": {}, \"local_bytes\": {}, \"exact_check\": {{\"elements\": {}, \"mismatches\": {}, \"first_mismatch\": {}}}, \"rounds\": {}, \"ours_tflops\": [{}], \"cublas_tflops\": [{}], \"ours_spread\": {}, \"cublas_spread\": {}, \"ours_median_tflops\": {}, \"cublas_median_tflops\": {}, \"ours_over_cublas\": {ratio}, \"cublas_error\": {}}}",
+        "{{\"m\": {s}, \"n\": {s}, \"k\": {s}, \"dtype\": {}, \"kernel\": {}, \"group_m\": {}, \"group_m_sweep_tflops\": [{}], \"regs_per_thread\": {}, \"local_bytes\": {}, \"exact_check\": {{\"elements\": {}, \"mismatches\": {}, \"first_mismatch\": {}}}, \"rounds\": {}, \"ours_tflops\": [{}], \"cublas_tflops\": [{}], \"ours_spread\": {}, \"cublas_spread\": {}, \"ours_median_tflops\": {}, \"cublas_median_tflops\": {}, \"cublas_precise_median_tflops\": {}, \"ours_over_cublas\": {ratio}, \"cublas_error\": {}}}",
         js(match g.kind {
             Kind::Bf16 => "bf16 in, fp32 accumulate, bf16 out (cuBLAS: torch.matmul)",
             Kind::Fp8 => "e4m3 x e4m3, fp32 accumulate, bf16 out (cuBLAS: torch._scaled_mm, use_fast_accum=True)",
@@ -317,6 +328,7 @@ pub fn gemm_json(g: &cuda::Res<GemmResult>, o: &Opts) -> String {
         spread(&g.cublas_tflops),
         num(ours),
         num(theirs),
+        num(median(&g.cublas_precise_tflops)),
         g.cublas_error.as_deref().map(js).unwrap_or("null".into()),
         s = o.size,
     )
