@@ -4,7 +4,7 @@
 //!
 //! Run: `cargo run --example host_launch`
 
-use smemdesc::{smem_tile, Major, SmemTile};
+use smemdesc::{smem_tile, Major, SmemTile, TensorMap, TensorMapArgs};
 
 /// A operand: 128 (M) × 64 (K) bf16 per stage, row-major A (K contiguous).
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 64), major = K,
@@ -16,54 +16,14 @@ pub struct TileA;
             mma = m64n256k16, stages = 4)]
 pub struct TileB;
 
-/// The arguments of `cuTensorMapEncodeTiled` for a 2-D tensor (CUDA driver API).
-struct TensorMapArgs {
-    /// `CUtensorMapDataType`.
-    data_type: u32,
-    data_type_name: &'static str,
-    tensor_rank: u32,
-    /// `globalDim`, innermost first (elements).
-    global_dim: [u64; 2],
-    /// `globalStrides` for dims 1.. (bytes; dim 0 is implicitly the element size).
-    global_strides: [u64; 1],
-    /// `boxDim`, innermost first (elements).
-    box_dim: [u32; 2],
-    element_strides: [u32; 2],
-    /// `CU_TENSOR_MAP_INTERLEAVE_NONE`.
-    interleave: u32,
-    /// `CUtensorMapSwizzle`.
-    swizzle: u32,
-    swizzle_name: &'static str,
-    /// `CU_TENSOR_MAP_L2_PROMOTION_L2_256B`.
-    l2_promotion: u32,
-    /// `CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE`.
-    oob_fill: u32,
-}
-
-/// The tensor map for operand `T` of a global `rows × cols` matrix whose contiguous dimension is
-/// the tile's contiguous dimension (`rows` = M or N, `cols` = K).
+/// The checked arguments of `cuTensorMapEncodeTiled` for operand `T` of a dense global `rows × k`
+/// matrix (`rows` = M or N): dims, strides, box, swizzle and data type from the core's
+/// [`TensorMap`], every documented rule checked (the address is a placeholder here).
 fn tensor_map<T: SmemTile>(rows: u64, k: u64) -> TensorMapArgs {
-    let p = T::PLAN;
-    let elem = p.tile.spec().dtype.smem_bytes() as u64;
-    // dim 0 is the contiguous dimension: K for K-major, M/N for MN-major.
-    let (inner, outer) = match p.decl.major {
-        Major::K => (k, rows),
-        Major::Mn => (rows, k),
-    };
-    TensorMapArgs {
-        data_type: T::TMA_DATA_TYPE,
-        data_type_name: p.tma.data_type.name(),
-        tensor_rank: 2,
-        global_dim: [inner, outer],
-        global_strides: [inner * elem],
-        box_dim: T::TMA_BOX,
-        element_strides: [1, 1],
-        interleave: 0,
-        swizzle: T::TMA_SWIZZLE,
-        swizzle_name: p.tma.swizzle.name(),
-        l2_promotion: 2,
-        oob_fill: 0,
-    }
+    TensorMap::for_tile_matrix(&T::PLAN, rows, k)
+        .address(0)
+        .try_args()
+        .expect("a legal tensor map")
 }
 
 /// The TMA loads that fill one stage: `(smem byte offset, [coord0, coord1])` per box, for the tile
@@ -114,24 +74,39 @@ fn main() {
         ("A", tensor_map::<TileA>(m as u64, k as u64)),
         ("B", tensor_map::<TileB>(n as u64, k as u64)),
     ] {
+        let r = args.rank as usize;
         println!("cuTensorMapEncodeTiled(&tmap_{name},");
         println!(
             "    dataType        = {},  // {}",
-            args.data_type, args.data_type_name
+            args.data_type.value(),
+            args.data_type.name()
         );
-        println!("    tensorRank      = {},", args.tensor_rank);
+        println!("    tensorRank      = {},", args.rank);
         println!("    globalAddress   = d_{name},");
-        println!("    globalDim       = {:?},", args.global_dim);
-        println!("    globalStrides   = {:?},", args.global_strides);
-        println!("    boxDim          = {:?},", args.box_dim);
-        println!("    elementStrides  = {:?},", args.element_strides);
-        println!("    interleave      = {},", args.interleave);
+        println!("    globalDim       = {:?},", &args.global_dim[..r]);
+        println!("    globalStrides   = {:?},", &args.global_strides[..r - 1]);
+        println!("    boxDim          = {:?},", &args.box_dim[..r]);
+        println!("    elementStrides  = {:?},", &args.element_strides[..r]);
+        println!(
+            "    interleave      = {},  // {}",
+            args.interleave.value(),
+            args.interleave.name()
+        );
         println!(
             "    swizzle         = {},  // {}",
-            args.swizzle, args.swizzle_name
+            args.swizzle.value(),
+            args.swizzle.name()
         );
-        println!("    l2Promotion     = {},", args.l2_promotion);
-        println!("    oobFill         = {});", args.oob_fill);
+        println!(
+            "    l2Promotion     = {},  // {}",
+            args.l2_promotion.value(),
+            args.l2_promotion.name()
+        );
+        println!(
+            "    oobFill         = {});  // {}",
+            args.oob_fill.value(),
+            args.oob_fill.name()
+        );
         println!();
     }
     let params = GemmParams {

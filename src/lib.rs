@@ -32,12 +32,40 @@
 //! assert_eq!(B.mmas_k(), 4);
 //! ```
 #![no_std]
-#![forbid(unsafe_code)]
+// The `cudarc` feature makes one driver call (`cuda::encode_args`); everything else stays safe.
+#![cfg_attr(not(feature = "cudarc"), forbid(unsafe_code))]
+#![cfg_attr(feature = "cudarc", deny(unsafe_code))]
 #![warn(missing_docs)]
 
+#[cfg(feature = "cudarc")]
+pub mod cuda;
+mod launch;
+
+pub use launch::{GemmLaunch, LaunchError};
 pub use smemdesc_core as core;
 pub use smemdesc_core::*;
-pub use smemdesc_macros::{smem_plan, smem_tile};
+pub use smemdesc_macros::{smem_plan, smem_scale_tile, smem_tile};
+
+/// Pairs the A and B [`macro@smem_tile`] structs declared in an inline module into one MMA
+/// instruction: checks at expansion time that they agree (architecture, kind, `cta_group`, K, M
+/// from A and N from B, majors, accumulator, negate/saturate/scale settings legal for the kind)
+/// and adds the instruction's items to the module (README "The instruction: pairing A and B").
+///
+/// ```
+/// #[smemdesc::smem_mma(accum = f32)]
+/// mod gemm {
+///     use smemdesc::smem_tile;
+///     #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (128, 64), major = K)]
+///     pub struct TileA;
+///     #[smem_tile(arch = sm100, operand = B, dtype = bf16, tile = (256, 64), major = K)]
+///     pub struct TileB;
+/// }
+/// // PTX kind::f16 table: D f32 (1 << 4), bf16 A/B (1 << 7, 1 << 10), N >> 3 at 17, M >> 4 at 24.
+/// assert_eq!(gemm::IDESC, (1 << 4) | (1 << 7) | (1 << 10) | ((256 >> 3) << 17) | ((128 >> 4) << 24));
+/// assert_eq!(gemm::IDESC64, (gemm::IDESC as u64) << 32);
+/// assert_eq!(gemm::mnemonic!(), "tcgen05.mma.cta_group::1.kind::f16");
+/// ```
+pub use smemdesc_macros::smem_mma;
 
 pub mod smem;
 

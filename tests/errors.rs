@@ -194,11 +194,17 @@ fn instruction_shapes() {
         Argument::Kind,
         ["e4m3 is not an input type of kind::f16; it takes f16, bf16"]
     );
+    // Issue 11: `e2m1` with `mxf4` blamed the dtype. Packed e2m1 is now accepted; a type the kind
+    // does not take is blamed on the kind.
+    assert!(a(Arch::Sm100, ElementType::E2M1, Major::K, 128, 128)
+        .kind(MmaKind::Mxf4)
+        .build()
+        .is_ok());
     rejects!(
-        a(Arch::Sm100, ElementType::E2M1, Major::K, 128, 128).kind(MmaKind::Mxf4),
-        Error::UnsupportedElement { .. },
-        Argument::Dtype,
-        ["not supported yet"]
+        a(Arch::Sm100, ElementType::E3M2, Major::K, 128, 128).kind(MmaKind::Mxf4),
+        Error::DtypeKindMismatch { .. },
+        Argument::Kind,
+        ["e3m2 is not an input type of kind::mxf4; it takes e2m1 (packed)"]
     );
 }
 

@@ -95,7 +95,12 @@ fn every_golden_file_is_covered() {
     names.sort();
     assert_eq!(
         names,
-        ["descriptors.tsv", "offsets.tsv"],
+        [
+            "descriptors.tsv",
+            "idesc.tsv",
+            "idesc_block_scaled.tsv",
+            "offsets.tsv"
+        ],
         "golden files without a test"
     );
 }

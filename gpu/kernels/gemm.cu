@@ -76,6 +76,75 @@ __device__ __forceinline__ void store_tile_staged(u32* c, const float (&d)[G_MMA
     }
 }
 
+// The producer main loop, shared by every kernel: one thread issues the TMA loads of k_tiles
+// k-tiles of the tile at (m0, n0); `it` is the pipeline's iteration counter (it runs on across
+// tiles in the persistent kernels) and the updated counter is returned. For each k-tile it waits
+// until the stage is free, arms full[s] with the stage's bytes and loads A's boxes, then B: the
+// whole tile, or with B_HALF this cluster CTA's half (box `rank`), multicast to both CTAs.
+template <bool B_HALF>
+__device__ __forceinline__ int produce_k_tiles(const TmaMap* tma_a, const TmaMap* tma_b, u32 a_base, u32 b_base,
+                                               u32 full_bar, u32 empty_bar, int m0, int n0, u32 rank, int it,
+                                               int k_tiles) {
+    for (int kt = 0; kt < k_tiles; ++kt, ++it) {
+        const int s = it % G_STAGES;
+        const u32 phase = (it / G_STAGES) & 1;
+        mbar_wait(empty_bar + 8 * s, phase ^ 1);
+        mbar_expect_tx(full_bar + 8 * s, G_TX_BYTES);
+#pragma unroll
+        for (int b = 0; b < G_A_BOXES; ++b)
+            tma_load_2d(a_base + s * G_A_STAGE_BYTES + G_A_BOX_OFF[b], tma_a, kt * G_BK + G_A_BOX_C0[b],
+                        m0 + G_A_BOX_C1[b], full_bar + 8 * s);
+        if (B_HALF) {
+            tma_load_2d_mc(b_base + s * G_B_STAGE_BYTES + G_BH_BOX_OFF[rank], tma_b, kt * G_BK + G_BH_BOX_C0[rank],
+                           n0 + G_BH_BOX_C1[rank], full_bar + 8 * s, 0x3);
+        } else {
+#pragma unroll
+            for (int b = 0; b < G_B_BOXES; ++b)
+                tma_load_2d(b_base + s * G_B_STAGE_BYTES + G_B_BOX_OFF[b], tma_b, kt * G_BK + G_B_BOX_C0[b],
+                            n0 + G_B_BOX_C1[b], full_bar + 8 * s);
+        }
+    }
+    return it;
+}
+
+// Frees stage `s` for the producer (one thread per consumer warpgroup). With CLUSTER the stage is
+// free only when both CTAs' consumers released it, so the thread arrives here and at the peer.
+template <bool CLUSTER>
+__device__ __forceinline__ void release_stage(u32 empty_bar, int s, u32 peer) {
+    const u32 e = empty_bar + 8 * s;
+    mbar_arrive(e);
+    if (CLUSTER) mbar_arrive_cluster(e, peer);
+}
+
+// The consumer main loop, written once for every kernel: k_tiles k-tiles of wgmma on this
+// warpgroup's A subtile `im` against the whole B tile, accumulating into `d`; `t` is the thread's
+// index in its warpgroup, `it` the pipeline's iteration counter (the updated one is returned).
+// After a k-tile's wgmmas are issued the previous k-tile's are complete (one stays in flight), so
+// thread 0 releases its stage (release_stage<CLUSTER>: the kernels differ only there). Returns
+// with every wgmma complete; the last k-tile's stage is left to the caller.
+template <bool CLUSTER>
+__device__ __forceinline__ int consume_k_tiles(float (&d)[G_MMA_N / 2], u32 a_base, u32 b_base, u32 full_bar,
+                                               u32 empty_bar, u32 im, u32 t, u32 peer, int it, int k_tiles) {
+    for (int kt = 0; kt < k_tiles; ++kt, ++it) {
+        const int s = it % G_STAGES;
+        const u32 phase = (it / G_STAGES) & 1;
+        mbar_wait(full_bar + 8 * s, phase);
+        wgmma_fence();
+#pragma unroll
+        for (int k = 0; k < G_MMAS_K; ++k) {
+            const u64 da = G_A_DESC[(s * G_MMAS_K + k) * G_A_MMAS_MN + im] + (a_base >> 4);
+            const u64 db = G_B_DESC[(s * G_MMAS_K + k) * G_B_MMAS_MN + 0] + (b_base >> 4);
+            G_WGMMA(d, da, db, (kt | k) != 0);
+        }
+        wgmma_commit();
+        // Keep one k-tile of wgmma in flight; the previous one is complete -> free its stage.
+        wgmma_wait<1>();
+        if (kt > 0 && t == 0) release_stage<CLUSTER>(empty_bar, (it - 1) % G_STAGES, peer);
+    }
+    wgmma_wait<0>();
+    return it;
+}
+
 extern "C" __global__ void __launch_bounds__(G_THREADS, 1)
     gemm_bf16(const __grid_constant__ TmaMap tma_a, const __grid_constant__ TmaMap tma_b, u32* __restrict__ c,
               int m_total, int n_total, int k_total, int group_m) {
@@ -106,20 +175,7 @@ extern "C" __global__ void __launch_bounds__(G_THREADS, 1)
     if (wg == 0) {
         asm volatile("setmaxnreg.dec.sync.aligned.u32 40;");
         if (tid == 0) {
-            for (int kt = 0; kt < k_tiles; ++kt) {
-                const int s = kt % G_STAGES;
-                const u32 phase = (kt / G_STAGES) & 1;
-                mbar_wait(empty_bar + 8 * s, phase ^ 1);
-                mbar_expect_tx(full_bar + 8 * s, G_TX_BYTES);
-#pragma unroll
-                for (int b = 0; b < G_A_BOXES; ++b)
-                    tma_load_2d(a_base + s * G_A_STAGE_BYTES + G_A_BOX_OFF[b], &tma_a, kt * G_BK + G_A_BOX_C0[b],
-                                m0 + G_A_BOX_C1[b], full_bar + 8 * s);
-#pragma unroll
-                for (int b = 0; b < G_B_BOXES; ++b)
-                    tma_load_2d(b_base + s * G_B_STAGE_BYTES + G_B_BOX_OFF[b], &tma_b, kt * G_BK + G_B_BOX_C0[b],
-                                n0 + G_B_BOX_C1[b], full_bar + 8 * s);
-            }
+            produce_k_tiles<false>(&tma_a, &tma_b, a_base, b_base, full_bar, empty_bar, m0, n0, 0, 0, k_tiles);
         }
     } else {
         asm volatile("setmaxnreg.inc.sync.aligned.u32 232;");
@@ -127,23 +183,7 @@ extern "C" __global__ void __launch_bounds__(G_THREADS, 1)
         float d[G_MMA_N / 2];
 #pragma unroll
         for (int i = 0; i < G_MMA_N / 2; ++i) d[i] = 0.f;
-        for (int kt = 0; kt < k_tiles; ++kt) {
-            const int s = kt % G_STAGES;
-            const u32 phase = (kt / G_STAGES) & 1;
-            mbar_wait(full_bar + 8 * s, phase);
-            wgmma_fence();
-#pragma unroll
-            for (int k = 0; k < G_MMAS_K; ++k) {
-                const u64 da = G_A_DESC[(s * G_MMAS_K + k) * G_A_MMAS_MN + im] + (a_base >> 4);
-                const u64 db = G_B_DESC[(s * G_MMAS_K + k) * G_B_MMAS_MN + 0] + (b_base >> 4);
-                G_WGMMA(d, da, db, (kt | k) != 0);
-            }
-            wgmma_commit();
-            // Keep one k-tile of wgmma in flight; the previous one is complete -> free its stage.
-            wgmma_wait<1>();
-            if (kt > 0 && (tid % 128) == 0) mbar_arrive(empty_bar + 8 * ((kt - 1) % G_STAGES));
-        }
-        wgmma_wait<0>();
+        consume_k_tiles<false>(d, a_base, b_base, full_bar, empty_bar, im, tid % 128, 0, 0, k_tiles);
         const u32 t = tid % 128;
         store_tile(c, d, m0 + im * 64 + (t / 32) * 16 + (t % 32) / 4, n0, n_total);
     }
@@ -183,20 +223,7 @@ __device__ __forceinline__ void persistent_body(u32 raw, const TmaMap* tma_a, co
             for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
                 int m0, n0;
                 tile_origin(tile, tiles_m, tiles_n, group_m, m0, n0);
-                for (int kt = 0; kt < k_tiles; ++kt, ++it) {
-                    const int s = it % G_STAGES;
-                    const u32 phase = (it / G_STAGES) & 1;
-                    mbar_wait(empty_bar + 8 * s, phase ^ 1);
-                    mbar_expect_tx(full_bar + 8 * s, G_TX_BYTES);
-#pragma unroll
-                    for (int b = 0; b < G_A_BOXES; ++b)
-                        tma_load_2d(a_base + s * G_A_STAGE_BYTES + G_A_BOX_OFF[b], tma_a, kt * G_BK + G_A_BOX_C0[b],
-                                    m0 + G_A_BOX_C1[b], full_bar + 8 * s);
-#pragma unroll
-                    for (int b = 0; b < G_B_BOXES; ++b)
-                        tma_load_2d(b_base + s * G_B_STAGE_BYTES + G_B_BOX_OFF[b], tma_b, kt * G_BK + G_B_BOX_C0[b],
-                                    n0 + G_B_BOX_C1[b], full_bar + 8 * s);
-                }
+                it = produce_k_tiles<false>(tma_a, tma_b, a_base, b_base, full_bar, empty_bar, m0, n0, 0, it, k_tiles);
             }
         }
     } else {
@@ -211,22 +238,7 @@ __device__ __forceinline__ void persistent_body(u32 raw, const TmaMap* tma_a, co
         for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
             int m0, n0;
             tile_origin(tile, tiles_m, tiles_n, group_m, m0, n0);
-            for (int kt = 0; kt < k_tiles; ++kt, ++it) {
-                const int s = it % G_STAGES;
-                const u32 phase = (it / G_STAGES) & 1;
-                mbar_wait(full_bar + 8 * s, phase);
-                wgmma_fence();
-#pragma unroll
-                for (int k = 0; k < G_MMAS_K; ++k) {
-                    const u64 da = G_A_DESC[(s * G_MMAS_K + k) * G_A_MMAS_MN + im] + (a_base >> 4);
-                    const u64 db = G_B_DESC[(s * G_MMAS_K + k) * G_B_MMAS_MN + 0] + (b_base >> 4);
-                    G_WGMMA(d, da, db, (kt | k) != 0);
-                }
-                wgmma_commit();
-                wgmma_wait<1>();
-                if (kt > 0 && t == 0) mbar_arrive(empty_bar + 8 * ((it - 1) % G_STAGES));
-            }
-            wgmma_wait<0>();
+            it = consume_k_tiles<false>(d, a_base, b_base, full_bar, empty_bar, im, t, 0, it, k_tiles);
             if (t == 0) mbar_arrive(empty_bar + 8 * ((it - 1) % G_STAGES));
             if (STAGED)
                 store_tile_staged<STREAM>(c, d, warp_buf, m0 + im * 64 + (t / 32) * 16, n0, n_total);
@@ -293,18 +305,7 @@ extern "C" __global__ void __cluster_dims__(2, 1, 1) __launch_bounds__(G_THREADS
     if (wg == 0) {
         asm volatile("setmaxnreg.dec.sync.aligned.u32 40;");
         if (tid == 0) {
-            for (int kt = 0; kt < k_tiles; ++kt) {
-                const int s = kt % G_STAGES;
-                const u32 phase = (kt / G_STAGES) & 1;
-                mbar_wait(empty_bar + 8 * s, phase ^ 1);
-                mbar_expect_tx(full_bar + 8 * s, G_TX_BYTES);
-#pragma unroll
-                for (int b = 0; b < G_A_BOXES; ++b)
-                    tma_load_2d(a_base + s * G_A_STAGE_BYTES + G_A_BOX_OFF[b], &tma_a, kt * G_BK + G_A_BOX_C0[b],
-                                m0 + G_A_BOX_C1[b], full_bar + 8 * s);
-                tma_load_2d_mc(b_base + s * G_B_STAGE_BYTES + G_BH_BOX_OFF[rank], &tma_b_half,
-                               kt * G_BK + G_BH_BOX_C0[rank], n0 + G_BH_BOX_C1[rank], full_bar + 8 * s, 0x3);
-            }
+            produce_k_tiles<true>(&tma_a, &tma_b_half, a_base, b_base, full_bar, empty_bar, m0, n0, rank, 0, k_tiles);
         }
     } else {
         asm volatile("setmaxnreg.inc.sync.aligned.u32 232;");
@@ -313,26 +314,7 @@ extern "C" __global__ void __cluster_dims__(2, 1, 1) __launch_bounds__(G_THREADS
         float d[G_MMA_N / 2];
 #pragma unroll
         for (int i = 0; i < G_MMA_N / 2; ++i) d[i] = 0.f;
-        for (int kt = 0; kt < k_tiles; ++kt) {
-            const int s = kt % G_STAGES;
-            const u32 phase = (kt / G_STAGES) & 1;
-            mbar_wait(full_bar + 8 * s, phase);
-            wgmma_fence();
-#pragma unroll
-            for (int k = 0; k < G_MMAS_K; ++k) {
-                const u64 da = G_A_DESC[(s * G_MMAS_K + k) * G_A_MMAS_MN + im] + (a_base >> 4);
-                const u64 db = G_B_DESC[(s * G_MMAS_K + k) * G_B_MMAS_MN + 0] + (b_base >> 4);
-                G_WGMMA(d, da, db, (kt | k) != 0);
-            }
-            wgmma_commit();
-            wgmma_wait<1>();
-            if (kt > 0 && t == 0) {
-                const u32 e = empty_bar + 8 * ((kt - 1) % G_STAGES);
-                mbar_arrive(e);
-                mbar_arrive_cluster(e, peer);
-            }
-        }
-        wgmma_wait<0>();
+        consume_k_tiles<true>(d, a_base, b_base, full_bar, empty_bar, im, t, peer, 0, k_tiles);
         store_tile(c, d, m0 + im * 64 + (t / 32) * 16 + (t % 32) / 4, n0, n_total);
     }
     __syncwarp();

@@ -370,8 +370,34 @@ impl Drop for Buf {
     }
 }
 
-/// `cuTensorMapEncodeTiled` for a rank-2 tensor: dims/strides innermost first.
-#[allow(clippy::too_many_arguments)]
+/// The checked description of a rank-2 tensor map (dims/strides innermost first) as `gpu/` uses
+/// them: L2 promotion 256B, no interleave, element strides 1.
+pub fn tensor_map_desc(
+    data_type: u32,
+    swizzle: u32,
+    ptr: u64,
+    dims: [u64; 2],
+    row_stride_bytes: u64,
+    box_dim: [u32; 2],
+) -> Res<smemdesc::TensorMap> {
+    use smemdesc::{Arch, TensorMap, TensorMapDataType, TensorMapL2Promotion, TensorMapSwizzle};
+    let dt = TensorMapDataType::from_value(data_type)
+        .ok_or_else(|| format!("unexpected CUtensorMapDataType {data_type}"))?;
+    let sw = TensorMapSwizzle::from_value(swizzle)
+        .ok_or_else(|| format!("unexpected CUtensorMapSwizzle {swizzle}"))?;
+    Ok(TensorMap::new(Arch::Sm90, dt, 2)
+        .dim(0, dims[0])
+        .dim(1, dims[1])
+        .stride(0, row_stride_bytes)
+        .box_dim(0, box_dim[0])
+        .box_dim(1, box_dim[1])
+        .swizzle(sw)
+        .l2_promotion(TensorMapL2Promotion::L2_256B)
+        .address(ptr))
+}
+
+/// `cuTensorMapEncodeTiled` of [`tensor_map_desc`] through smemdesc's `cudarc` feature: every
+/// documented rule is checked before the driver is called; the map comes back 128-byte aligned.
 pub fn tensor_map(
     data_type: u32,
     swizzle: u32,
@@ -379,56 +405,9 @@ pub fn tensor_map(
     dims: [u64; 2],
     row_stride_bytes: u64,
     box_dim: [u32; 2],
-) -> Res<cu::CUtensorMap> {
-    use cu::CUtensorMapDataType as D;
-    use cu::CUtensorMapSwizzle as S;
-    let dts = [
-        D::CU_TENSOR_MAP_DATA_TYPE_UINT8,
-        D::CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
-        D::CU_TENSOR_MAP_DATA_TYPE_FLOAT32,
-        D::CU_TENSOR_MAP_DATA_TYPE_BFLOAT16,
-        D::CU_TENSOR_MAP_DATA_TYPE_TFLOAT32,
-    ];
-    let dt = *dts
-        .iter()
-        .find(|d| **d as u32 == data_type)
-        .ok_or_else(|| format!("unexpected CUtensorMapDataType {data_type}"))?;
-    let sws = [
-        S::CU_TENSOR_MAP_SWIZZLE_NONE,
-        S::CU_TENSOR_MAP_SWIZZLE_32B,
-        S::CU_TENSOR_MAP_SWIZZLE_64B,
-        S::CU_TENSOR_MAP_SWIZZLE_128B,
-    ];
-    let sw = *sws
-        .iter()
-        .find(|s| **s as u32 == swizzle)
-        .ok_or_else(|| format!("unexpected CUtensorMapSwizzle {swizzle}"))?;
-    let mut map = cu::CUtensorMap { opaque: [0; 16] };
-    let strides = [row_stride_bytes];
-    let estr = [1u32, 1];
-    // SAFETY: all arrays have rank (2) or rank-1 entries and live for the call.
-    unsafe {
-        ck(
-            cu::cuTensorMapEncodeTiled(
-                &mut map,
-                dt,
-                2,
-                ptr as *mut c_void,
-                dims.as_ptr(),
-                strides.as_ptr(),
-                box_dim.as_ptr(),
-                estr.as_ptr(),
-                cu::CUtensorMapInterleave::CU_TENSOR_MAP_INTERLEAVE_NONE,
-                sw,
-                cu::CUtensorMapL2promotion::CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-                cu::CUtensorMapFloatOOBfill::CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE,
-            ),
-            &format!(
-                "cuTensorMapEncodeTiled(type {data_type}, swizzle {swizzle}, dims {dims:?}, stride {row_stride_bytes}, box {box_dim:?})"
-            ),
-        )?
-    };
-    Ok(map)
+) -> Res<smemdesc::cuda::AlignedTensorMap> {
+    let map = tensor_map_desc(data_type, swizzle, ptr, dims, row_stride_bytes, box_dim)?;
+    smemdesc::cuda::encode(&map).map_err(|e| format!("{e}"))
 }
 
 /// Times `f` with CUDA events: `warmup` untimed calls, then `iters` timed one by one; returns

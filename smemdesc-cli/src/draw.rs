@@ -31,7 +31,8 @@ impl<'a> ChunkGrid<'a> {
     /// The grid of `plan`'s tile placed at `base`.
     pub fn new(plan: &'a TilePlan, base: u32) -> ChunkGrid<'a> {
         let spec = plan.tile.spec();
-        let t = spec.dtype.per_16_bytes();
+        // Values per 16-byte chunk in the tile's SMEM form (32 for packed fp4).
+        let t = spec.form.values_per_16_bytes(spec.dtype);
         let (mn_step, k_step) = match spec.major {
             Major::K => (1, t),
             Major::Mn => (t, 1),
@@ -110,7 +111,9 @@ impl<'a> ChunkGrid<'a> {
     /// Grid cells spanned by one swizzle atom `(rows, cols)`.
     pub fn atom_cells(&self) -> (u32, u32) {
         let a = self.tile().atom();
-        (a.mn_extent() / self.mn_step, a.k_extent() / self.k_step)
+        // The atom's K extent is in layout cells; a packed fp4 cell holds 2 values.
+        let k_values = a.k_extent() * self.tile().spec().form.values_per_cell();
+        (a.mn_extent() / self.mn_step, k_values / self.k_step)
     }
 }
 

@@ -5,6 +5,10 @@
 //!   descriptors per stage, advance tables and TMA plan.
 //! * `smemdesc draw ... [--svg FILE]` — a picture of one stage (bank groups, atoms, MMA subtiles,
 //!   TMA boxes).
+//! * `smemdesc idesc --kind f16 --a bf16 --b bf16 --c f32 --m 128 --n 256 --a-major K --b-major K`
+//!   — a tcgen05 instruction descriptor; `smemdesc decode --idesc 0x…` explains one.
+//! * `smemdesc header ... --name gemm_a` — the tile as a C/C++ header (`constexpr` in a namespace
+//!   and `#define`s): descriptors, advance tables, TMA plan, chunk offsets, tensor-map arguments.
 //!
 //! All layout knowledge comes from `smemdesc_core`. Errors go to stderr with exit status 2.
 #![forbid(unsafe_code)]
@@ -12,6 +16,8 @@
 
 mod decode;
 mod draw;
+mod header;
+mod idesc;
 mod tile;
 
 use clap::{Parser, Subcommand};
@@ -57,11 +63,18 @@ enum Command {
     /// With several descriptors, `--json` prints an array of reports.
     Decode {
         /// The descriptor(s) (0x-prefixed hex or decimal).
-        #[arg(value_parser = parse_num, required = true)]
+        #[arg(value_parser = parse_num, required_unless_present = "idesc")]
         descriptors: Vec<u64>,
         /// Architecture whose encoding to use: sm90 or sm100.
-        #[arg(long, value_parser = parse_arch_arg)]
-        arch: Arch,
+        #[arg(long, value_parser = parse_arch_arg, required_unless_present = "idesc")]
+        arch: Option<Arch>,
+        /// Explain a 32-bit tcgen05 instruction descriptor instead (every kind whose table reads
+        /// it, or only --kind).
+        #[arg(long, value_parser = parse_num, conflicts_with_all = ["descriptors", "arch"])]
+        idesc: Option<u64>,
+        /// With --idesc: the kind whose table to read it with.
+        #[arg(long, requires = "idesc")]
+        kind: Option<String>,
         /// Print JSON instead of text.
         #[arg(long)]
         json: bool,
@@ -74,6 +87,14 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Build a tcgen05 instruction descriptor (sm100 `tcgen05.mma` idesc) from its fields.
+    Idesc {
+        #[command(flatten)]
+        args: idesc::IdescArgs,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
     /// Draw one stage of a tile: SVG with --svg FILE, else text in the terminal.
     Draw {
         #[command(flatten)]
@@ -81,6 +102,15 @@ enum Command {
         /// Write an SVG picture of stage 0 to this file.
         #[arg(long)]
         svg: Option<std::path::PathBuf>,
+    },
+    /// Write a tile as a C/C++ header: constexpr values in `namespace NAME` and `#define NAME_...`
+    /// for C (descriptors, advance tables, TMA plan, offsets, cuTensorMapEncodeTiled arguments).
+    Header {
+        #[command(flatten)]
+        args: tile::TileArgs,
+        /// Namespace (C++) and macro prefix (C, upper-cased); a C identifier.
+        #[arg(long)]
+        name: String,
     },
 }
 
@@ -91,10 +121,38 @@ fn parse_arch_arg(s: &str) -> Result<Arch, String> {
 fn run(cli: Cli) -> Result<String, CliError> {
     match cli.command {
         Command::Decode {
+            idesc: Some(raw),
+            kind,
+            json,
+            ..
+        } => {
+            let raw = u32::try_from(raw)
+                .map_err(|_| CliError(format!("--idesc {raw:#x} does not fit in 32 bits")))?;
+            let kind = match kind {
+                Some(k) => Some(smemdesc_core::MmaKind::from_name(&k).ok_or_else(|| {
+                    CliError(format!(
+                        "invalid --kind `{k}`; legal: f16, tf32, f8f6f4, i8, mxf8f6f4, mxf4, mxf4nvf4"
+                    ))
+                })?),
+                None => None,
+            };
+            let reports = idesc::decode(raw, kind)?;
+            if json {
+                match reports.as_slice() {
+                    [one] => to_json(one),
+                    many => to_json(&many),
+                }
+            } else {
+                Ok(idesc::render_all(&reports))
+            }
+        }
+        Command::Decode {
             descriptors,
             arch,
             json,
+            ..
         } => {
+            let arch = arch.ok_or_else(|| CliError("--arch is required".to_string()))?;
             let reports: Vec<_> = descriptors
                 .iter()
                 .map(|&d| decode::decode(arch, d))
@@ -118,6 +176,14 @@ fn run(cli: Cli) -> Result<String, CliError> {
                 tile::render_text(&r)
             })
         }
+        Command::Idesc { args, json } => {
+            let r = idesc::build(&args)?;
+            Ok(if json {
+                to_json(&r)?
+            } else {
+                idesc::render_text(&r)
+            })
+        }
         Command::Draw { args, svg } => {
             let plan = args.plan()?;
             // Check the placement like `tile` does (every descriptor must encode at --base).
@@ -130,6 +196,10 @@ fn run(cli: Cli) -> Result<String, CliError> {
                 }
                 None => Ok(draw::ascii(&plan, args.base)),
             }
+        }
+        Command::Header { args, name } => {
+            let plan = args.plan()?;
+            header::header(&plan, &args, &name)
         }
     }
 }

@@ -276,6 +276,8 @@ pub struct TileReport {
     pub mma: [u32; 3],
     /// MMA kind.
     pub kind: &'static str,
+    /// SMEM form of the values (`whole`, `padded`, `packed`).
+    pub smem_form: &'static str,
     /// CTA group.
     pub cta_group: u32,
     /// The operand's M/N extent of one instruction in this CTA.
@@ -363,13 +365,17 @@ pub fn report(plan: &TilePlan, base: u32) -> Result<TileReport, CliError> {
         order: spec.order.name(),
         mma: [plan.mma.m, plan.mma.n, plan.mma.k],
         kind: plan.kind.name(),
+        smem_form: spec.form.name(),
         cta_group: decl.cta_group,
         mma_mn: spec.mma_mn,
         mma_k: t.mma_k(),
         mmas: [t.mmas_mn(), t.mmas_k()],
         stages: spec.stages,
         base,
-        atom: [atom.mn_extent(), atom.k_extent()],
+        atom: [
+            atom.mn_extent(),
+            atom.k_extent() * spec.form.values_per_cell(),
+        ],
         atom_bytes: t.swizzle_mode().atom_bytes(),
         stage_bytes: t.stage_bytes(),
         bytes: t.bytes(),
@@ -408,6 +414,9 @@ pub fn render_text(r: &TileReport) -> String {
         "{} operand {}: {} {}-major tile {}x{} (MN x K), swizzle {}, order {}",
         r.arch, r.operand, r.dtype, r.major, r.tile[0], r.tile[1], r.swizzle, r.order
     );
+    if r.smem_form != "whole" {
+        let _ = writeln!(s, "  SMEM form: {}", r.smem_form);
+    }
     let _ = writeln!(
         s,
         "  mma m{}n{}k{} (kind {}, cta_group {}): subtile {}x{} elements, {} x {} subtiles (MN x K)",

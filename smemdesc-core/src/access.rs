@@ -92,6 +92,9 @@ pub struct TileAccess {
     pub tile_mn: u32,
     /// Tile extent along K, elements.
     pub tile_k: u32,
+    /// Values per 1-byte layout cell along K (2 for packed fp4, else 1): element `k` is in cell
+    /// `k / values_per_cell` (see `TileLayout::value_offset` for the bits).
+    pub values_per_cell: u32,
     /// Bytes from the tile's base to the start address of its last MMA subtile of its last stage:
     /// the tile fits the 14-bit start-address field at `smem_addr` iff
     /// `smem_addr + last_start < 256 KiB`.
@@ -241,7 +244,7 @@ impl TileAccess {
     #[inline]
     pub const fn try_offset(&self, mn: u32, k: u32) -> Result<u32, Error> {
         match self.check_element(mn, k) {
-            Ok(()) => Ok(self.layout.byte_address(0, mn, k)),
+            Ok(()) => Ok(self.layout.byte_address(0, mn, k / self.values_per_cell)),
             Err(e) => Err(e),
         }
     }
@@ -256,8 +259,11 @@ impl TileAccess {
     /// ```
     #[inline]
     pub const fn offset_unchecked(&self, mn: u32, k: u32) -> u32 {
-        self.layout
-            .byte_address(0, mn % self.tile_mn, k % self.tile_k)
+        self.layout.byte_address(
+            0,
+            mn % self.tile_mn,
+            (k % self.tile_k) / self.values_per_cell,
+        )
     }
 
     /// The asserting form's end: the descriptor, or a panic naming the argument at fault (a
@@ -370,6 +376,7 @@ impl TileLayout {
             advance_stage: self.advance_stage(),
             tile_mn: spec.tile_mn,
             tile_k: spec.tile_k,
+            values_per_cell: spec.form.values_per_cell(),
             last_start: self.subtile_offset_bytes(self.mmas_mn() - 1, self.mmas_k() - 1)
                 + (spec.stages - 1) * self.stage_bytes(),
             layout: self.smem_layout(),

@@ -6,6 +6,7 @@ use crate::arch::{Arch, Major, Order};
 use crate::dtype::ElementType;
 use crate::error::Error;
 use crate::mma::{check_mma_shape, check_mn_major, MmaKind, MmaShape, Operand};
+use crate::smem_form::SmemForm;
 use crate::swizzle::SwizzleMode;
 use crate::tile::{select_swizzle, TileLayout, TileSpec};
 use crate::tma::TmaPlan;
@@ -218,7 +219,12 @@ impl TileDecl {
 
     /// The default instruction shape for this declaration.
     const fn default_mma(&self) -> MmaShape {
-        let k = self.dtype.mma_k();
+        let kind = match self.kind {
+            Some(k) => k,
+            None => MmaKind::of(self.dtype),
+        };
+        // 32 bytes of K in the kind's SMEM form (64 for packed fp4).
+        let k = SmemForm::of(self.dtype, kind).values_in(self.dtype, 32);
         let cg = self.cta_group;
         let mut m = match self.arch {
             Arch::Sm90 => 64,
@@ -290,10 +296,8 @@ impl TileDecl {
                 kind,
             });
         }
-        if matches!(kind, MmaKind::Mxf4 | MmaKind::Mxf4nvf4) {
-            // Packed fp4 (two values per byte) is not laid out by this version.
-            return Err(Error::UnsupportedElement { dtype: d.dtype });
-        }
+        let form = SmemForm::of(d.dtype, kind);
+        let vpc = form.values_per_cell();
         if d.tile_mn == 0 {
             return Err(Error::ZeroExtent {
                 dim: crate::error::Dim::Mn,
@@ -305,7 +309,9 @@ impl TileDecl {
             });
         }
         tri!(crate::tile::check_size(
-            &TileSpec::new(d.arch, d.dtype, d.major, d.tile_mn, d.tile_k).stages(d.stages)
+            &TileSpec::new(d.arch, d.dtype, d.major, d.tile_mn, d.tile_k)
+                .stages(d.stages)
+                .form(form)
         ));
         // Swizzle: resolve auto, then check it exists on the arch.
         let contiguous = match d.major {
@@ -314,6 +320,12 @@ impl TileDecl {
         };
         let swizzle = match d.swizzle {
             Some(s) => s,
+            // K = 96 packed fp4: 48-byte K blocks are laid out without swizzle (`SmemForm`).
+            None if matches!(form, SmemForm::Packed)
+                && matches!(d.mma, Some(MmaShape { k: 96, .. })) =>
+            {
+                SwizzleMode::None
+            }
             None => {
                 if matches!(d.arch, Arch::Sm100)
                     && matches!(d.major, Major::Mn)
@@ -321,7 +333,7 @@ impl TileDecl {
                 {
                     SwizzleMode::B128Base32B
                 } else {
-                    match select_swizzle(d.dtype, contiguous) {
+                    match select_swizzle(d.dtype, contiguous / vpc) {
                         Ok(s) => s,
                         Err(_) => {
                             return Err(Error::ContiguousNotMultipleOf16B {
@@ -330,8 +342,8 @@ impl TileDecl {
                                     Major::Mn => crate::error::Dim::Mn,
                                 },
                                 extent: contiguous,
-                                bytes: contiguous * d.dtype.smem_bytes(),
-                                elems_per_16b: d.dtype.per_16_bytes(),
+                                bytes: contiguous * d.dtype.smem_bytes() / vpc,
+                                elems_per_16b: form.values_per_16_bytes(d.dtype),
                             })
                         }
                     }
@@ -388,7 +400,9 @@ impl TileDecl {
             .swizzle(swizzle)
             .order(order)
             .mma_mn(mma.operand_mn(d.operand, d.cta_group))
-            .stages(d.stages);
+            .stages(d.stages)
+            .form(form)
+            .mma_k_bytes(mma.k * d.dtype.smem_bytes() / vpc);
         let tile = tri!(spec.build());
         let tma = tri!(TmaPlan::new(&tile, d.tma_box));
         d.swizzle = Some(swizzle);

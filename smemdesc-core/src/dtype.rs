@@ -2,17 +2,20 @@
 
 /// An operand element type.
 ///
-/// Layout arithmetic uses [`ElementType::smem_bits`], the width an element occupies in shared memory;
-/// every length is then computed in bytes (or 16-byte units), never in elements. The 6- and 4-bit
-/// types are stored in 8-bit containers by the dense `kind::f8f6f4` path (PTX ISA, tcgen05
-/// "Packing formats": unpacked, one element per byte), which is what smemdesc lays out today; the
-/// packed forms of the block-scaled kinds can be added without changing this type.
+/// Layout arithmetic uses [`ElementType::smem_bits`], the width of one layout *cell* in shared
+/// memory; every length is then computed in bytes (or 16-byte units), never in elements. A 6- or
+/// 4-bit value is not stored in a byte of its own: `kind::f8f6f4`/`mxf8f6f4` read the **padded**
+/// form (16 values packed at the start of each 16-byte unit, the rest padding: one 1-byte slot per
+/// value for the layout algebra), `kind::mxf4`/`mxf4nvf4` the **packed** form (two values per
+/// byte). [`SmemForm`](crate::SmemForm) says which, and where each value's bits are; the 8-bit
+/// container is the Tensor Memory format, not an SMEM one.
 ///
 /// ```
-/// use smemdesc_core::ElementType;
+/// use smemdesc_core::{ElementType, MmaKind, SmemForm};
 /// assert_eq!(ElementType::BF16.bits(), 16);
 /// assert_eq!(ElementType::E2M1.bits(), 4);
-/// assert_eq!(ElementType::E2M1.smem_bits(), 8); // one fp4 value per byte (unpacked container)
+/// assert_eq!(ElementType::E2M1.smem_bits(), 8); // one 1-byte cell: a padded slot or a packed pair
+/// assert_eq!(ElementType::E2M1.smem_form(MmaKind::Mxf4).values_per_16_bytes(ElementType::E2M1), 32);
 /// assert_eq!(ElementType::TF32.per_16_bytes(), 4);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -76,7 +79,8 @@ impl ElementType {
         }
     }
 
-    /// Width one element occupies in shared memory, in bits (sub-byte types: 8-bit containers).
+    /// Width of one layout cell in shared memory, in bits (sub-byte types: 8, the 1-byte slot of
+    /// the padded form or the byte of a packed pair; see [`SmemForm`](crate::SmemForm)).
     ///
     /// ```
     /// assert_eq!(smemdesc_core::ElementType::E2M3.smem_bits(), 8);
@@ -100,7 +104,8 @@ impl ElementType {
         self.smem_bits() / 8
     }
 
-    /// Elements per 16-byte unit (CuTe's `T` in the canonical layouts).
+    /// Cells per 16-byte unit (CuTe's `T` in the canonical layouts; values for every form but
+    /// packed fp4, which has 32 values per 16 bytes).
     ///
     /// ```
     /// assert_eq!(smemdesc_core::ElementType::E4M3.per_16_bytes(), 16);
@@ -109,7 +114,8 @@ impl ElementType {
         128 / self.smem_bits()
     }
 
-    /// Elements in the 32 bytes of K one MMA instruction reads (the instruction's K).
+    /// Elements in the 32 bytes of K one MMA instruction reads (the instruction's K) in the dense
+    /// kinds' form; packed fp4 (`kind::mxf4`) has K = 64 (see [`SmemForm::values_in`](crate::SmemForm::values_in)).
     ///
     /// ```
     /// assert_eq!(smemdesc_core::ElementType::BF16.mma_k(), 16);

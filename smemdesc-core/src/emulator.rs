@@ -9,7 +9,9 @@
 
 use crate::arch::Major;
 use crate::descriptor::SmemDescriptor;
+use crate::dtype::ElementType;
 use crate::error::Error;
+use crate::smem_form::{SmemForm, ValueOffset};
 use crate::swizzle::SwizzleMode;
 
 /// The byte address the tensor core reads for element `(mn, k)` of the MMA operand described by
@@ -82,4 +84,37 @@ pub const fn emulate_address(
     let mask = (1u32 << row_bits) - 1;
     let row = ((addr >> 7).wrapping_sub(desc.base_offset() as u32)) & mask;
     Ok(addr ^ (row << chunk_lo))
+}
+
+/// Where the tensor core reads value `(mn, k)` of the operand described by `desc` when the values
+/// are `dtype` in SMEM form `form`: the cell the descriptor walk of [`emulate_address`] reaches
+/// (cell `k / 2` for packed fp4, whose cells hold two K values), then the form's packing rule
+/// ([`SmemForm::locate`]: padded values sit at `i · bits` of their 16-byte unit, packed values in
+/// the nibble `k % 2`). Independent of the layout algebra, like [`emulate_address`].
+///
+/// ```
+/// use smemdesc_core::*;
+/// // packed fp4, K-major, no swizzle, LBO 128 (next 16-byte K core matrix), SBO 256
+/// let d = SmemDescriptor::encode(Arch::Sm100, DescriptorFields::new(0x400, 128, 256, SwizzleMode::None)).unwrap();
+/// // k = 37 is cell 18: second K core matrix (LBO), byte 2, high nibble
+/// assert_eq!(emulate_value(d, Major::K, ElementType::E2M1, SmemForm::Packed, 0, 37),
+///            Ok(ValueOffset { byte: 0x400 + 128 + 2, bit: 4, bits: 4 }));
+/// ```
+pub const fn emulate_value(
+    desc: SmemDescriptor,
+    major: Major,
+    dtype: ElementType,
+    form: SmemForm,
+    mn: u32,
+    k: u32,
+) -> Result<ValueOffset, Error> {
+    let vpc = form.values_per_cell();
+    let cell = tri!(emulate_address(
+        desc,
+        major,
+        form.cell_bytes(dtype),
+        mn,
+        k / vpc
+    ));
+    Ok(form.locate(dtype, cell, k % vpc))
 }

@@ -2,8 +2,11 @@
 
 use crate::arch::{Arch, Major};
 use crate::dtype::ElementType;
+use crate::idesc::ScaleFormat;
 use crate::mma::MmaKind;
+use crate::smem_form::SmemForm;
 use crate::swizzle::SwizzleMode;
+use crate::tma::TmaDataType;
 
 /// A tile dimension.
 ///
@@ -319,6 +322,62 @@ pub enum Error {
         /// The legal inner extent (elements).
         inner: u32,
     },
+    /// The element type cannot take this SMEM form (e.g. packed fp6, padded bf16).
+    FormNotForElement {
+        /// The form.
+        form: SmemForm,
+        /// The element type.
+        dtype: ElementType,
+    },
+    /// The instruction K is not one the kind / SMEM form has.
+    IllegalMmaK {
+        /// The K given (values).
+        k: u32,
+        /// The element type.
+        dtype: ElementType,
+        /// Its SMEM form.
+        form: SmemForm,
+        /// The legal values.
+        legal: &'static str,
+    },
+    /// A 48-byte K block (K = 96 packed fp4) with a swizzle: some instruction's K block would cross
+    /// a swizzle atom, which only the absolute-LBO descriptor mode (sm_103a) can address.
+    KBlockCrossesAtom {
+        /// The swizzle.
+        swizzle: SwizzleMode,
+    },
+    /// A padded-form TMA data type (`16U4_ALIGN16B`, `16U6_ALIGN16B`) with a box whose inner
+    /// extent is not exactly 128 elements (CUDA driver API, `cuTensorMapEncodeTiled`).
+    TmaPaddedBoxInner {
+        /// The data type.
+        data_type: TmaDataType,
+        /// The inner extent requested, or imposed by the swizzle atom (elements).
+        inner: u32,
+        /// Whether the box was requested (`tma_box`) rather than implied by the swizzle.
+        requested: bool,
+        /// The swizzle.
+        swizzle: SwizzleMode,
+    },
+    /// A scale-factor tile whose kind, factor type and vector size do not go together.
+    ScaleFormatIllegal {
+        /// The MMA kind.
+        kind: MmaKind,
+        /// The factor type.
+        format: ScaleFormat,
+        /// K-values per factor.
+        vec: u32,
+        /// The legal combinations.
+        legal: &'static str,
+    },
+    /// A scale-factor tile that is not whole 512-byte atoms (128 rows of A; 4 factors along K).
+    ScaleTileNotWholeAtoms {
+        /// The dimension.
+        dim: Dim,
+        /// The operand tile's extent (values).
+        extent: u32,
+        /// The atom's extent along `dim` (values).
+        atom_extent: u32,
+    },
 }
 
 /// The declaration argument an error is about (for pointing a compile error at it).
@@ -407,6 +466,18 @@ impl Error {
             Error::TmaBoxRowsIllegal { .. } => {
                 "TMA box rows must be whole, contiguous atoms of the tile"
             }
+            Error::FormNotForElement { .. } => "element type cannot take this SMEM form",
+            Error::IllegalMmaK { .. } => "MMA K is not legal for this kind and SMEM form",
+            Error::KBlockCrossesAtom { .. } => "a 48-byte K block needs swizzle = none",
+            Error::TmaPaddedBoxInner { .. } => {
+                "a 16U4_ALIGN16B/16U6_ALIGN16B TMA box must be exactly 128 elements wide"
+            }
+            Error::ScaleFormatIllegal { .. } => {
+                "scale-factor type or vector size not legal for this MMA kind"
+            }
+            Error::ScaleTileNotWholeAtoms { .. } => {
+                "scale-factor tile is not a whole number of 512-byte atoms"
+            }
         }
     }
 
@@ -461,6 +532,21 @@ impl Error {
             Error::TmaBoxWidth { .. }
             | Error::TmaBoxRowsOver256 { .. }
             | Error::TmaBoxRowsIllegal { .. } => Argument::TmaBox,
+            Error::FormNotForElement { .. } => Argument::Kind,
+            Error::IllegalMmaK { .. } => Argument::Mma,
+            Error::KBlockCrossesAtom { .. } => Argument::Swizzle,
+            Error::TmaPaddedBoxInner { requested, .. } => {
+                if *requested {
+                    Argument::TmaBox
+                } else {
+                    Argument::Swizzle
+                }
+            }
+            Error::ScaleFormatIllegal { .. } => Argument::Kind,
+            Error::ScaleTileNotWholeAtoms { dim, .. } => match dim {
+                Dim::Mn => Argument::TileMn,
+                Dim::K => Argument::TileK,
+            },
         }
     }
 }
@@ -643,6 +729,56 @@ impl core::fmt::Display for Error {
             Error::TmaBoxRowsIllegal { rows, atom_rows, max_rows, inner } => write!(
                 f,
                 "TMA box of {rows} rows does not cover whole atoms that are contiguous in shared memory; legal rows are multiples of {atom_rows} that divide the tile, up to {max_rows} (largest legal box: {max_rows} x {inner})"
+            ),
+            Error::FormNotForElement { form, dtype } => write!(
+                f,
+                "{} cannot be stored in the {} SMEM form; {}",
+                dtype.name(),
+                form.name(),
+                match form {
+                    SmemForm::Whole => "6- and 4-bit types are padded (kind f8f6f4, mxf8f6f4) or packed (kind mxf4, mxf4nvf4)",
+                    SmemForm::Padded16 => "only e2m3, e3m2 and e2m1 are padded",
+                    SmemForm::Packed => "only e2m1 is packed (kind mxf4, mxf4nvf4)",
+                }
+            ),
+            Error::IllegalMmaK { k, dtype, form, legal } => write!(
+                f,
+                "MMA K = {k} is not legal for {} {}; legal K: {legal}",
+                form.name(),
+                dtype.name()
+            ),
+            Error::KBlockCrossesAtom { swizzle } => write!(
+                f,
+                "K = 96 reads 48 B of K per instruction, so some instruction's K block crosses a {} swizzle atom; addressing the next atom needs the descriptor's absolute-LBO mode (bit 52), which PTX supports only on sm_103a; use swizzle = none (the relative LBO then steps the K core matrices) or K = 64",
+                swizzle.name()
+            ),
+            Error::TmaPaddedBoxInner { data_type, inner, requested, swizzle } => {
+                if requested {
+                    write!(
+                        f,
+                        "TMA box is {inner} elements wide, but {} needs boxDim[0] = 128 exactly (cuTensorMapEncodeTiled); use tma_box = (rows, 128)",
+                        data_type.name()
+                    )
+                } else {
+                    write!(
+                        f,
+                        "the {} swizzle atom holds {inner} elements per row, but a {} TMA box must be 128 elements wide (cuTensorMapEncodeTiled: boxDim[0] = 128); use swizzle = 128B with a K extent that is a multiple of 128",
+                        swizzle.name(),
+                        data_type.name()
+                    )
+                }
+            }
+            Error::ScaleFormatIllegal { kind, format, vec, legal } => write!(
+                f,
+                "{} scale factors with one factor per {vec} values are not legal for kind::{}; legal: {legal}",
+                format.name(),
+                kind.name()
+            ),
+            Error::ScaleTileNotWholeAtoms { dim, extent, atom_extent } => write!(
+                f,
+                "scale factors of a tile {} extent {extent} are not whole 512 B scale atoms (128 rows x 4 factors: {atom_extent} values along {}); use a multiple of {atom_extent}",
+                dim.name(),
+                dim.name()
             ),
         }
     }

@@ -42,9 +42,18 @@ mod descriptor;
 mod dtype;
 mod emulator;
 mod error;
+mod idesc;
+mod idesc_codec;
+mod idesc_error;
 mod layout;
 mod mma;
+mod pairing;
+mod scale;
+mod smem_form;
 mod swizzle;
+mod tensor_map;
+mod tensor_map_error;
+mod tensor_map_types;
 mod tile;
 mod tma;
 
@@ -55,10 +64,22 @@ pub use canonical::{CanonicalForm, Slot};
 pub use decl::{TileDecl, TilePlan};
 pub use descriptor::{layout_type_code, layout_type_from_code, DescriptorFields, SmemDescriptor};
 pub use dtype::ElementType;
-pub use emulator::emulate_address;
+pub use emulator::{emulate_address, emulate_value};
 pub use error::{Argument, Dim, Error, Field};
+pub use idesc::{format_code, format_type, is_block_scaled, AccumType, InstrDesc, ScaleFormat};
+pub use idesc_codec::{idesc_fields, Idesc, IdescField};
+pub use idesc_error::IdescError;
 pub use layout::{Layout, Mode, SwizzledLayout, MAX_SUBMODES};
 pub use mma::{check_mma_shape, check_mn_major, MmaKind, MmaShape, Operand};
+pub use pairing::{MmaPair, Mnemonic, PairOptions};
+pub use scale::{ScaleDecl, ScaleTile, SCALE_ATOM_BYTES, SCALE_ATOM_FACTORS, SCALE_ATOM_ROWS};
+pub use smem_form::{SmemForm, ValueOffset};
 pub use swizzle::{Swizzle, SwizzleMode};
+pub use tensor_map::{TensorMap, TensorMapArgs, TENSOR_MAP_MAX_BOX_BYTES};
+pub use tensor_map_error::{TensorMapArg, TensorMapError};
+pub use tensor_map_types::{
+    TensorMapDataType, TensorMapInterleave, TensorMapL2Promotion, TensorMapOobFill,
+    TensorMapSwizzle,
+};
 pub use tile::{select_swizzle, TileLayout, TileSpec};
 pub use tma::{TmaDataType, TmaPlan, TmaSwizzle};

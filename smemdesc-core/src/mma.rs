@@ -65,7 +65,7 @@ pub enum MmaKind {
     F16,
     /// tf32 inputs.
     Tf32,
-    /// e4m3, e5m2, e2m3, e3m2, e2m1 inputs (8-bit containers).
+    /// e4m3, e5m2, e2m3, e3m2, e2m1 inputs (6/4-bit types in the padded SMEM form).
     F8f6f4,
     /// s8/u8 inputs.
     I8,
@@ -366,8 +366,20 @@ pub const fn check_mma_shape(
     cta_group: u32,
     b_major: Major,
 ) -> Result<(), Error> {
-    let expected = dtype.mma_k();
-    if shape.k != expected {
+    let form = crate::smem_form::SmemForm::of(dtype, kind);
+    if let crate::smem_form::SmemForm::Packed = form {
+        // kind::mxf4 / mxf4nvf4: 32 bytes of packed fp4 (K = 64), or 48 bytes (K = 96).
+        if shape.k != 64 && shape.k != 96 {
+            return Err(Error::IllegalMmaK {
+                k: shape.k,
+                dtype,
+                form,
+                legal: "64 or 96",
+            });
+        }
+    }
+    let expected = form.values_in(dtype, 32);
+    if !matches!(form, crate::smem_form::SmemForm::Packed) && shape.k != expected {
         return Err(Error::MmaKNot32Bytes {
             k: shape.k,
             dtype,

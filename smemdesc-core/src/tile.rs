@@ -7,6 +7,7 @@ use crate::descriptor::{DescriptorFields, SmemDescriptor};
 use crate::dtype::ElementType;
 use crate::error::{Dim, Error, Field};
 use crate::layout::{Layout, SwizzledLayout};
+use crate::smem_form::SmemForm;
 use crate::swizzle::SwizzleMode;
 
 /// What a kernel author declares about one operand tile.
@@ -44,6 +45,10 @@ pub struct TileSpec {
     pub mma_mn: u32,
     /// Pipeline stages.
     pub stages: u32,
+    /// How values sit in SMEM (default: the dense form of `dtype`; see [`SmemForm`]).
+    pub form: SmemForm,
+    /// Bytes of K one MMA instruction reads (32; 48 for K = 96 packed fp4).
+    pub mma_k_bytes: u32,
 }
 
 impl TileSpec {
@@ -71,6 +76,8 @@ impl TileSpec {
             tile_k,
             mma_mn: tile_mn,
             stages: 1,
+            form: SmemForm::dense(dtype),
+            mma_k_bytes: 32,
         }
     }
 
@@ -189,8 +196,8 @@ const MAX_STAGE_BYTES: u64 = 1 << 24;
 /// Refuses, as [`Error::SmemBudget`], a tile whose one stage alone is larger than
 /// [`MAX_STAGE_BYTES`]; values saturate so the error itself cannot overflow.
 pub(crate) const fn check_size(spec: &TileSpec) -> Result<(), Error> {
-    let stage =
-        (spec.tile_mn as u64 * spec.tile_k as u64).saturating_mul(spec.dtype.smem_bytes() as u64);
+    let stage = (spec.tile_mn as u64 * (spec.tile_k / spec.form.values_per_cell()) as u64)
+        .saturating_mul(spec.dtype.smem_bytes() as u64);
     if stage > MAX_STAGE_BYTES {
         let total = stage.saturating_mul(spec.stages as u64);
         return Err(Error::SmemBudget {
@@ -260,24 +267,32 @@ impl TileLayout {
             return Err(Error::ZeroExtent { dim: Dim::K });
         }
         tri!(check_size(&spec));
+        tri!(crate::smem_form::check_form(&spec));
         let dtype = spec.dtype;
+        // Values per cell along K (2 for packed fp4, which is K-major only); the layout algebra
+        // below runs on cells, extents in errors are reported in values.
+        let vpc = spec.form.values_per_cell();
         let (cdim, contiguous) = match spec.major {
             Major::K => (Dim::K, spec.tile_k),
             Major::Mn => (Dim::Mn, spec.tile_mn),
         };
         let ebytes = dtype.smem_bytes();
-        if (contiguous * ebytes) % 16 != 0 {
+        let per16 = spec.form.values_per_16_bytes(dtype);
+        if contiguous % per16 != 0 {
             return Err(Error::ContiguousNotMultipleOf16B {
                 dim: cdim,
                 extent: contiguous,
-                bytes: contiguous * ebytes,
-                elems_per_16b: dtype.per_16_bytes(),
+                bytes: contiguous * ebytes / vpc,
+                elems_per_16b: per16,
             });
         }
         let swizzle = match spec.swizzle {
             Some(s) => s,
-            None => tri!(select_swizzle(dtype, contiguous)),
+            // A 48-byte K block fits no swizzle atom row evenly (see `check_form`).
+            None if spec.mma_k_bytes == 48 => SwizzleMode::None,
+            None => tri!(select_swizzle(dtype, contiguous / vpc)),
         };
+        tri!(crate::smem_form::check_k_block(&spec, swizzle));
         if crate::descriptor::layout_type_code(spec.arch, swizzle).is_none() {
             return Err(Error::SwizzleNotOnArch {
                 swizzle,
@@ -302,15 +317,15 @@ impl TileLayout {
                 atom_bytes: swizzle.atom_bytes(),
             });
         }
-        if spec.tile_k % atom.k_extent() != 0 {
+        if spec.tile_k % (atom.k_extent() * vpc) != 0 {
             return Err(Error::TileNotWholeAtoms {
                 dim: Dim::K,
                 extent: spec.tile_k,
-                atom_extent: atom.k_extent(),
+                atom_extent: atom.k_extent() * vpc,
                 atom_bytes: swizzle.atom_bytes(),
             });
         }
-        let mma_k = dtype.mma_k();
+        let mma_k = spec.mma_k();
         if spec.tile_k % mma_k != 0 {
             return Err(Error::TileNotWholeMmas {
                 dim: Dim::K,
@@ -335,11 +350,11 @@ impl TileLayout {
         // tile_to_shape -> recast to 16-byte units -> divide into MMA subtiles.
         let tile = tri!(atom
             .layout
-            .tile_to_shape(spec.tile_mn, spec.tile_k, spec.order));
+            .tile_to_shape(spec.tile_mn, spec.tile_k / vpc, spec.order));
         let t = dtype.per_16_bytes();
         let units = tri!(tile.recast(t));
         let (sub_mn, sub_k) = match spec.major {
-            Major::K => (spec.mma_mn, 2),
+            Major::K => (spec.mma_mn, spec.mma_k_bytes / 16),
             Major::Mn => (spec.mma_mn / t, mma_k),
         };
         let (subtile, grid) = tri!(units.divide(sub_mn, sub_k));
@@ -468,9 +483,11 @@ impl TileLayout {
     }
 
     /// Swizzled byte offset of logical element `(mn, k)` from a tile base aligned to
-    /// [`align`](Self::align) (what a hand-written `ld.shared`/`st.shared` uses). The asserting
-    /// form of [`try_offset`](Self::try_offset): `mn >= TILE_MN` or `k >= TILE_K` is a compile
-    /// error in `const` and a panic at run time ([`crate::access`]).
+    /// [`align`](Self::align) (what a hand-written `ld.shared`/`st.shared` uses). For sub-byte
+    /// forms this is the layout's 1-byte cell (padded: the value's slot; packed: the byte holding
+    /// the value); [`value_offset`](Self::value_offset) gives the value's own byte and bits. The
+    /// asserting form of [`try_offset`](Self::try_offset): `mn >= TILE_MN` or `k >= TILE_K` is a
+    /// compile error in `const` and a panic at run time ([`crate::access`]).
     ///
     /// ```
     /// # use smemdesc_core::*;
@@ -547,7 +564,7 @@ impl TileLayout {
     /// ```
     #[inline]
     pub const fn mmas_k(&self) -> u32 {
-        self.spec.tile_k / self.spec.dtype.mma_k()
+        self.spec.tile_k / self.spec.mma_k()
     }
 
     /// The instruction's K in elements (32 bytes).
@@ -558,7 +575,7 @@ impl TileLayout {
     /// assert_eq!(t.mma_k(), 32);
     /// ```
     pub const fn mma_k(&self) -> u32 {
-        self.spec.dtype.mma_k()
+        self.spec.mma_k()
     }
 
     /// The grid of subtile origins in 16-byte units (`rest` of the zipped divide).

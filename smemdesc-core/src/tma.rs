@@ -81,8 +81,8 @@ impl TmaSwizzle {
     }
 }
 
-/// `CUtensorMapDataType` for an element type (CUDA driver API, `cuda.h`). fp8 and 8-bit-container
-/// fp6/fp4 values are moved as `UINT8`.
+/// `CUtensorMapDataType` for an element type (CUDA driver API, `cuda.h`). fp8 values are moved as
+/// `UINT8`; fp6/fp4 as the packed types of their SMEM form ([`SmemForm::tma_data_type`](crate::SmemForm::tma_data_type)).
 ///
 /// ```
 /// use smemdesc_core::{ElementType, TmaDataType};
@@ -101,14 +101,22 @@ pub enum TmaDataType {
     Bfloat16,
     /// `TFLOAT32` = 11.
     Tfloat32,
+    /// `16U4_ALIGN8B` = 13: packed fp4, two values per byte, no gaps.
+    U4x16Align8B,
+    /// `16U4_ALIGN16B` = 14: 16 fp4 values in 8 bytes, then 8 bytes of padding.
+    U4x16Align16B,
+    /// `16U6_ALIGN16B` = 15: 16 fp6 values in 12 bytes, then 4 bytes of padding.
+    U6x16Align16B,
 }
 
 impl TmaDataType {
-    /// The data type TMA moves `dtype` as.
+    /// The data type TMA moves `dtype` as, in the SMEM form of its dense kind (fp6/fp4: padded).
     ///
     /// ```
     /// use smemdesc_core::{ElementType, TmaDataType};
     /// assert_eq!(TmaDataType::of(ElementType::TF32), TmaDataType::Tfloat32);
+    /// assert_eq!(TmaDataType::of(ElementType::E2M1), TmaDataType::U4x16Align16B);
+    /// assert_eq!(TmaDataType::of(ElementType::E3M2), TmaDataType::U6x16Align16B);
     /// ```
     pub const fn of(dtype: ElementType) -> TmaDataType {
         match dtype {
@@ -116,6 +124,8 @@ impl TmaDataType {
             ElementType::BF16 => TmaDataType::Bfloat16,
             ElementType::TF32 => TmaDataType::Tfloat32,
             ElementType::F32 => TmaDataType::Float32,
+            ElementType::E2M1 => TmaDataType::U4x16Align16B,
+            ElementType::E2M3 | ElementType::E3M2 => TmaDataType::U6x16Align16B,
             _ => TmaDataType::Uint8,
         }
     }
@@ -132,6 +142,9 @@ impl TmaDataType {
             TmaDataType::Float32 => 7,
             TmaDataType::Bfloat16 => 9,
             TmaDataType::Tfloat32 => 11,
+            TmaDataType::U4x16Align8B => 13,
+            TmaDataType::U4x16Align16B => 14,
+            TmaDataType::U6x16Align16B => 15,
         }
     }
 
@@ -147,6 +160,9 @@ impl TmaDataType {
             TmaDataType::Float32 => "CU_TENSOR_MAP_DATA_TYPE_FLOAT32",
             TmaDataType::Bfloat16 => "CU_TENSOR_MAP_DATA_TYPE_BFLOAT16",
             TmaDataType::Tfloat32 => "CU_TENSOR_MAP_DATA_TYPE_TFLOAT32",
+            TmaDataType::U4x16Align8B => "CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN8B",
+            TmaDataType::U4x16Align16B => "CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN16B",
+            TmaDataType::U6x16Align16B => "CU_TENSOR_MAP_DATA_TYPE_16U6_ALIGN16B",
         }
     }
 }
@@ -205,7 +221,15 @@ impl TmaPlan {
         let spec = tile.spec();
         let swizzle = tile.swizzle_mode();
         let ebytes = spec.dtype.smem_bytes();
-        let inner = swizzle.atom_width() / ebytes;
+        // Box extents count values ("Dimension for the packed data types must reflect the number
+        // of individual U# values"); a packed fp4 cell holds 2.
+        let vpc = spec.form.values_per_cell();
+        let inner = swizzle.atom_width() / ebytes * vpc;
+        let data_type = spec.form.tma_data_type(spec.dtype);
+        let padded = matches!(
+            data_type,
+            TmaDataType::U4x16Align16B | TmaDataType::U6x16Align16B
+        );
         let atom_rows = swizzle.atom_rows();
         let (strided, contig) = match spec.major {
             Major::K => (spec.tile_mn, spec.tile_k),
@@ -230,10 +254,18 @@ impl TmaPlan {
         let rows = match request {
             None => max_rows,
             Some((rows, req_inner)) => {
+                if padded && req_inner != 128 {
+                    return Err(Error::TmaPaddedBoxInner {
+                        data_type,
+                        inner: req_inner,
+                        requested: true,
+                        swizzle,
+                    });
+                }
                 if req_inner != inner {
                     return Err(Error::TmaBoxWidth {
                         inner: req_inner,
-                        inner_bytes: req_inner.saturating_mul(ebytes),
+                        inner_bytes: req_inner.saturating_mul(ebytes) / vpc,
                         swizzle,
                         legal_inner: inner,
                         max_rows,
@@ -257,15 +289,23 @@ impl TmaPlan {
                 rows
             }
         };
+        if padded && inner != 128 {
+            return Err(Error::TmaPaddedBoxInner {
+                data_type,
+                inner,
+                requested: false,
+                swizzle,
+            });
+        }
         let boxes_strided = strided / rows;
         let boxes_contig = contig / inner;
         Ok(TmaPlan {
             box_rows: rows,
             box_inner: inner,
             boxes: boxes_strided * boxes_contig,
-            box_bytes: rows * inner * ebytes,
+            box_bytes: rows * inner * ebytes / vpc,
             swizzle: TmaSwizzle::of(swizzle),
-            data_type: TmaDataType::of(spec.dtype),
+            data_type,
             smem_align: tile.align(),
             boxes_strided,
             boxes_contig,
@@ -318,6 +358,7 @@ impl TmaPlan {
     /// ```
     pub const fn box_offset(&self, tile: &TileLayout, b: u32) -> u32 {
         let (mn, k) = self.box_coord(b);
-        tile.layout().eval(mn, k) * tile.spec().dtype.smem_bytes()
+        let spec = tile.spec();
+        tile.layout().eval(mn, k / spec.form.values_per_cell()) * spec.dtype.smem_bytes()
     }
 }

@@ -21,28 +21,40 @@ pub(crate) const KEYS: &[(&str, &str)] = &[
     ("swizzle", "auto | none | 32B | 64B | 128B | 128B_base32B"),
     ("order", "mn_first | k_first"),
     ("mma", "mMnNkK (e.g. m64n256k16) | (M, N) | (M, N, K)"),
-    ("kind", "f16 | tf32 | f8f6f4 | i8 | mxf8f6f4"),
+    (
+        "kind",
+        "f16 | tf32 | f8f6f4 | i8 | mxf8f6f4 | mxf4 | mxf4nvf4",
+    ),
     ("stages", "an integer >= 1"),
     ("tma_box", "(rows, inner)"),
     ("cta_group", "1 | 2"),
+    (
+        "global_dims",
+        "(dim0, dim1, ...) elements, innermost first, 2 to 5 of them; `_` for a run-time value",
+    ),
+    (
+        "global_strides",
+        "(stride1, ...) bytes of dims 1.., one fewer than global_dims; `_` for a run-time value",
+    ),
 ];
 
 /// Keys that must be given.
 const REQUIRED: &[&str] = &["arch", "operand", "dtype", "tile", "major"];
 
-fn key_list() -> String {
-    KEYS.iter().map(|(k, _)| *k).collect::<Vec<_>>().join(", ")
+fn key_list(keys: &[(&str, &str)]) -> String {
+    keys.iter().map(|(k, _)| *k).collect::<Vec<_>>().join(", ")
 }
 
 fn accepted(key: &str) -> &'static str {
     KEYS.iter()
+        .chain(crate::scale::SCALE_KEYS)
         .find(|(k, _)| *k == key)
         .map(|(_, v)| *v)
         .unwrap_or("")
 }
 
 /// One raw value with its tokens.
-enum Value {
+pub(crate) enum Value {
     Ident(Ident),
     Int(syn::LitInt),
     Str(syn::LitStr),
@@ -190,14 +202,24 @@ pub(crate) struct Decl {
     pub stages: Option<Sp<u32>>,
     pub tma_box: Option<Pair>,
     pub cta_group: Option<Sp<u32>>,
+    /// `global_dims = (…)`: the global tensor's dims, `None` entries given at run time.
+    pub global_dims: Option<GlobalList>,
+    /// `global_strides = (…)`: its byte strides of dims 1.., `None` entries given at run time.
+    pub global_strides: Option<GlobalList>,
+}
+
+/// A tuple of `u64` values or `_` (a run-time value), with the span of each entry and of the whole.
+pub(crate) struct GlobalList {
+    pub items: Vec<Sp<Option<u64>>>,
+    pub all: Span,
 }
 
 /// Collects errors; `syn::Error::combine` reports them all.
 #[derive(Default)]
-struct Errors(Option<syn::Error>);
+pub(crate) struct Errors(pub(crate) Option<syn::Error>);
 
 impl Errors {
-    fn push(&mut self, e: syn::Error) {
+    pub(crate) fn push(&mut self, e: syn::Error) {
         match &mut self.0 {
             Some(all) => all.combine(e),
             None => self.0 = Some(e),
@@ -209,7 +231,78 @@ impl Errors {
 /// point.
 pub(crate) fn parse(input: TokenStream, site: Span) -> Result<Decl, syn::Error> {
     let mut errs = Errors::default();
-    // (key, key ident, value) in the order given; duplicates are reported and dropped.
+    let given = collect(input, KEYS, REQUIRED, site, &mut errs);
+    let get = |k: &str| given.iter().find(|(n, _, _)| n == k).map(|(_, _, v)| v);
+
+    let arch = get("arch").and_then(|v| named(v, "arch", Arch::from_name, &mut errs));
+    let operand = get("operand").and_then(|v| named(v, "operand", Operand::from_name, &mut errs));
+    let dtype = get("dtype").and_then(|v| named(v, "dtype", ElementType::from_name, &mut errs));
+    let tile = get("tile").and_then(|v| pair(v, "tile", "(MN, K)", &mut errs));
+    let major = get("major").and_then(|v| named(v, "major", Major::from_name, &mut errs));
+    let swizzle = get("swizzle").and_then(|v| {
+        if v.word().is_some_and(|w| w == "auto") {
+            return Some(Sp {
+                value: None,
+                span: v.span(),
+            });
+        }
+        named(v, "swizzle", SwizzleMode::from_name, &mut errs).map(|s| Sp {
+            value: Some(s.value),
+            span: s.span,
+        })
+    });
+    let order = get("order").and_then(|v| named(v, "order", Order::from_name, &mut errs));
+    let kind = get("kind").and_then(|v| named(v, "kind", MmaKind::from_name, &mut errs));
+    let stages = get("stages").and_then(|v| int(v, "stages", &mut errs));
+    let tma_box = get("tma_box").and_then(|v| pair(v, "tma_box", "(rows, inner)", &mut errs));
+    let cta_group = get("cta_group").and_then(|v| int(v, "cta_group", &mut errs));
+    let mma =
+        get("mma").and_then(|v| mma(v, dtype.map(|d| d.value), kind.map(|k| k.value), &mut errs));
+    let global_dims = get("global_dims").and_then(|v| global_list(v, "global_dims", &mut errs));
+    let global_strides =
+        get("global_strides").and_then(|v| global_list(v, "global_strides", &mut errs));
+    if let (Some(s), None) = (&global_strides, &global_dims) {
+        errs.push(syn::Error::new(
+            s.all,
+            "`global_strides` needs `global_dims` (the strides are those of its dims 1..): `global_dims = (dim0, dim1, ...)`",
+        ));
+    }
+
+    if let Some(e) = errs.0 {
+        return Err(e);
+    }
+    match (arch, operand, dtype, tile, major) {
+        (Some(arch), Some(operand), Some(dtype), Some(tile), Some(major)) => Ok(Decl {
+            arch,
+            operand,
+            dtype,
+            tile,
+            major,
+            swizzle,
+            order,
+            mma,
+            kind,
+            stages,
+            tma_box,
+            cta_group,
+            global_dims,
+            global_strides,
+        }),
+        // Unreachable: a missing or unparsable required argument pushed an error above.
+        _ => Err(syn::Error::new(site, "incomplete declaration")),
+    }
+}
+
+/// Splits `key = value, ...` into (key, key ident, value) in the order given, reporting unknown
+/// keys (with a "did you mean" from `keys`), duplicates (dropped), malformed pairs and missing
+/// `required` keys into `errs`. Shared by `#[smem_tile]` and `#[smem_scale_tile]`.
+pub(crate) fn collect(
+    input: TokenStream,
+    keys: &[(&'static str, &'static str)],
+    required: &[&str],
+    site: Span,
+    errs: &mut Errors,
+) -> Vec<(String, Ident, Value)> {
     let mut given: Vec<(String, Ident, Value)> = Vec::new();
     for (seg, comma) in split_commas(input) {
         let mut it = seg.into_iter();
@@ -229,20 +322,23 @@ pub(crate) fn parse(input: TokenStream, site: Span) -> Result<Decl, syn::Error> 
                     other.span(),
                     format!(
                         "expected a key (`key = value`); accepted keys: {}",
-                        key_list()
+                        key_list(keys)
                     ),
                 ));
                 continue;
             }
         };
         let name = key.to_string();
-        if !KEYS.iter().any(|(k, _)| *k == name) {
-            let hint = closest_key(&name)
+        if !keys.iter().any(|(k, _)| *k == name) {
+            let hint = closest_key(&name, keys)
                 .map(|k| format!("did you mean `{k}`? "))
                 .unwrap_or_default();
             errs.push(syn::Error::new(
                 key.span(),
-                format!("unknown key `{name}`; {hint}accepted keys: {}", key_list()),
+                format!(
+                    "unknown key `{name}`; {hint}accepted keys: {}",
+                    key_list(keys)
+                ),
             ));
             continue;
         }
@@ -277,10 +373,9 @@ pub(crate) fn parse(input: TokenStream, site: Span) -> Result<Decl, syn::Error> 
         given.push((name, key, value));
     }
 
-    let get = |k: &str| given.iter().find(|(n, _, _)| n == k).map(|(_, _, v)| v);
     let mut missing = Vec::new();
-    for k in REQUIRED {
-        if get(k).is_none() {
+    for k in required {
+        if !given.iter().any(|(n, _, _)| n == k) {
             missing.push(format!("`{k} = {}`", accepted(k)));
         }
     }
@@ -290,56 +385,11 @@ pub(crate) fn parse(input: TokenStream, site: Span) -> Result<Decl, syn::Error> 
             format!("missing required argument(s): {}", missing.join(", ")),
         ));
     }
-
-    let arch = get("arch").and_then(|v| named(v, "arch", Arch::from_name, &mut errs));
-    let operand = get("operand").and_then(|v| named(v, "operand", Operand::from_name, &mut errs));
-    let dtype = get("dtype").and_then(|v| named(v, "dtype", ElementType::from_name, &mut errs));
-    let tile = get("tile").and_then(|v| pair(v, "tile", "(MN, K)", &mut errs));
-    let major = get("major").and_then(|v| named(v, "major", Major::from_name, &mut errs));
-    let swizzle = get("swizzle").and_then(|v| {
-        if v.word().is_some_and(|w| w == "auto") {
-            return Some(Sp {
-                value: None,
-                span: v.span(),
-            });
-        }
-        named(v, "swizzle", SwizzleMode::from_name, &mut errs).map(|s| Sp {
-            value: Some(s.value),
-            span: s.span,
-        })
-    });
-    let order = get("order").and_then(|v| named(v, "order", Order::from_name, &mut errs));
-    let kind = get("kind").and_then(|v| named(v, "kind", MmaKind::from_name, &mut errs));
-    let stages = get("stages").and_then(|v| int(v, "stages", &mut errs));
-    let tma_box = get("tma_box").and_then(|v| pair(v, "tma_box", "(rows, inner)", &mut errs));
-    let cta_group = get("cta_group").and_then(|v| int(v, "cta_group", &mut errs));
-    let mma = get("mma").and_then(|v| mma(v, dtype.map(|d| d.value), &mut errs));
-
-    if let Some(e) = errs.0 {
-        return Err(e);
-    }
-    match (arch, operand, dtype, tile, major) {
-        (Some(arch), Some(operand), Some(dtype), Some(tile), Some(major)) => Ok(Decl {
-            arch,
-            operand,
-            dtype,
-            tile,
-            major,
-            swizzle,
-            order,
-            mma,
-            kind,
-            stages,
-            tma_box,
-            cta_group,
-        }),
-        // Unreachable: a missing or unparsable required argument pushed an error above.
-        _ => Err(syn::Error::new(site, "incomplete declaration")),
-    }
+    given
 }
 
 /// A word value looked up by `from_name`.
-fn named<T>(
+pub(crate) fn named<T>(
     v: &Value,
     key: &str,
     from_name: fn(&str) -> Option<T>,
@@ -374,7 +424,7 @@ fn named<T>(
 }
 
 /// A non-negative integer that fits `u32` (no suffix, or `u32`/`usize`).
-fn int(v: &Value, key: &str, errs: &mut Errors) -> Option<Sp<u32>> {
+pub(crate) fn int(v: &Value, key: &str, errs: &mut Errors) -> Option<Sp<u32>> {
     let found = match v {
         Value::Int(l) if matches!(l.suffix(), "" | "u32" | "usize") => {
             match l.base10_parse::<u32>() {
@@ -397,7 +447,7 @@ fn int(v: &Value, key: &str, errs: &mut Errors) -> Option<Sp<u32>> {
 }
 
 /// `(a, b)` of integers.
-fn pair(v: &Value, key: &str, shape: &str, errs: &mut Errors) -> Option<Pair> {
+pub(crate) fn pair(v: &Value, key: &str, shape: &str, errs: &mut Errors) -> Option<Pair> {
     if let Value::Tuple(g, items) = v {
         if items.len() == 2 {
             let a = int(&items[0], key, errs);
@@ -416,8 +466,57 @@ fn pair(v: &Value, key: &str, shape: &str, errs: &mut Errors) -> Option<Pair> {
     None
 }
 
+/// `(a, b, ...)` (or a single value) of `u64` integers or `_`.
+fn global_list(v: &Value, key: &str, errs: &mut Errors) -> Option<GlobalList> {
+    let one = |item: &Value, errs: &mut Errors| -> Option<Sp<Option<u64>>> {
+        let found = match item {
+            Value::Ident(i) if i == "_" => {
+                return Some(Sp {
+                    value: None,
+                    span: i.span(),
+                })
+            }
+            Value::Int(l) if matches!(l.suffix(), "" | "u64" | "usize") => {
+                match l.base10_parse::<u64>() {
+                    Ok(value) => {
+                        return Some(Sp {
+                            value: Some(value),
+                            span: l.span(),
+                        })
+                    }
+                    Err(_) => format!("`{l}`, which does not fit in u64"),
+                }
+            }
+            other => other.describe(),
+        };
+        errs.push(item.error(format!(
+            "`{key}` takes integers or `_`, found {found}; accepted: {}",
+            accepted(key)
+        )));
+        None
+    };
+    let (items, all): (Vec<&Value>, Span) = match v {
+        Value::Tuple(g, items) => (items.iter().collect(), g.span()),
+        other => (vec![other], other.span()),
+    };
+    let parsed: Vec<Option<Sp<Option<u64>>>> = items.iter().map(|i| one(i, errs)).collect();
+    if items.is_empty() {
+        errs.push(v.error(format!("`{key}` is empty; accepted: {}", accepted(key))));
+        return None;
+    }
+    Some(GlobalList {
+        items: parsed.into_iter().collect::<Option<Vec<_>>>()?,
+        all,
+    })
+}
+
 /// `mma = m64n256k16`, `mma = (M, N)` (K = 32 bytes of `dtype`) or `mma = (M, N, K)`.
-fn mma(v: &Value, dtype: Option<ElementType>, errs: &mut Errors) -> Option<MmaArg> {
+fn mma(
+    v: &Value,
+    dtype: Option<ElementType>,
+    kind: Option<MmaKind>,
+    errs: &mut Errors,
+) -> Option<MmaArg> {
     let bad = |errs: &mut Errors| {
         errs.push(v.error(format!(
             "`mma` takes an instruction shape, found {}; accepted: {}",
@@ -449,8 +548,13 @@ fn mma(v: &Value, dtype: Option<ElementType>, errs: &mut Errors) -> Option<MmaAr
                     let k = (*k)?;
                     (k.value, k.span)
                 }
-                // K is implied: one instruction reads 32 bytes of K (the core's `mma_k`).
-                None => (dtype?.mma_k(), g.span()),
+                // K is implied: one instruction reads 32 bytes of K in the kind's SMEM form
+                // (64 for packed fp4).
+                None => {
+                    let d = dtype?;
+                    let kind = kind.unwrap_or(MmaKind::of(d));
+                    (d.smem_form(kind).values_in(d, 32), g.span())
+                }
             };
             Some(MmaArg {
                 shape: MmaShape::new(m.value, n.value, k),
@@ -465,8 +569,8 @@ fn mma(v: &Value, dtype: Option<ElementType>, errs: &mut Errors) -> Option<MmaAr
 }
 
 /// The accepted key nearest to `name` (edit distance ≤ 2), for "did you mean".
-fn closest_key(name: &str) -> Option<&'static str> {
-    KEYS.iter()
+fn closest_key(name: &str, keys: &[(&'static str, &'static str)]) -> Option<&'static str> {
+    keys.iter()
         .map(|(k, _)| (*k, edit_distance(name, k)))
         .filter(|(_, d)| *d <= 2)
         .min_by_key(|(_, d)| *d)

@@ -113,7 +113,7 @@ pub(crate) fn core_error(d: &Decl, e: &Error, site: Span) -> syn::Error {
             Some(m) => match e {
                 Error::IllegalMmaM { .. } => m.m,
                 Error::IllegalMmaN { .. } => m.n,
-                Error::MmaKNot32Bytes { .. } => m.k,
+                Error::MmaKNot32Bytes { .. } | Error::IllegalMmaK { .. } => m.k,
                 _ => m.all,
             },
             None => defaulted("mma", d.tile.a.span),
@@ -128,7 +128,7 @@ pub(crate) fn core_error(d: &Decl, e: &Error, site: Span) -> syn::Error {
         },
         Argument::TmaBox => match d.tma_box {
             Some(b) => match e {
-                Error::TmaBoxWidth { .. } => b.b.span,
+                Error::TmaBoxWidth { .. } | Error::TmaPaddedBoxInner { .. } => b.b.span,
                 Error::TmaBoxRowsOver256 { .. } | Error::TmaBoxRowsIllegal { .. } => b.a.span,
                 _ => b.all,
             },
@@ -166,6 +166,8 @@ pub(crate) fn tile_struct(
     item: &syn::DeriveInput,
     site: Span,
 ) -> syn::Result<TokenStream> {
+    crate::global::check(d, plan)?;
+    let global_items = crate::global::items(d);
     let t = &plan.tile;
     let tma = &plan.tma;
     let decl = decl_expr(d);
@@ -195,6 +197,7 @@ pub(crate) fn tile_struct(
     );
     let stage_bytes = u(t.stage_bytes());
     let last_start = u(t.access().last_start);
+    let values_per_cell = u(t.access().values_per_cell);
     let [box_inner, box_rows] = tma.box_dim();
     let (box_inner, box_rows) = (u(box_inner), u(box_rows));
     let n_boxes = Literal::usize_unsuffixed(tma.boxes as usize);
@@ -356,6 +359,7 @@ pub(crate) fn tile_struct(
             pub const TMA_BOX_OFFSETS: [u32; #n_boxes] = [#(#box_offsets),*];
             /// Tile coordinates `[mn0, k0]` (elements) of each TMA box.
             pub const TMA_BOX_COORDS: [[u32; 2]; #n_boxes] = [#(#box_coords),*];
+            #global_items
 
             /// Run-time access numbers (literals) and the checks of the one contract
             /// (`smemdesc::access`): what `desc`, `try_desc`, `offset`, … evaluate.
@@ -369,6 +373,7 @@ pub(crate) fn tile_struct(
                 advance_stage: #adv_stage,
                 tile_mn: #tile_mn,
                 tile_k: #tile_k,
+                values_per_cell: #values_per_cell,
                 last_start: #last_start,
                 layout: Self::PLAN.tile.smem_layout(),
             };
@@ -428,8 +433,9 @@ pub(crate) fn tile_struct(
             pub const fn try_offset(mn: u32, k: u32) -> ::core::result::Result<u32, ::smemdesc::Error> {
                 Self::ACCESS.try_offset(mn, k)
             }
-            /// Swizzled byte offset of logical element `(mn, k)` of stage 0; the asserting form
-            /// of [`try_offset`](Self::try_offset) (compile error in `const`, panic at run time).
+            /// Swizzled byte offset of logical element `(mn, k)` of stage 0 (for 6/4-bit types the
+            /// byte cell: see `value_offset`); the asserting form of
+            /// [`try_offset`](Self::try_offset) (compile error in `const`, panic at run time).
             #[inline]
             #[track_caller]
             pub const fn offset(mn: u32, k: u32) -> u32 {
@@ -439,6 +445,11 @@ pub(crate) fn tile_struct(
             #[inline]
             pub const fn offset_unchecked(mn: u32, k: u32) -> u32 {
                 Self::ACCESS.offset_unchecked(mn, k)
+            }
+            /// Byte and bit position of value `(mn, k)` of stage 0, for every SMEM form (the
+            /// nibble or 6-bit field of a padded or packed fp4/fp6 value).
+            pub const fn value_offset(mn: u32, k: u32) -> ::smemdesc::ValueOffset {
+                Self::PLAN.tile.value_offset(mn, k)
             }
         }
 
@@ -566,7 +577,7 @@ fn swizzle_path(s: SwizzleMode) -> TokenStream {
     quote!(::smemdesc::SwizzleMode::#v)
 }
 
-fn kind_path(k: MmaKind) -> TokenStream {
+pub(crate) fn kind_path(k: MmaKind) -> TokenStream {
     let v = match k {
         MmaKind::F16 => quote!(F16),
         MmaKind::Tf32 => quote!(Tf32),

@@ -11,6 +11,9 @@
 
 mod args;
 mod emit;
+mod global;
+mod mma;
+mod scale;
 
 use proc_macro::TokenStream;
 use proc_macro2::Span;
@@ -40,14 +43,18 @@ use proc_macro2::Span;
 /// | `swizzle` | `auto none 32B 64B 128B 128B_base32B` (or strings) | `auto` |
 /// | `order` | `mn_first`, `k_first` | the TMA-friendly one |
 /// | `mma` | `m64n256k16`, `(M, N)`, `(M, N, K)` | per operand |
-/// | `kind` | `f16 tf32 f8f6f4 i8 mxf8f6f4` | the dtype's |
+/// | `kind` | `f16 tf32 f8f6f4 i8 mxf8f6f4 mxf4 mxf4nvf4` | the dtype's |
 /// | `stages` | integer ≥ 1 | 1 |
 /// | `tma_box` | `(rows, inner)` | the largest legal box |
 /// | `cta_group` | `1`, `2` (sm100) | 1 |
+/// | `global_dims` | `(dim0, dim1, …)` elements, innermost first, `_` = run time | none |
+/// | `global_strides` | `(stride1, …)` bytes of dims 1.., `_` = run time | dense |
 ///
 /// The struct gets `#[repr(C, align(ALIGN))]` and a private `[u8; BYTES]` field, `ZERO`/`new()`,
 /// inherent `const`s (`DESC`, `LBO`, `SBO`, `ADVANCE_MN`, `ADVANCE_K`, `TMA_BOX`, ... and the
-/// validated `PLAN`), `const fn desc(smem_addr, mn, k, stage)` and `const fn offset(mn, k)`, and an
+/// validated `PLAN`; `TENSOR_MAP` with `global_dims`), `const fn desc(smem_addr, mn, k, stage)`,
+/// `const fn offset(mn, k)` and `const fn value_offset(mn, k)` (the bits of a padded or packed
+/// fp6/fp4 value), and an
 /// impl of `smemdesc::SmemTile`.
 #[proc_macro_attribute]
 pub fn smem_tile(attr: TokenStream, item: TokenStream) -> TokenStream {
@@ -79,6 +86,8 @@ pub fn smem_tile(attr: TokenStream, item: TokenStream) -> TokenStream {
 
 /// The same arguments as [`macro@smem_tile`], as an expression: a `const` value of
 /// `smemdesc::TilePlan` (the core's validated plan), for `const` items and generic code.
+/// `global_dims`/`global_strides` are checked here too; build the map itself with
+/// `smemdesc::TensorMap::for_tile(&PLAN, rank)`.
 ///
 /// ```ignore
 /// const B: smemdesc::TilePlan = smemdesc::smem_plan! {
@@ -91,7 +100,8 @@ pub fn smem_plan(input: TokenStream) -> TokenStream {
     let out = args::parse(input.into(), site).and_then(|decl| {
         let core = emit::core_decl(&decl);
         guarded(&decl, || match core.build() {
-            Ok(_) => {
+            Ok(plan) => {
+                global::check(&decl, &plan)?;
                 let e = emit::decl_expr(&decl);
                 Ok(quote::quote! {
                     {
@@ -106,6 +116,67 @@ pub fn smem_plan(input: TokenStream) -> TokenStream {
     match out {
         Ok(ts) => ts.into(),
         Err(e) => e.to_compile_error().into(),
+    }
+}
+
+/// Pairs the A and B tiles declared inside a module into one MMA instruction and checks that they
+/// agree; see the `smemdesc` facade for the full description.
+///
+/// ```ignore
+/// #[smemdesc::smem_mma(accum = f32)]
+/// mod gemm {
+///     use smemdesc::smem_tile;
+///     #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 64), major = K, mma = m64n256k16)]
+///     pub struct TileA;
+///     #[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (256, 64), major = K)]
+///     pub struct TileB;
+/// }
+/// // gemm::mnemonic!() == "wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16"
+/// ```
+#[proc_macro_attribute]
+pub fn smem_mma(attr: TokenStream, item: TokenStream) -> TokenStream {
+    mma::expand(attr.into(), item.into()).into()
+}
+
+/// Declares the SMEM tile of one operand's block-scale factors (`kind::mxf8f6f4`, `mxf4`,
+/// `mxf4nvf4`): storage for all stages in the 512-byte-atom layout that
+/// `tcgen05.cp .32x128b.warpx4` copies into Tensor Memory, with its copy descriptors and TMA plan
+/// (the core's `ScaleTile`).
+///
+/// ```ignore
+/// #[smemdesc::smem_scale_tile(kind = mxf4nvf4, operand = A, tile = (128, 256), stages = 4)]
+/// struct SfA; // ue4m3, one factor per 16 values: 16 per row, 2048 B per stage
+/// const D: u64 = SfA::copy_desc(0, 0, 1, 0);
+/// ```
+///
+/// | key | values | default |
+/// |---|---|---|
+/// | `kind` | `mxf8f6f4`, `mxf4`, `mxf4nvf4` | required |
+/// | `operand` | `A`, `B` | required |
+/// | `tile` | `(MN, K)` of the operand tile, in its values | required |
+/// | `sf` | `ue8m0`, `ue4m3` | `ue4m3` for `mxf4nvf4`, else `ue8m0` |
+/// | `vec` | `16`, `32` | 16 for `ue4m3`, 32 for `ue8m0` |
+/// | `stages` | integer ≥ 1 | 1 |
+/// | `cta_group` | `1`, `2` | 1 |
+#[proc_macro_attribute]
+pub fn smem_scale_tile(attr: TokenStream, item: TokenStream) -> TokenStream {
+    let item2 = proc_macro2::TokenStream::from(item);
+    let site = Span::call_site();
+    let out = match (scale::parse(attr.into(), site), parse_struct(item2.clone())) {
+        (Ok(args), Ok(st)) => scale::expand(&args, &st),
+        (Err(mut a), Err(b)) => {
+            a.combine(b);
+            Err(a)
+        }
+        (Err(e), _) | (_, Err(e)) => Err(e),
+    };
+    match out {
+        Ok(ts) => ts.into(),
+        Err(e) => {
+            let mut ts = e.to_compile_error();
+            ts.extend(item2);
+            ts.into()
+        }
     }
 }
 

@@ -1238,13 +1238,13 @@ struct T615;
 struct T616;
 #[smem_tile(arch = sm90, operand = A, dtype = f16, tile = (192, 64), major = K, swizzle = "none", order = mn_first, stages = 4)]
 struct T617;
-#[smem_tile(arch = sm100, operand = A, dtype = e2m3, tile = (192, 32), major = K, swizzle = none, order = mn_first, stages = 2)]
+#[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 16), major = K, swizzle = "32B", stages = 6)]
 struct T618;
 #[smem_tile(arch = sm100, operand = B, dtype = f32, tile = (192, 8), major = MN, order = k_first, mma = (128, 64), stages = 3, tma_box = (8, 32))]
 struct T619;
-#[smem_tile(arch = sm100, operand = A, dtype = e3m2, tile = (128, 128), major = K, swizzle = none, order = mn_first, stages = 2)]
+#[smem_tile(arch = sm90, operand = A, dtype = e4m3, tile = (192, 256), major = K, swizzle = "none", order = mn_first, stages = 2)]
 struct T620;
-#[smem_tile(arch = sm90, operand = B, dtype = e4m3, tile = (64, 64), major = K, swizzle = none, order = mn_first, mma = m64n64k32, stages = 4, tma_box = (64, 16))]
+#[smem_tile(arch = sm100, operand = B, dtype = s8, tile = (192, 128), major = K, swizzle = 128B, order = k_first, mma = m128n64k32, stages = 3, tma_box = (8, 128))]
 struct T621;
 #[smem_tile(arch = sm100, operand = A, dtype = u8, tile = (128, 64), major = K, swizzle = none, order = mn_first)]
 struct T622;
@@ -1270,41 +1270,41 @@ struct T631;
 struct T632;
 #[smem_tile(arch = sm90, operand = A, dtype = tf32, tile = (128, 32), major = K, order = mn_first, stages = 5)]
 struct T633;
-#[smem_tile(arch = sm100, operand = A, dtype = e2m3, tile = (128, 32), major = K, swizzle = 32B, mma = m128n256k32, kind = mxf8f6f4, stages = 6, tma_box = (128, 32))]
+#[smem_tile(arch = sm90, operand = A, dtype = f16, tile = (128, 64), major = K, swizzle = 128B, order = mn_first, mma = m64n64k16, stages = 3)]
 struct T634;
-#[smem_tile(arch = sm100, operand = B, dtype = e2m3, tile = (128, 128), major = K, swizzle = none, order = k_first, kind = mxf8f6f4, stages = 3)]
+#[smem_tile(arch = sm90, operand = A, dtype = tf32, tile = (64, 16), major = K, swizzle = "32B", stages = 4)]
 struct T635;
-#[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (192, 256), major = K, swizzle = 64B, order = mn_first, stages = 4, cta_group = 2)]
+#[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (256, 64), major = MN, swizzle = none, order = mn_first, mma = m64n256k16, stages = 3)]
 struct T636;
-#[smem_tile(arch = sm100, operand = A, dtype = tf32, tile = (192, 8), major = MN, swizzle = 128B_base32B, order = k_first, stages = 2, cta_group = 2)]
+#[smem_tile(arch = sm90, operand = B, dtype = tf32, tile = (256, 32), major = K, swizzle = none, order = mn_first, stages = 4)]
 struct T637;
-#[smem_tile(arch = sm100, operand = A, dtype = e5m2, tile = (64, 256), major = K, swizzle = 32B, stages = 2)]
+#[smem_tile(arch = sm100, operand = A, dtype = tf32, tile = (64, 64), major = K, swizzle = none, order = mn_first, stages = 4)]
 struct T638;
-#[smem_tile(arch = sm100, operand = A, dtype = f16, tile = (128, 16), major = MN, swizzle = "64B", order = k_first, mma = m64n256k16, stages = 3, tma_box = (8, 32))]
+#[smem_tile(arch = sm90, operand = A, dtype = tf32, tile = (128, 32), major = K, swizzle = 32B, order = mn_first, mma = m64n128k8, stages = 3)]
 struct T639;
-#[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 16), major = K, order = k_first)]
+#[smem_tile(arch = sm100, operand = A, dtype = f16, tile = (128, 16), major = MN, swizzle = "64B", order = k_first, mma = m64n256k16, stages = 3, tma_box = (8, 32))]
 struct T640;
-#[smem_tile(arch = sm100, operand = B, dtype = e2m1, tile = (192, 128), major = K, swizzle = 128B, mma = m256n64k32, cta_group = 2)]
+#[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 16), major = K, order = k_first)]
 struct T641;
-#[smem_tile(arch = sm100, operand = B, dtype = s8, tile = (192, 64), major = MN, swizzle = "none", order = k_first, stages = 3)]
+#[smem_tile(arch = sm100, operand = B, dtype = e2m1, tile = (192, 128), major = K, swizzle = 128B, mma = m256n64k32, cta_group = 2)]
 struct T642;
-#[smem_tile(arch = sm100, operand = B, dtype = s8, tile = (128, 128), major = K, swizzle = 128B, stages = 6, tma_box = (128, 128))]
+#[smem_tile(arch = sm100, operand = B, dtype = s8, tile = (192, 64), major = MN, swizzle = "none", order = k_first, stages = 3)]
 struct T643;
-#[smem_tile(arch = sm100, operand = A, dtype = u8, tile = (64, 128), major = K, order = k_first)]
+#[smem_tile(arch = sm100, operand = B, dtype = s8, tile = (128, 128), major = K, swizzle = 128B, stages = 6, tma_box = (128, 128))]
 struct T644;
-#[smem_tile(arch = sm100, operand = A, dtype = e5m2, tile = (64, 64), major = K, swizzle = 32B, order = k_first, tma_box = (8, 32), cta_group = 2)]
+#[smem_tile(arch = sm100, operand = A, dtype = u8, tile = (64, 128), major = K, order = k_first)]
 struct T645;
-#[smem_tile(arch = sm100, operand = B, dtype = s8, tile = (192, 256), major = K, swizzle = none, order = k_first, mma = (128, 64))]
+#[smem_tile(arch = sm100, operand = A, dtype = e5m2, tile = (64, 64), major = K, swizzle = 32B, order = k_first, tma_box = (8, 32), cta_group = 2)]
 struct T646;
-#[smem_tile(arch = sm90, operand = B, dtype = f16, tile = (128, 64), major = K, swizzle = 64B, stages = 4, tma_box = (128, 32))]
+#[smem_tile(arch = sm100, operand = B, dtype = s8, tile = (192, 256), major = K, swizzle = none, order = k_first, mma = (128, 64))]
 struct T647;
-#[smem_tile(arch = sm100, operand = B, dtype = e5m2, tile = (128, 128), major = MN, swizzle = 128B, order = k_first, mma = m128n128k32, stages = 2)]
+#[smem_tile(arch = sm90, operand = B, dtype = f16, tile = (128, 64), major = K, swizzle = 64B, stages = 4, tma_box = (128, 32))]
 struct T648;
-#[smem_tile(arch = sm100, operand = B, dtype = bf16, tile = (192, 32), major = K, swizzle = 32B, order = mn_first, stages = 6)]
+#[smem_tile(arch = sm100, operand = B, dtype = e5m2, tile = (128, 128), major = MN, swizzle = 128B, order = k_first, mma = m128n128k32, stages = 2)]
 struct T649;
-#[smem_tile(arch = sm100, operand = B, dtype = tf32, tile = (256, 16), major = K, swizzle = 64B, stages = 6, tma_box = (256, 16))]
+#[smem_tile(arch = sm100, operand = B, dtype = bf16, tile = (192, 32), major = K, swizzle = 32B, order = mn_first, stages = 6)]
 struct T650;
-#[smem_tile(arch = sm100, operand = B, dtype = e2m1, tile = (256, 256), major = K, swizzle = "32B", stages = 3)]
+#[smem_tile(arch = sm100, operand = B, dtype = tf32, tile = (256, 16), major = K, swizzle = 64B, stages = 6, tma_box = (256, 16))]
 struct T651;
 #[smem_tile(arch = sm100, operand = B, dtype = f16, tile = (256, 128), major = MN, swizzle = "32B", order = k_first, mma = m128n256k16, stages = 3)]
 struct T652;
@@ -1316,17 +1316,17 @@ struct T654;
 struct T655;
 #[smem_tile(arch = sm100, operand = B, dtype = u8, tile = (128, 32), major = MN, swizzle = none)]
 struct T656;
-#[smem_tile(arch = sm100, operand = B, dtype = e2m3, tile = (256, 128), major = K, swizzle = 64B, order = mn_first, mma = (128, 64), stages = 4)]
-struct T657;
 #[smem_tile(arch = sm100, operand = B, dtype = bf16, tile = (64, 16), major = K, swizzle = 32B, stages = 3, tma_box = (64, 16))]
-struct T658;
+struct T657;
 #[smem_tile(arch = sm90, operand = A, dtype = e4m3, tile = (256, 32), major = K, mma = (64, 64), stages = 5)]
-struct T659;
+struct T658;
 #[smem_tile(arch = sm100, operand = A, dtype = u8, tile = (192, 64), major = K, swizzle = 32B, stages = 2)]
-struct T660;
+struct T659;
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (192, 128), major = K, order = k_first, mma = m64n256k16, stages = 2)]
+struct T660;
+#[smem_tile(arch = sm90, operand = A, dtype = f16, tile = (128, 128), major = MN, swizzle = 32B, order = k_first, mma = (64, 256), stages = 2)]
 struct T661;
-#[smem_tile(arch = sm100, operand = B, dtype = e2m3, tile = (128, 64), major = K, swizzle = none, order = k_first, mma = m128n64k32, tma_box = (8, 16))]
+#[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (64, 128), major = MN, swizzle = 128B, order = k_first, stages = 5)]
 struct T662;
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (192, 64), major = K, swizzle = 32B, order = k_first, stages = 6)]
 struct T663;
@@ -1346,213 +1346,213 @@ struct T669;
 struct T670;
 #[smem_tile(arch = sm90, operand = A, dtype = e4m3, tile = (256, 128), major = K, swizzle = none, order = mn_first, stages = 2)]
 struct T671;
-#[smem_tile(arch = sm100, operand = B, dtype = e2m1, tile = (192, 256), major = K, swizzle = "none", kind = mxf8f6f4)]
+#[smem_tile(arch = sm90, operand = B, dtype = e5m2, tile = (128, 256), major = K, swizzle = 64B, order = k_first, stages = 2)]
 struct T672;
-#[smem_tile(arch = sm100, operand = B, dtype = s8, tile = (192, 128), major = K, mma = m128n64k32)]
+#[smem_tile(arch = sm100, operand = B, dtype = s8, tile = (192, 256), major = K, swizzle = "32B", order = k_first, mma = (128, 64), stages = 3)]
 struct T673;
-#[smem_tile(arch = sm90, operand = A, dtype = f16, tile = (128, 128), major = K, mma = m64n256k16)]
+#[smem_tile(arch = sm100, operand = A, dtype = s8, tile = (128, 32), major = MN, swizzle = none, order = mn_first, stages = 2)]
 struct T674;
-#[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (192, 256), major = MN, mma = (128, 256), stages = 3, cta_group = 2)]
+#[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (128, 64), major = K, swizzle = 64B, order = k_first, mma = m64n256k16, stages = 2)]
 struct T675;
-#[smem_tile(arch = sm100, operand = B, dtype = f16, tile = (192, 64), major = K, swizzle = none, order = mn_first, mma = m256n128k16, stages = 5, cta_group = 2)]
+#[smem_tile(arch = sm100, operand = B, dtype = e5m2, tile = (256, 64), major = K, swizzle = 32B, order = mn_first, mma = (128, 64))]
 struct T676;
-#[smem_tile(arch = sm90, operand = B, dtype = f16, tile = (64, 32), major = MN, swizzle = 128B, stages = 2, tma_box = (16, 64))]
+#[smem_tile(arch = sm100, operand = A, dtype = f16, tile = (128, 128), major = MN, swizzle = "none", order = k_first, mma = (64, 256))]
 struct T677;
-#[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (64, 128), major = K, swizzle = 64B, order = k_first, stages = 2, cta_group = 2)]
+#[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (256, 16), major = MN, swizzle = 128B, order = k_first, mma = m64n128k16, stages = 6)]
 struct T678;
-#[smem_tile(arch = sm100, operand = A, dtype = s8, tile = (192, 64), major = MN, swizzle = none, order = k_first, stages = 2)]
+#[smem_tile(arch = sm100, operand = B, dtype = u8, tile = (256, 128), major = MN, mma = (128, 128), stages = 4, tma_box = (64, 128))]
 struct T679;
-#[smem_tile(arch = sm100, operand = A, dtype = f16, tile = (128, 128), major = MN, swizzle = none, order = mn_first, mma = (128, 256), stages = 4)]
+#[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (64, 16), major = MN, swizzle = 128B, order = k_first)]
 struct T680;
-#[smem_tile(arch = sm100, operand = A, dtype = tf32, tile = (128, 32), major = K, swizzle = 128B, order = k_first, stages = 2)]
+#[smem_tile(arch = sm100, operand = B, dtype = e2m3, tile = (128, 128), major = K, kind = mxf8f6f4, stages = 2)]
 struct T681;
-#[smem_tile(arch = sm100, operand = A, dtype = e3m2, tile = (128, 32), major = K, swizzle = "none", order = mn_first, mma = (128, 256), stages = 3)]
-struct T682;
-#[smem_tile(arch = sm100, operand = B, dtype = e5m2, tile = (128, 256), major = MN, swizzle = none)]
-struct T683;
-#[smem_tile(arch = sm100, operand = A, dtype = f32, tile = (128, 32), major = MN, swizzle = 128B_base32B, stages = 3)]
-struct T684;
 #[smem_tile(arch = sm100, operand = B, dtype = s8, tile = (128, 32), major = MN, swizzle = "32B", mma = (256, 64), stages = 3, cta_group = 2)]
-struct T685;
+struct T682;
 #[smem_tile(arch = sm100, operand = B, dtype = f32, tile = (128, 64), major = K, swizzle = none, stages = 2)]
-struct T686;
+struct T683;
 #[smem_tile(arch = sm90, operand = A, dtype = e5m2, tile = (192, 64), major = K, swizzle = "64B", order = k_first, mma = (64, 128), stages = 2)]
-struct T687;
+struct T684;
 #[smem_tile(arch = sm100, operand = B, dtype = f32, tile = (128, 32), major = K, swizzle = 64B, order = k_first, stages = 6, tma_box = (8, 16))]
-struct T688;
+struct T685;
 #[smem_tile(arch = sm100, operand = A, dtype = e2m3, tile = (128, 128), major = K, stages = 2)]
-struct T689;
+struct T686;
 #[smem_tile(arch = sm100, operand = B, dtype = f16, tile = (192, 32), major = K, swizzle = 64B, order = k_first, stages = 5)]
-struct T690;
+struct T687;
 #[smem_tile(arch = sm100, operand = A, dtype = s8, tile = (128, 128), major = K, swizzle = 128B, stages = 6)]
-struct T691;
+struct T688;
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 32), major = K, swizzle = 64B, order = k_first, stages = 6)]
-struct T692;
+struct T689;
 #[smem_tile(arch = sm100, operand = B, dtype = u8, tile = (256, 256), major = MN, swizzle = 64B, mma = m128n256k32, tma_box = (128, 64))]
-struct T693;
+struct T690;
 #[smem_tile(arch = sm90, operand = A, dtype = f16, tile = (256, 64), major = K, swizzle = "128B", order = mn_first, mma = m64n128k16, stages = 3)]
-struct T694;
+struct T691;
 #[smem_tile(arch = sm100, operand = B, dtype = bf16, tile = (128, 128), major = MN, swizzle = "32B", order = mn_first, mma = (256, 256), stages = 4, tma_box = (8, 16), cta_group = 2)]
-struct T695;
+struct T692;
 #[smem_tile(arch = sm90, operand = B, dtype = f16, tile = (256, 128), major = MN, swizzle = 32B)]
-struct T696;
+struct T693;
 #[smem_tile(arch = sm100, operand = B, dtype = s8, tile = (256, 128), major = MN, swizzle = 128B, order = k_first, stages = 6)]
-struct T697;
-#[smem_tile(arch = sm100, operand = A, dtype = e2m3, tile = (64, 32), major = K, swizzle = none, order = k_first, cta_group = 2)]
-struct T698;
+struct T694;
+#[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (64, 16), major = K, order = mn_first, mma = m64n64k16, stages = 3, tma_box = (32, 16))]
+struct T695;
 #[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (64, 16), major = MN, swizzle = "none", order = k_first, mma = m64n64k16, stages = 6)]
-struct T699;
+struct T696;
 #[smem_tile(arch = sm90, operand = A, dtype = tf32, tile = (256, 32), major = K, swizzle = "none", order = mn_first, stages = 4)]
-struct T700;
+struct T697;
 #[smem_tile(arch = sm90, operand = A, dtype = f16, tile = (192, 16), major = MN, swizzle = 32B, order = mn_first, stages = 6, tma_box = (8, 16))]
-struct T701;
-#[smem_tile(arch = sm100, operand = A, dtype = e3m2, tile = (128, 32), major = K, swizzle = "none", order = mn_first, stages = 3, cta_group = 2)]
-struct T702;
-#[smem_tile(arch = sm100, operand = B, dtype = e5m2, tile = (128, 128), major = K, swizzle = none, order = mn_first, mma = (128, 64), kind = mxf8f6f4, stages = 2)]
-struct T703;
+struct T698;
+#[smem_tile(arch = sm100, operand = B, dtype = e3m2, tile = (192, 128), major = K, swizzle = 128B, kind = mxf8f6f4, stages = 6, tma_box = (192, 128))]
+struct T699;
 #[smem_tile(arch = sm100, operand = A, dtype = s8, tile = (128, 64), major = MN, order = mn_first, mma = (256, 256), stages = 2, cta_group = 2)]
-struct T704;
+struct T700;
 #[smem_tile(arch = sm100, operand = B, dtype = f32, tile = (64, 64), major = K, swizzle = none, order = mn_first, stages = 6)]
-struct T705;
+struct T701;
 #[smem_tile(arch = sm100, operand = B, dtype = u8, tile = (192, 32), major = MN, swizzle = "64B", mma = (128, 64), stages = 4, tma_box = (32, 64))]
-struct T706;
+struct T702;
 #[smem_tile(arch = sm90, operand = B, dtype = f32, tile = (64, 64), major = K, swizzle = 128B, order = mn_first, stages = 2, tma_box = (64, 32))]
-struct T707;
+struct T703;
 #[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (128, 32), major = K, swizzle = none, order = k_first, stages = 4, tma_box = (8, 8))]
-struct T708;
+struct T704;
 #[smem_tile(arch = sm100, operand = B, dtype = bf16, tile = (64, 16), major = K, swizzle = none, order = mn_first, stages = 5, tma_box = (32, 8))]
-struct T709;
+struct T705;
 #[smem_tile(arch = sm90, operand = A, dtype = tf32, tile = (192, 64), major = K, swizzle = 64B, mma = (64, 128), stages = 4)]
-struct T710;
+struct T706;
 #[smem_tile(arch = sm90, operand = B, dtype = e4m3, tile = (192, 128), major = K, swizzle = 64B, order = mn_first, stages = 3, tma_box = (96, 64))]
-struct T711;
+struct T707;
 #[smem_tile(arch = sm100, operand = A, dtype = s8, tile = (64, 32), major = K, order = k_first)]
-struct T712;
+struct T708;
 #[smem_tile(arch = sm100, operand = B, dtype = e4m3, tile = (192, 32), major = K, swizzle = none, order = mn_first, mma = m256n64k32, stages = 5, cta_group = 2)]
-struct T713;
+struct T709;
 #[smem_tile(arch = sm90, operand = A, dtype = u8, tile = (256, 64), major = K, swizzle = none, order = mn_first, stages = 5)]
-struct T714;
+struct T710;
 #[smem_tile(arch = sm100, operand = B, dtype = s8, tile = (192, 32), major = MN, swizzle = 32B, order = mn_first, stages = 6, tma_box = (8, 32))]
-struct T715;
+struct T711;
 #[smem_tile(arch = sm100, operand = B, dtype = f16, tile = (192, 32), major = MN, swizzle = 64B, order = mn_first, stages = 2)]
-struct T716;
+struct T712;
 #[smem_tile(arch = sm100, operand = A, dtype = tf32, tile = (192, 16), major = K, swizzle = "64B", order = k_first, stages = 4, tma_box = (8, 16), cta_group = 2)]
-struct T717;
+struct T713;
 #[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (128, 256), major = K, swizzle = none, order = mn_first, mma = (128, 256), tma_box = (64, 16))]
-struct T718;
+struct T714;
 #[smem_tile(arch = sm90, operand = A, dtype = tf32, tile = (64, 8), major = K, order = k_first, stages = 3)]
-struct T719;
+struct T715;
 #[smem_tile(arch = sm100, operand = A, dtype = e5m2, tile = (128, 256), major = MN, swizzle = 128B, order = k_first, kind = mxf8f6f4, stages = 5, tma_box = (128, 128))]
-struct T720;
+struct T716;
 #[smem_tile(arch = sm100, operand = A, dtype = u8, tile = (128, 128), major = K, swizzle = none, stages = 3, cta_group = 2)]
-struct T721;
+struct T717;
 #[smem_tile(arch = sm100, operand = B, dtype = f16, tile = (256, 64), major = K, swizzle = none, order = mn_first)]
-struct T722;
+struct T718;
 #[smem_tile(arch = sm90, operand = B, dtype = s8, tile = (192, 256), major = K, swizzle = 32B)]
-struct T723;
+struct T719;
 #[smem_tile(arch = sm90, operand = A, dtype = f16, tile = (256, 64), major = K, order = k_first, mma = (64, 64), stages = 6)]
-struct T724;
+struct T720;
 #[smem_tile(arch = sm100, operand = B, dtype = bf16, tile = (256, 64), major = MN, swizzle = "128B", mma = m256n128k16, tma_box = (32, 64), cta_group = 2)]
-struct T725;
+struct T721;
 #[smem_tile(arch = sm90, operand = A, dtype = f16, tile = (128, 16), major = MN, order = k_first, stages = 3, tma_box = (16, 64))]
-struct T726;
+struct T722;
 #[smem_tile(arch = sm90, operand = A, dtype = u8, tile = (64, 256), major = K, order = mn_first, stages = 2)]
+struct T723;
+#[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (64, 32), major = K, mma = m64n256k16, stages = 2)]
+struct T724;
+#[smem_tile(arch = sm90, operand = A, dtype = e4m3, tile = (192, 64), major = K, swizzle = none, mma = m64n256k32, stages = 6, tma_box = (96, 16))]
+struct T725;
+#[smem_tile(arch = sm100, operand = B, dtype = tf32, tile = (192, 8), major = K, swizzle = 32B, stages = 6)]
+struct T726;
+#[smem_tile(arch = sm90, operand = B, dtype = e5m2, tile = (128, 64), major = K, order = mn_first, mma = (64, 128), tma_box = (128, 64))]
 struct T727;
-#[smem_tile(arch = sm100, operand = B, dtype = e3m2, tile = (64, 256), major = K, swizzle = 32B, kind = mxf8f6f4, stages = 4)]
+#[smem_tile(arch = sm100, operand = B, dtype = bf16, tile = (256, 32), major = MN, swizzle = 64B, stages = 2)]
 struct T728;
-#[smem_tile(arch = sm90, operand = A, dtype = e4m3, tile = (192, 256), major = K, swizzle = 64B)]
-struct T729;
-#[smem_tile(arch = sm100, operand = B, dtype = e4m3, tile = (128, 128), major = MN, swizzle = 128B, order = mn_first, mma = m128n128k32, kind = mxf8f6f4, stages = 6)]
-struct T730;
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (128, 32), major = MN, stages = 4, tma_box = (32, 64))]
-struct T731;
+struct T729;
 #[smem_tile(arch = sm90, operand = B, dtype = e5m2, tile = (256, 64), major = K, stages = 3)]
-struct T732;
+struct T730;
 #[smem_tile(arch = sm100, operand = B, dtype = e4m3, tile = (64, 128), major = K, swizzle = 32B, order = mn_first, mma = m128n64k32, kind = mxf8f6f4, stages = 3)]
-struct T733;
+struct T731;
 #[smem_tile(arch = sm100, operand = A, dtype = e5m2, tile = (128, 64), major = K, swizzle = "64B", order = k_first, mma = m128n256k32, kind = mxf8f6f4, stages = 2)]
-struct T734;
+struct T732;
 #[smem_tile(arch = sm100, operand = A, dtype = e5m2, tile = (128, 128), major = MN, swizzle = none, tma_box = (128, 16))]
-struct T735;
+struct T733;
 #[smem_tile(arch = sm100, operand = B, dtype = f16, tile = (256, 64), major = MN, stages = 3)]
-struct T736;
+struct T734;
 #[smem_tile(arch = sm100, operand = B, dtype = f16, tile = (128, 16), major = MN, stages = 4)]
-struct T737;
+struct T735;
 #[smem_tile(arch = sm90, operand = A, dtype = u8, tile = (64, 64), major = K, swizzle = none, order = mn_first)]
-struct T738;
+struct T736;
 #[smem_tile(arch = sm90, operand = A, dtype = e4m3, tile = (64, 32), major = K, order = mn_first, mma = (64, 256))]
-struct T739;
+struct T737;
 #[smem_tile(arch = sm90, operand = A, dtype = s8, tile = (64, 128), major = K, order = mn_first, stages = 5)]
+struct T738;
+#[smem_tile(arch = sm100, operand = A, dtype = u8, tile = (64, 32), major = K, stages = 2, cta_group = 2)]
+struct T739;
+#[smem_tile(arch = sm100, operand = A, dtype = f16, tile = (128, 16), major = K, swizzle = none, order = k_first, mma = (128, 256), stages = 6)]
 struct T740;
-#[smem_tile(arch = sm100, operand = B, dtype = e2m3, tile = (128, 64), major = K, swizzle = 64B, order = k_first, mma = m256n128k32, kind = mxf8f6f4, stages = 6, cta_group = 2)]
+#[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (192, 16), major = MN, order = mn_first, mma = m64n64k16)]
 struct T741;
-#[smem_tile(arch = sm90, operand = A, dtype = u8, tile = (256, 32), major = K, swizzle = 32B, order = k_first, stages = 5, tma_box = (8, 32))]
+#[smem_tile(arch = sm100, operand = A, dtype = f16, tile = (64, 16), major = K, stages = 3)]
 struct T742;
-#[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (128, 128), major = MN, swizzle = none, order = k_first, mma = (256, 256), tma_box = (64, 16), cta_group = 2)]
+#[smem_tile(arch = sm90, operand = B, dtype = f16, tile = (256, 16), major = MN, swizzle = 32B, order = mn_first, stages = 6, tma_box = (8, 16))]
 struct T743;
-#[smem_tile(arch = sm90, operand = B, dtype = e5m2, tile = (64, 128), major = K, swizzle = "128B", order = k_first, stages = 4)]
+#[smem_tile(arch = sm100, operand = B, dtype = tf32, tile = (64, 16), major = K, stages = 4)]
 struct T744;
-#[smem_tile(arch = sm90, operand = A, dtype = f16, tile = (64, 128), major = MN, swizzle = none, order = k_first, stages = 3)]
+#[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (192, 128), major = MN, swizzle = "32B", order = mn_first)]
 struct T745;
-#[smem_tile(arch = sm100, operand = B, dtype = s8, tile = (256, 128), major = K, swizzle = 64B, order = mn_first, stages = 3, tma_box = (128, 64))]
+#[smem_tile(arch = sm100, operand = A, dtype = e5m2, tile = (256, 64), major = K, swizzle = 32B, order = k_first, kind = mxf8f6f4, tma_box = (8, 32))]
 struct T746;
-#[smem_tile(arch = sm100, operand = B, dtype = bf16, tile = (128, 64), major = MN, swizzle = "32B", order = k_first, mma = (128, 128), stages = 6)]
+#[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (256, 256), major = MN, order = mn_first)]
 struct T747;
-#[smem_tile(arch = sm90, operand = B, dtype = tf32, tile = (256, 16), major = K, swizzle = "none", mma = (64, 128))]
+#[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (128, 128), major = K, order = mn_first, stages = 3)]
 struct T748;
-#[smem_tile(arch = sm90, operand = A, dtype = u8, tile = (128, 64), major = K, swizzle = 32B, order = k_first, stages = 3)]
+#[smem_tile(arch = sm90, operand = B, dtype = tf32, tile = (256, 64), major = K, swizzle = 128B, order = k_first, stages = 2, tma_box = (8, 32))]
 struct T749;
-#[smem_tile(arch = sm90, operand = B, dtype = f16, tile = (256, 32), major = K, order = mn_first, stages = 6)]
+#[smem_tile(arch = sm100, operand = B, dtype = f32, tile = (64, 32), major = K, swizzle = 32B, order = mn_first, stages = 2)]
 struct T750;
-#[smem_tile(arch = sm90, operand = B, dtype = e4m3, tile = (256, 32), major = K, mma = m64n256k32, stages = 2)]
+#[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (128, 16), major = MN, mma = (64, 64), stages = 3, tma_box = (8, 64))]
 struct T751;
-#[smem_tile(arch = sm100, operand = A, dtype = f16, tile = (256, 64), major = K, swizzle = none, mma = m128n256k16, stages = 6)]
+#[smem_tile(arch = sm90, operand = A, dtype = f16, tile = (128, 128), major = K, swizzle = "none", order = k_first, stages = 3, tma_box = (8, 8))]
 struct T752;
-#[smem_tile(arch = sm100, operand = B, dtype = s8, tile = (128, 256), major = K, swizzle = "64B", order = k_first, mma = (128, 64), stages = 4)]
+#[smem_tile(arch = sm100, operand = B, dtype = u8, tile = (192, 128), major = MN, swizzle = 64B, order = k_first, stages = 4)]
 struct T753;
-#[smem_tile(arch = sm90, operand = A, dtype = u8, tile = (256, 256), major = K, swizzle = none, order = k_first, mma = m64n256k32, stages = 2)]
+#[smem_tile(arch = sm100, operand = A, dtype = e5m2, tile = (128, 256), major = MN, swizzle = "128B", order = k_first, kind = mxf8f6f4, tma_box = (256, 128), cta_group = 2)]
 struct T754;
-#[smem_tile(arch = sm90, operand = B, dtype = u8, tile = (192, 32), major = K, stages = 3)]
+#[smem_tile(arch = sm90, operand = A, dtype = tf32, tile = (192, 64), major = K, order = k_first, stages = 3)]
 struct T755;
-#[smem_tile(arch = sm90, operand = A, dtype = f16, tile = (128, 128), major = K, swizzle = 64B, order = k_first, mma = (64, 64), stages = 3)]
+#[smem_tile(arch = sm100, operand = B, dtype = f32, tile = (192, 32), major = K, swizzle = 32B, stages = 4)]
 struct T756;
-#[smem_tile(arch = sm100, operand = A, dtype = f16, tile = (256, 64), major = MN, order = k_first, mma = (256, 256), stages = 2, cta_group = 2)]
-struct T757;
-#[smem_tile(arch = sm90, operand = A, dtype = u8, tile = (128, 256), major = K, swizzle = 128B, stages = 6)]
-struct T758;
-#[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (128, 16), major = K, swizzle = 32B, mma = m64n64k16, stages = 6, tma_box = (128, 16))]
-struct T759;
-#[smem_tile(arch = sm90, operand = A, dtype = f32, tile = (64, 8), major = K, stages = 4)]
-struct T760;
-#[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (256, 32), major = MN, swizzle = 32B, order = k_first, stages = 5)]
-struct T761;
-#[smem_tile(arch = sm90, operand = B, dtype = tf32, tile = (64, 32), major = K, swizzle = "64B", order = k_first, stages = 5)]
-struct T762;
 #[smem_tile(arch = sm90, operand = B, dtype = e4m3, tile = (128, 256), major = K, swizzle = 128B, order = k_first, mma = m64n64k32, stages = 5)]
-struct T763;
+struct T757;
 #[smem_tile(arch = sm90, operand = B, dtype = e5m2, tile = (192, 32), major = K, swizzle = 32B, order = mn_first, stages = 6)]
-struct T764;
+struct T758;
 #[smem_tile(arch = sm90, operand = B, dtype = e5m2, tile = (256, 64), major = K, order = mn_first, stages = 2)]
-struct T765;
+struct T759;
 #[smem_tile(arch = sm100, operand = B, dtype = e5m2, tile = (64, 32), major = MN, order = k_first, kind = mxf8f6f4, stages = 6, tma_box = (32, 64))]
-struct T766;
+struct T760;
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (192, 64), major = MN, swizzle = 64B, order = k_first, mma = (64, 64), stages = 4)]
-struct T767;
+struct T761;
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (64, 128), major = MN, order = mn_first, mma = (64, 64), stages = 2)]
-struct T768;
+struct T762;
 #[smem_tile(arch = sm100, operand = A, dtype = f16, tile = (192, 32), major = MN, swizzle = 32B, stages = 5)]
-struct T769;
+struct T763;
 #[smem_tile(arch = sm100, operand = B, dtype = e4m3, tile = (64, 128), major = K, swizzle = 128B, order = k_first, kind = mxf8f6f4, stages = 4, tma_box = (8, 128))]
-struct T770;
+struct T764;
 #[smem_tile(arch = sm90, operand = B, dtype = tf32, tile = (256, 8), major = K, swizzle = none, stages = 2, tma_box = (256, 4))]
-struct T771;
+struct T765;
 #[smem_tile(arch = sm100, operand = B, dtype = f32, tile = (128, 32), major = K, swizzle = 32B, mma = (128, 64), stages = 4, tma_box = (128, 8))]
-struct T772;
+struct T766;
 #[smem_tile(arch = sm90, operand = B, dtype = f16, tile = (256, 16), major = MN, swizzle = 32B, order = mn_first, mma = m64n128k16, stages = 5, tma_box = (8, 16))]
-struct T773;
+struct T767;
 #[smem_tile(arch = sm90, operand = A, dtype = u8, tile = (192, 256), major = K, order = mn_first, mma = m64n128k32, stages = 2)]
+struct T768;
+#[smem_tile(arch = sm90, operand = A, dtype = f16, tile = (192, 128), major = K, swizzle = 32B, order = mn_first, mma = m64n256k16, stages = 3, tma_box = (96, 16))]
+struct T769;
+#[smem_tile(arch = sm100, operand = B, dtype = f16, tile = (256, 64), major = K, swizzle = none, stages = 2, tma_box = (128, 8))]
+struct T770;
+#[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (128, 64), major = MN, order = mn_first, mma = m256n256k32, kind = mxf8f6f4, stages = 6, cta_group = 2)]
+struct T771;
+#[smem_tile(arch = sm90, operand = A, dtype = f16, tile = (64, 128), major = K, swizzle = 32B, order = k_first, mma = m64n64k16, stages = 4)]
+struct T772;
+#[smem_tile(arch = sm100, operand = A, dtype = tf32, tile = (128, 16), major = MN, order = mn_first, stages = 3)]
+struct T773;
+#[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (64, 128), major = MN, swizzle = 32B, order = mn_first, stages = 6)]
 struct T774;
-#[smem_tile(arch = sm100, operand = A, dtype = e3m2, tile = (192, 32), major = K, swizzle = none, order = k_first, stages = 6)]
+#[smem_tile(arch = sm90, operand = A, dtype = f16, tile = (256, 32), major = MN, swizzle = 128B, order = mn_first, stages = 3)]
 struct T775;
 
 fn cases() -> Vec<Case> {
@@ -2175,10 +2175,10 @@ fn cases() -> Vec<Case> {
         case!(T615, TileDecl::new(Arch::Sm100, Operand::B, ElementType::TF32, Major::Mn, 256, 64).swizzle(SwizzleMode::B128Base32B).order(Order::KFirst).mma(MmaShape::new(128, 256, 8)), Some(("132083", 114688, 256))),
         case!(T616, TileDecl::new(Arch::Sm100, Operand::B, ElementType::E5M2, Major::Mn, 128, 128).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(256, 128, 32)).cta_group(2), None),
         case!(T617, TileDecl::new(Arch::Sm90, Operand::A, ElementType::F16, Major::K, 192, 64).swizzle(SwizzleMode::None).order(Order::MnFirst).stages(4), None),
-        case!(T618, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E2M3, Major::K, 192, 32).swizzle(SwizzleMode::None).order(Order::MnFirst).stages(2), None),
+        case!(T618, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 128, 16).swizzle(SwizzleMode::B32).stages(6), None),
         case!(T619, TileDecl::new(Arch::Sm100, Operand::B, ElementType::F32, Major::Mn, 192, 8).order(Order::KFirst).mma(MmaShape::new(128, 64, 8)).stages(3).tma_box(8, 32), None),
-        case!(T620, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E3M2, Major::K, 128, 128).swizzle(SwizzleMode::None).order(Order::MnFirst).stages(2), None),
-        case!(T621, TileDecl::new(Arch::Sm90, Operand::B, ElementType::E4M3, Major::K, 64, 64).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 64, 32)).stages(4).tma_box(64, 16), None),
+        case!(T620, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E4M3, Major::K, 192, 256).swizzle(SwizzleMode::None).order(Order::MnFirst).stages(2), None),
+        case!(T621, TileDecl::new(Arch::Sm100, Operand::B, ElementType::S8, Major::K, 192, 128).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(128, 64, 32)).stages(3).tma_box(8, 128), None),
         case!(T622, TileDecl::new(Arch::Sm100, Operand::A, ElementType::U8, Major::K, 128, 64).swizzle(SwizzleMode::None).order(Order::MnFirst), None),
         case!(T623, TileDecl::new(Arch::Sm100, Operand::A, ElementType::F16, Major::K, 64, 32).swizzle(SwizzleMode::B32).stages(2), None),
         case!(T624, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E5M2, Major::K, 128, 32).mma(MmaShape::new(64, 256, 32)).stages(3), None),
@@ -2191,35 +2191,35 @@ fn cases() -> Vec<Case> {
         case!(T631, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E5M2, Major::K, 256, 256).swizzle(SwizzleMode::None).order(Order::MnFirst).tma_box(256, 16), None),
         case!(T632, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 256, 16).swizzle(SwizzleMode::None).order(Order::MnFirst), None),
         case!(T633, TileDecl::new(Arch::Sm90, Operand::A, ElementType::TF32, Major::K, 128, 32).order(Order::MnFirst).stages(5), None),
-        case!(T634, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E2M3, Major::K, 128, 32).swizzle(SwizzleMode::B32).mma(MmaShape::new(128, 256, 32)).kind(MmaKind::Mxf8f6f4).stages(6).tma_box(128, 32), None),
-        case!(T635, TileDecl::new(Arch::Sm100, Operand::B, ElementType::E2M3, Major::K, 128, 128).swizzle(SwizzleMode::None).order(Order::KFirst).kind(MmaKind::Mxf8f6f4).stages(3), None),
-        case!(T636, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::K, 192, 256).swizzle(SwizzleMode::B64).order(Order::MnFirst).stages(4).cta_group(2), None),
-        case!(T637, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::Mn, 192, 8).swizzle(SwizzleMode::B128Base32B).order(Order::KFirst).stages(2).cta_group(2), None),
-        case!(T638, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E5M2, Major::K, 64, 256).swizzle(SwizzleMode::B32).stages(2), None),
-        case!(T639, TileDecl::new(Arch::Sm100, Operand::A, ElementType::F16, Major::Mn, 128, 16).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)).stages(3).tma_box(8, 32), None),
-        case!(T640, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 128, 16).order(Order::KFirst), None),
-        case!(T641, TileDecl::new(Arch::Sm100, Operand::B, ElementType::E2M1, Major::K, 192, 128).swizzle(SwizzleMode::B128).mma(MmaShape::new(256, 64, 32)).cta_group(2), None),
-        case!(T642, TileDecl::new(Arch::Sm100, Operand::B, ElementType::S8, Major::Mn, 192, 64).swizzle(SwizzleMode::None).order(Order::KFirst).stages(3), None),
-        case!(T643, TileDecl::new(Arch::Sm100, Operand::B, ElementType::S8, Major::K, 128, 128).swizzle(SwizzleMode::B128).stages(6).tma_box(128, 128), None),
-        case!(T644, TileDecl::new(Arch::Sm100, Operand::A, ElementType::U8, Major::K, 64, 128).order(Order::KFirst), None),
-        case!(T645, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E5M2, Major::K, 64, 64).swizzle(SwizzleMode::B32).order(Order::KFirst).tma_box(8, 32).cta_group(2), None),
-        case!(T646, TileDecl::new(Arch::Sm100, Operand::B, ElementType::S8, Major::K, 192, 256).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(128, 64, 32)), None),
-        case!(T647, TileDecl::new(Arch::Sm90, Operand::B, ElementType::F16, Major::K, 128, 64).swizzle(SwizzleMode::B64).stages(4).tma_box(128, 32), None),
-        case!(T648, TileDecl::new(Arch::Sm100, Operand::B, ElementType::E5M2, Major::Mn, 128, 128).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(128, 128, 32)).stages(2), None),
-        case!(T649, TileDecl::new(Arch::Sm100, Operand::B, ElementType::BF16, Major::K, 192, 32).swizzle(SwizzleMode::B32).order(Order::MnFirst).stages(6), None),
-        case!(T650, TileDecl::new(Arch::Sm100, Operand::B, ElementType::TF32, Major::K, 256, 16).swizzle(SwizzleMode::B64).stages(6).tma_box(256, 16), None),
-        case!(T651, TileDecl::new(Arch::Sm100, Operand::B, ElementType::E2M1, Major::K, 256, 256).swizzle(SwizzleMode::B32).stages(3), None),
+        case!(T634, TileDecl::new(Arch::Sm90, Operand::A, ElementType::F16, Major::K, 128, 64).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(64, 64, 16)).stages(3), None),
+        case!(T635, TileDecl::new(Arch::Sm90, Operand::A, ElementType::TF32, Major::K, 64, 16).swizzle(SwizzleMode::B32).stages(4), None),
+        case!(T636, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::Mn, 256, 64).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)).stages(3), None),
+        case!(T637, TileDecl::new(Arch::Sm90, Operand::B, ElementType::TF32, Major::K, 256, 32).swizzle(SwizzleMode::None).order(Order::MnFirst).stages(4), None),
+        case!(T638, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::K, 64, 64).swizzle(SwizzleMode::None).order(Order::MnFirst).stages(4), None),
+        case!(T639, TileDecl::new(Arch::Sm90, Operand::A, ElementType::TF32, Major::K, 128, 32).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 128, 8)).stages(3), None),
+        case!(T640, TileDecl::new(Arch::Sm100, Operand::A, ElementType::F16, Major::Mn, 128, 16).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)).stages(3).tma_box(8, 32), None),
+        case!(T641, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 128, 16).order(Order::KFirst), None),
+        case!(T642, TileDecl::new(Arch::Sm100, Operand::B, ElementType::E2M1, Major::K, 192, 128).swizzle(SwizzleMode::B128).mma(MmaShape::new(256, 64, 32)).cta_group(2), None),
+        case!(T643, TileDecl::new(Arch::Sm100, Operand::B, ElementType::S8, Major::Mn, 192, 64).swizzle(SwizzleMode::None).order(Order::KFirst).stages(3), None),
+        case!(T644, TileDecl::new(Arch::Sm100, Operand::B, ElementType::S8, Major::K, 128, 128).swizzle(SwizzleMode::B128).stages(6).tma_box(128, 128), None),
+        case!(T645, TileDecl::new(Arch::Sm100, Operand::A, ElementType::U8, Major::K, 64, 128).order(Order::KFirst), None),
+        case!(T646, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E5M2, Major::K, 64, 64).swizzle(SwizzleMode::B32).order(Order::KFirst).tma_box(8, 32).cta_group(2), None),
+        case!(T647, TileDecl::new(Arch::Sm100, Operand::B, ElementType::S8, Major::K, 192, 256).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(128, 64, 32)), None),
+        case!(T648, TileDecl::new(Arch::Sm90, Operand::B, ElementType::F16, Major::K, 128, 64).swizzle(SwizzleMode::B64).stages(4).tma_box(128, 32), None),
+        case!(T649, TileDecl::new(Arch::Sm100, Operand::B, ElementType::E5M2, Major::Mn, 128, 128).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(128, 128, 32)).stages(2), None),
+        case!(T650, TileDecl::new(Arch::Sm100, Operand::B, ElementType::BF16, Major::K, 192, 32).swizzle(SwizzleMode::B32).order(Order::MnFirst).stages(6), None),
+        case!(T651, TileDecl::new(Arch::Sm100, Operand::B, ElementType::TF32, Major::K, 256, 16).swizzle(SwizzleMode::B64).stages(6).tma_box(256, 16), None),
         case!(T652, TileDecl::new(Arch::Sm100, Operand::B, ElementType::F16, Major::Mn, 256, 128).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(128, 256, 16)).stages(3), None),
         case!(T653, TileDecl::new(Arch::Sm100, Operand::A, ElementType::F16, Major::K, 256, 64).swizzle(SwizzleMode::B64), None),
         case!(T654, TileDecl::new(Arch::Sm100, Operand::A, ElementType::U8, Major::Mn, 64, 32).order(Order::MnFirst).stages(5).tma_box(8, 64).cta_group(2), None),
         case!(T655, TileDecl::new(Arch::Sm90, Operand::B, ElementType::U8, Major::K, 128, 64).stages(5), None),
         case!(T656, TileDecl::new(Arch::Sm100, Operand::B, ElementType::U8, Major::Mn, 128, 32).swizzle(SwizzleMode::None), None),
-        case!(T657, TileDecl::new(Arch::Sm100, Operand::B, ElementType::E2M3, Major::K, 256, 128).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(128, 64, 32)).stages(4), None),
-        case!(T658, TileDecl::new(Arch::Sm100, Operand::B, ElementType::BF16, Major::K, 64, 16).swizzle(SwizzleMode::B32).stages(3).tma_box(64, 16), None),
-        case!(T659, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E4M3, Major::K, 256, 32).mma(MmaShape::new(64, 64, 32)).stages(5), None),
-        case!(T660, TileDecl::new(Arch::Sm100, Operand::A, ElementType::U8, Major::K, 192, 64).swizzle(SwizzleMode::B32).stages(2), None),
-        case!(T661, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 192, 128).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)).stages(2), None),
-        case!(T662, TileDecl::new(Arch::Sm100, Operand::B, ElementType::E2M3, Major::K, 128, 64).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(128, 64, 32)).tma_box(8, 16), None),
+        case!(T657, TileDecl::new(Arch::Sm100, Operand::B, ElementType::BF16, Major::K, 64, 16).swizzle(SwizzleMode::B32).stages(3).tma_box(64, 16), None),
+        case!(T658, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E4M3, Major::K, 256, 32).mma(MmaShape::new(64, 64, 32)).stages(5), None),
+        case!(T659, TileDecl::new(Arch::Sm100, Operand::A, ElementType::U8, Major::K, 192, 64).swizzle(SwizzleMode::B32).stages(2), None),
+        case!(T660, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 192, 128).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)).stages(2), None),
+        case!(T661, TileDecl::new(Arch::Sm90, Operand::A, ElementType::F16, Major::Mn, 128, 128).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)).stages(2), None),
+        case!(T662, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::Mn, 64, 128).swizzle(SwizzleMode::B128).order(Order::KFirst).stages(5), None),
         case!(T663, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 192, 64).swizzle(SwizzleMode::B32).order(Order::KFirst).stages(6), None),
         case!(T664, TileDecl::new(Arch::Sm90, Operand::B, ElementType::U8, Major::K, 192, 128).swizzle(SwizzleMode::None).order(Order::KFirst).stages(4).tma_box(8, 16), None),
         case!(T665, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E5M2, Major::K, 128, 256).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(128, 256, 32)).stages(3), None),
@@ -2229,109 +2229,109 @@ fn cases() -> Vec<Case> {
         case!(T669, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::Mn, 64, 32).order(Order::MnFirst).mma(MmaShape::new(64, 64, 16)).stages(2), None),
         case!(T670, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::Mn, 192, 32).order(Order::MnFirst), None),
         case!(T671, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E4M3, Major::K, 256, 128).swizzle(SwizzleMode::None).order(Order::MnFirst).stages(2), None),
-        case!(T672, TileDecl::new(Arch::Sm100, Operand::B, ElementType::E2M1, Major::K, 192, 256).swizzle(SwizzleMode::None).kind(MmaKind::Mxf8f6f4), None),
-        case!(T673, TileDecl::new(Arch::Sm100, Operand::B, ElementType::S8, Major::K, 192, 128).mma(MmaShape::new(128, 64, 32)), None),
-        case!(T674, TileDecl::new(Arch::Sm90, Operand::A, ElementType::F16, Major::K, 128, 128).mma(MmaShape::new(64, 256, 16)), None),
-        case!(T675, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::Mn, 192, 256).mma(MmaShape::new(128, 256, 32)).stages(3).cta_group(2), None),
-        case!(T676, TileDecl::new(Arch::Sm100, Operand::B, ElementType::F16, Major::K, 192, 64).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(256, 128, 16)).stages(5).cta_group(2), None),
-        case!(T677, TileDecl::new(Arch::Sm90, Operand::B, ElementType::F16, Major::Mn, 64, 32).swizzle(SwizzleMode::B128).stages(2).tma_box(16, 64), None),
-        case!(T678, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 64, 128).swizzle(SwizzleMode::B64).order(Order::KFirst).stages(2).cta_group(2), None),
-        case!(T679, TileDecl::new(Arch::Sm100, Operand::A, ElementType::S8, Major::Mn, 192, 64).swizzle(SwizzleMode::None).order(Order::KFirst).stages(2), None),
-        case!(T680, TileDecl::new(Arch::Sm100, Operand::A, ElementType::F16, Major::Mn, 128, 128).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(128, 256, 16)).stages(4), None),
-        case!(T681, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::K, 128, 32).swizzle(SwizzleMode::B128).order(Order::KFirst).stages(2), None),
-        case!(T682, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E3M2, Major::K, 128, 32).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(128, 256, 32)).stages(3), None),
-        case!(T683, TileDecl::new(Arch::Sm100, Operand::B, ElementType::E5M2, Major::Mn, 128, 256).swizzle(SwizzleMode::None), None),
-        case!(T684, TileDecl::new(Arch::Sm100, Operand::A, ElementType::F32, Major::Mn, 128, 32).swizzle(SwizzleMode::B128Base32B).stages(3), None),
-        case!(T685, TileDecl::new(Arch::Sm100, Operand::B, ElementType::S8, Major::Mn, 128, 32).swizzle(SwizzleMode::B32).mma(MmaShape::new(256, 64, 32)).stages(3).cta_group(2), None),
-        case!(T686, TileDecl::new(Arch::Sm100, Operand::B, ElementType::F32, Major::K, 128, 64).swizzle(SwizzleMode::None).stages(2), None),
-        case!(T687, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E5M2, Major::K, 192, 64).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 128, 32)).stages(2), None),
-        case!(T688, TileDecl::new(Arch::Sm100, Operand::B, ElementType::F32, Major::K, 128, 32).swizzle(SwizzleMode::B64).order(Order::KFirst).stages(6).tma_box(8, 16), None),
-        case!(T689, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E2M3, Major::K, 128, 128).stages(2), None),
-        case!(T690, TileDecl::new(Arch::Sm100, Operand::B, ElementType::F16, Major::K, 192, 32).swizzle(SwizzleMode::B64).order(Order::KFirst).stages(5), None),
-        case!(T691, TileDecl::new(Arch::Sm100, Operand::A, ElementType::S8, Major::K, 128, 128).swizzle(SwizzleMode::B128).stages(6), None),
-        case!(T692, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 128, 32).swizzle(SwizzleMode::B64).order(Order::KFirst).stages(6), None),
-        case!(T693, TileDecl::new(Arch::Sm100, Operand::B, ElementType::U8, Major::Mn, 256, 256).swizzle(SwizzleMode::B64).mma(MmaShape::new(128, 256, 32)).tma_box(128, 64), None),
-        case!(T694, TileDecl::new(Arch::Sm90, Operand::A, ElementType::F16, Major::K, 256, 64).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(64, 128, 16)).stages(3), None),
-        case!(T695, TileDecl::new(Arch::Sm100, Operand::B, ElementType::BF16, Major::Mn, 128, 128).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(256, 256, 16)).stages(4).tma_box(8, 16).cta_group(2), None),
-        case!(T696, TileDecl::new(Arch::Sm90, Operand::B, ElementType::F16, Major::Mn, 256, 128).swizzle(SwizzleMode::B32), None),
-        case!(T697, TileDecl::new(Arch::Sm100, Operand::B, ElementType::S8, Major::Mn, 256, 128).swizzle(SwizzleMode::B128).order(Order::KFirst).stages(6), None),
-        case!(T698, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E2M3, Major::K, 64, 32).swizzle(SwizzleMode::None).order(Order::KFirst).cta_group(2), None),
-        case!(T699, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::Mn, 64, 16).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 64, 16)).stages(6), None),
-        case!(T700, TileDecl::new(Arch::Sm90, Operand::A, ElementType::TF32, Major::K, 256, 32).swizzle(SwizzleMode::None).order(Order::MnFirst).stages(4), None),
-        case!(T701, TileDecl::new(Arch::Sm90, Operand::A, ElementType::F16, Major::Mn, 192, 16).swizzle(SwizzleMode::B32).order(Order::MnFirst).stages(6).tma_box(8, 16), None),
-        case!(T702, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E3M2, Major::K, 128, 32).swizzle(SwizzleMode::None).order(Order::MnFirst).stages(3).cta_group(2), None),
-        case!(T703, TileDecl::new(Arch::Sm100, Operand::B, ElementType::E5M2, Major::K, 128, 128).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(128, 64, 32)).kind(MmaKind::Mxf8f6f4).stages(2), None),
-        case!(T704, TileDecl::new(Arch::Sm100, Operand::A, ElementType::S8, Major::Mn, 128, 64).order(Order::MnFirst).mma(MmaShape::new(256, 256, 32)).stages(2).cta_group(2), None),
-        case!(T705, TileDecl::new(Arch::Sm100, Operand::B, ElementType::F32, Major::K, 64, 64).swizzle(SwizzleMode::None).order(Order::MnFirst).stages(6), None),
-        case!(T706, TileDecl::new(Arch::Sm100, Operand::B, ElementType::U8, Major::Mn, 192, 32).swizzle(SwizzleMode::B64).mma(MmaShape::new(128, 64, 32)).stages(4).tma_box(32, 64), None),
-        case!(T707, TileDecl::new(Arch::Sm90, Operand::B, ElementType::F32, Major::K, 64, 64).swizzle(SwizzleMode::B128).order(Order::MnFirst).stages(2).tma_box(64, 32), None),
-        case!(T708, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::K, 128, 32).swizzle(SwizzleMode::None).order(Order::KFirst).stages(4).tma_box(8, 8), None),
-        case!(T709, TileDecl::new(Arch::Sm100, Operand::B, ElementType::BF16, Major::K, 64, 16).swizzle(SwizzleMode::None).order(Order::MnFirst).stages(5).tma_box(32, 8), None),
-        case!(T710, TileDecl::new(Arch::Sm90, Operand::A, ElementType::TF32, Major::K, 192, 64).swizzle(SwizzleMode::B64).mma(MmaShape::new(64, 128, 8)).stages(4), None),
-        case!(T711, TileDecl::new(Arch::Sm90, Operand::B, ElementType::E4M3, Major::K, 192, 128).swizzle(SwizzleMode::B64).order(Order::MnFirst).stages(3).tma_box(96, 64), None),
-        case!(T712, TileDecl::new(Arch::Sm100, Operand::A, ElementType::S8, Major::K, 64, 32).order(Order::KFirst), None),
-        case!(T713, TileDecl::new(Arch::Sm100, Operand::B, ElementType::E4M3, Major::K, 192, 32).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(256, 64, 32)).stages(5).cta_group(2), None),
-        case!(T714, TileDecl::new(Arch::Sm90, Operand::A, ElementType::U8, Major::K, 256, 64).swizzle(SwizzleMode::None).order(Order::MnFirst).stages(5), None),
-        case!(T715, TileDecl::new(Arch::Sm100, Operand::B, ElementType::S8, Major::Mn, 192, 32).swizzle(SwizzleMode::B32).order(Order::MnFirst).stages(6).tma_box(8, 32), None),
-        case!(T716, TileDecl::new(Arch::Sm100, Operand::B, ElementType::F16, Major::Mn, 192, 32).swizzle(SwizzleMode::B64).order(Order::MnFirst).stages(2), None),
-        case!(T717, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::K, 192, 16).swizzle(SwizzleMode::B64).order(Order::KFirst).stages(4).tma_box(8, 16).cta_group(2), None),
-        case!(T718, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::K, 128, 256).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(128, 256, 32)).tma_box(64, 16), None),
-        case!(T719, TileDecl::new(Arch::Sm90, Operand::A, ElementType::TF32, Major::K, 64, 8).order(Order::KFirst).stages(3), None),
-        case!(T720, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E5M2, Major::Mn, 128, 256).swizzle(SwizzleMode::B128).order(Order::KFirst).kind(MmaKind::Mxf8f6f4).stages(5).tma_box(128, 128), None),
-        case!(T721, TileDecl::new(Arch::Sm100, Operand::A, ElementType::U8, Major::K, 128, 128).swizzle(SwizzleMode::None).stages(3).cta_group(2), None),
-        case!(T722, TileDecl::new(Arch::Sm100, Operand::B, ElementType::F16, Major::K, 256, 64).swizzle(SwizzleMode::None).order(Order::MnFirst), None),
-        case!(T723, TileDecl::new(Arch::Sm90, Operand::B, ElementType::S8, Major::K, 192, 256).swizzle(SwizzleMode::B32), None),
-        case!(T724, TileDecl::new(Arch::Sm90, Operand::A, ElementType::F16, Major::K, 256, 64).order(Order::KFirst).mma(MmaShape::new(64, 64, 16)).stages(6), None),
-        case!(T725, TileDecl::new(Arch::Sm100, Operand::B, ElementType::BF16, Major::Mn, 256, 64).swizzle(SwizzleMode::B128).mma(MmaShape::new(256, 128, 16)).tma_box(32, 64).cta_group(2), None),
-        case!(T726, TileDecl::new(Arch::Sm90, Operand::A, ElementType::F16, Major::Mn, 128, 16).order(Order::KFirst).stages(3).tma_box(16, 64), None),
-        case!(T727, TileDecl::new(Arch::Sm90, Operand::A, ElementType::U8, Major::K, 64, 256).order(Order::MnFirst).stages(2), None),
-        case!(T728, TileDecl::new(Arch::Sm100, Operand::B, ElementType::E3M2, Major::K, 64, 256).swizzle(SwizzleMode::B32).kind(MmaKind::Mxf8f6f4).stages(4), None),
-        case!(T729, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E4M3, Major::K, 192, 256).swizzle(SwizzleMode::B64), None),
-        case!(T730, TileDecl::new(Arch::Sm100, Operand::B, ElementType::E4M3, Major::Mn, 128, 128).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(128, 128, 32)).kind(MmaKind::Mxf8f6f4).stages(6), None),
-        case!(T731, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 128, 32).stages(4).tma_box(32, 64), None),
-        case!(T732, TileDecl::new(Arch::Sm90, Operand::B, ElementType::E5M2, Major::K, 256, 64).stages(3), None),
-        case!(T733, TileDecl::new(Arch::Sm100, Operand::B, ElementType::E4M3, Major::K, 64, 128).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(128, 64, 32)).kind(MmaKind::Mxf8f6f4).stages(3), None),
-        case!(T734, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E5M2, Major::K, 128, 64).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)).kind(MmaKind::Mxf8f6f4).stages(2), None),
-        case!(T735, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E5M2, Major::Mn, 128, 128).swizzle(SwizzleMode::None).tma_box(128, 16), None),
-        case!(T736, TileDecl::new(Arch::Sm100, Operand::B, ElementType::F16, Major::Mn, 256, 64).stages(3), None),
-        case!(T737, TileDecl::new(Arch::Sm100, Operand::B, ElementType::F16, Major::Mn, 128, 16).stages(4), None),
-        case!(T738, TileDecl::new(Arch::Sm90, Operand::A, ElementType::U8, Major::K, 64, 64).swizzle(SwizzleMode::None).order(Order::MnFirst), None),
-        case!(T739, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E4M3, Major::K, 64, 32).order(Order::MnFirst).mma(MmaShape::new(64, 256, 32)), None),
-        case!(T740, TileDecl::new(Arch::Sm90, Operand::A, ElementType::S8, Major::K, 64, 128).order(Order::MnFirst).stages(5), None),
-        case!(T741, TileDecl::new(Arch::Sm100, Operand::B, ElementType::E2M3, Major::K, 128, 64).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(256, 128, 32)).kind(MmaKind::Mxf8f6f4).stages(6).cta_group(2), None),
-        case!(T742, TileDecl::new(Arch::Sm90, Operand::A, ElementType::U8, Major::K, 256, 32).swizzle(SwizzleMode::B32).order(Order::KFirst).stages(5).tma_box(8, 32), None),
-        case!(T743, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::Mn, 128, 128).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(256, 256, 32)).tma_box(64, 16).cta_group(2), None),
-        case!(T744, TileDecl::new(Arch::Sm90, Operand::B, ElementType::E5M2, Major::K, 64, 128).swizzle(SwizzleMode::B128).order(Order::KFirst).stages(4), None),
-        case!(T745, TileDecl::new(Arch::Sm90, Operand::A, ElementType::F16, Major::Mn, 64, 128).swizzle(SwizzleMode::None).order(Order::KFirst).stages(3), None),
-        case!(T746, TileDecl::new(Arch::Sm100, Operand::B, ElementType::S8, Major::K, 256, 128).swizzle(SwizzleMode::B64).order(Order::MnFirst).stages(3).tma_box(128, 64), None),
-        case!(T747, TileDecl::new(Arch::Sm100, Operand::B, ElementType::BF16, Major::Mn, 128, 64).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(128, 128, 16)).stages(6), None),
-        case!(T748, TileDecl::new(Arch::Sm90, Operand::B, ElementType::TF32, Major::K, 256, 16).swizzle(SwizzleMode::None).mma(MmaShape::new(64, 128, 8)), None),
-        case!(T749, TileDecl::new(Arch::Sm90, Operand::A, ElementType::U8, Major::K, 128, 64).swizzle(SwizzleMode::B32).order(Order::KFirst).stages(3), None),
-        case!(T750, TileDecl::new(Arch::Sm90, Operand::B, ElementType::F16, Major::K, 256, 32).order(Order::MnFirst).stages(6), None),
-        case!(T751, TileDecl::new(Arch::Sm90, Operand::B, ElementType::E4M3, Major::K, 256, 32).mma(MmaShape::new(64, 256, 32)).stages(2), None),
-        case!(T752, TileDecl::new(Arch::Sm100, Operand::A, ElementType::F16, Major::K, 256, 64).swizzle(SwizzleMode::None).mma(MmaShape::new(128, 256, 16)).stages(6), None),
-        case!(T753, TileDecl::new(Arch::Sm100, Operand::B, ElementType::S8, Major::K, 128, 256).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(128, 64, 32)).stages(4), None),
-        case!(T754, TileDecl::new(Arch::Sm90, Operand::A, ElementType::U8, Major::K, 256, 256).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 256, 32)).stages(2), None),
-        case!(T755, TileDecl::new(Arch::Sm90, Operand::B, ElementType::U8, Major::K, 192, 32).stages(3), None),
-        case!(T756, TileDecl::new(Arch::Sm90, Operand::A, ElementType::F16, Major::K, 128, 128).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 64, 16)).stages(3), None),
-        case!(T757, TileDecl::new(Arch::Sm100, Operand::A, ElementType::F16, Major::Mn, 256, 64).order(Order::KFirst).mma(MmaShape::new(256, 256, 16)).stages(2).cta_group(2), None),
-        case!(T758, TileDecl::new(Arch::Sm90, Operand::A, ElementType::U8, Major::K, 128, 256).swizzle(SwizzleMode::B128).stages(6), None),
-        case!(T759, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::K, 128, 16).swizzle(SwizzleMode::B32).mma(MmaShape::new(64, 64, 16)).stages(6).tma_box(128, 16), None),
-        case!(T760, TileDecl::new(Arch::Sm90, Operand::A, ElementType::F32, Major::K, 64, 8).stages(4), None),
-        case!(T761, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::Mn, 256, 32).swizzle(SwizzleMode::B32).order(Order::KFirst).stages(5), None),
-        case!(T762, TileDecl::new(Arch::Sm90, Operand::B, ElementType::TF32, Major::K, 64, 32).swizzle(SwizzleMode::B64).order(Order::KFirst).stages(5), None),
-        case!(T763, TileDecl::new(Arch::Sm90, Operand::B, ElementType::E4M3, Major::K, 128, 256).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(64, 64, 32)).stages(5), None),
-        case!(T764, TileDecl::new(Arch::Sm90, Operand::B, ElementType::E5M2, Major::K, 192, 32).swizzle(SwizzleMode::B32).order(Order::MnFirst).stages(6), None),
-        case!(T765, TileDecl::new(Arch::Sm90, Operand::B, ElementType::E5M2, Major::K, 256, 64).order(Order::MnFirst).stages(2), None),
-        case!(T766, TileDecl::new(Arch::Sm100, Operand::B, ElementType::E5M2, Major::Mn, 64, 32).order(Order::KFirst).kind(MmaKind::Mxf8f6f4).stages(6).tma_box(32, 64), None),
-        case!(T767, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 192, 64).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 64, 16)).stages(4), None),
-        case!(T768, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 64, 128).order(Order::MnFirst).mma(MmaShape::new(64, 64, 16)).stages(2), None),
-        case!(T769, TileDecl::new(Arch::Sm100, Operand::A, ElementType::F16, Major::Mn, 192, 32).swizzle(SwizzleMode::B32).stages(5), None),
-        case!(T770, TileDecl::new(Arch::Sm100, Operand::B, ElementType::E4M3, Major::K, 64, 128).swizzle(SwizzleMode::B128).order(Order::KFirst).kind(MmaKind::Mxf8f6f4).stages(4).tma_box(8, 128), None),
-        case!(T771, TileDecl::new(Arch::Sm90, Operand::B, ElementType::TF32, Major::K, 256, 8).swizzle(SwizzleMode::None).stages(2).tma_box(256, 4), None),
-        case!(T772, TileDecl::new(Arch::Sm100, Operand::B, ElementType::F32, Major::K, 128, 32).swizzle(SwizzleMode::B32).mma(MmaShape::new(128, 64, 8)).stages(4).tma_box(128, 8), None),
-        case!(T773, TileDecl::new(Arch::Sm90, Operand::B, ElementType::F16, Major::Mn, 256, 16).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 128, 16)).stages(5).tma_box(8, 16), None),
-        case!(T774, TileDecl::new(Arch::Sm90, Operand::A, ElementType::U8, Major::K, 192, 256).order(Order::MnFirst).mma(MmaShape::new(64, 128, 32)).stages(2), None),
-        case!(T775, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E3M2, Major::K, 192, 32).swizzle(SwizzleMode::None).order(Order::KFirst).stages(6), None),
+        case!(T672, TileDecl::new(Arch::Sm90, Operand::B, ElementType::E5M2, Major::K, 128, 256).swizzle(SwizzleMode::B64).order(Order::KFirst).stages(2), None),
+        case!(T673, TileDecl::new(Arch::Sm100, Operand::B, ElementType::S8, Major::K, 192, 256).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(128, 64, 32)).stages(3), None),
+        case!(T674, TileDecl::new(Arch::Sm100, Operand::A, ElementType::S8, Major::Mn, 128, 32).swizzle(SwizzleMode::None).order(Order::MnFirst).stages(2), None),
+        case!(T675, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 128, 64).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)).stages(2), None),
+        case!(T676, TileDecl::new(Arch::Sm100, Operand::B, ElementType::E5M2, Major::K, 256, 64).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(128, 64, 32)), None),
+        case!(T677, TileDecl::new(Arch::Sm100, Operand::A, ElementType::F16, Major::Mn, 128, 128).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), None),
+        case!(T678, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::Mn, 256, 16).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(64, 128, 16)).stages(6), None),
+        case!(T679, TileDecl::new(Arch::Sm100, Operand::B, ElementType::U8, Major::Mn, 256, 128).mma(MmaShape::new(128, 128, 32)).stages(4).tma_box(64, 128), None),
+        case!(T680, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::Mn, 64, 16).swizzle(SwizzleMode::B128).order(Order::KFirst), None),
+        case!(T681, TileDecl::new(Arch::Sm100, Operand::B, ElementType::E2M3, Major::K, 128, 128).kind(MmaKind::Mxf8f6f4).stages(2), None),
+        case!(T682, TileDecl::new(Arch::Sm100, Operand::B, ElementType::S8, Major::Mn, 128, 32).swizzle(SwizzleMode::B32).mma(MmaShape::new(256, 64, 32)).stages(3).cta_group(2), None),
+        case!(T683, TileDecl::new(Arch::Sm100, Operand::B, ElementType::F32, Major::K, 128, 64).swizzle(SwizzleMode::None).stages(2), None),
+        case!(T684, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E5M2, Major::K, 192, 64).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 128, 32)).stages(2), None),
+        case!(T685, TileDecl::new(Arch::Sm100, Operand::B, ElementType::F32, Major::K, 128, 32).swizzle(SwizzleMode::B64).order(Order::KFirst).stages(6).tma_box(8, 16), None),
+        case!(T686, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E2M3, Major::K, 128, 128).stages(2), None),
+        case!(T687, TileDecl::new(Arch::Sm100, Operand::B, ElementType::F16, Major::K, 192, 32).swizzle(SwizzleMode::B64).order(Order::KFirst).stages(5), None),
+        case!(T688, TileDecl::new(Arch::Sm100, Operand::A, ElementType::S8, Major::K, 128, 128).swizzle(SwizzleMode::B128).stages(6), None),
+        case!(T689, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 128, 32).swizzle(SwizzleMode::B64).order(Order::KFirst).stages(6), None),
+        case!(T690, TileDecl::new(Arch::Sm100, Operand::B, ElementType::U8, Major::Mn, 256, 256).swizzle(SwizzleMode::B64).mma(MmaShape::new(128, 256, 32)).tma_box(128, 64), None),
+        case!(T691, TileDecl::new(Arch::Sm90, Operand::A, ElementType::F16, Major::K, 256, 64).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(64, 128, 16)).stages(3), None),
+        case!(T692, TileDecl::new(Arch::Sm100, Operand::B, ElementType::BF16, Major::Mn, 128, 128).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(256, 256, 16)).stages(4).tma_box(8, 16).cta_group(2), None),
+        case!(T693, TileDecl::new(Arch::Sm90, Operand::B, ElementType::F16, Major::Mn, 256, 128).swizzle(SwizzleMode::B32), None),
+        case!(T694, TileDecl::new(Arch::Sm100, Operand::B, ElementType::S8, Major::Mn, 256, 128).swizzle(SwizzleMode::B128).order(Order::KFirst).stages(6), None),
+        case!(T695, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::K, 64, 16).order(Order::MnFirst).mma(MmaShape::new(64, 64, 16)).stages(3).tma_box(32, 16), None),
+        case!(T696, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::Mn, 64, 16).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 64, 16)).stages(6), None),
+        case!(T697, TileDecl::new(Arch::Sm90, Operand::A, ElementType::TF32, Major::K, 256, 32).swizzle(SwizzleMode::None).order(Order::MnFirst).stages(4), None),
+        case!(T698, TileDecl::new(Arch::Sm90, Operand::A, ElementType::F16, Major::Mn, 192, 16).swizzle(SwizzleMode::B32).order(Order::MnFirst).stages(6).tma_box(8, 16), None),
+        case!(T699, TileDecl::new(Arch::Sm100, Operand::B, ElementType::E3M2, Major::K, 192, 128).swizzle(SwizzleMode::B128).kind(MmaKind::Mxf8f6f4).stages(6).tma_box(192, 128), None),
+        case!(T700, TileDecl::new(Arch::Sm100, Operand::A, ElementType::S8, Major::Mn, 128, 64).order(Order::MnFirst).mma(MmaShape::new(256, 256, 32)).stages(2).cta_group(2), None),
+        case!(T701, TileDecl::new(Arch::Sm100, Operand::B, ElementType::F32, Major::K, 64, 64).swizzle(SwizzleMode::None).order(Order::MnFirst).stages(6), None),
+        case!(T702, TileDecl::new(Arch::Sm100, Operand::B, ElementType::U8, Major::Mn, 192, 32).swizzle(SwizzleMode::B64).mma(MmaShape::new(128, 64, 32)).stages(4).tma_box(32, 64), None),
+        case!(T703, TileDecl::new(Arch::Sm90, Operand::B, ElementType::F32, Major::K, 64, 64).swizzle(SwizzleMode::B128).order(Order::MnFirst).stages(2).tma_box(64, 32), None),
+        case!(T704, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::K, 128, 32).swizzle(SwizzleMode::None).order(Order::KFirst).stages(4).tma_box(8, 8), None),
+        case!(T705, TileDecl::new(Arch::Sm100, Operand::B, ElementType::BF16, Major::K, 64, 16).swizzle(SwizzleMode::None).order(Order::MnFirst).stages(5).tma_box(32, 8), None),
+        case!(T706, TileDecl::new(Arch::Sm90, Operand::A, ElementType::TF32, Major::K, 192, 64).swizzle(SwizzleMode::B64).mma(MmaShape::new(64, 128, 8)).stages(4), None),
+        case!(T707, TileDecl::new(Arch::Sm90, Operand::B, ElementType::E4M3, Major::K, 192, 128).swizzle(SwizzleMode::B64).order(Order::MnFirst).stages(3).tma_box(96, 64), None),
+        case!(T708, TileDecl::new(Arch::Sm100, Operand::A, ElementType::S8, Major::K, 64, 32).order(Order::KFirst), None),
+        case!(T709, TileDecl::new(Arch::Sm100, Operand::B, ElementType::E4M3, Major::K, 192, 32).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(256, 64, 32)).stages(5).cta_group(2), None),
+        case!(T710, TileDecl::new(Arch::Sm90, Operand::A, ElementType::U8, Major::K, 256, 64).swizzle(SwizzleMode::None).order(Order::MnFirst).stages(5), None),
+        case!(T711, TileDecl::new(Arch::Sm100, Operand::B, ElementType::S8, Major::Mn, 192, 32).swizzle(SwizzleMode::B32).order(Order::MnFirst).stages(6).tma_box(8, 32), None),
+        case!(T712, TileDecl::new(Arch::Sm100, Operand::B, ElementType::F16, Major::Mn, 192, 32).swizzle(SwizzleMode::B64).order(Order::MnFirst).stages(2), None),
+        case!(T713, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::K, 192, 16).swizzle(SwizzleMode::B64).order(Order::KFirst).stages(4).tma_box(8, 16).cta_group(2), None),
+        case!(T714, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::K, 128, 256).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(128, 256, 32)).tma_box(64, 16), None),
+        case!(T715, TileDecl::new(Arch::Sm90, Operand::A, ElementType::TF32, Major::K, 64, 8).order(Order::KFirst).stages(3), None),
+        case!(T716, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E5M2, Major::Mn, 128, 256).swizzle(SwizzleMode::B128).order(Order::KFirst).kind(MmaKind::Mxf8f6f4).stages(5).tma_box(128, 128), None),
+        case!(T717, TileDecl::new(Arch::Sm100, Operand::A, ElementType::U8, Major::K, 128, 128).swizzle(SwizzleMode::None).stages(3).cta_group(2), None),
+        case!(T718, TileDecl::new(Arch::Sm100, Operand::B, ElementType::F16, Major::K, 256, 64).swizzle(SwizzleMode::None).order(Order::MnFirst), None),
+        case!(T719, TileDecl::new(Arch::Sm90, Operand::B, ElementType::S8, Major::K, 192, 256).swizzle(SwizzleMode::B32), None),
+        case!(T720, TileDecl::new(Arch::Sm90, Operand::A, ElementType::F16, Major::K, 256, 64).order(Order::KFirst).mma(MmaShape::new(64, 64, 16)).stages(6), None),
+        case!(T721, TileDecl::new(Arch::Sm100, Operand::B, ElementType::BF16, Major::Mn, 256, 64).swizzle(SwizzleMode::B128).mma(MmaShape::new(256, 128, 16)).tma_box(32, 64).cta_group(2), None),
+        case!(T722, TileDecl::new(Arch::Sm90, Operand::A, ElementType::F16, Major::Mn, 128, 16).order(Order::KFirst).stages(3).tma_box(16, 64), None),
+        case!(T723, TileDecl::new(Arch::Sm90, Operand::A, ElementType::U8, Major::K, 64, 256).order(Order::MnFirst).stages(2), None),
+        case!(T724, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 64, 32).mma(MmaShape::new(64, 256, 16)).stages(2), None),
+        case!(T725, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E4M3, Major::K, 192, 64).swizzle(SwizzleMode::None).mma(MmaShape::new(64, 256, 32)).stages(6).tma_box(96, 16), None),
+        case!(T726, TileDecl::new(Arch::Sm100, Operand::B, ElementType::TF32, Major::K, 192, 8).swizzle(SwizzleMode::B32).stages(6), None),
+        case!(T727, TileDecl::new(Arch::Sm90, Operand::B, ElementType::E5M2, Major::K, 128, 64).order(Order::MnFirst).mma(MmaShape::new(64, 128, 32)).tma_box(128, 64), None),
+        case!(T728, TileDecl::new(Arch::Sm100, Operand::B, ElementType::BF16, Major::Mn, 256, 32).swizzle(SwizzleMode::B64).stages(2), None),
+        case!(T729, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 128, 32).stages(4).tma_box(32, 64), None),
+        case!(T730, TileDecl::new(Arch::Sm90, Operand::B, ElementType::E5M2, Major::K, 256, 64).stages(3), None),
+        case!(T731, TileDecl::new(Arch::Sm100, Operand::B, ElementType::E4M3, Major::K, 64, 128).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(128, 64, 32)).kind(MmaKind::Mxf8f6f4).stages(3), None),
+        case!(T732, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E5M2, Major::K, 128, 64).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)).kind(MmaKind::Mxf8f6f4).stages(2), None),
+        case!(T733, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E5M2, Major::Mn, 128, 128).swizzle(SwizzleMode::None).tma_box(128, 16), None),
+        case!(T734, TileDecl::new(Arch::Sm100, Operand::B, ElementType::F16, Major::Mn, 256, 64).stages(3), None),
+        case!(T735, TileDecl::new(Arch::Sm100, Operand::B, ElementType::F16, Major::Mn, 128, 16).stages(4), None),
+        case!(T736, TileDecl::new(Arch::Sm90, Operand::A, ElementType::U8, Major::K, 64, 64).swizzle(SwizzleMode::None).order(Order::MnFirst), None),
+        case!(T737, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E4M3, Major::K, 64, 32).order(Order::MnFirst).mma(MmaShape::new(64, 256, 32)), None),
+        case!(T738, TileDecl::new(Arch::Sm90, Operand::A, ElementType::S8, Major::K, 64, 128).order(Order::MnFirst).stages(5), None),
+        case!(T739, TileDecl::new(Arch::Sm100, Operand::A, ElementType::U8, Major::K, 64, 32).stages(2).cta_group(2), None),
+        case!(T740, TileDecl::new(Arch::Sm100, Operand::A, ElementType::F16, Major::K, 128, 16).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(128, 256, 16)).stages(6), None),
+        case!(T741, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 192, 16).order(Order::MnFirst).mma(MmaShape::new(64, 64, 16)), None),
+        case!(T742, TileDecl::new(Arch::Sm100, Operand::A, ElementType::F16, Major::K, 64, 16).stages(3), None),
+        case!(T743, TileDecl::new(Arch::Sm90, Operand::B, ElementType::F16, Major::Mn, 256, 16).swizzle(SwizzleMode::B32).order(Order::MnFirst).stages(6).tma_box(8, 16), None),
+        case!(T744, TileDecl::new(Arch::Sm100, Operand::B, ElementType::TF32, Major::K, 64, 16).stages(4), None),
+        case!(T745, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 192, 128).swizzle(SwizzleMode::B32).order(Order::MnFirst), None),
+        case!(T746, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E5M2, Major::K, 256, 64).swizzle(SwizzleMode::B32).order(Order::KFirst).kind(MmaKind::Mxf8f6f4).tma_box(8, 32), None),
+        case!(T747, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::Mn, 256, 256).order(Order::MnFirst), None),
+        case!(T748, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::K, 128, 128).order(Order::MnFirst).stages(3), None),
+        case!(T749, TileDecl::new(Arch::Sm90, Operand::B, ElementType::TF32, Major::K, 256, 64).swizzle(SwizzleMode::B128).order(Order::KFirst).stages(2).tma_box(8, 32), None),
+        case!(T750, TileDecl::new(Arch::Sm100, Operand::B, ElementType::F32, Major::K, 64, 32).swizzle(SwizzleMode::B32).order(Order::MnFirst).stages(2), None),
+        case!(T751, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::Mn, 128, 16).mma(MmaShape::new(64, 64, 16)).stages(3).tma_box(8, 64), None),
+        case!(T752, TileDecl::new(Arch::Sm90, Operand::A, ElementType::F16, Major::K, 128, 128).swizzle(SwizzleMode::None).order(Order::KFirst).stages(3).tma_box(8, 8), None),
+        case!(T753, TileDecl::new(Arch::Sm100, Operand::B, ElementType::U8, Major::Mn, 192, 128).swizzle(SwizzleMode::B64).order(Order::KFirst).stages(4), None),
+        case!(T754, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E5M2, Major::Mn, 128, 256).swizzle(SwizzleMode::B128).order(Order::KFirst).kind(MmaKind::Mxf8f6f4).tma_box(256, 128).cta_group(2), None),
+        case!(T755, TileDecl::new(Arch::Sm90, Operand::A, ElementType::TF32, Major::K, 192, 64).order(Order::KFirst).stages(3), None),
+        case!(T756, TileDecl::new(Arch::Sm100, Operand::B, ElementType::F32, Major::K, 192, 32).swizzle(SwizzleMode::B32).stages(4), None),
+        case!(T757, TileDecl::new(Arch::Sm90, Operand::B, ElementType::E4M3, Major::K, 128, 256).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(64, 64, 32)).stages(5), None),
+        case!(T758, TileDecl::new(Arch::Sm90, Operand::B, ElementType::E5M2, Major::K, 192, 32).swizzle(SwizzleMode::B32).order(Order::MnFirst).stages(6), None),
+        case!(T759, TileDecl::new(Arch::Sm90, Operand::B, ElementType::E5M2, Major::K, 256, 64).order(Order::MnFirst).stages(2), None),
+        case!(T760, TileDecl::new(Arch::Sm100, Operand::B, ElementType::E5M2, Major::Mn, 64, 32).order(Order::KFirst).kind(MmaKind::Mxf8f6f4).stages(6).tma_box(32, 64), None),
+        case!(T761, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 192, 64).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 64, 16)).stages(4), None),
+        case!(T762, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 64, 128).order(Order::MnFirst).mma(MmaShape::new(64, 64, 16)).stages(2), None),
+        case!(T763, TileDecl::new(Arch::Sm100, Operand::A, ElementType::F16, Major::Mn, 192, 32).swizzle(SwizzleMode::B32).stages(5), None),
+        case!(T764, TileDecl::new(Arch::Sm100, Operand::B, ElementType::E4M3, Major::K, 64, 128).swizzle(SwizzleMode::B128).order(Order::KFirst).kind(MmaKind::Mxf8f6f4).stages(4).tma_box(8, 128), None),
+        case!(T765, TileDecl::new(Arch::Sm90, Operand::B, ElementType::TF32, Major::K, 256, 8).swizzle(SwizzleMode::None).stages(2).tma_box(256, 4), None),
+        case!(T766, TileDecl::new(Arch::Sm100, Operand::B, ElementType::F32, Major::K, 128, 32).swizzle(SwizzleMode::B32).mma(MmaShape::new(128, 64, 8)).stages(4).tma_box(128, 8), None),
+        case!(T767, TileDecl::new(Arch::Sm90, Operand::B, ElementType::F16, Major::Mn, 256, 16).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 128, 16)).stages(5).tma_box(8, 16), None),
+        case!(T768, TileDecl::new(Arch::Sm90, Operand::A, ElementType::U8, Major::K, 192, 256).order(Order::MnFirst).mma(MmaShape::new(64, 128, 32)).stages(2), None),
+        case!(T769, TileDecl::new(Arch::Sm90, Operand::A, ElementType::F16, Major::K, 192, 128).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)).stages(3).tma_box(96, 16), None),
+        case!(T770, TileDecl::new(Arch::Sm100, Operand::B, ElementType::F16, Major::K, 256, 64).swizzle(SwizzleMode::None).stages(2).tma_box(128, 8), None),
+        case!(T771, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::Mn, 128, 64).order(Order::MnFirst).mma(MmaShape::new(256, 256, 32)).kind(MmaKind::Mxf8f6f4).stages(6).cta_group(2), None),
+        case!(T772, TileDecl::new(Arch::Sm90, Operand::A, ElementType::F16, Major::K, 64, 128).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 64, 16)).stages(4), None),
+        case!(T773, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::Mn, 128, 16).order(Order::MnFirst).stages(3), None),
+        case!(T774, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::Mn, 64, 128).swizzle(SwizzleMode::B32).order(Order::MnFirst).stages(6), None),
+        case!(T775, TileDecl::new(Arch::Sm90, Operand::A, ElementType::F16, Major::Mn, 256, 32).swizzle(SwizzleMode::B128).order(Order::MnFirst).stages(3), None),
     ]
 }

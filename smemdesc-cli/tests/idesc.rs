@@ -1,0 +1,301 @@
+//! `smemdesc idesc --json` against every row of the CuTe idesc golden files (one process per row,
+//! with exactly the documented flags), and `smemdesc decode --idesc`.
+
+mod common;
+
+use common::{read_tsv, run};
+use std::collections::HashMap;
+use std::time::Instant;
+
+fn idesc_json(args: &[String]) -> serde_json::Value {
+    let argv: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (code, out, err) = run(&argv);
+    assert_eq!(code, 0, "smemdesc {argv:?} failed: {err}");
+    serde_json::from_str(&out).unwrap_or_else(|e| panic!("{argv:?}: bad JSON ({e}): {out}"))
+}
+
+fn base_args(r: &HashMap<String, String>, c: &str) -> Vec<String> {
+    let mut v: Vec<String> = ["idesc", "--json"].iter().map(|s| s.to_string()).collect();
+    for (flag, col) in [
+        ("--kind", "kind"),
+        ("--a", "a_dtype"),
+        ("--b", "b_dtype"),
+        ("--m", "M"),
+        ("--n", "N"),
+        ("--a-major", "a_major"),
+        ("--b-major", "b_major"),
+    ] {
+        v.push(flag.to_string());
+        v.push(r[col].clone());
+    }
+    v.push("--c".to_string());
+    v.push(c.to_string());
+    // M = 256 exists only for the CTA pair; say so explicitly (the default would agree).
+    v.push("--cta-group".to_string());
+    v.push(if r["M"] == "256" { "2" } else { "1" }.to_string());
+    v
+}
+
+fn check(r: &HashMap<String, String>, j: &serde_json::Value) {
+    let want = r["idesc"].to_lowercase();
+    assert_eq!(j["idesc"], want.as_str(), "row {}", r["id"]);
+    let raw = u64::from_str_radix(want.trim_start_matches("0x"), 16).unwrap();
+    assert_eq!(j["idesc64"], format!("0x{:016x}", raw << 32).as_str());
+    assert_eq!(j["m"].as_u64().unwrap().to_string(), r["M"]);
+    assert_eq!(j["n"].as_u64().unwrap().to_string(), r["N"]);
+    assert_eq!(j["kind"], r["kind"].as_str());
+}
+
+#[test]
+fn every_dense_golden_row_through_the_cli() {
+    let rows = read_tsv("idesc.tsv");
+    assert_eq!(rows.len(), 1979);
+    let t = Instant::now();
+    for r in &rows {
+        let mut args = base_args(r, &r["c_dtype"]);
+        for (flag, col) in [
+            ("--negate-a", "a_neg"),
+            ("--negate-b", "b_neg"),
+            ("--saturate", "saturate"),
+        ] {
+            if r[col] == "1" {
+                args.push(flag.to_string());
+            }
+        }
+        let j = idesc_json(&args);
+        check(r, &j);
+        assert_eq!(j["c"], r["c_dtype"].as_str());
+        assert_eq!(j["negate_a"], r["a_neg"] == "1");
+        assert_eq!(j["saturate"], r["saturate"] == "1");
+    }
+    println!("{} processes in {:?}", rows.len(), t.elapsed());
+}
+
+#[test]
+fn every_block_scaled_golden_row_through_the_cli() {
+    let rows = read_tsv("idesc_block_scaled.tsv");
+    assert_eq!(rows.len(), 581);
+    let t = Instant::now();
+    for r in &rows {
+        let mut args = base_args(r, "f32");
+        args.push("--sf".to_string());
+        args.push(r["sf_dtype"].clone());
+        let j = idesc_json(&args);
+        check(r, &j);
+        assert_eq!(j["sf"], r["sf_dtype"].as_str());
+    }
+    println!("{} processes in {:?}", rows.len(), t.elapsed());
+}
+
+#[test]
+fn decode_idesc_explains_one() {
+    // idesc.tsv row 1 (tf32, M 64, N 8): only the tf32 table reads it legally.
+    let (code, out, err) = run(&["decode", "--idesc", "0x04020910", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let j: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        (j["kind"].as_str(), j["m"].as_u64(), j["n"].as_u64()),
+        (Some("tf32"), Some(64), Some(8))
+    );
+    let n = j["fields"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["name"] == "n")
+        .unwrap();
+    assert_eq!(
+        (n["bits"].as_str(), n["raw"].as_u64()),
+        (Some("17-22"), Some(1))
+    );
+    // A block-scaled row read with --kind.
+    let (code, out, _) = run(&["decode", "--idesc", "0x08820000", "--kind", "mxf8f6f4"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("kind::mxf8f6f4 D f32 A e4m3 (K-major) B e4m3 (K-major) M 128 N 8 K 32"),
+        "{out}"
+    );
+    assert!(out.contains("scale factors ue8m0"), "{out}");
+    // Read as a dense kind, bit 23 is reserved.
+    let (code, _, err) = run(&["decode", "--idesc", "0x08820000", "--kind", "f16"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("reserved bits 0x00800000"), "{err}");
+}
+
+#[test]
+fn illegal_descriptors_name_the_flag() {
+    let base = [
+        "idesc",
+        "--kind",
+        "i8",
+        "--a",
+        "s8",
+        "--b",
+        "u8",
+        "--c",
+        "s32",
+        "--m",
+        "128",
+        "--n",
+        "64",
+        "--a-major",
+        "K",
+        "--b-major",
+        "K",
+    ];
+    let (code, _, err) = run(&[&base[..], &["--negate-b"]].concat());
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("invalid --negate-a/--negate-b") && err.contains("kind::i8 has no negate"),
+        "{err}"
+    );
+    let (code, _, err) = run(&[
+        "idesc",
+        "--kind",
+        "f16",
+        "--a",
+        "f16",
+        "--b",
+        "f16",
+        "--c",
+        "f32",
+        "--m",
+        "128",
+        "--n",
+        "64",
+        "--a-major",
+        "K",
+        "--b-major",
+        "K",
+        "--saturate",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("invalid --saturate"), "{err}");
+    let (code, _, err) = run(&[
+        "idesc",
+        "--kind",
+        "f8f6f4",
+        "--a",
+        "e3m2",
+        "--b",
+        "e4m3",
+        "--c",
+        "f32",
+        "--m",
+        "128",
+        "--n",
+        "64",
+        "--a-major",
+        "MN",
+        "--b-major",
+        "K",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("invalid --a-major"), "{err}");
+    let (code, _, err) = run(&[
+        "idesc",
+        "--kind",
+        "f16",
+        "--a",
+        "bf16",
+        "--b",
+        "bf16",
+        "--c",
+        "f32",
+        "--m",
+        "256",
+        "--n",
+        "24",
+        "--a-major",
+        "K",
+        "--b-major",
+        "K",
+        "--cta-group",
+        "2",
+    ]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("invalid --n") && err.contains("16..=256 in steps of 16"),
+        "{err}"
+    );
+    let (code, _, err) = run(&[
+        "idesc",
+        "--kind",
+        "mxf4",
+        "--a",
+        "e2m1",
+        "--b",
+        "e2m1",
+        "--c",
+        "f32",
+        "--m",
+        "128",
+        "--n",
+        "64",
+        "--a-major",
+        "K",
+        "--b-major",
+        "K",
+        "--sf",
+        "ue4m3",
+    ]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("invalid --sf") && err.contains("legal: ue8m0"),
+        "{err}"
+    );
+}
+
+#[test]
+fn decode_idesc_reads_golden_rows_back() {
+    // Every 5th row of both files, read with its kind: the fields CuTe encoded come back.
+    let mut checked = 0;
+    for (file, block_scaled) in [("idesc.tsv", false), ("idesc_block_scaled.tsv", true)] {
+        for r in read_tsv(file).iter().step_by(5) {
+            let (code, out, err) = run(&[
+                "decode",
+                "--idesc",
+                &r["idesc"],
+                "--kind",
+                &r["kind"],
+                "--json",
+            ]);
+            assert_eq!(code, 0, "row {}: {err}", r["id"]);
+            let j: serde_json::Value = serde_json::from_str(&out).unwrap();
+            for (key, col) in [
+                ("a", "a_dtype"),
+                ("b", "b_dtype"),
+                ("a_major", "a_major"),
+                ("b_major", "b_major"),
+            ] {
+                assert_eq!(j[key], r[col].as_str(), "row {} {key}", r["id"]);
+            }
+            assert_eq!(
+                j["m"].as_u64().unwrap().to_string(),
+                r["M"],
+                "row {}",
+                r["id"]
+            );
+            assert_eq!(
+                j["n"].as_u64().unwrap().to_string(),
+                r["N"],
+                "row {}",
+                r["id"]
+            );
+            assert_eq!(
+                j["problems"].as_array().map(Vec::len),
+                Some(0),
+                "row {}",
+                r["id"]
+            );
+            if block_scaled {
+                assert_eq!(j["sf"], r["sf_dtype"].as_str(), "row {}", r["id"]);
+            } else {
+                assert_eq!(j["c"], r["c_dtype"].as_str(), "row {}", r["id"]);
+                assert_eq!(j["negate_b"], r["b_neg"] == "1", "row {}", r["id"]);
+                assert_eq!(j["saturate"], r["saturate"] == "1", "row {}", r["id"]);
+            }
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 396 + 117);
+}

@@ -1,0 +1,474 @@
+//! Typed errors of tcgen05 instruction descriptors ([`crate::InstrDesc`]) and of A/B pairings.
+//!
+//! One variant per rule, carrying the values involved; `Display` names the argument and the legal
+//! values, [`IdescError::summary`] is a static text for `const` panics, and
+//! [`IdescError::argument`] names the argument at fault (the key of `smemdesc idesc` and of
+//! `#[smem_mma]`).
+
+use crate::arch::{Arch, Major};
+use crate::dtype::ElementType;
+use crate::idesc::{AccumType, ScaleFormat};
+use crate::mma::{MmaKind, Operand};
+
+/// Every way an instruction descriptor (or an A/B pairing) can be illegal.
+///
+/// ```
+/// use smemdesc_core::{IdescError, MmaKind};
+/// let e = IdescError::NegateNotForKind { kind: MmaKind::I8 };
+/// assert_eq!(e.argument(), "negate");
+/// assert!(e.to_string().contains("kind::i8"));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum IdescError {
+    /// An operand's element type is not an input of the kind.
+    TypeNotForKind {
+        /// A or B.
+        operand: Operand,
+        /// The element type.
+        dtype: ElementType,
+        /// The kind.
+        kind: MmaKind,
+    },
+    /// `kind::f16` takes A and B of the same type (f16·f16 or bf16·bf16).
+    TypesDiffer {
+        /// A's type.
+        a: ElementType,
+        /// B's type.
+        b: ElementType,
+    },
+    /// The accumulator (D) type is not legal for the kind and input type.
+    AccumNotForKind {
+        /// The kind.
+        kind: MmaKind,
+        /// A's type.
+        a: ElementType,
+        /// The accumulator type.
+        accum: AccumType,
+        /// The legal accumulator types, as text.
+        legal: &'static str,
+    },
+    /// Negate requested where the kind has no negate bit (`kind::i8`).
+    NegateNotForKind {
+        /// The kind.
+        kind: MmaKind,
+    },
+    /// Saturate requested for a kind other than `kind::i8`.
+    SaturateNotForKind {
+        /// The kind.
+        kind: MmaKind,
+    },
+    /// An MN-major (transposed) operand of a type or kind that may not transpose.
+    MnMajorNotAllowed {
+        /// A or B.
+        operand: Operand,
+        /// The element type.
+        dtype: ElementType,
+        /// The kind.
+        kind: MmaKind,
+    },
+    /// `cta_group` is not 1 or 2.
+    CtaGroupInvalid {
+        /// The value given.
+        cta_group: u32,
+    },
+    /// M is not a legal shape for the kind, CTA group and sparsity.
+    IllegalM {
+        /// The kind.
+        kind: MmaKind,
+        /// The CTA group.
+        cta_group: u32,
+        /// The M given.
+        m: u32,
+        /// The legal values, as text.
+        legal: &'static str,
+    },
+    /// N is not a legal shape for the kind, CTA group and B's major-ness.
+    IllegalN {
+        /// The kind.
+        kind: MmaKind,
+        /// The CTA group.
+        cta_group: u32,
+        /// The N given.
+        n: u32,
+        /// The legal values, as text.
+        legal: &'static str,
+    },
+    /// The scale-factor format is missing, given for a dense kind, or not legal for the kind.
+    ScaleFormatNotForKind {
+        /// The kind.
+        kind: MmaKind,
+        /// The format given (`None`: none given).
+        sf: Option<ScaleFormat>,
+        /// The legal formats, as text.
+        legal: &'static str,
+    },
+    /// The K = 96 bit where PTX does not allow it.
+    K96NotAllowed {
+        /// The kind.
+        kind: MmaKind,
+        /// The CTA group.
+        cta_group: u32,
+        /// M.
+        m: u32,
+    },
+    /// A scale-factor id outside the values the kind and scale format allow.
+    SfIdIllegal {
+        /// Scale factor of A or of B.
+        operand: Operand,
+        /// The id (0..=3, from bits 30-31 of the scale factors' TMEM address).
+        id: u32,
+        /// The legal ids, as text.
+        legal: &'static str,
+    },
+    /// A sparsity selector on a dense MMA, or on a block-scaled kind (PTX: bits 0-1 reserved), or
+    /// above 3.
+    SparseIdIllegal {
+        /// The kind.
+        kind: MmaKind,
+        /// The selector given.
+        id: u32,
+        /// Whether the descriptor is sparse.
+        sparse: bool,
+    },
+    /// The `.ws` B-reuse shift (bits 30-31): smemdesc models non-`.ws` `tcgen05.mma` only.
+    WsShiftNotModeled {
+        /// The shift code (1..=3).
+        shift: u32,
+    },
+    /// Decoding: reserved bits are set.
+    ReservedBits {
+        /// The kind the descriptor was read as.
+        kind: MmaKind,
+        /// The offending bits.
+        bits: u32,
+    },
+    /// Decoding: a format code that names no type of the kind.
+    UnknownFormat {
+        /// Which field: A, B.
+        operand: Operand,
+        /// The kind.
+        kind: MmaKind,
+        /// The code.
+        code: u32,
+    },
+    /// Decoding: a D-type code that is not F16 (0), F32 (1) or S32 (2).
+    UnknownAccum {
+        /// The code.
+        code: u32,
+    },
+    /// Pairing: the A and B tiles are for different architectures.
+    ArchMismatch {
+        /// A tile's architecture.
+        a: Arch,
+        /// B tile's architecture.
+        b: Arch,
+    },
+    /// Pairing: the A and B tiles are for different MMA kinds.
+    KindMismatch {
+        /// A tile's kind.
+        a: MmaKind,
+        /// B tile's kind.
+        b: MmaKind,
+    },
+    /// Pairing: the A and B tiles disagree on `cta_group`.
+    CtaGroupMismatch {
+        /// A tile's CTA group.
+        a: u32,
+        /// B tile's CTA group.
+        b: u32,
+    },
+    /// Pairing: the tiles' instruction shapes disagree on M, N or K (`what` = `'M'`, `'N'`, `'K'`).
+    ShapeMismatch {
+        /// Which extent.
+        what: char,
+        /// From the A tile's `mma`.
+        a: u32,
+        /// From the B tile's `mma`.
+        b: u32,
+    },
+    /// Pairing: a tile given as A is declared `operand = B`, or the reverse.
+    OperandSwapped {
+        /// The role it was given.
+        role: Operand,
+    },
+    /// Pairing: the accumulator type is not legal on sm90 for the input types.
+    Sm90AccumNotForType {
+        /// A's type.
+        a: ElementType,
+        /// The accumulator type.
+        accum: AccumType,
+    },
+    /// Pairing on sm90: a scale-factor format or sm100-only setting was given.
+    NotOnSm90 {
+        /// The setting.
+        what: &'static str,
+    },
+}
+
+impl IdescError {
+    /// The argument at fault, as the key of `smemdesc idesc` / `#[smem_mma]` (`kind`, `a`, `b`,
+    /// `c`, `m`, `n`, `a_major`, `b_major`, `negate`, `saturate`, `sf`, `cta_group`, `k96`,
+    /// `sf_id`, `sparse_id`, `ws`, `idesc`, `arch`, `mma`).
+    ///
+    /// ```
+    /// use smemdesc_core::{IdescError, MmaKind};
+    /// assert_eq!(IdescError::SaturateNotForKind { kind: MmaKind::F16 }.argument(), "saturate");
+    /// ```
+    pub const fn argument(&self) -> &'static str {
+        match self {
+            IdescError::TypeNotForKind { operand, .. }
+            | IdescError::OperandSwapped { role: operand } => match operand {
+                Operand::A => "a",
+                Operand::B => "b",
+            },
+            IdescError::TypesDiffer { .. } => "b",
+            IdescError::AccumNotForKind { .. } | IdescError::Sm90AccumNotForType { .. } => "c",
+            IdescError::NegateNotForKind { .. } => "negate",
+            IdescError::SaturateNotForKind { .. } => "saturate",
+            IdescError::MnMajorNotAllowed { operand, .. } => match operand {
+                Operand::A => "a_major",
+                Operand::B => "b_major",
+            },
+            IdescError::CtaGroupInvalid { .. } | IdescError::CtaGroupMismatch { .. } => "cta_group",
+            IdescError::IllegalM { .. } => "m",
+            IdescError::IllegalN { .. } => "n",
+            IdescError::ScaleFormatNotForKind { .. } => "sf",
+            IdescError::K96NotAllowed { .. } => "k96",
+            IdescError::SfIdIllegal { .. } => "sf_id",
+            IdescError::SparseIdIllegal { .. } => "sparse_id",
+            IdescError::WsShiftNotModeled { .. } => "ws",
+            IdescError::ReservedBits { .. }
+            | IdescError::UnknownFormat { .. }
+            | IdescError::UnknownAccum { .. } => "idesc",
+            IdescError::ArchMismatch { .. } => "arch",
+            IdescError::KindMismatch { .. } => "kind",
+            IdescError::ShapeMismatch { .. } => "mma",
+            IdescError::NotOnSm90 { .. } => "arch",
+        }
+    }
+
+    /// A static one-line summary (for `const` panics, where values cannot be formatted).
+    ///
+    /// ```
+    /// use smemdesc_core::{IdescError, MmaKind};
+    /// let e = IdescError::KindMismatch { a: MmaKind::F16, b: MmaKind::Tf32 };
+    /// assert_eq!(e.summary(), "A and B tiles are for different MMA kinds");
+    /// ```
+    pub const fn summary(&self) -> &'static str {
+        match self {
+            IdescError::TypeNotForKind { .. } => "operand type is not an input of this MMA kind",
+            IdescError::TypesDiffer { .. } => "kind::f16 takes A and B of one type (f16 or bf16)",
+            IdescError::AccumNotForKind { .. } => "accumulator type not legal for this kind",
+            IdescError::NegateNotForKind { .. } => "kind::i8 has no negate",
+            IdescError::SaturateNotForKind { .. } => "saturate exists only for kind::i8",
+            IdescError::MnMajorNotAllowed { .. } => {
+                "operand may not be MN-major for this type/kind"
+            }
+            IdescError::CtaGroupInvalid { .. } => "cta_group must be 1 or 2",
+            IdescError::IllegalM { .. } => "M is not a legal tcgen05 shape",
+            IdescError::IllegalN { .. } => "N is not a legal tcgen05 shape",
+            IdescError::ScaleFormatNotForKind { .. } => {
+                "scale-factor format not legal for this kind"
+            }
+            IdescError::K96NotAllowed { .. } => {
+                "K = 96 needs kind::mxf4/mxf4nvf4, cta_group 2, M 256"
+            }
+            IdescError::SfIdIllegal { .. } => "scale-factor id not legal for this kind",
+            IdescError::SparseIdIllegal { .. } => "sparsity selector needs a sparse dense-kind MMA",
+            IdescError::WsShiftNotModeled { .. } => ".ws B-reuse shift is not modeled",
+            IdescError::ReservedBits { .. } => "instruction descriptor has reserved bits set",
+            IdescError::UnknownFormat { .. } => "unknown A/B format code",
+            IdescError::UnknownAccum { .. } => "unknown D format code",
+            IdescError::ArchMismatch { .. } => "A and B tiles are for different architectures",
+            IdescError::KindMismatch { .. } => "A and B tiles are for different MMA kinds",
+            IdescError::CtaGroupMismatch { .. } => "A and B tiles have different cta_group",
+            IdescError::ShapeMismatch { .. } => {
+                "A and B tiles are declared for different MMA shapes"
+            }
+            IdescError::OperandSwapped { .. } => "tile declared for the other operand",
+            IdescError::Sm90AccumNotForType { .. } => "accumulator type not legal for wgmma",
+            IdescError::NotOnSm90 { .. } => "setting exists only on sm100 (tcgen05)",
+        }
+    }
+}
+
+const fn major_word(m: Major) -> &'static str {
+    match m {
+        Major::K => "K-major",
+        Major::Mn => "MN-major",
+    }
+}
+
+impl core::fmt::Display for IdescError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match *self {
+            IdescError::TypeNotForKind { dtype, kind, .. } => write!(
+                f,
+                "{} = {} is not an input of kind::{}; legal: {}",
+                self.argument(),
+                dtype.name(),
+                kind.name(),
+                match kind {
+                    MmaKind::Tf32 => "tf32",
+                    MmaKind::Mxf4 | MmaKind::Mxf4nvf4 => "e2m1",
+                    _ => kind.inputs(),
+                }
+            ),
+            IdescError::TypesDiffer { a, b } => write!(
+                f,
+                "kind::f16 takes A and B of one type: a = {}, b = {}; use b = {}",
+                a.name(),
+                b.name(),
+                a.name()
+            ),
+            IdescError::AccumNotForKind { kind, a, accum, legal } => write!(
+                f,
+                "accumulator {} is not legal for kind::{} with {} inputs; legal: {}",
+                accum.name(),
+                kind.name(),
+                a.name(),
+                legal
+            ),
+            IdescError::NegateNotForKind { kind } => write!(
+                f,
+                "kind::{} has no negate (PTX instruction descriptor: bits 13-14 are 0 for kind::i8); \
+                 legal only for kind::f16, tf32, f8f6f4, mxf8f6f4, mxf4, mxf4nvf4",
+                kind.name()
+            ),
+            IdescError::SaturateNotForKind { kind } => write!(
+                f,
+                "saturate is legal only for kind::i8 (bit 3), not kind::{}",
+                kind.name()
+            ),
+            IdescError::MnMajorNotAllowed { operand, dtype, kind } => write!(
+                f,
+                "{} = MN is not allowed for {} {} under kind::{}: MN-major (transposed) operands \
+                 are e4m3, e5m2, s8, u8, f16, bf16, tf32 (CUTLASS's rule; PTX lists no MN-major \
+                 layout for fp6/fp4), never kind::mxf4/mxf4nvf4; use {}",
+                self.argument(),
+                operand.name(),
+                dtype.name(),
+                kind.name(),
+                major_word(Major::K)
+            ),
+            IdescError::CtaGroupInvalid { cta_group } => {
+                write!(f, "cta_group = {cta_group}: legal values are 1 and 2")
+            }
+            IdescError::IllegalM { kind, cta_group, m, legal } => write!(
+                f,
+                "m = {m} is not a tcgen05 shape for kind::{} with cta_group::{cta_group}; legal M: {legal}",
+                kind.name()
+            ),
+            IdescError::IllegalN { kind, cta_group, n, legal } => write!(
+                f,
+                "n = {n} is not a tcgen05 shape for kind::{} with cta_group::{cta_group}; legal N: {legal}",
+                kind.name()
+            ),
+            IdescError::ScaleFormatNotForKind { kind, sf, legal } => match sf {
+                Some(s) => write!(
+                    f,
+                    "sf = {} is not legal for kind::{}; legal: {legal}",
+                    s.name(),
+                    kind.name()
+                ),
+                None => write!(f, "kind::{} needs a scale-factor format; legal: {legal}", kind.name()),
+            },
+            IdescError::K96NotAllowed { kind, cta_group, m } => write!(
+                f,
+                "K = 96 (bit 31) is legal only for dense kind::mxf4/mxf4nvf4 with cta_group::2 and \
+                 M = 256; here kind::{}, cta_group::{cta_group}, M = {m}",
+                kind.name()
+            ),
+            IdescError::SfIdIllegal { operand, id, legal } => write!(
+                f,
+                "scale factor {} id = {id} (bits 30-31 of its TMEM address) is not legal here; legal: {legal}",
+                operand.name()
+            ),
+            IdescError::SparseIdIllegal { kind, id, sparse } => write!(
+                f,
+                "sparsity selector = {id} for kind::{}{}: it is legal (0-3) only for sparse dense \
+                 kinds (bits 0-1 are reserved in block-scaled descriptors)",
+                kind.name(),
+                if sparse { " (sparse)" } else { " (dense)" }
+            ),
+            IdescError::WsShiftNotModeled { shift } => write!(
+                f,
+                "B-reuse max shift code {shift} (bits 30-31) is for tcgen05.mma.ws, which smemdesc \
+                 does not model; legal here: 0"
+            ),
+            IdescError::ReservedBits { kind, bits } => write!(
+                f,
+                "reserved bits 0x{bits:08x} are set in a kind::{} instruction descriptor; they must be 0",
+                kind.name()
+            ),
+            IdescError::UnknownFormat { operand, kind, code } => write!(
+                f,
+                "{} format code {code} names no kind::{} type; legal: {}",
+                operand.name(),
+                kind.name(),
+                kind.inputs()
+            ),
+            IdescError::UnknownAccum { code } => {
+                write!(f, "D format code {code} is not F16 (0), F32 (1) or S32 (2)")
+            }
+            IdescError::ArchMismatch { a, b } => write!(
+                f,
+                "the A tile is for {} but the B tile for {}; declare both for one architecture",
+                a.name(),
+                b.name()
+            ),
+            IdescError::KindMismatch { a, b } => write!(
+                f,
+                "the A tile is for kind::{} but the B tile for kind::{}; one instruction has one kind",
+                a.name(),
+                b.name()
+            ),
+            IdescError::CtaGroupMismatch { a, b } => write!(
+                f,
+                "the A tile has cta_group = {a} but the B tile cta_group = {b}; use the same value"
+            ),
+            IdescError::ShapeMismatch { what, a, b } => match what {
+                'M' => write!(
+                    f,
+                    "the B tile is declared for MMA M = {b} but the A tile holds M = {a} (M comes \
+                     from A, N from B); use M = {a}"
+                ),
+                'N' => write!(
+                    f,
+                    "the A tile is declared for MMA N = {a} but the B tile holds N = {b} (M comes \
+                     from A, N from B); use N = {b}"
+                ),
+                _ => write!(
+                    f,
+                    "the A tile's instruction reads {what} = {a} elements but the B tile's {what} = \
+                     {b}; one instruction has one {what}: give A and B element types of one MMA kind"
+                ),
+            },
+            IdescError::OperandSwapped { role } => write!(
+                f,
+                "this tile is given as operand {} but declared `operand = {}`",
+                role.name(),
+                match role {
+                    Operand::A => "B",
+                    Operand::B => "A",
+                }
+            ),
+            IdescError::Sm90AccumNotForType { a, accum } => write!(
+                f,
+                "accum = {} is not a wgmma accumulator for {} inputs; legal: {}",
+                accum.name(),
+                a.name(),
+                match a {
+                    ElementType::F16 | ElementType::E4M3 | ElementType::E5M2 => "f16, f32",
+                    ElementType::S8 | ElementType::U8 => "s32",
+                    _ => "f32",
+                }
+            ),
+            IdescError::NotOnSm90 { what } => write!(
+                f,
+                "{what} exists only on sm100 (tcgen05); wgmma has no such setting"
+            ),
+        }
+    }
+}

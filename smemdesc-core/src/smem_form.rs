@@ -1,0 +1,362 @@
+//! How an element type's values sit in shared memory: the **SMEM form**.
+//!
+//! The layout algebra lays out *cells*: whole bytes (or 2/4-byte words) that the swizzle and the
+//! canonical layouts move around. A value of 8 bits or more is one cell. The 6- and 4-bit types
+//! have two SMEM forms, chosen by the MMA kind. The byte-level facts below are the CUDA driver
+//! documentation of `CUtensorMapDataType` (the TMA types that write these forms); the kinds'
+//! instruction K (32 for `f8f6f4`, 64 for `mxf4`/`mxf4nvf4`) is the PTX ISA tcgen05 "Matrix
+//! Shape" table:
+//!
+//! * **padded** ([`SmemForm::Padded16`], `kind::f8f6f4` and `kind::mxf8f6f4`): each 16-byte unit
+//!   holds 16 values packed at its start — 8 bytes of fp4 (`16U4_ALIGN16B`: "8 byte gaps between
+//!   every 8 byte chunk") or 12 bytes of fp6 (`16U6_ALIGN16B`: "4 byte gaps between every 12 byte
+//!   chunk") — followed by padding. For the layout algebra a value is one 1-byte *slot*: 16 slots
+//!   per 16 bytes, so descriptors, LBO/SBO and advances are those of an 8-bit type. Value `i` of a
+//!   unit (`i` = slot address mod 16, which the swizzle preserves) occupies bits
+//!   `[i·bits, (i+1)·bits)` of the unit.
+//! * **packed** ([`SmemForm::Packed`], `kind::mxf4` and `kind::mxf4nvf4`, e2m1 only): two values
+//!   per byte with no padding (`16U4_ALIGN8B`: "no gaps between packed values"). A cell is one byte
+//!   holding two K-adjacent values, the lower K index in the low nibble; the layout algebra runs on
+//!   bytes along K, so one instruction's 32 bytes of K are 64 values. These kinds are K-major only.
+//!
+//! The 8-bit container rule (one sub-byte value per byte) is the **Tensor Memory** format of
+//! `tcgen05.cp`/`.ld` unpacking; it is not an SMEM form.
+//!
+//! ```
+//! use smemdesc_core::{ElementType, MmaKind, SmemForm};
+//! assert_eq!(ElementType::E2M1.smem_form(MmaKind::F8f6f4), SmemForm::Padded16);
+//! assert_eq!(ElementType::E2M1.smem_form(MmaKind::Mxf4), SmemForm::Packed);
+//! assert_eq!(ElementType::BF16.smem_form(MmaKind::F16), SmemForm::Whole);
+//! assert_eq!(SmemForm::Packed.values_per_16_bytes(ElementType::E2M1), 32);
+//! assert_eq!(SmemForm::Padded16.values_per_16_bytes(ElementType::E3M2), 16);
+//! ```
+
+use crate::arch::Major;
+use crate::dtype::ElementType;
+use crate::error::Error;
+use crate::mma::MmaKind;
+use crate::swizzle::SwizzleMode;
+use crate::tile::{TileLayout, TileSpec};
+use crate::tma::TmaDataType;
+
+/// The SMEM form of an operand's values (see the [module documentation](self)).
+///
+/// ```
+/// use smemdesc_core::{ElementType, SmemForm};
+/// assert_eq!(SmemForm::Whole.cell_bytes(ElementType::TF32), 4);
+/// assert_eq!(SmemForm::Packed.values_per_cell(), 2);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SmemForm {
+    /// One value per `bits / 8` bytes (8-, 16- and 32-bit types).
+    Whole,
+    /// 16 sub-byte values packed at the start of each 16-byte unit, the rest padding.
+    Padded16,
+    /// Two 4-bit values per byte, no padding.
+    Packed,
+}
+
+/// Where one value lives: the byte holding its lowest bit, the bit offset in that byte, and its
+/// width. A field with `bit + bits > 8` continues into the following byte(s) (fp6 values of the
+/// padded form may straddle two bytes).
+///
+/// ```
+/// use smemdesc_core::{ElementType, SmemForm, ValueOffset};
+/// // value 3 of a padded fp6 unit at 0x40: bits 18..24 of the unit
+/// assert_eq!(SmemForm::Padded16.locate(ElementType::E3M2, 0x43, 0),
+///            ValueOffset { byte: 0x42, bit: 2, bits: 6 });
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ValueOffset {
+    /// Byte holding the value's lowest bit.
+    pub byte: u32,
+    /// Bit offset of the value inside that byte (0..8).
+    pub bit: u32,
+    /// Width of the value in bits.
+    pub bits: u32,
+}
+
+impl ValueOffset {
+    /// The value's first bit counted from byte 0 (`byte · 8 + bit`).
+    ///
+    /// ```
+    /// assert_eq!(smemdesc_core::ValueOffset { byte: 2, bit: 4, bits: 4 }.bit_address(), 20);
+    /// ```
+    pub const fn bit_address(&self) -> u64 {
+        self.byte as u64 * 8 + self.bit as u64
+    }
+}
+
+impl SmemForm {
+    /// The form `kind` reads `dtype` in: packed for `mxf4`/`mxf4nvf4`, padded for the other
+    /// kinds' sub-byte types, whole otherwise.
+    ///
+    /// ```
+    /// use smemdesc_core::{ElementType, MmaKind, SmemForm};
+    /// assert_eq!(SmemForm::of(ElementType::E2M3, MmaKind::Mxf8f6f4), SmemForm::Padded16);
+    /// ```
+    pub const fn of(dtype: ElementType, kind: MmaKind) -> SmemForm {
+        if matches!(kind, MmaKind::Mxf4 | MmaKind::Mxf4nvf4) {
+            SmemForm::Packed
+        } else {
+            SmemForm::dense(dtype)
+        }
+    }
+
+    /// The form of the dense kind of `dtype` (padded for sub-byte types).
+    ///
+    /// ```
+    /// use smemdesc_core::{ElementType, SmemForm};
+    /// assert_eq!(SmemForm::dense(ElementType::E2M1), SmemForm::Padded16);
+    /// ```
+    pub const fn dense(dtype: ElementType) -> SmemForm {
+        if dtype.bits() < 8 {
+            SmemForm::Padded16
+        } else {
+            SmemForm::Whole
+        }
+    }
+
+    /// Whether values of `dtype` can take this form.
+    ///
+    /// ```
+    /// use smemdesc_core::{ElementType, SmemForm};
+    /// assert!(SmemForm::Packed.admits(ElementType::E2M1));
+    /// assert!(!SmemForm::Packed.admits(ElementType::E3M2));
+    /// assert!(!SmemForm::Whole.admits(ElementType::E2M1));
+    /// ```
+    pub const fn admits(self, dtype: ElementType) -> bool {
+        match self {
+            SmemForm::Whole => dtype.bits() >= 8,
+            SmemForm::Padded16 => dtype.bits() < 8,
+            SmemForm::Packed => dtype.bits() == 4,
+        }
+    }
+
+    /// Bytes of one layout cell: the value's bytes for whole types, 1 for both sub-byte forms
+    /// (always equal to [`ElementType::smem_bytes`] for an admitted type).
+    ///
+    /// ```
+    /// use smemdesc_core::{ElementType, SmemForm};
+    /// assert_eq!(SmemForm::Padded16.cell_bytes(ElementType::E2M1), 1);
+    /// ```
+    pub const fn cell_bytes(self, dtype: ElementType) -> u32 {
+        dtype.smem_bytes()
+    }
+
+    /// Values in one cell (2 for packed, else 1); packed cells pair K-adjacent values.
+    ///
+    /// ```
+    /// assert_eq!(smemdesc_core::SmemForm::Padded16.values_per_cell(), 1);
+    /// ```
+    #[inline]
+    pub const fn values_per_cell(self) -> u32 {
+        match self {
+            SmemForm::Packed => 2,
+            _ => 1,
+        }
+    }
+
+    /// Values in 16 bytes of SMEM (CuTe's `T` counted in values).
+    ///
+    /// ```
+    /// use smemdesc_core::{ElementType, SmemForm};
+    /// assert_eq!(SmemForm::Whole.values_per_16_bytes(ElementType::BF16), 8);
+    /// ```
+    pub const fn values_per_16_bytes(self, dtype: ElementType) -> u32 {
+        16 / self.cell_bytes(dtype) * self.values_per_cell()
+    }
+
+    /// Values in `bytes` bytes of K (e.g. one instruction's 32 bytes).
+    ///
+    /// ```
+    /// use smemdesc_core::{ElementType, SmemForm};
+    /// assert_eq!(SmemForm::Packed.values_in(ElementType::E2M1, 48), 96);
+    /// assert_eq!(SmemForm::Padded16.values_in(ElementType::E2M1, 32), 32);
+    /// ```
+    pub const fn values_in(self, dtype: ElementType, bytes: u32) -> u32 {
+        bytes / self.cell_bytes(dtype) * self.values_per_cell()
+    }
+
+    /// The `CUtensorMapDataType` TMA moves this form of `dtype` as (CUDA driver API, `cuda.h`):
+    /// `16U4_ALIGN16B`/`16U6_ALIGN16B` for padded fp4/fp6, `16U4_ALIGN8B` for packed fp4.
+    ///
+    /// ```
+    /// use smemdesc_core::{ElementType, SmemForm, TmaDataType};
+    /// assert_eq!(SmemForm::Padded16.tma_data_type(ElementType::E2M3), TmaDataType::U6x16Align16B);
+    /// assert_eq!(SmemForm::Packed.tma_data_type(ElementType::E2M1), TmaDataType::U4x16Align8B);
+    /// ```
+    pub const fn tma_data_type(self, dtype: ElementType) -> TmaDataType {
+        match self {
+            SmemForm::Packed => TmaDataType::U4x16Align8B,
+            SmemForm::Padded16 => {
+                if dtype.bits() == 4 {
+                    TmaDataType::U4x16Align16B
+                } else {
+                    TmaDataType::U6x16Align16B
+                }
+            }
+            SmemForm::Whole => TmaDataType::of(dtype),
+        }
+    }
+
+    /// Locates value `sub` (its index inside its cell: `k % 2` for packed, else 0) of the cell at
+    /// byte address `cell_addr` — the packing rule of the form, applied after the layout (or the
+    /// hardware) has placed the cell.
+    ///
+    /// ```
+    /// use smemdesc_core::{ElementType, SmemForm, ValueOffset};
+    /// // padded fp4: slot 0x1f is value 15 of the unit at 0x10 -> bits 60..64, i.e. byte 0x17, high nibble
+    /// assert_eq!(SmemForm::Padded16.locate(ElementType::E2M1, 0x1f, 0), ValueOffset { byte: 0x17, bit: 4, bits: 4 });
+    /// // packed fp4: the odd K value of a byte is its high nibble
+    /// assert_eq!(SmemForm::Packed.locate(ElementType::E2M1, 0x1f, 1), ValueOffset { byte: 0x1f, bit: 4, bits: 4 });
+    /// ```
+    pub const fn locate(self, dtype: ElementType, cell_addr: u32, sub: u32) -> ValueOffset {
+        let bits = dtype.bits();
+        match self {
+            SmemForm::Whole => ValueOffset {
+                byte: cell_addr,
+                bit: 0,
+                bits,
+            },
+            SmemForm::Packed => ValueOffset {
+                byte: cell_addr,
+                bit: (sub % 2) * 4,
+                bits,
+            },
+            SmemForm::Padded16 => {
+                let first = (cell_addr % 16) * bits;
+                ValueOffset {
+                    byte: cell_addr - cell_addr % 16 + first / 8,
+                    bit: first % 8,
+                    bits,
+                }
+            }
+        }
+    }
+
+    /// The form's name (`whole`, `padded`, `packed`).
+    ///
+    /// ```
+    /// assert_eq!(smemdesc_core::SmemForm::Packed.name(), "packed");
+    /// ```
+    pub const fn name(self) -> &'static str {
+        match self {
+            SmemForm::Whole => "whole",
+            SmemForm::Padded16 => "padded",
+            SmemForm::Packed => "packed",
+        }
+    }
+}
+
+impl ElementType {
+    /// The SMEM form `kind` reads this type in (see [`SmemForm::of`]).
+    ///
+    /// ```
+    /// use smemdesc_core::{ElementType, MmaKind, SmemForm};
+    /// assert_eq!(ElementType::E2M1.smem_form(MmaKind::Mxf4nvf4), SmemForm::Packed);
+    /// ```
+    pub const fn smem_form(self, kind: MmaKind) -> SmemForm {
+        SmemForm::of(self, kind)
+    }
+}
+
+impl TileSpec {
+    /// Sets the SMEM form (default: [`SmemForm::dense`] of the element type). The packed form is
+    /// for e2m1 K-major tiles of `kind::mxf4`/`mxf4nvf4`.
+    ///
+    /// ```
+    /// # use smemdesc_core::*;
+    /// let t = TileSpec::new(Arch::Sm100, ElementType::E2M1, Major::K, 128, 256)
+    ///     .form(SmemForm::Packed).build().unwrap();
+    /// assert_eq!((t.mma_k(), t.mmas_k(), t.stage_bytes()), (64, 4, 128 * 128));
+    /// ```
+    pub const fn form(mut self, form: SmemForm) -> TileSpec {
+        self.form = form;
+        self
+    }
+
+    /// Sets the bytes of K one instruction reads: 32 (every kind), or 48 for the K = 96 packed
+    /// fp4 instructions.
+    ///
+    /// ```
+    /// # use smemdesc_core::*;
+    /// let t = TileSpec::new(Arch::Sm100, ElementType::E2M1, Major::K, 128, 192)
+    ///     .form(SmemForm::Packed).swizzle(SwizzleMode::None).mma_k_bytes(48).build().unwrap();
+    /// assert_eq!((t.mma_k(), t.mmas_k()), (96, 2));
+    /// ```
+    pub const fn mma_k_bytes(mut self, bytes: u32) -> TileSpec {
+        self.mma_k_bytes = bytes;
+        self
+    }
+
+    /// The instruction's K in values (`mma_k_bytes` of cells).
+    ///
+    /// ```
+    /// # use smemdesc_core::*;
+    /// assert_eq!(TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 64, 64).mma_k(), 16);
+    /// ```
+    pub const fn mma_k(&self) -> u32 {
+        self.form.values_in(self.dtype, self.mma_k_bytes)
+    }
+}
+
+impl TileLayout {
+    /// Where value `(mn, k)` lives, for any SMEM form: for whole types the byte of
+    /// [`byte_offset`](Self::byte_offset); for padded fp4/fp6 the byte and bit of the value inside
+    /// its 16-byte unit; for packed fp4 the byte and nibble (see [`SmemForm::locate`]).
+    ///
+    /// ```
+    /// # use smemdesc_core::*;
+    /// let t = TileSpec::new(Arch::Sm100, ElementType::E2M1, Major::K, 128, 128).build().unwrap();
+    /// // padded: (0, 15) is the high nibble of byte 7, not byte 15
+    /// assert_eq!(t.value_offset(0, 15), ValueOffset { byte: 7, bit: 4, bits: 4 });
+    /// ```
+    pub const fn value_offset(&self, mn: u32, k: u32) -> ValueOffset {
+        let vpc = self.spec().form.values_per_cell();
+        let cell = self.smem_layout().byte_address(0, mn, k / vpc);
+        self.spec().form.locate(self.spec().dtype, cell, k % vpc)
+    }
+}
+
+/// Checks a spec's form against its element type and major-ness, and its instruction K bytes
+/// (32, or 48 for packed fp4 K = 96).
+pub(crate) const fn check_form(spec: &TileSpec) -> Result<(), Error> {
+    let (form, dtype) = (spec.form, spec.dtype);
+    if !form.admits(dtype) {
+        return Err(Error::FormNotForElement { form, dtype });
+    }
+    if matches!(form, SmemForm::Packed) && matches!(spec.major, Major::Mn) {
+        return Err(Error::MnMajorForbidden {
+            arch: spec.arch,
+            dtype,
+        });
+    }
+    let packed = matches!(form, SmemForm::Packed);
+    if !(spec.mma_k_bytes == 32 || (packed && spec.mma_k_bytes == 48)) {
+        return Err(Error::IllegalMmaK {
+            k: form.values_in(dtype, spec.mma_k_bytes),
+            dtype,
+            form,
+            legal: if packed {
+                "64 or 96"
+            } else {
+                "32 bytes of K (256 / bits)"
+            },
+        });
+    }
+    Ok(())
+}
+
+/// A 48-byte K block (K = 96 packed fp4) is laid out without swizzle: with any swizzle atom some
+/// instruction's block crosses into the next atom along K (128 B is not a multiple of 48 B), and
+/// the descriptor mode that addresses that atom (bit 52, "leading dimension stride mode: byte
+/// address absolute", PTX ISA tcgen05 "Shared Memory Descriptor") is supported on sm_103a only
+/// (its "Target ISA Note"). Without swizzle the K-major canonical layout steps K core matrices by
+/// the relative LBO, so three 16-byte core matrices per row need no special mode: bit 52 stays 0.
+pub(crate) const fn check_k_block(spec: &TileSpec, swizzle: SwizzleMode) -> Result<(), Error> {
+    if spec.mma_k_bytes == 48 && !matches!(swizzle, SwizzleMode::None) {
+        return Err(Error::KBlockCrossesAtom { swizzle });
+    }
+    Ok(())
+}

@@ -1,0 +1,406 @@
+//! `#[smem_mma(accum = …)] mod m { #[smem_tile(operand = A …)] …; #[smem_tile(operand = B …)] …; }`:
+//! pairs the A and B tiles declared inside a module into one MMA instruction.
+//!
+//! Why a module: a proc-macro sees only its own input, never another item's constants. An
+//! attribute on the enclosing module sees both `#[smem_tile]` declarations *before* they expand,
+//! so it validates the pairing with the exact values at expansion time, points every error at the
+//! argument at fault, and writes the mnemonic as a string literal (a template string of `asm!`,
+//! or a `concat!` piece in `const` items, which a `const &str` is not). Tiles declared elsewhere can still be paired in a
+//! `const` item with `smemdesc::MmaPair::pair(&A::PLAN, &B::PLAN, …)` (a `const` panic with a
+//! static message instead of a spanned error).
+
+use crate::args::{self, Decl};
+use crate::emit;
+use proc_macro2::{Delimiter, Group, Ident, Literal, Span, TokenStream, TokenTree};
+use quote::{format_ident, quote};
+use smemdesc_core::{
+    AccumType, Arch, IdescError, MmaPair, Operand, PairOptions, ScaleFormat, TilePlan,
+};
+
+/// Parsed `#[smem_mma(...)]` arguments with their spans.
+struct Opts {
+    accum: Option<(AccumType, Span)>,
+    negate_a: Option<(bool, Span)>,
+    negate_b: Option<(bool, Span)>,
+    saturate: Option<(bool, Span)>,
+    sf: Option<(ScaleFormat, Span)>,
+}
+
+const KEYS: &str = "accum = f16 | f32 | s32 (required), negate_a = true | false, \
+                    negate_b = true | false, saturate = true | false, sf = ue8m0 | ue4m3";
+
+fn parse_opts(attr: TokenStream) -> syn::Result<Opts> {
+    let mut o = Opts {
+        accum: None,
+        negate_a: None,
+        negate_b: None,
+        saturate: None,
+        sf: None,
+    };
+    let parser = syn::meta::parser(|meta| {
+        let key = meta
+            .path
+            .get_ident()
+            .map(|i| i.to_string())
+            .unwrap_or_default();
+        let span = meta
+            .path
+            .get_ident()
+            .map_or_else(Span::call_site, |i| i.span());
+        let flag = |meta: &syn::meta::ParseNestedMeta| -> syn::Result<(bool, Span)> {
+            if meta.input.peek(syn::Token![=]) {
+                let b: syn::LitBool = meta.value()?.parse()?;
+                Ok((b.value, b.span))
+            } else {
+                Ok((true, span))
+            }
+        };
+        match key.as_str() {
+            "accum" => {
+                let v: Ident = meta.value()?.parse()?;
+                let t = AccumType::from_name(&v.to_string()).ok_or_else(|| {
+                    syn::Error::new(
+                        v.span(),
+                        format!("unknown accum `{v}`; accepted: f16, f32, s32"),
+                    )
+                })?;
+                o.accum = Some((t, v.span()));
+            }
+            "negate_a" => o.negate_a = Some(flag(&meta)?),
+            "negate_b" => o.negate_b = Some(flag(&meta)?),
+            "saturate" => o.saturate = Some(flag(&meta)?),
+            "sf" => {
+                let v: Ident = meta.value()?.parse()?;
+                let s = ScaleFormat::from_name(&v.to_string()).ok_or_else(|| {
+                    syn::Error::new(
+                        v.span(),
+                        format!("unknown sf `{v}`; accepted: ue8m0, ue4m3"),
+                    )
+                })?;
+                o.sf = Some((s, v.span()));
+            }
+            _ => return Err(meta.error(format!("unknown key `{key}`; accepted: {KEYS}"))),
+        }
+        Ok(())
+    });
+    syn::parse::Parser::parse2(parser, attr)?;
+    if o.accum.is_none() {
+        return Err(syn::Error::new(
+            Span::call_site(),
+            format!("#[smem_mma] needs `accum`; accepted: {KEYS}"),
+        ));
+    }
+    Ok(o)
+}
+
+/// The `#[smem_tile(...)]` declarations at the top level of a module body: their arguments, the
+/// span of `smem_tile`, and the name of the struct that follows.
+fn find_tiles(body: &TokenStream) -> Vec<(TokenStream, Span, Option<Ident>)> {
+    let toks: Vec<TokenTree> = body.clone().into_iter().collect();
+    let mut out = Vec::new();
+    for (at, w) in toks.windows(2).enumerate() {
+        let (TokenTree::Punct(p), TokenTree::Group(g)) = (&w[0], &w[1]) else {
+            continue;
+        };
+        if p.as_char() != '#' || g.delimiter() != Delimiter::Bracket {
+            continue;
+        }
+        let inner: Vec<TokenTree> = g.stream().into_iter().collect();
+        // `path::to::smem_tile(args)`: the last ident before the parenthesised group.
+        if let [.., TokenTree::Ident(name), TokenTree::Group(a)] = inner.as_slice() {
+            if name == "smem_tile" && a.delimiter() == Delimiter::Parenthesis {
+                let mut rest = toks[at + 2..].iter();
+                let mut st = None;
+                while let Some(t) = rest.next() {
+                    if matches!(t, TokenTree::Ident(i) if i == "struct") {
+                        if let Some(TokenTree::Ident(n)) = rest.next() {
+                            st = Some(n.clone());
+                        }
+                        break;
+                    }
+                }
+                out.push((a.stream(), name.span(), st));
+            }
+        }
+    }
+    out
+}
+
+/// Which argument an error concerns, as a span in the declarations or the attribute.
+fn blame(e: &IdescError, a: &Decl, b: &Decl, o: &Opts) -> Span {
+    let or = |x: Option<Span>, y: Span| x.unwrap_or(y);
+    match e {
+        IdescError::ArchMismatch { .. } => b.arch.span,
+        IdescError::KindMismatch { .. } => or(b.kind.map(|k| k.span), b.dtype.span),
+        IdescError::CtaGroupMismatch { .. } => or(
+            b.cta_group.map(|c| c.span),
+            or(a.cta_group.map(|c| c.span), b.arch.span),
+        ),
+        IdescError::ShapeMismatch { .. } => or(b.mma.map(|m| m.k), b.dtype.span),
+        IdescError::TypeNotForKind {
+            operand: Operand::A,
+            ..
+        } => a.dtype.span,
+        IdescError::TypeNotForKind { .. } | IdescError::TypesDiffer { .. } => b.dtype.span,
+        IdescError::MnMajorNotAllowed {
+            operand: Operand::A,
+            ..
+        } => a.major.span,
+        IdescError::MnMajorNotAllowed { .. } => b.major.span,
+        IdescError::IllegalM { .. } => or(a.mma.map(|m| m.m), a.tile.a.span),
+        IdescError::IllegalN { .. } => or(b.mma.map(|m| m.n), b.tile.a.span),
+        IdescError::AccumNotForKind { .. } | IdescError::Sm90AccumNotForType { .. } => {
+            o.accum.map_or_else(Span::call_site, |x| x.1)
+        }
+        IdescError::NegateNotForKind { .. } => {
+            let set = |x: Option<(bool, Span)>| x.filter(|v| v.0).map(|v| v.1);
+            or(set(o.negate_a), or(set(o.negate_b), Span::call_site()))
+        }
+        IdescError::SaturateNotForKind { .. } => o.saturate.map_or_else(Span::call_site, |x| x.1),
+        IdescError::ScaleFormatNotForKind { .. } | IdescError::NotOnSm90 { .. } => {
+            o.sf.map_or_else(Span::call_site, |x| x.1)
+        }
+        _ => Span::call_site(),
+    }
+}
+
+/// The attribute's expansion: the module unchanged (its tiles expand as usual) plus the pairing's
+/// items, or the module plus spanned errors.
+pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
+    let mut toks: Vec<TokenTree> = item.clone().into_iter().collect();
+    let body_at = toks
+        .iter()
+        .rposition(|t| matches!(t, TokenTree::Group(g) if g.delimiter() == Delimiter::Brace));
+    let is_mod = toks
+        .iter()
+        .any(|t| matches!(t, TokenTree::Ident(i) if i == "mod"));
+    let Some(at) = body_at.filter(|_| is_mod) else {
+        let mut ts = syn::Error::new(
+            Span::call_site(),
+            "#[smem_mma] applies to an inline module holding one #[smem_tile(operand = A, ..)] and \
+             one #[smem_tile(operand = B, ..)] struct: `mod gemm { ... }`",
+        )
+        .to_compile_error();
+        // Keep the item so that this is the only error.
+        ts.extend(item);
+        return ts;
+    };
+    let TokenTree::Group(body) = toks[at].clone() else {
+        unreachable!("position found a group")
+    };
+    let extra = match pairing(attr, &body.stream()) {
+        Ok(ts) => ts,
+        Err(e) => e.to_compile_error(),
+    };
+    let mut inner = body.stream();
+    inner.extend(extra);
+    let mut g = Group::new(Delimiter::Brace, inner);
+    g.set_span(body.span());
+    toks[at] = TokenTree::Group(g);
+    toks.into_iter().collect()
+}
+
+fn pairing(attr: TokenStream, body: &TokenStream) -> syn::Result<TokenStream> {
+    let opts = parse_opts(attr)?;
+    let mut a: Option<(Decl, TilePlan, Ident)> = None;
+    let mut b: Option<(Decl, TilePlan, Ident)> = None;
+    for (args_ts, span, name) in find_tiles(body) {
+        // A declaration that does not parse or build reports its own error when it expands.
+        let Ok(decl) = args::parse(args_ts, span) else {
+            return Ok(TokenStream::new());
+        };
+        let Ok(plan) = std::panic::catch_unwind(|| emit::core_decl(&decl).build()) else {
+            return Ok(TokenStream::new());
+        };
+        let Ok(plan) = plan else {
+            return Ok(TokenStream::new());
+        };
+        let name =
+            name.ok_or_else(|| syn::Error::new(span, "#[smem_tile] must be on a struct here"))?;
+        let slot = match decl.operand.value {
+            Operand::A => &mut a,
+            Operand::B => &mut b,
+        };
+        if slot.is_some() {
+            return Err(syn::Error::new(
+                decl.operand.span,
+                format!(
+                    "#[smem_mma] pairs one A tile with one B tile; operand = {} appears twice",
+                    decl.operand.value.name()
+                ),
+            ));
+        }
+        *slot = Some((decl, plan, name));
+    }
+    let (Some((da, pa, na)), Some((db, pb, nb))) = (a, b) else {
+        return Err(syn::Error::new(
+            Span::call_site(),
+            "#[smem_mma] needs one #[smem_tile(operand = A, ..)] and one \
+             #[smem_tile(operand = B, ..)] struct inside the module",
+        ));
+    };
+    // An explicit instruction shape on one tile must agree with the extent the other tile owns:
+    // M belongs to A, N to B.
+    if let Some(m) = da.mma.filter(|m| m.shape.n != pb.mma.n) {
+        let e = IdescError::ShapeMismatch {
+            what: 'N',
+            a: m.shape.n,
+            b: pb.mma.n,
+        };
+        return Err(syn::Error::new(m.n, e));
+    }
+    if let Some(m) = db.mma.filter(|m| m.shape.m != pa.mma.m) {
+        let e = IdescError::ShapeMismatch {
+            what: 'M',
+            a: pa.mma.m,
+            b: m.shape.m,
+        };
+        return Err(syn::Error::new(m.m, e));
+    }
+    let mut po = PairOptions::new(opts.accum.map_or(AccumType::F32, |x| x.0)).negate(
+        opts.negate_a.is_some_and(|x| x.0),
+        opts.negate_b.is_some_and(|x| x.0),
+    );
+    po = po.saturate(opts.saturate.is_some_and(|x| x.0));
+    if let Some((sf, _)) = opts.sf {
+        po = po.scale_format(sf);
+    }
+    let pair =
+        MmaPair::pair(&pa, &pb, po).map_err(|e| syn::Error::new(blame(&e, &da, &db, &opts), e))?;
+    items(&pair, &na, &nb, &po)
+}
+
+fn items(p: &MmaPair, na: &Ident, nb: &Ident, po: &PairOptions) -> syn::Result<TokenStream> {
+    let accum = format_ident!("{}", format!("{:?}", po.accum));
+    let (neg_a, neg_b, sat) = (po.negate_a, po.negate_b, po.saturate);
+    let sf = match po.sf {
+        Some(s) => {
+            let s = format_ident!("{}", format!("{s:?}"));
+            quote! { .scale_format(::smemdesc::ScaleFormat::#s) }
+        }
+        None => quote! {},
+    };
+    let mnemonic = Literal::string(&p.mnemonic().to_string());
+    let (m, n, k, cg) = (p.shape.m, p.shape.n, p.shape.k, p.cta_group);
+    let common = quote! {
+        /// The instruction pairing this module's A and B tiles, as the core computes it from the
+        /// tiles' `PLAN`s at compile time (`#[smem_mma]`).
+        pub const MMA: ::smemdesc::MmaPair = match ::smemdesc::MmaPair::pair(
+            &#na::PLAN,
+            &#nb::PLAN,
+            ::smemdesc::PairOptions::new(::smemdesc::AccumType::#accum)
+                .negate(#neg_a, #neg_b)
+                .saturate(#sat)
+                #sf,
+        ) {
+            Ok(p) => p,
+            Err(e) => panic!("{}", e.summary()),
+        };
+        /// Instruction M (the CTA pair's for `cta_group = 2`).
+        pub const MMA_M: u32 = #m;
+        /// Instruction N.
+        pub const MMA_N: u32 = #n;
+        /// Instruction K (elements).
+        pub const MMA_K: u32 = #k;
+        /// CTA group.
+        pub const CTA_GROUP: u32 = #cg;
+        /// The instruction mnemonic (also as a literal: `mnemonic!()`).
+        pub const MNEMONIC: &str = #mnemonic;
+        /// The mnemonic as a string literal: a template string of `asm!(mnemonic!(), " ...", ...)`.
+        macro_rules! mnemonic {
+            () => {
+                #mnemonic
+            };
+        }
+        #[allow(unused_imports)]
+        pub(crate) use mnemonic;
+        const _: () = assert!(
+            MMA.shape.m == MMA_M && MMA.shape.n == MMA_N && MMA.shape.k == MMA_K,
+            "#[smem_mma]: expansion-time and compile-time shapes differ"
+        );
+    };
+    let arch_items = match p.arch {
+        Arch::Sm100 => {
+            let i = p
+                .idesc()
+                .map_err(|e| syn::Error::new(Span::call_site(), e))?;
+            let raw = Literal::u32_suffixed(i.raw());
+            let raw64 = Literal::u64_suffixed(i.runtime64());
+            let kind = format_ident!("{}", format!("{:?}", p.kind));
+            quote! {
+                /// The tcgen05 instruction descriptor (32 bits).
+                pub const IDESC: u32 = #raw;
+                /// The 64-bit run-time form CUTLASS passes (`IDESC << 32`).
+                pub const IDESC64: u64 = #raw64;
+                /// The descriptor's fields.
+                pub const INSTR: ::smemdesc::InstrDesc = MMA.instr();
+                const _: () = assert!(
+                    match MMA.idesc() { Ok(i) => i.raw() == IDESC, Err(_) => false },
+                    "#[smem_mma]: expansion-time and compile-time descriptors differ"
+                );
+                /// `IDESC64` with the scale-factor ids of the TMEM addresses of A's and B's scale
+                /// factors (bits 30-31 of each address), unchecked fast path for the issuing thread.
+                pub const fn idesc_with_sf_tmem(tsfa_addr: u32, tsfb_addr: u32) -> u64 {
+                    ::smemdesc::Idesc::new(IDESC, ::smemdesc::MmaKind::#kind)
+                        .with_sf_tmem_unchecked(tsfa_addr, tsfb_addr)
+                        .runtime64()
+                }
+                /// Checked form of `idesc_with_sf_tmem` (ids legal for the kind).
+                pub const fn try_idesc_with_sf_tmem(
+                    tsfa_addr: u32,
+                    tsfb_addr: u32,
+                ) -> Result<u64, ::smemdesc::IdescError> {
+                    match ::smemdesc::Idesc::new(IDESC, ::smemdesc::MmaKind::#kind)
+                        .try_with_sf_tmem(tsfa_addr, tsfb_addr)
+                    {
+                        Ok(i) => Ok(i.runtime64()),
+                        Err(e) => Err(e),
+                    }
+                }
+                /// `IDESC64` with a sparsity selector (sparse dense kinds only), checked.
+                pub const fn try_idesc_with_sparse_id(id: u32) -> Result<u64, ::smemdesc::IdescError> {
+                    match ::smemdesc::Idesc::new(IDESC, ::smemdesc::MmaKind::#kind).try_with_sparse_id(id) {
+                        Ok(i) => Ok(i.runtime64()),
+                        Err(e) => Err(e),
+                    }
+                }
+            }
+        }
+        Arch::Sm90 => {
+            let (ta, tb) = p.imm_trans();
+            let (sa, sb) = p.imm_scale();
+            let mut imms = Vec::new();
+            if p.has_imm_scale() {
+                imms.push(sa.to_string());
+                imms.push(sb.to_string());
+            }
+            if p.has_imm_trans() {
+                imms.push(ta.to_string());
+                imms.push(tb.to_string());
+            }
+            let imms = Literal::string(&imms.join(", "));
+            quote! {
+                /// `imm-trans-a` (1 = A MN-major; meaningful for `.f16`/`.bf16`).
+                pub const IMM_TRANS_A: u32 = #ta;
+                /// `imm-trans-b` (1 = B MN-major).
+                pub const IMM_TRANS_B: u32 = #tb;
+                /// `imm-scale-a` (-1 = negate A; floating-point kinds).
+                pub const IMM_SCALE_A: i32 = #sa;
+                /// `imm-scale-b`.
+                pub const IMM_SCALE_B: i32 = #sb;
+                /// The immediates this `wgmma` takes after `scale-d`, as a literal
+                /// (`imm-scale-a, imm-scale-b[, imm-trans-a, imm-trans-b]`; empty for integers).
+                macro_rules! wgmma_imms {
+                    () => {
+                        #imms
+                    };
+                }
+                #[allow(unused_imports)]
+                pub(crate) use wgmma_imms;
+            }
+        }
+    };
+    let mut ts = common;
+    ts.extend(arch_items);
+    Ok(ts)
+}

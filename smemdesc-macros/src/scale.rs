@@ -1,0 +1,226 @@
+//! `#[smem_scale_tile]`: the block-scale-factor tile of one operand (the core's `ScaleTile`),
+//! parsed with the same argument machinery as `#[smem_tile]` and emitted as storage plus
+//! constants.
+
+use crate::args::{collect, int, named, pair, Errors, Pair, Sp};
+use proc_macro2::{Span, TokenStream};
+use quote::quote;
+use smemdesc_core::{Argument, Error, MmaKind, Operand, ScaleDecl, ScaleFormat};
+
+/// Every key of `#[smem_scale_tile]` with the values it takes.
+pub(crate) const SCALE_KEYS: &[(&str, &str)] = &[
+    ("kind", "mxf8f6f4 | mxf4 | mxf4nvf4"),
+    ("operand", "A | B"),
+    ("tile", "(MN, K) of the operand tile, in its values"),
+    ("sf", "ue8m0 | ue4m3"),
+    ("vec", "16 | 32"),
+    ("stages", "an integer >= 1"),
+    ("cta_group", "1 | 2"),
+];
+
+const REQUIRED: &[&str] = &["kind", "operand", "tile"];
+
+/// A parsed `#[smem_scale_tile]` declaration, every value with its span.
+pub(crate) struct ScaleArgs {
+    kind: Sp<MmaKind>,
+    operand: Sp<Operand>,
+    tile: Pair,
+    sf: Option<Sp<ScaleFormat>>,
+    vec: Option<Sp<u32>>,
+    stages: Option<Sp<u32>>,
+    cta_group: Option<Sp<u32>>,
+}
+
+/// Parses the arguments; all problems are reported together.
+pub(crate) fn parse(input: TokenStream, site: Span) -> Result<ScaleArgs, syn::Error> {
+    let mut errs = Errors::default();
+    let given = collect(input, SCALE_KEYS, REQUIRED, site, &mut errs);
+    let get = |k: &str| given.iter().find(|(n, _, _)| n == k).map(|(_, _, v)| v);
+    let kind = get("kind").and_then(|v| named(v, "kind", MmaKind::from_name, &mut errs));
+    let operand = get("operand").and_then(|v| named(v, "operand", Operand::from_name, &mut errs));
+    let tile = get("tile").and_then(|v| pair(v, "tile", "(MN, K)", &mut errs));
+    let sf = get("sf").and_then(|v| named(v, "sf", ScaleFormat::from_name, &mut errs));
+    let vec = get("vec").and_then(|v| int(v, "vec", &mut errs));
+    let stages = get("stages").and_then(|v| int(v, "stages", &mut errs));
+    let cta_group = get("cta_group").and_then(|v| int(v, "cta_group", &mut errs));
+    if let Some(e) = errs.0 {
+        return Err(e);
+    }
+    match (kind, operand, tile) {
+        (Some(kind), Some(operand), Some(tile)) => Ok(ScaleArgs {
+            kind,
+            operand,
+            tile,
+            sf,
+            vec,
+            stages,
+            cta_group,
+        }),
+        // Unreachable: a missing or unparsable required argument pushed an error above.
+        _ => Err(syn::Error::new(site, "incomplete declaration")),
+    }
+}
+
+/// The core declaration the arguments spell.
+fn core(a: &ScaleArgs) -> ScaleDecl {
+    let mut t = ScaleDecl::new(
+        a.kind.value,
+        a.operand.value,
+        a.tile.a.value,
+        a.tile.b.value,
+    );
+    if let Some(f) = a.sf {
+        t = t.format(f.value);
+    }
+    if let Some(v) = a.vec {
+        t = t.vec(v.value);
+    }
+    if let Some(s) = a.stages {
+        t = t.stages(s.value);
+    }
+    if let Some(c) = a.cta_group {
+        t = t.cta_group(c.value);
+    }
+    t
+}
+
+/// The same declaration as a `const` expression of `::smemdesc::ScaleDecl`.
+fn core_expr(a: &ScaleArgs) -> TokenStream {
+    let kind = crate::emit::kind_path(a.kind.value);
+    let operand = match a.operand.value {
+        Operand::A => quote!(A),
+        Operand::B => quote!(B),
+    };
+    let (mn, k) = (a.tile.a.value, a.tile.b.value);
+    let mut e = quote! {
+        ::smemdesc::ScaleDecl::new(#kind, ::smemdesc::Operand::#operand, #mn, #k)
+    };
+    if let Some(f) = a.sf {
+        let f = match f.value {
+            ScaleFormat::Ue8m0 => quote!(Ue8m0),
+            ScaleFormat::Ue4m3 => quote!(Ue4m3),
+        };
+        e = quote!(#e.format(::smemdesc::ScaleFormat::#f));
+    }
+    if let Some(v) = a.vec {
+        let v = v.value;
+        e = quote!(#e.vec(#v));
+    }
+    if let Some(s) = a.stages {
+        let s = s.value;
+        e = quote!(#e.stages(#s));
+    }
+    if let Some(c) = a.cta_group {
+        let c = c.value;
+        e = quote!(#e.cta_group(#c));
+    }
+    e
+}
+
+/// A core error on the argument at fault.
+fn error(a: &ScaleArgs, e: &Error) -> syn::Error {
+    let span = match e.argument() {
+        Argument::Kind => match (e, a.sf, a.vec) {
+            (Error::ScaleFormatIllegal { .. }, Some(sf), _) => sf.span,
+            (Error::ScaleFormatIllegal { .. }, None, Some(v)) => v.span,
+            _ => a.kind.span,
+        },
+        Argument::TileMn => a.tile.a.span,
+        Argument::TileK => a.tile.b.span,
+        Argument::Stages => a.stages.map_or(a.tile.all, |s| s.span),
+        Argument::CtaGroup => a.cta_group.map_or(a.kind.span, |c| c.span),
+        _ => a.tile.all,
+    };
+    syn::Error::new(span, e.to_string())
+}
+
+/// Expands `#[smem_scale_tile(...)]` on `st`.
+pub(crate) fn expand(a: &ScaleArgs, st: &syn::DeriveInput) -> Result<TokenStream, syn::Error> {
+    let t = core(a).build().map_err(|e| error(a, &e))?;
+    let decl = core_expr(a);
+    let (attrs, vis, name) = (&st.attrs, &st.vis, &st.ident);
+    let bytes = t.bytes() as usize;
+    let align = proc_macro2::Literal::u32_unsuffixed(t.align());
+    let (stage_bytes, vec, sf_k) = (t.stage_bytes(), t.vec, t.sf_k());
+    let (mn_blocks, k_blocks, nsf) = (t.mn_blocks(), t.k_blocks(), t.factors_per_mma());
+    let box_dim = t.tma_box();
+    let boxes = t.tma_boxes();
+    let box_offsets = (0..boxes).map(|b| t.tma_box_offset(b));
+    let n_boxes = boxes as usize;
+    let cp = t.copy_instruction();
+    let summary = format!(
+        "Scale factors ({}, one per {} values) of a {}x{} {} tile of kind::{}: {} B per stage x {} stages, {} atoms of 512 B per stage, each moved to Tensor Memory by `{}`.",
+        t.format.name(),
+        vec,
+        t.tile_mn,
+        t.tile_k,
+        a.operand.value.name(),
+        a.kind.value.name(),
+        stage_bytes,
+        t.stages,
+        mn_blocks * k_blocks,
+        cp,
+    );
+    Ok(quote! {
+        #(#attrs)*
+        #[doc = ""]
+        #[doc = #summary]
+        #[repr(C, align(#align))]
+        #vis struct #name {
+            bytes: [u8; #bytes],
+        }
+
+        impl #name {
+            /// The validated core declaration (evaluated at compile time).
+            pub const SCALE: ::smemdesc::ScaleTile = #decl.expect_valid();
+            /// Zeroed storage, for `static` (shared-memory) placement.
+            pub const ZERO: Self = Self { bytes: [0; #bytes] };
+            /// Zeroed storage (same as [`ZERO`](Self::ZERO)).
+            pub const fn new() -> Self {
+                Self::ZERO
+            }
+            /// Address of the first byte (stage 0, atom (0, 0)).
+            pub const fn as_ptr(&self) -> *const u8 {
+                self.bytes.as_ptr()
+            }
+            /// The raw bytes of all stages.
+            pub const fn as_bytes(&self) -> &[u8; #bytes] {
+                &self.bytes
+            }
+            /// K-values per factor.
+            pub const VEC: u32 = #vec;
+            /// Factors per row of one stage.
+            pub const SF_K: u32 = #sf_k;
+            /// Factors one MMA instruction consumes per row (the scale-factor id steps).
+            pub const FACTORS_PER_MMA: u32 = #nsf;
+            /// 512-byte atoms along M/N and along K.
+            pub const MN_BLOCKS: u32 = #mn_blocks;
+            /// 512-byte atoms along K.
+            pub const K_BLOCKS: u32 = #k_blocks;
+            /// Bytes of one stage.
+            pub const STAGE_BYTES: u32 = #stage_bytes;
+            /// Bytes of all stages.
+            pub const BYTES: u32 = #bytes as u32;
+            /// `tcgen05.cp` of one atom.
+            pub const COPY_INSTRUCTION: &'static str = #cp;
+            /// `boxDim` (innermost first) of the rank-4 `UINT8` tensor map (see `ScaleTile::tma_box`).
+            pub const TMA_BOX: [u32; 4] = [#(#box_dim),*];
+            /// TMA boxes per stage (one per K atom).
+            pub const TMA_BOXES: u32 = #boxes;
+            /// SMEM offset of each box in its stage.
+            pub const TMA_BOX_OFFSETS: [u32; #n_boxes] = [#(#box_offsets),*];
+            /// The `tcgen05.cp` source descriptor of atom `(i, j)` of stage `stage` for storage at
+            /// `smem_addr` (a compile error in `const` context, a panic otherwise, when out of range).
+            pub const fn copy_desc(smem_addr: u32, i: u32, j: u32, stage: u32) -> u64 {
+                match Self::SCALE.copy_desc(smem_addr, i, j, stage) {
+                    Ok(d) => d.raw(),
+                    Err(_) => panic!("scale atom index, stage or address out of range"),
+                }
+            }
+            /// Byte offset (stage 0) of the factor that scales operand value `(mn, k)`.
+            pub const fn offset(mn: u32, k: u32) -> u32 {
+                Self::SCALE.offset(mn, k)
+            }
+        }
+    })
+}

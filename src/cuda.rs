@@ -1,0 +1,282 @@
+//! `cudarc` feature: encodes a checked [`TensorMap`] with the driver's `cuTensorMapEncodeTiled`
+//! (through `cudarc::driver::sys`, loaded dynamically, so this builds without CUDA), into a
+//! `CUtensorMap` held 128-byte aligned (CUDA 13 wants 128; several projects declare 64).
+//!
+//! Every documented rule is checked first ([`TensorMap::try_args`]); the driver sees only argument
+//! sets smemdesc accepts. If it still refuses one, that is a disagreement between the rules and the
+//! driver, reported as [`EncodeError::DriverRefused`] with the arguments.
+
+extern crate std;
+
+use crate::{
+    GemmLaunch, TensorMap, TensorMapArgs, TensorMapDataType, TensorMapError, TensorMapInterleave,
+    TensorMapL2Promotion, TensorMapOobFill, TensorMapSwizzle,
+};
+use cudarc::driver::sys;
+
+/// A `CUtensorMap` at a 128-byte aligned address, ready to pass to a kernel by value
+/// (`const __grid_constant__ CUtensorMap`) or to copy to the device.
+///
+/// ```
+/// assert_eq!(core::mem::align_of::<smemdesc::cuda::AlignedTensorMap>(), 128);
+/// ```
+#[repr(C, align(128))]
+#[derive(Clone, Copy, Debug)]
+pub struct AlignedTensorMap {
+    /// The driver's opaque 128-byte object.
+    pub map: sys::CUtensorMap,
+    /// The arguments it was encoded from.
+    args: TensorMapArgs,
+}
+
+impl AlignedTensorMap {
+    /// The arguments the map was encoded from.
+    ///
+    /// ```no_run
+    /// # use smemdesc::*;
+    /// let m = TensorMap::new(Arch::Sm90, TensorMapDataType::Uint8, 2).dim(0, 64).dim(1, 64).box_dim(0, 64);
+    /// let t = smemdesc::cuda::encode(&m.address(0x7000_0000_0000)).unwrap(); // needs a CUDA context
+    /// assert_eq!(t.args().box_dim[0], 64);
+    /// ```
+    pub fn args(&self) -> &TensorMapArgs {
+        &self.args
+    }
+}
+
+/// Why a tensor map was not encoded.
+///
+/// ```
+/// use smemdesc::{cuda::EncodeError, *};
+/// // checked before the driver is called: no GPU needed to see this one
+/// let m = TensorMap::new(Arch::Sm90, TensorMapDataType::Bfloat16, 2).dim(0, 100).dim(1, 8).box_dim(0, 8);
+/// let e = smemdesc::cuda::encode(&m.address(0)).unwrap_err();
+/// assert!(matches!(e, EncodeError::Invalid(TensorMapError::StrideNotMultiple { .. })));
+/// assert!(e.to_string().contains("globalStrides[0]"));
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub enum EncodeError {
+    /// The arguments break a documented (or measured) rule; nothing was sent to the driver.
+    Invalid(TensorMapError),
+    /// The driver returned `CUDA_ERROR_INVALID_VALUE` for arguments the checks accept.
+    DriverRefused {
+        /// The arguments sent.
+        args: std::boxed::Box<TensorMapArgs>,
+    },
+    /// No usable driver or context (`NOT_INITIALIZED`, `DEINITIALIZED`, `INVALID_CONTEXT`, or the
+    /// library could not be loaded).
+    NoContext(sys::CUresult),
+    /// Any other driver error.
+    Driver(sys::CUresult),
+}
+
+impl From<TensorMapError> for EncodeError {
+    fn from(e: TensorMapError) -> Self {
+        EncodeError::Invalid(e)
+    }
+}
+
+impl core::fmt::Display for EncodeError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            EncodeError::Invalid(e) => write!(f, "cuTensorMapEncodeTiled argument: {e}"),
+            EncodeError::DriverRefused { args } => write!(
+                f,
+                "the driver refused a tensor map smemdesc's checks accept (a rule missing from the checks; please report): {args:?}"
+            ),
+            EncodeError::NoContext(r) => write!(
+                f,
+                "cuTensorMapEncodeTiled: no CUDA driver or current context ({r:?}); create a context first"
+            ),
+            EncodeError::Driver(r) => write!(f, "cuTensorMapEncodeTiled failed: {r:?}"),
+        }
+    }
+}
+
+impl std::error::Error for EncodeError {}
+
+/// Checks `map` ([`TensorMap::try_args`]) and encodes it with the driver (a current context is
+/// needed).
+///
+/// ```no_run
+/// use smemdesc::*;
+/// const A: TilePlan = TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 128, 64).expect_valid();
+/// let device_ptr: u64 = 0x7f00_0000_0000; // from cuMemAlloc
+/// let map = smemdesc::cuda::encode(&TensorMap::for_tile_matrix(&A, 4096, 4096).address(device_ptr)).unwrap();
+/// ```
+pub fn encode(map: &TensorMap) -> Result<AlignedTensorMap, EncodeError> {
+    let args = map.try_args()?;
+    encode_args(&args)
+}
+
+/// Encodes arguments as they are, without checking them (for measuring the driver itself:
+/// `gpu/`'s agreement test); [`encode`] is the checked form.
+///
+/// ```no_run
+/// use smemdesc::*;
+/// let args = TensorMap::new(Arch::Sm90, TensorMapDataType::Uint8, 1).dim(0, 16).box_dim(0, 16).address(0).try_args().unwrap();
+/// let r = smemdesc::cuda::encode_args(&args);
+/// ```
+pub fn encode_args(args: &TensorMapArgs) -> Result<AlignedTensorMap, EncodeError> {
+    let mut out = AlignedTensorMap {
+        map: sys::CUtensorMap { opaque: [0; 16] },
+        args: *args,
+    };
+    // cudarc loads libcuda dynamically and panics when it cannot: report that as no driver.
+    let call = std::panic::catch_unwind(|| {
+        let mut map = sys::CUtensorMap { opaque: [0; 16] };
+        // SAFETY: the arrays have 5 (4) entries, at least rank (rank - 1) as the call reads, and
+        // live across the call; `map` is a valid, writable CUtensorMap.
+        #[allow(unsafe_code)]
+        let r = unsafe {
+            sys::cuTensorMapEncodeTiled(
+                &mut map,
+                data_type(args.data_type),
+                args.rank,
+                args.global_address as *mut core::ffi::c_void,
+                args.global_dim.as_ptr(),
+                args.global_strides.as_ptr(),
+                args.box_dim.as_ptr(),
+                args.element_strides.as_ptr(),
+                interleave(args.interleave),
+                swizzle(args.swizzle),
+                l2_promotion(args.l2_promotion),
+                oob_fill(args.oob_fill),
+            )
+        };
+        (r, map)
+    });
+    let Ok((r, map)) = call else {
+        return Err(EncodeError::NoContext(
+            sys::CUresult::CUDA_ERROR_NOT_INITIALIZED,
+        ));
+    };
+    use sys::CUresult as R;
+    match r {
+        R::CUDA_SUCCESS => {
+            out.map = map;
+            Ok(out)
+        }
+        R::CUDA_ERROR_INVALID_VALUE => Err(EncodeError::DriverRefused {
+            args: std::boxed::Box::new(*args),
+        }),
+        R::CUDA_ERROR_NOT_INITIALIZED
+        | R::CUDA_ERROR_DEINITIALIZED
+        | R::CUDA_ERROR_INVALID_CONTEXT => Err(EncodeError::NoContext(r)),
+        other => Err(EncodeError::Driver(other)),
+    }
+}
+
+/// The launch configuration cudarc takes, for `block` threads per CTA (the kernel's choice);
+/// grid and `shared_mem_bytes` come from the declarations ([`GemmLaunch`]). A `cta_group = 2`
+/// launch also needs the cluster dims of [`GemmLaunch::cluster`] set on the launch.
+///
+/// ```
+/// use smemdesc::*;
+/// let a = TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 128, 64).stages(4).build().unwrap();
+/// let b = TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::K, 256, 64).stages(4).build().unwrap();
+/// let cfg = smemdesc::cuda::launch_config(&GemmLaunch::new(&a, &b, 4096, 4096).unwrap(), 384);
+/// assert_eq!((cfg.grid_dim, cfg.block_dim.0, cfg.shared_mem_bytes), ((32, 16, 1), 384, 197616));
+/// ```
+pub fn launch_config(launch: &GemmLaunch, block: u32) -> cudarc::driver::LaunchConfig {
+    cudarc::driver::LaunchConfig {
+        grid_dim: (launch.grid[0], launch.grid[1], launch.grid[2]),
+        block_dim: (block, 1, 1),
+        shared_mem_bytes: launch.shared_mem_bytes,
+    }
+}
+
+fn data_type(t: TensorMapDataType) -> sys::CUtensorMapDataType {
+    use sys::CUtensorMapDataType as D;
+    use TensorMapDataType as T;
+    match t {
+        T::Uint8 => D::CU_TENSOR_MAP_DATA_TYPE_UINT8,
+        T::Uint16 => D::CU_TENSOR_MAP_DATA_TYPE_UINT16,
+        T::Uint32 => D::CU_TENSOR_MAP_DATA_TYPE_UINT32,
+        T::Int32 => D::CU_TENSOR_MAP_DATA_TYPE_INT32,
+        T::Uint64 => D::CU_TENSOR_MAP_DATA_TYPE_UINT64,
+        T::Int64 => D::CU_TENSOR_MAP_DATA_TYPE_INT64,
+        T::Float16 => D::CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
+        T::Float32 => D::CU_TENSOR_MAP_DATA_TYPE_FLOAT32,
+        T::Float64 => D::CU_TENSOR_MAP_DATA_TYPE_FLOAT64,
+        T::Bfloat16 => D::CU_TENSOR_MAP_DATA_TYPE_BFLOAT16,
+        T::Float32Ftz => D::CU_TENSOR_MAP_DATA_TYPE_FLOAT32_FTZ,
+        T::Tfloat32 => D::CU_TENSOR_MAP_DATA_TYPE_TFLOAT32,
+        T::Tfloat32Ftz => D::CU_TENSOR_MAP_DATA_TYPE_TFLOAT32_FTZ,
+        T::U4x16Align8B => D::CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN8B,
+        T::U4x16Align16B => D::CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN16B,
+        T::U6x16Align16B => D::CU_TENSOR_MAP_DATA_TYPE_16U6_ALIGN16B,
+    }
+}
+
+fn swizzle(s: TensorMapSwizzle) -> sys::CUtensorMapSwizzle {
+    use sys::CUtensorMapSwizzle as W;
+    use TensorMapSwizzle as S;
+    match s {
+        S::None => W::CU_TENSOR_MAP_SWIZZLE_NONE,
+        S::B32 => W::CU_TENSOR_MAP_SWIZZLE_32B,
+        S::B64 => W::CU_TENSOR_MAP_SWIZZLE_64B,
+        S::B128 => W::CU_TENSOR_MAP_SWIZZLE_128B,
+        S::B128Atom32B => W::CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B,
+        S::B128Atom32BFlip8B => W::CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B_FLIP_8B,
+        S::B128Atom64B => W::CU_TENSOR_MAP_SWIZZLE_128B_ATOM_64B,
+    }
+}
+
+fn interleave(i: TensorMapInterleave) -> sys::CUtensorMapInterleave {
+    use sys::CUtensorMapInterleave as I;
+    match i {
+        TensorMapInterleave::None => I::CU_TENSOR_MAP_INTERLEAVE_NONE,
+        TensorMapInterleave::B16 => I::CU_TENSOR_MAP_INTERLEAVE_16B,
+        TensorMapInterleave::B32 => I::CU_TENSOR_MAP_INTERLEAVE_32B,
+    }
+}
+
+fn l2_promotion(l: TensorMapL2Promotion) -> sys::CUtensorMapL2promotion {
+    use sys::CUtensorMapL2promotion as L;
+    match l {
+        TensorMapL2Promotion::None => L::CU_TENSOR_MAP_L2_PROMOTION_NONE,
+        TensorMapL2Promotion::L2_64B => L::CU_TENSOR_MAP_L2_PROMOTION_L2_64B,
+        TensorMapL2Promotion::L2_128B => L::CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
+        TensorMapL2Promotion::L2_256B => L::CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+    }
+}
+
+fn oob_fill(o: TensorMapOobFill) -> sys::CUtensorMapFloatOOBfill {
+    use sys::CUtensorMapFloatOOBfill as F;
+    match o {
+        TensorMapOobFill::None => F::CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE,
+        TensorMapOobFill::NanRequestZeroFma => F::CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The conversions are value-preserving for every enumerator (the sys enums are `repr(u32)`
+    /// with the `cuda.h` values).
+    #[test]
+    fn enum_values_agree_with_cudarc() {
+        for t in TensorMapDataType::ALL {
+            assert_eq!(data_type(t) as u32, t.value(), "{t:?}");
+        }
+        for s in TensorMapSwizzle::ALL {
+            assert_eq!(swizzle(s) as u32, s.value(), "{s:?}");
+        }
+        for i in TensorMapInterleave::ALL {
+            assert_eq!(interleave(i) as u32, i.value());
+        }
+        for l in TensorMapL2Promotion::ALL {
+            assert_eq!(l2_promotion(l) as u32, l.value());
+        }
+        for o in TensorMapOobFill::ALL {
+            assert_eq!(oob_fill(o) as u32, o.value());
+        }
+    }
+
+    #[test]
+    fn wrapper_is_128_aligned() {
+        assert_eq!(core::mem::align_of::<AlignedTensorMap>(), 128);
+        assert_eq!(core::mem::offset_of!(AlignedTensorMap, map), 0);
+    }
+}
