@@ -448,6 +448,7 @@ pub(crate) fn tile_struct(
             }
             /// Byte and bit position of value `(mn, k)` of stage 0, for every SMEM form (the
             /// nibble or 6-bit field of a padded or packed fp4/fp6 value).
+            #[inline]
             pub const fn value_offset(mn: u32, k: u32) -> ::smemdesc::ValueOffset {
                 Self::PLAN.tile.value_offset(mn, k)
             }
