@@ -93,6 +93,8 @@ pub use smemdesc_macros::{smem_plan, smem_scale_tile, smem_storage, smem_tile};
 /// ```
 pub use smemdesc_macros::smem_mma;
 
+pub mod smem;
+
 /// The function-like form under the attribute's name: `smemdesc::plan::smem_tile!{...}` is
 /// [`smem_plan!`](crate::smem_plan). (An attribute and a function-like macro cannot share one name
 /// in one module, hence the module.)
@@ -182,14 +184,43 @@ pub trait SmemTile {
     /// Tile coordinates `[mn0, k0]` of each TMA box (`TMA_BOXES` entries).
     const TMA_BOX_COORDS: &'static [[u32; 2]];
 
-    /// Descriptor of MMA subtile `(mn, k)` of stage `stage` for the tile at `smem_addr`
-    /// (the core's [`TileLayout::desc`]).
+    /// Run-time access numbers ([`TileAccess`]); `#[smem_tile]` sets it to the inherent `ACCESS`.
+    const ACCESS: TileAccess = Self::PLAN.tile.access();
+
+    /// Descriptor of MMA subtile `(mn, k)` of stage `stage` for the tile at `smem_addr`: the
+    /// asserting form (a compile error in `const`, a panic naming the argument at run time), the
+    /// same contract as the inherent `desc` and the core's [`TileLayout::desc`] ([`access`]).
+    #[track_caller]
     fn desc(smem_addr: u32, mn: u32, k: u32, stage: u32) -> u64 {
         Self::PLAN.tile.desc(smem_addr, mn, k, stage)
     }
 
-    /// Swizzled byte offset of logical element `(mn, k)` (the core's [`TileLayout::byte_offset`]).
+    /// Checked descriptor: the core's typed error for an index or address out of range
+    /// ([`TileLayout::try_desc`]).
+    fn try_desc(smem_addr: u32, mn: u32, k: u32, stage: u32) -> Result<SmemDescriptor, Error> {
+        Self::PLAN.tile.try_desc(smem_addr, mn, k, stage)
+    }
+
+    /// Unchecked descriptor: no check and no panic, meaningful only under the precondition of
+    /// [`access`] ([`TileLayout::desc_unchecked`]).
+    fn desc_unchecked(smem_addr: u32, mn: u32, k: u32, stage: u32) -> u64 {
+        Self::PLAN.tile.desc_unchecked(smem_addr, mn, k, stage)
+    }
+
+    /// Swizzled byte offset of logical element `(mn, k)`, asserting (the core's
+    /// [`TileLayout::byte_offset`]).
+    #[track_caller]
     fn offset(mn: u32, k: u32) -> u32 {
         Self::PLAN.tile.byte_offset(mn, k)
+    }
+
+    /// Checked offset ([`TileLayout::try_offset`]).
+    fn try_offset(mn: u32, k: u32) -> Result<u32, Error> {
+        Self::PLAN.tile.try_offset(mn, k)
+    }
+
+    /// Unchecked offset of `(mn % TILE_MN, k % TILE_K)` ([`TileLayout::offset_unchecked`]).
+    fn offset_unchecked(mn: u32, k: u32) -> u32 {
+        Self::PLAN.tile.offset_unchecked(mn, k)
     }
 }

@@ -117,7 +117,12 @@ fn exercise(d: TileDecl, r: &mut Lcg) -> bool {
                 t.base_descriptor().to_string(),
             );
             let _ = t.byte_offset(s.tile_mn - 1, s.tile_k - 1);
-            let _ = t.desc(r.val(), r.val(), r.val(), r.val());
+            // Arbitrary run-time arguments: the unchecked form never panics, the checked form
+            // returns an error (the asserting `desc` panics by contract; not called here).
+            let _ = t.desc_unchecked(r.val(), r.val(), r.val(), r.val());
+            let _ = t.offset_unchecked(r.val(), r.val());
+            let _ = t.try_offset(r.val(), r.val());
+            let _ = t.try_desc(r.val(), r.val(), r.val(), r.val());
             let _ = t
                 .try_desc(r.val(), r.val() % 4, r.val() % 4, r.val() % 4)
                 .map(|d| d.to_string());

@@ -4,37 +4,34 @@
 //! base address's fault, and the error says so and how high the base may go.
 
 use crate::error::{Error, Field};
-use crate::tile::TileLayout;
 
 /// The descriptor start-address field's range: starts are below this (bytes).
-const START_LIMIT: u64 = 1 << 18;
+pub(crate) const START_LIMIT: u64 = 1 << 18;
 
-/// The error for a subtile start `start` (bytes) at or past 256 KiB, for `tile` placed at
-/// `smem_addr`: [`Error::BaseTooHigh`] when the tile placed at 0 fits, else the layout's
+/// The error for a tile at `smem_addr` whose last subtile (of its last stage) starts `last_start`
+/// bytes in, at or past 256 KiB: [`Error::BaseTooHigh`] when the tile placed at 0 fits (naming the
+/// highest base, a multiple of `align`, at which it does), else the layout's
 /// [`Error::FieldOverflow`].
 ///
 /// ```
 /// # use smemdesc_core::*;
 /// let t = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 128, 64).mma_mn(64).build().unwrap();
-/// // subtile (1, 0) starts 8192 B into the tile: at base 0x3ff80 it would start at 0x41f80
-/// let e = t.try_desc(0x3ff80, 1, 0, 0).unwrap_err();
-/// assert_eq!(e, Error::BaseTooHigh { base: 0x3ff80, offset: 8192, highest_base: 0x3df80 });
+/// // the last subtile, (1, 3), starts 8192 + 96 B into the tile: at base 0x3ff80 it would start
+/// // at 0x41fe0, past the field; the whole tile fits at 0x3df80 and below
+/// let e = t.try_desc(0x3ff80, 0, 0, 0).unwrap_err();
+/// assert_eq!(e, Error::BaseTooHigh { base: 0x3ff80, offset: 8288, highest_base: 0x3df80 });
 /// assert_eq!(e.argument(), Argument::Use);
 /// ```
-pub(crate) const fn start_out_of_range(tile: &TileLayout, smem_addr: u32, start: u64) -> Error {
-    let offset = start - smem_addr as u64;
-    let last = last_start(tile) as u64;
+pub(crate) const fn start_out_of_range(smem_addr: u32, last_start: u32, align: u32) -> Error {
+    let start = smem_addr as u64 + last_start as u64;
+    let last = last_start as u64;
     if smem_addr != 0 && last < START_LIMIT {
-        let align = if tile.swizzle_mode().is_swizzled() {
-            128
-        } else {
-            16
-        };
+        let align = align as u64;
         // The highest base at which every subtile of every stage starts in range.
         let highest = (START_LIMIT - 16 - last) / align * align;
         return Error::BaseTooHigh {
             base: smem_addr,
-            offset: offset as u32,
+            offset: last_start,
             highest_base: highest as u32,
         };
     }
@@ -46,22 +43,4 @@ pub(crate) const fn start_out_of_range(tile: &TileLayout, smem_addr: u32, start:
             start as u32
         },
     }
-}
-
-/// The largest start offset (bytes from the tile base) of any subtile of any stage.
-const fn last_start(tile: &TileLayout) -> u32 {
-    let mut max = 0;
-    let mut i = 0;
-    while i < tile.mmas_mn() {
-        let mut j = 0;
-        while j < tile.mmas_k() {
-            let o = tile.subtile_offset_bytes(i, j);
-            if o > max {
-                max = o;
-            }
-            j += 1;
-        }
-        i += 1;
-    }
-    max.saturating_add((tile.spec().stages - 1).saturating_mul(tile.stage_bytes()))
 }

@@ -198,6 +198,7 @@ impl SmemDescriptor {
     /// let d = smemdesc_core::SmemDescriptor::from_raw(smemdesc_core::Arch::Sm90, 1 << 14);
     /// assert_eq!(d.reserved_bits(), 1 << 14);
     /// ```
+    #[inline]
     pub const fn from_raw(arch: Arch, raw: u64) -> SmemDescriptor {
         SmemDescriptor { arch, raw }
     }
@@ -239,6 +240,7 @@ impl SmemDescriptor {
     /// ```
     /// assert_eq!(smemdesc_core::SmemDescriptor::from_raw(smemdesc_core::Arch::Sm90, 7).raw(), 7);
     /// ```
+    #[inline]
     pub const fn raw(self) -> u64 {
         self.raw
     }

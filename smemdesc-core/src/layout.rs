@@ -100,6 +100,7 @@ impl Mode {
     /// ```
     /// assert_eq!(smemdesc_core::Mode::new(8, 1).push(3, 8).unwrap().size(), 24);
     /// ```
+    #[inline]
     pub const fn size(&self) -> u32 {
         let mut s = 1;
         let mut i = 0;
@@ -116,6 +117,7 @@ impl Mode {
     /// let m = smemdesc_core::Mode::new(2, 10).push(3, 1).unwrap();
     /// assert_eq!(m.eval(5), 10 + 2); // c = 1 + 2*2
     /// ```
+    #[inline]
     pub const fn eval(&self, c: u32) -> u32 {
         let mut c = c;
         let mut off = 0;
@@ -136,6 +138,7 @@ impl Mode {
     /// ```
     /// assert_eq!(smemdesc_core::Mode::new(8, 4).cosize(), 29);
     /// ```
+    #[inline]
     pub const fn cosize(&self) -> u32 {
         match self.size() {
             0 => 0,
@@ -286,6 +289,7 @@ impl Layout {
     /// let l = smemdesc_core::Layout::new(smemdesc_core::Mode::new(4, 1), smemdesc_core::Mode::new(4, 4));
     /// assert_eq!(l.eval(1, 2), 9);
     /// ```
+    #[inline]
     pub const fn eval(&self, mn: u32, k: u32) -> u32 {
         self.mn.eval(mn) + self.k.eval(k)
     }
@@ -296,6 +300,7 @@ impl Layout {
     /// let l = smemdesc_core::Layout::new(smemdesc_core::Mode::new(4, 1), smemdesc_core::Mode::new(3, 4));
     /// assert_eq!(l.size(), 12);
     /// ```
+    #[inline]
     pub const fn size(&self) -> u32 {
         self.mn.size() * self.k.size()
     }
@@ -306,6 +311,7 @@ impl Layout {
     /// let l = smemdesc_core::Layout::new(smemdesc_core::Mode::new(4, 1), smemdesc_core::Mode::new(3, 4));
     /// assert_eq!(l.cosize(), 12);
     /// ```
+    #[inline]
     pub const fn cosize(&self) -> u32 {
         if self.size() == 0 {
             0
@@ -457,6 +463,7 @@ impl SwizzledLayout {
     /// let s = SwizzledLayout::new(Swizzle::new(1, 4, 3), Layout::new(Mode::new(8, 16), Mode::new(16, 1)), 2);
     /// assert_eq!(s.byte_address(1024, 4, 0), 1024 + 128 + 16);
     /// ```
+    #[inline]
     pub const fn byte_address(&self, base: u32, mn: u32, k: u32) -> u32 {
         base + self
             .swizzle

@@ -33,6 +33,7 @@ macro_rules! tri {
     };
 }
 
+pub mod access;
 mod advice;
 mod arch;
 mod atom;
@@ -61,6 +62,7 @@ mod text;
 mod tile;
 mod tma;
 
+pub use access::TileAccess;
 pub use arch::{Arch, Major, Order};
 pub use atom::Atom;
 pub use canonical::{CanonicalForm, Slot};

@@ -354,8 +354,8 @@ impl ScaleTile {
     }
 
     /// Byte offset (stage 0) of factor `j` (0 ≤ j < [`sf_k`](Self::sf_k)) of row `mn`. Like
-    /// [`TileLayout::desc`](crate::TileLayout::desc), indices wrap into range (`mn` modulo the
-    /// padded rows, `j` modulo `sf_k`), so the result is always inside the stage.
+    /// [`TileLayout::desc_unchecked`](crate::TileLayout::desc_unchecked), indices wrap into range
+    /// (`mn` modulo the padded rows, `j` modulo `sf_k`), so the result is always inside the stage.
     ///
     /// ```
     /// # use smemdesc_core::*;

@@ -149,6 +149,7 @@ impl SmemForm {
     /// ```
     /// assert_eq!(smemdesc_core::SmemForm::Padded16.values_per_cell(), 1);
     /// ```
+    #[inline]
     pub const fn values_per_cell(self) -> u32 {
         match self {
             SmemForm::Packed => 2,
@@ -210,6 +211,7 @@ impl SmemForm {
     /// // packed fp4: the odd K value of a byte is its high nibble
     /// assert_eq!(SmemForm::Packed.locate(ElementType::E2M1, 0x1f, 1), ValueOffset { byte: 0x1f, bit: 4, bits: 4 });
     /// ```
+    #[inline]
     pub const fn locate(self, dtype: ElementType, cell_addr: u32, sub: u32) -> ValueOffset {
         let bits = dtype.bits();
         match self {
@@ -311,6 +313,7 @@ impl TileLayout {
     /// // padded: (0, 15) is the high nibble of byte 7, not byte 15
     /// assert_eq!(t.value_offset(0, 15), ValueOffset { byte: 7, bit: 4, bits: 4 });
     /// ```
+    #[inline]
     pub const fn value_offset(&self, mn: u32, k: u32) -> ValueOffset {
         let vpc = self.spec().form.values_per_cell();
         let cell = self.smem_layout().byte_address(0, mn, k / vpc);

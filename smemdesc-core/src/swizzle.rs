@@ -40,6 +40,7 @@ impl Swizzle {
     /// ```
     /// assert_eq!(smemdesc_core::Swizzle::new(3, 4, 3).yyy_mask(), 0b11_1000_0000);
     /// ```
+    #[inline]
     pub const fn yyy_mask(self) -> u32 {
         ((1u32 << self.bits) - 1) << (self.base + self.shift)
     }
@@ -50,6 +51,7 @@ impl Swizzle {
     /// // 64B swizzle: row bits 7..9 XOR into chunk bits 4..6
     /// assert_eq!(smemdesc_core::Swizzle::new(2, 4, 3).apply(3 * 128), 3 * 128 + 3 * 16);
     /// ```
+    #[inline]
     pub const fn apply(self, offset: u32) -> u32 {
         offset ^ ((offset & self.yyy_mask()) >> self.shift)
     }
@@ -130,6 +132,7 @@ impl SwizzleMode {
     /// use smemdesc_core::{Swizzle, SwizzleMode};
     /// assert_eq!(SwizzleMode::B128Base32B.functor(), Swizzle::new(2, 5, 2));
     /// ```
+    #[inline]
     pub const fn functor(self) -> Swizzle {
         match self {
             SwizzleMode::None => Swizzle::new(0, 4, 3),
@@ -181,6 +184,7 @@ impl SwizzleMode {
     /// assert_eq!(smemdesc_core::SwizzleMode::None.atom_bytes(), 128);
     /// assert_eq!(smemdesc_core::SwizzleMode::B64.atom_bytes(), 512);
     /// ```
+    #[inline]
     pub const fn atom_bytes(self) -> u32 {
         self.atom_rows() * self.atom_width()
     }
@@ -190,6 +194,7 @@ impl SwizzleMode {
     /// ```
     /// assert!(!smemdesc_core::SwizzleMode::None.is_swizzled());
     /// ```
+    #[inline]
     pub const fn is_swizzled(self) -> bool {
         !matches!(self, SwizzleMode::None)
     }

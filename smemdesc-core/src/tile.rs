@@ -440,6 +440,7 @@ impl TileLayout {
     /// let t = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 64, 32).build().unwrap();
     /// assert_eq!(t.spec().swizzle, Some(SwizzleMode::B64));
     /// ```
+    #[inline]
     pub const fn spec(&self) -> TileSpec {
         let mut s = self.spec;
         s.swizzle = Some(self.swizzle);
@@ -453,6 +454,7 @@ impl TileLayout {
     /// let t = TileSpec::new(Arch::Sm90, ElementType::TF32, Major::K, 64, 8).build().unwrap();
     /// assert_eq!(t.swizzle_mode(), SwizzleMode::B32);
     /// ```
+    #[inline]
     pub const fn swizzle_mode(&self) -> SwizzleMode {
         self.swizzle
     }
@@ -486,6 +488,7 @@ impl TileLayout {
     /// let t = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 64, 64).build().unwrap();
     /// assert_eq!(t.smem_layout().byte_address(0, 1, 0), 128 + 16);
     /// ```
+    #[inline]
     pub const fn smem_layout(&self) -> SwizzledLayout {
         SwizzledLayout::new(
             self.swizzle.functor(),
@@ -497,16 +500,19 @@ impl TileLayout {
     /// Swizzled byte offset of logical element `(mn, k)` from a tile base aligned to
     /// [`align`](Self::align) (what a hand-written `ld.shared`/`st.shared` uses). For sub-byte
     /// forms this is the layout's 1-byte cell (padded: the value's slot; packed: the byte holding
-    /// the value); [`value_offset`](Self::value_offset) gives the value's own byte and bits.
+    /// the value); [`value_offset`](Self::value_offset) gives the value's own byte and bits. The
+    /// asserting form of [`try_offset`](Self::try_offset): `mn >= TILE_MN` or `k >= TILE_K` is a
+    /// compile error in `const` and a panic at run time ([`crate::access`]).
     ///
     /// ```
     /// # use smemdesc_core::*;
     /// let t = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 64, 64).build().unwrap();
     /// assert_eq!(t.byte_offset(7, 0), 7 * 128 + 7 * 16);
     /// ```
+    #[inline]
+    #[track_caller]
     pub const fn byte_offset(&self, mn: u32, k: u32) -> u32 {
-        let k = k / self.spec.form.values_per_cell();
-        self.smem_layout().byte_address(0, mn, k)
+        crate::access::TileAccess::unwrap_offset(self.try_offset(mn, k))
     }
 
     /// Bytes of one stage.
@@ -516,6 +522,7 @@ impl TileLayout {
     /// let t = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 128, 64).build().unwrap();
     /// assert_eq!(t.stage_bytes(), 128 * 64 * 2);
     /// ```
+    #[inline]
     pub const fn stage_bytes(&self) -> u32 {
         self.layout.cosize() * self.spec.dtype.smem_bytes()
     }
@@ -527,6 +534,7 @@ impl TileLayout {
     /// let t = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 128, 64).stages(4).build().unwrap();
     /// assert_eq!(t.bytes(), 4 * 16384);
     /// ```
+    #[inline]
     pub const fn bytes(&self) -> u32 {
         self.stage_bytes() * self.spec.stages
     }
@@ -540,6 +548,7 @@ impl TileLayout {
     /// let t = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 128, 64).build().unwrap();
     /// assert_eq!(t.align(), 1024);
     /// ```
+    #[inline]
     pub const fn align(&self) -> u32 {
         let a = self.swizzle.atom_bytes();
         if a < 128 {
@@ -556,6 +565,7 @@ impl TileLayout {
     /// let t = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 128, 64).mma_mn(64).build().unwrap();
     /// assert_eq!(t.mmas_mn(), 2);
     /// ```
+    #[inline]
     pub const fn mmas_mn(&self) -> u32 {
         self.spec.tile_mn / self.spec.mma_mn
     }
@@ -567,6 +577,7 @@ impl TileLayout {
     /// let t = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 128, 64).build().unwrap();
     /// assert_eq!(t.mmas_k(), 4);
     /// ```
+    #[inline]
     pub const fn mmas_k(&self) -> u32 {
         self.spec.tile_k / self.spec.mma_k()
     }
@@ -589,6 +600,7 @@ impl TileLayout {
     /// let t = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 128, 128).mma_mn(64).build().unwrap();
     /// assert_eq!(t.grid().eval(1, 4), 512 + 1024);
     /// ```
+    #[inline]
     pub const fn grid(&self) -> Layout {
         self.grid
     }
@@ -600,6 +612,7 @@ impl TileLayout {
     /// let t = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 128, 64).mma_mn(64).build().unwrap();
     /// assert_eq!(t.advance_mn(1), 512);
     /// ```
+    #[inline]
     pub const fn advance_mn(&self, i: u32) -> u32 {
         self.grid.mn.eval(i)
     }
@@ -611,6 +624,7 @@ impl TileLayout {
     /// let t = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 128, 64).build().unwrap();
     /// assert_eq!(t.advance_k(1), 2); // 32 bytes
     /// ```
+    #[inline]
     pub const fn advance_k(&self, j: u32) -> u32 {
         self.grid.k.eval(j)
     }
@@ -622,6 +636,7 @@ impl TileLayout {
     /// let t = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 128, 64).build().unwrap();
     /// assert_eq!(t.advance_stage(), 1024);
     /// ```
+    #[inline]
     pub const fn advance_stage(&self) -> u32 {
         self.stage_bytes() / 16
     }
@@ -634,6 +649,7 @@ impl TileLayout {
     /// let t = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 128, 128).mma_mn(64).build().unwrap();
     /// assert_eq!(t.subtile_offset_bytes(1, 5), 8192 + 16384 + 32);
     /// ```
+    #[inline]
     pub const fn subtile_offset_bytes(&self, i: u32, j: u32) -> u32 {
         self.grid.eval(i, j) * 16
     }
@@ -683,6 +699,7 @@ impl TileLayout {
     /// let t = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 64, 64).build().unwrap();
     /// assert_eq!(t.base_descriptor().raw(), 0x4000_0040_0001_0000);
     /// ```
+    #[inline]
     pub const fn base_descriptor(&self) -> SmemDescriptor {
         self.base
     }
@@ -700,6 +717,7 @@ impl TileLayout {
     /// assert_eq!(t.base_offset_at(0x2000), 0);
     /// assert_eq!(t.base_offset_at(0x2000 + 3 * 128), 3);
     /// ```
+    #[inline]
     pub const fn base_offset_at(&self, smem_addr: u32) -> u8 {
         if !self.swizzle.is_swizzled() || smem_addr % self.swizzle.atom_bytes() == 0 {
             0
@@ -726,6 +744,7 @@ impl TileLayout {
     /// assert_eq!(t.try_desc(0x480, 0, 0, 0).unwrap().base_offset(), 0);
     /// assert!(t.try_desc(0x440, 0, 0, 0).is_err());
     /// ```
+    #[inline]
     pub const fn try_desc(
         &self,
         smem_addr: u32,
@@ -733,68 +752,31 @@ impl TileLayout {
         k: u32,
         stage: u32,
     ) -> Result<SmemDescriptor, Error> {
-        let need = if self.swizzle.is_swizzled() {
-            crate::Placement::Absolute.min_align(self)
-        } else {
-            16
-        };
-        if smem_addr % need != 0 {
-            return Err(Error::UnalignedBase {
-                addr: smem_addr,
-                align: need,
-            });
-        }
-        if mn >= self.mmas_mn() {
-            return Err(Error::IndexOutOfRange {
-                what: "MMA subtile (MN)",
-                index: mn,
-                count: self.mmas_mn(),
-            });
-        }
-        if k >= self.mmas_k() {
-            return Err(Error::IndexOutOfRange {
-                what: "MMA subtile (K)",
-                index: k,
-                count: self.mmas_k(),
-            });
-        }
-        if stage >= self.spec.stages {
-            return Err(Error::IndexOutOfRange {
-                what: "stage",
-                index: stage,
-                count: self.spec.stages,
-            });
-        }
-        let start = smem_addr as u64
-            + self.subtile_offset_bytes(mn, k) as u64
-            + stage as u64 * self.stage_bytes() as u64;
-        if start >= 1 << 18 {
-            return Err(crate::base_range::start_out_of_range(
-                self, smem_addr, start,
-            ));
-        }
-        match self.base_descriptor().with_start_address(start as u32) {
-            Ok(d) => Ok(d),
-            Err(e) => Err(e),
-        }
+        let a = self.access();
+        tri!(a.check_subtile(mn, k, stage));
+        a.try_encode(
+            smem_addr,
+            self.grid.eval(mn, k) + stage * self.advance_stage(),
+        )
     }
 
-    /// The raw descriptor of subtile `(mn, k)`, stage `stage`, for a tile at `smem_addr`: the subtile's
-    /// advance evaluated from the layout, then [`desc_advanced`](Self::desc_advanced). Indices wrap
-    /// into range and the start address is taken modulo the 256 KiB the field can address
-    /// (shared-window addresses always fit); use [`try_desc`](Self::try_desc) to have both checked.
-    /// With indices known only at run time, the advance tables (`#[smem_tile]` emits them) make
-    /// this a few adds: `desc_advanced(addr, advance_mn(i) + advance_k(j) + s · advance_stage())`.
+    /// The raw descriptor of subtile `(mn, k)`, stage `stage`, for a tile at `smem_addr`: the
+    /// asserting form of [`try_desc`](Self::try_desc) (see [`crate::access`] for the contract). An
+    /// out-of-range index or address is a compile error when evaluated in `const` and a panic
+    /// naming the argument at run time; [`desc_unchecked`](Self::desc_unchecked) is the form without
+    /// checks. With indices known only at run time, the advance tables (`#[smem_tile]` emits them)
+    /// make this a few adds: `desc(addr, 0, 0, 0) + advance_mn(i) + advance_k(j) + s · advance_stage()`.
     ///
     /// ```
     /// # use smemdesc_core::*;
     /// let t = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 128, 128).mma_mn(64).build().unwrap();
     /// assert_eq!(t.desc(0, 1, 4, 0), t.try_desc(0, 1, 4, 0).unwrap().raw());
+    /// assert!(std::panic::catch_unwind(|| t.desc(0, 2, 0, 0)).is_err()); // mn out of range
     /// ```
+    #[inline]
+    #[track_caller]
     pub const fn desc(&self, smem_addr: u32, mn: u32, k: u32, stage: u32) -> u64 {
-        let units = self.grid.eval(mn % self.mmas_mn(), k % self.mmas_k())
-            + (stage % self.spec.stages) * self.advance_stage();
-        self.desc_advanced(smem_addr, units)
+        crate::access::TileAccess::unwrap_desc(self.try_desc(smem_addr, mn, k, stage))
     }
 
     /// The raw base descriptor with its start address moved to `smem_addr` plus `units` 16-byte
@@ -808,8 +790,8 @@ impl TileLayout {
     /// let units = t.advance_mn(1) + t.advance_k(3) + t.advance_stage();
     /// assert_eq!(t.desc_advanced(0x400, units), t.desc(0x400, 1, 3, 1));
     /// ```
+    #[inline]
     pub const fn desc_advanced(&self, smem_addr: u32, units: u32) -> u64 {
-        let start = (smem_addr >> 4).wrapping_add(units) & ((1 << 14) - 1);
-        self.base.raw() | start as u64
+        self.access().encode_unchecked(smem_addr, units)
     }
 }

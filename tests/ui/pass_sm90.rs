@@ -67,7 +67,7 @@ const _: () = assert!(matches!(KFirst::ORDER, smemdesc::Order::KFirst));
 const _: () = assert!(Tf32::SWIZZLE.is(smemdesc::SwizzleMode::B128));
 const _: () = assert!(Fp8Box::TMA_BOXES == 2 && Fp8Box::TMA_BOX_OFFSETS[1] == 64 * 128);
 const OFF: u32 = TileA::offset(1, 8);
-static mut SMEM_A: TileA = TileA::ZERO;
+static SMEM_A: TileA = TileA::ZERO;
 static SMEM_B: TileB = TileB::new();
 
 /// `asm!` const operands take the constants directly.
@@ -105,7 +105,7 @@ fn main() {
     assert_eq!(core::mem::align_of::<MnMajor128>(), 1024);
     assert_eq!(core::mem::align_of::<NoSwizzle>(), 128);
     assert_eq!(SMEM_B.as_ptr() as usize % 1024, 0);
-    assert_eq!(unsafe { (*core::ptr::addr_of!(SMEM_A)).as_bytes().len() }, 65536);
+    assert_eq!(SMEM_A.as_bytes().len(), 65536);
     assert_ne!(sum_descs::<MnMajor64MnFirst>(0), sum_descs::<MnMajor128>(0));
     let all = [
         Strings::DESC,

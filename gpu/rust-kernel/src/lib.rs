@@ -1,0 +1,35 @@
+//! Rust kernels for the H100 that use smemdesc's `#[smem_tile]` tiles: a layout-class check and
+//! bf16 / FP8 GEMMs with TMA loads, mbarriers and wgmma, all through `asm!` (`ptx.rs`,
+//! `wgmma.rs`). Built with nightly for `nvptx64-nvidia-cuda` into one PTX module:
+//!
+//! ```text
+//! cargo +nightly rustc --release -Zbuild-std=core --target nvptx64-nvidia-cuda -- \
+//!     --emit asm -C target-cpu=sm_90a -C target-feature=+ptx83
+//! ```
+//!
+//! Shared memory: one `.extern .shared .align 1024` symbol (below), carved with
+//! `smemdesc::smem::SmemCarve` and rounded up at run time. Tensor maps: the host writes them to
+//! global memory before the launch and passes their addresses; the producer thread issues
+//! `fence.proxy.tensormap::generic.acquire.sys` before using them. (A by-value `CUtensorMap`
+//! does not work from Rust: align 64 is an internal compiler error in the "ptx-kernel" ABI of
+//! this nightly, and with align 16 LLVM copies the parameter to local memory once its address
+//! is taken; TMA needs a 64-byte-aligned map in param, const or global space.)
+#![no_std]
+#![feature(abi_ptx, asm_experimental_arch, stmt_expr_attributes)]
+#![allow(clippy::missing_safety_doc)]
+
+#[macro_use]
+pub mod ptx;
+#[macro_use]
+pub mod tiles;
+pub mod wgmma;
+
+pub mod check;
+pub mod gemm;
+
+core::arch::global_asm!(".extern .shared .align 1024 .b8 smem_dyn[];");
+
+#[panic_handler]
+fn panic(_: &core::panic::PanicInfo) -> ! {
+    ptx::trap()
+}

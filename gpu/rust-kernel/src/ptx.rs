@@ -1,0 +1,242 @@
+//! The PTX the kernels need, one `asm!` each (PTX ISA 8.0, sm_90a). Addresses named `bar`, `dst`
+//! and `addr` are shared-window addresses (`u32`); `map` is the generic address of a `CUtensorMap`.
+
+use core::arch::asm;
+
+/// `%tid.x`.
+#[inline(always)]
+pub fn tid() -> u32 {
+    let r: u32;
+    // SAFETY: reads a special register.
+    unsafe { asm!("mov.u32 {0}, %tid.x;", out(reg32) r, options(pure, nomem, nostack)) };
+    r
+}
+
+/// `%ctaid.x`.
+#[inline(always)]
+pub fn ctaid() -> u32 {
+    let r: u32;
+    // SAFETY: reads a special register.
+    unsafe { asm!("mov.u32 {0}, %ctaid.x;", out(reg32) r, options(pure, nomem, nostack)) };
+    r
+}
+
+/// `%nctaid.x`.
+#[inline(always)]
+pub fn nctaid() -> u32 {
+    let r: u32;
+    // SAFETY: reads a special register.
+    unsafe { asm!("mov.u32 {0}, %nctaid.x;", out(reg32) r, options(pure, nomem, nostack)) };
+    r
+}
+
+/// Shared-window address of `smem_dyn`, the module's dynamic shared memory (declared in `lib.rs`).
+#[inline(always)]
+pub fn smem_dyn() -> u32 {
+    let r: u32;
+    // SAFETY: takes the address of a symbol.
+    unsafe { asm!("mov.u32 {0}, smem_dyn;", out(reg32) r, options(pure, nomem, nostack)) };
+    r
+}
+
+/// `barrier.sync 0` (`__syncthreads`).
+#[inline(always)]
+pub unsafe fn sync_threads() {
+    asm!("barrier.sync 0;", options(nostack));
+}
+
+/// `bar.warp.sync` of the full warp (`__syncwarp`).
+#[inline(always)]
+pub unsafe fn sync_warp() {
+    asm!("bar.warp.sync -1;", options(nostack));
+}
+
+/// `trap`.
+#[inline(always)]
+pub fn trap() -> ! {
+    // SAFETY: aborts the kernel.
+    unsafe { asm!("trap;", options(noreturn, nostack)) }
+}
+
+/// `mbarrier.init` with an arrival count.
+#[inline(always)]
+pub unsafe fn mbar_init(bar: u32, count: u32) {
+    asm!("mbarrier.init.shared::cta.b64 [{0}], {1};", in(reg32) bar, in(reg32) count, options(nostack));
+}
+
+/// Makes mbarrier initialisation visible to the async proxy and the cluster.
+#[inline(always)]
+pub unsafe fn fence_barrier_init() {
+    asm!("fence.mbarrier_init.release.cluster;", options(nostack));
+}
+
+/// Arrive and expect `bytes` of TMA transactions on `bar`.
+#[inline(always)]
+pub unsafe fn mbar_expect_tx(bar: u32, bytes: u32) {
+    asm!(
+        "mbarrier.arrive.expect_tx.shared::cta.b64 _, [{0}], {1};",
+        in(reg32) bar,
+        in(reg32) bytes,
+        options(nostack)
+    );
+}
+
+/// Arrive on `bar`.
+#[inline(always)]
+pub unsafe fn mbar_arrive(bar: u32) {
+    asm!("mbarrier.arrive.shared::cta.b64 _, [{0}];", in(reg32) bar, options(nostack));
+}
+
+/// One `try_wait.parity` probe: whether the phase with `parity` completed.
+#[inline(always)]
+pub unsafe fn mbar_try_wait(bar: u32, parity: u32) -> bool {
+    let done: u32;
+    asm!(
+        "{{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [{1}], {2}; selp.u32 {0}, 1, 0, p; }}",
+        out(reg32) done,
+        in(reg32) bar,
+        in(reg32) parity,
+        options(nostack)
+    );
+    done != 0
+}
+
+/// Waits for the phase with `parity` of `bar`.
+#[inline(always)]
+pub unsafe fn mbar_wait(bar: u32, parity: u32) {
+    while !mbar_try_wait(bar, parity) {}
+}
+
+/// Acquire fence for a tensor map the host wrote to global memory before the launch (CUDA
+/// Programming Guide, TMA, "tensor map in global memory": the consumer acquires the tensormap
+/// proxy at system scope before its first `cp.async.bulk.tensor`).
+#[inline(always)]
+pub unsafe fn tensormap_acquire(map: u64) {
+    asm!(
+        "fence.proxy.tensormap::generic.acquire.sys [{0}], 128;",
+        in(reg64) map,
+        options(nostack)
+    );
+}
+
+/// One TMA box: tensor coordinates `(c0 innermost, c1)` of `map` to shared `dst`, completing
+/// on `bar`.
+#[inline(always)]
+pub unsafe fn tma_load_2d(dst: u32, map: u64, c0: u32, c1: u32, bar: u32) {
+    asm!(
+        "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{0}], [{1}, {{{2}, {3}}}], [{4}];",
+        in(reg32) dst,
+        in(reg64) map,
+        in(reg32) c0,
+        in(reg32) c1,
+        in(reg32) bar,
+        options(nostack)
+    );
+}
+
+/// `wgmma.fence`.
+#[inline(always)]
+pub unsafe fn wgmma_fence() {
+    asm!("wgmma.fence.sync.aligned;", options(nostack));
+}
+
+/// `wgmma.commit_group`.
+#[inline(always)]
+pub unsafe fn wgmma_commit() {
+    asm!("wgmma.commit_group.sync.aligned;", options(nostack));
+}
+
+/// `wgmma.wait_group N`.
+#[inline(always)]
+pub unsafe fn wgmma_wait<const N: u32>() {
+    asm!("wgmma.wait_group.sync.aligned {0};", const N, options(nostack));
+}
+
+/// Gives registers back (producer warpgroup).
+#[inline(always)]
+pub unsafe fn setmaxnreg_dec_40() {
+    asm!("setmaxnreg.dec.sync.aligned.u32 40;", options(nostack));
+}
+
+/// Takes registers (consumer warpgroups).
+#[inline(always)]
+pub unsafe fn setmaxnreg_inc_232() {
+    asm!("setmaxnreg.inc.sync.aligned.u32 232;", options(nostack));
+}
+
+/// Two fp32 to packed bf16x2 (`hi` in the upper half), round to nearest.
+#[inline(always)]
+pub fn bf16x2(lo: f32, hi: f32) -> u32 {
+    let r: u32;
+    // SAFETY: register-only conversion.
+    unsafe {
+        asm!(
+            "cvt.rn.bf16x2.f32 {0}, {1}, {2};",
+            out(reg32) r,
+            in(reg32) hi,
+            in(reg32) lo,
+            options(pure, nomem, nostack)
+        )
+    };
+    r
+}
+
+/// `st.shared.u32`.
+#[inline(always)]
+pub unsafe fn st_shared_u32(addr: u32, v: u32) {
+    asm!("st.shared.u32 [{0}], {1};", in(reg32) addr, in(reg32) v, options(nostack));
+}
+
+/// `ld.shared.v4.u32`.
+#[inline(always)]
+pub unsafe fn ld_shared_v4(addr: u32) -> [u32; 4] {
+    let (a, b, c, d): (u32, u32, u32, u32);
+    asm!(
+        "ld.shared.v4.u32 {{{0}, {1}, {2}, {3}}}, [{4}];",
+        out(reg32) a,
+        out(reg32) b,
+        out(reg32) c,
+        out(reg32) d,
+        in(reg32) addr,
+        options(nostack)
+    );
+    [a, b, c, d]
+}
+
+/// `st.global.v4.u32` (16 bytes, 16-byte aligned).
+#[inline(always)]
+pub unsafe fn st_global_v4(ptr: u64, v: [u32; 4]) {
+    asm!(
+        "st.global.v4.u32 [{0}], {{{1}, {2}, {3}, {4}}};",
+        in(reg64) ptr,
+        in(reg32) v[0],
+        in(reg32) v[1],
+        in(reg32) v[2],
+        in(reg32) v[3],
+        options(nostack)
+    );
+}
+
+/// Runs `$body` for `$i` = 0, 1, … `$n - 1` as straight-line code (`$n` a constant ≤ 32): the
+/// closure is inlined at each constant index, so array indices stay constant (registers, not
+/// local memory) and descriptor steps are constants.
+#[macro_export]
+#[rustfmt::skip]
+macro_rules! unroll {
+    ($n:expr, |$i:ident| $body:block) => {{
+        let n: u32 = $n;
+        if n > 32 {
+            $crate::ptx::trap();
+        }
+        #[allow(unused_mut)]
+        let mut f = #[inline(always)] |$i: u32| $body;
+        if n > 0 { f(0) } if n > 1 { f(1) } if n > 2 { f(2) } if n > 3 { f(3) }
+        if n > 4 { f(4) } if n > 5 { f(5) } if n > 6 { f(6) } if n > 7 { f(7) }
+        if n > 8 { f(8) } if n > 9 { f(9) } if n > 10 { f(10) } if n > 11 { f(11) }
+        if n > 12 { f(12) } if n > 13 { f(13) } if n > 14 { f(14) } if n > 15 { f(15) }
+        if n > 16 { f(16) } if n > 17 { f(17) } if n > 18 { f(18) } if n > 19 { f(19) }
+        if n > 20 { f(20) } if n > 21 { f(21) } if n > 22 { f(22) } if n > 23 { f(23) }
+        if n > 24 { f(24) } if n > 25 { f(25) } if n > 26 { f(26) } if n > 27 { f(27) }
+        if n > 28 { f(28) } if n > 29 { f(29) } if n > 30 { f(30) } if n > 31 { f(31) }
+    }};
+}

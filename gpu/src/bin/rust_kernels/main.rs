@@ -1,0 +1,524 @@
+//! Host side of the Rust kernels (`gpu/rust-kernel`): loads their PTX module (built by
+//! `gpu/rust-kernel/build_ptx.sh`), builds every tensor map from the same `#[smem_tile]`
+//! declarations the kernels use (`gpu/rust-kernel/src/tiles.rs`, included below), runs the
+//! layout-class check (exact against a CPU reference, plus the negative control), checks both
+//! GEMMs exactly on integer data and times them against cuBLAS in alternating rounds, and writes
+//! `results_rust.json`.
+//!
+//! ```text
+//! smemdesc-rust-kernels [--ptx FILE] [--out DIR] [--size N] [--rounds R] [--group-m G,G..]
+//!                       [--skip-check] [--skip-gemm] [--no-cublas]
+//! ```
+//!
+//! Tensor maps live in device global memory (written by `cuMemcpyHtoD` before the launch; the
+//! kernels acquire them with `fence.proxy.tensormap::generic.acquire`), and their addresses are
+//! the kernel arguments.
+
+#[path = "../../cuda.rs"]
+#[allow(dead_code)]
+mod cuda;
+
+#[path = "../../../rust-kernel/src/tiles.rs"]
+#[allow(dead_code)]
+#[macro_use]
+mod tiles;
+
+mod gemm;
+use gemm::{gemm_json, run_gemm, Kind};
+
+use smemdesc::{Arch, DescriptorFields, Major, SmemDescriptor, SmemTile};
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+struct Opts {
+    ptx: PathBuf,
+    out: PathBuf,
+    size: u32,
+    rounds: u32,
+    group_m: Vec<u32>,
+    check: bool,
+    gemm: bool,
+    cublas: bool,
+}
+
+fn opts() -> Opts {
+    let mut o = Opts {
+        ptx: PathBuf::from("gpu/rust-kernel/out/kernels.ptx"),
+        out: PathBuf::from("gpu/out-rust"),
+        size: 8192,
+        rounds: 7,
+        group_m: vec![8, 16],
+        check: true,
+        gemm: true,
+        cublas: true,
+    };
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut i = 0;
+    while i < args.len() {
+        let val = |i: usize| args.get(i + 1).cloned().expect("missing value");
+        match args[i].as_str() {
+            "--ptx" => o.ptx = PathBuf::from(val(i)),
+            "--out" => o.out = PathBuf::from(val(i)),
+            "--size" => o.size = val(i).parse().expect("--size N"),
+            "--rounds" => o.rounds = val(i).parse().expect("--rounds R"),
+            "--group-m" => {
+                o.group_m = val(i)
+                    .split(',')
+                    .map(|g| g.parse().expect("--group-m G,G.."))
+                    .collect()
+            }
+            "--skip-check" => o.check = false,
+            "--skip-gemm" => o.gemm = false,
+            "--no-cublas" => o.cublas = false,
+            a => {
+                eprintln!("unknown argument {a}; see gpu/src/bin/rust_kernels/main.rs");
+                std::process::exit(2);
+            }
+        }
+        i += if args[i].starts_with("--skip") || args[i] == "--no-cublas" {
+            1
+        } else {
+            2
+        };
+    }
+    if o.group_m.is_empty() {
+        o.group_m = vec![16];
+    }
+    o
+}
+
+/// A 64-bit LCG (deterministic data).
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self) -> u32 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (self.0 >> 33) as u32
+    }
+    /// An integer in `-r ..= r`.
+    fn int(&mut self, r: i32) -> i32 {
+        (self.next() % (2 * r as u32 + 1)) as i32 - r
+    }
+}
+
+/// bf16 bits of `f`, rounded to nearest even (finite `f`).
+fn bf16(f: f32) -> u16 {
+    let b = f.to_bits();
+    ((b + 0x7FFF + ((b >> 16) & 1)) >> 16) as u16
+}
+
+/// OCP FP8 E4M3 bits of an integer in -3..=3 (sign, exponent bias 7, 3 mantissa bits):
+/// 1 = 1.0 x 2^0, 2 = 1.0 x 2^1, 3 = 1.5 x 2^1.
+fn e4m3(v: i32) -> u8 {
+    let mag = match v.unsigned_abs() {
+        0 => 0x00,
+        1 => 0x38,
+        2 => 0x40,
+        3 => 0x44,
+        _ => panic!("e4m3({v}) is not in the test range"),
+    };
+    if v < 0 {
+        mag | 0x80
+    } else {
+        mag
+    }
+}
+
+/// Bytes of `vals` (`mn` x `k`, row `mn`) stored K-major (`[mn][k]`) or MN-major (`[k][mn]`).
+fn encode(
+    vals: &[i32],
+    mn: usize,
+    k: usize,
+    major: Major,
+    dtype: smemdesc::ElementType,
+) -> Vec<u8> {
+    let mut out = Vec::with_capacity(vals.len() * dtype.smem_bytes() as usize);
+    for i in 0..mn * k {
+        let v = match major {
+            Major::K => vals[i],
+            Major::Mn => vals[(i % mn) * k + i / mn],
+        };
+        match dtype {
+            smemdesc::ElementType::BF16 => out.extend_from_slice(&bf16(v as f32).to_le_bytes()),
+            smemdesc::ElementType::E4M3 => out.push(e4m3(v)),
+            _ => out.extend_from_slice(&(v as f32).to_le_bytes()),
+        }
+    }
+    out
+}
+
+/// A tensor map of a 2-D tensor of `mn` x `k` elements stored as tile `T` expects it, boxes
+/// from `T::TMA_BOX`, in device memory (returned with the map's buffer).
+fn device_map<T: SmemTile>(data: &cuda::Buf, mn: u64, k: u64) -> cuda::Res<cuda::Buf> {
+    let eb = T::PLAN.decl.dtype.smem_bytes() as u64;
+    let (dims, stride) = match T::PLAN.decl.major {
+        Major::K => ([k, mn], k * eb),
+        Major::Mn => ([mn, k], mn * eb),
+    };
+    let map = cuda::tensor_map(
+        T::TMA_DATA_TYPE,
+        T::TMA_SWIZZLE,
+        data.ptr,
+        dims,
+        stride,
+        T::TMA_BOX,
+    )?;
+    cuda::Buf::from(std::slice::from_ref(&map))
+}
+
+/// The negative control's descriptor: the core's fields with SBO doubled.
+fn wrong_sbo(d: SmemDescriptor) -> Result<u64, String> {
+    let f = d.fields().map_err(|e| e.to_string())?;
+    let mut g = DescriptorFields::new(f.start_address, f.lbo, f.sbo * 2, f.layout);
+    g.base_offset = f.base_offset;
+    Ok(SmemDescriptor::encode(Arch::Sm90, g)
+        .map_err(|e| e.to_string())?
+        .raw())
+}
+
+struct ClassResult {
+    name: &'static str,
+    negative: bool,
+    elements: usize,
+    mismatches: usize,
+    desc_match: bool,
+    first_bad: String,
+    error: Option<String>,
+}
+
+/// Runs the class with tiles `A`, `B`: TMA-load, wgmma, compare D and the descriptors used.
+fn run_class<A: SmemTile, B: SmemTile>(
+    name: &'static str,
+    negative: bool,
+    module: &cuda::Module,
+    seed: u64,
+) -> cuda::Res<ClassResult> {
+    let (m, n) = (
+        A::PLAN.tile.spec().tile_mn as usize,
+        B::PLAN.tile.spec().tile_mn as usize,
+    );
+    let ktot = (A::PLAN.tile.spec().tile_k * A::STAGES) as usize;
+    let dtype = A::PLAN.decl.dtype;
+    let mut rng = Lcg(seed);
+    let av: Vec<i32> = (0..m * ktot).map(|_| rng.int(3)).collect();
+    let bv: Vec<i32> = (0..n * ktot).map(|_| rng.int(3)).collect();
+    let ga = cuda::Buf::from(&encode(&av, m, ktot, A::PLAN.decl.major, dtype))?;
+    let gb = cuda::Buf::from(&encode(&bv, n, ktot, B::PLAN.decl.major, dtype))?;
+    let ma = device_map::<A>(&ga, m as u64, ktot as u64)?;
+    let mb = device_map::<B>(&gb, n as u64, ktot as u64)?;
+    let out = cuda::Buf::new(m * n * 4)?;
+    out.fill(0xFF)?; // NaN poison
+    let count = |t: &smemdesc::TileLayout| (t.mmas_mn() * t.mmas_k() * t.spec().stages) as usize;
+    let ndesc = count(&A::PLAN.tile) + count(&B::PLAN.tile);
+    let dbg = cuda::Buf::new((2 + ndesc) * 8)?;
+    let smem = tiles::CheckSmem::<A, B>::PLAN[3];
+    let k = module.kernel(&format!("check_{name}"), smem)?;
+    k.launch(
+        1,
+        128,
+        &[
+            cuda::Arg::Ptr(ma.ptr),
+            cuda::Arg::Ptr(mb.ptr),
+            cuda::Arg::Ptr(out.ptr),
+            cuda::Arg::Ptr(dbg.ptr),
+        ],
+    )?;
+    cuda::sync()?;
+    let mut d = vec![0f32; m * n];
+    out.read(&mut d)?;
+    let mut used = vec![0u64; 2 + ndesc];
+    dbg.read(&mut used)?;
+    // The descriptors used on the device must be the core's try_desc at the actual bases.
+    let mut desc_match = true;
+    let mut at = 2;
+    for (tile, base, neg) in [
+        (&A::PLAN.tile, used[0] as u32, negative),
+        (&B::PLAN.tile, used[1] as u32, false),
+    ] {
+        for s in 0..tile.spec().stages {
+            for kk in 0..tile.mmas_k() {
+                for i in 0..tile.mmas_mn() {
+                    let want = tile.try_desc(base, i, kk, s).map_err(|e| e.to_string())?;
+                    let want = if neg { wrong_sbo(want)? } else { want.raw() };
+                    desc_match &= used[at] == want;
+                    at += 1;
+                }
+            }
+        }
+    }
+    let mut mismatches = 0;
+    let mut first_bad = String::new();
+    for i in 0..m {
+        for j in 0..n {
+            let r: i32 = (0..ktot)
+                .map(|kk| av[i * ktot + kk] * bv[j * ktot + kk])
+                .sum();
+            if d[i * n + j] != r as f32 {
+                if mismatches == 0 {
+                    first_bad = format!("D[{i}][{j}] = {}, want {r}", d[i * n + j]);
+                }
+                mismatches += 1;
+            }
+        }
+    }
+    Ok(ClassResult {
+        name,
+        negative,
+        elements: m * n,
+        mismatches,
+        desc_match,
+        first_bad,
+        error: None,
+    })
+}
+
+fn run_classes(module: &cuda::Module) -> Vec<ClassResult> {
+    let mut v: Vec<ClassResult> = Vec::new();
+    let mut seed = 0x5eed;
+    macro_rules! run {
+        ($name:ident, $($rest:tt)*) => {{
+            use tiles::class::$name as c;
+            seed += 7919;
+            let r = if v.iter().any(|r| r.error.is_some()) {
+                Err("skipped after an earlier error (the context may be lost)".to_string())
+            } else {
+                run_class::<c::A, c::B>(c::NAME, c::NEGATIVE, module, seed)
+            };
+            v.push(r.unwrap_or_else(|e| ClassResult {
+                name: c::NAME,
+                negative: c::NEGATIVE,
+                elements: 0,
+                mismatches: 0,
+                desc_match: false,
+                first_bad: String::new(),
+                error: Some(e),
+            }));
+        }};
+    }
+    for_each_class!(run);
+    v
+}
+
+fn verdict(r: &ClassResult) -> &'static str {
+    match (&r.error, r.negative) {
+        (Some(_), _) => "ERROR",
+        (None, false) if r.mismatches == 0 && r.desc_match => "PASS",
+        (None, true) if r.mismatches > 0 && r.desc_match => "PASS",
+        _ => "FAIL",
+    }
+}
+
+fn median(v: &[f64]) -> f64 {
+    let mut v = v.to_vec();
+    v.sort_by(|a, b| a.total_cmp(b));
+    let n = v.len();
+    if n == 0 {
+        f64::NAN
+    } else if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    }
+}
+
+fn js(s: &str) -> String {
+    format!("{s:?}")
+}
+
+fn main() {
+    let o = opts();
+    std::fs::create_dir_all(&o.out).expect("--out");
+    // cudarc panics when libcuda cannot be loaded: report that as "no GPU" too.
+    let gpu = std::panic::catch_unwind(cuda::Gpu::new)
+        .unwrap_or_else(|_| Err("the CUDA driver library could not be loaded".into()))
+        .unwrap_or_else(|e| {
+            eprintln!("no GPU: {e}");
+            std::process::exit(1)
+        });
+    let mut ptx = std::fs::read(&o.ptx).unwrap_or_else(|e| {
+        eprintln!(
+            "{}: {e} (build it with gpu/rust-kernel/build_ptx.sh)",
+            o.ptx.display()
+        );
+        std::process::exit(1)
+    });
+    ptx.push(0);
+    let t0 = std::time::Instant::now();
+    let module = cuda::Module::load(&ptx).unwrap_or_else(|e| {
+        eprintln!("loading the PTX: {e}");
+        std::process::exit(1)
+    });
+    println!(
+        "{} (sm_{}{}, {} SMs, driver {}): PTX module JIT-compiled in {:.1} s",
+        gpu.name,
+        gpu.cc.0,
+        gpu.cc.1,
+        gpu.sms,
+        gpu.driver,
+        t0.elapsed().as_secs_f64()
+    );
+    let classes = if o.check {
+        run_classes(&module)
+    } else {
+        Vec::new()
+    };
+    let mut cj = Vec::new();
+    for r in &classes {
+        println!(
+            "{:<48} {:>5}  {} / {} mismatches, descriptors {}{}",
+            r.name,
+            verdict(r),
+            r.mismatches,
+            r.elements,
+            if r.desc_match { "= try_desc" } else { "DIFFER" },
+            r.error
+                .as_deref()
+                .map(|e| format!(", error: {e}"))
+                .unwrap_or_default()
+        );
+        cj.push(format!(
+            "{{\"name\": {}, \"negative_control\": {}, \"verdict\": {}, \"elements\": {}, \"mismatches\": {}, \"descriptors_match_try_desc\": {}, \"first_mismatch\": {}, \"error\": {}}}",
+            js(r.name),
+            r.negative,
+            js(verdict(r)),
+            r.elements,
+            r.mismatches,
+            r.desc_match,
+            js(&r.first_bad),
+            r.error.as_deref().map(js).unwrap_or("null".into())
+        ));
+    }
+    let passed = classes.iter().filter(|r| verdict(r) == "PASS").count();
+    let mut gj = String::new();
+    if o.gemm {
+        for kind in [Kind::Bf16, Kind::Fp8] {
+            let g = run_gemm(kind, &o, &gpu, &module);
+            if let Ok(g) = &g {
+                println!(
+                    "gemm {}: exact check {} / {} mismatches; median ours {:.1} TFLOP/s, cuBLAS {:.1}",
+                    kind.name(),
+                    g.mismatches,
+                    g.checked,
+                    median(&g.ours_tflops),
+                    median(&g.cublas_tflops)
+                );
+            } else if let Err(e) = &g {
+                println!("gemm {}: error {e}", kind.name());
+            }
+            if !gj.is_empty() {
+                gj.push_str(", ");
+            }
+            write!(gj, "{}: {}", js(kind.name()), gemm_json(&g, &o)).unwrap();
+        }
+    }
+    let json = format!(
+        "{{\n  \"device\": {},\n  \"compute_capability\": \"{}.{}\",\n  \"multiprocessors\": {},\n  \"driver_version\": {},\n  \"kernels\": \"Rust (gpu/rust-kernel, nightly nvptx64, PTX JIT-compiled by the driver)\",\n  \"classes_passed\": {passed},\n  \"classes_total\": {},\n  \"classes\": [\n    {}\n  ],\n  \"gemm\": {{{gj}}}\n}}\n",
+        js(&gpu.name),
+        gpu.cc.0,
+        gpu.cc.1,
+        gpu.sms,
+        gpu.driver,
+        classes.len(),
+        cj.join(",\n    ")
+    );
+    let path = o.out.join("results_rust.json");
+    std::fs::write(&path, json).expect("write results");
+    println!("wrote {}", path.display());
+}
+
+#[cfg(test)]
+#[path = "../../plan.rs"]
+#[allow(dead_code)]
+mod plan;
+
+#[cfg(test)]
+#[path = "../../placement.rs"]
+#[allow(dead_code)]
+mod placement;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The Rust kernels check exactly the layout classes of `gpu/` (names and tiles).
+    #[test]
+    fn classes_are_gpu_classes() {
+        let mut ours: Vec<(String, smemdesc::TileLayout, smemdesc::TileLayout, bool)> = Vec::new();
+        macro_rules! collect {
+            ($name:ident, $($rest:tt)*) => {{
+                use tiles::class::$name as c;
+                ours.push((
+                    c::NAME.to_string(),
+                    c::A::PLAN.tile,
+                    c::B::PLAN.tile,
+                    c::NEGATIVE,
+                ));
+            }};
+        }
+        for_each_class!(collect);
+        // gpu/'s aligned classes (its unaligned-placement classes have no Rust twin yet).
+        let theirs: Vec<_> = plan::classes()
+            .into_iter()
+            .filter(|c| c.smem_offset == 0)
+            .collect();
+        assert_eq!(ours.len(), theirs.len());
+        for (o, t) in ours.iter().zip(&theirs) {
+            let b = t.build().unwrap();
+            assert_eq!(o.0, t.name);
+            assert_eq!(
+                (o.1, o.2, o.3),
+                (b.a.tile, b.b.tile, t.wrong_sbo),
+                "{}",
+                t.name
+            );
+        }
+    }
+
+    /// E4M3 by its definition: (-1)^s x 2^(e - 7) x (1 + m / 8) for e > 0.
+    #[test]
+    fn e4m3_encoding() {
+        let decode = |b: u8| {
+            let (s, e, m) = (b >> 7, ((b >> 3) & 15) as i32, (b & 7) as f32);
+            let v = if e == 0 {
+                0.0
+            } else {
+                2f32.powi(e - 7) * (1.0 + m / 8.0)
+            };
+            if s == 1 {
+                -v
+            } else {
+                v
+            }
+        };
+        for v in -3..=3 {
+            assert_eq!(decode(e4m3(v)), v as f32);
+        }
+    }
+
+    #[test]
+    fn encode_mn_major_transposes() {
+        let v = [1, 2, 3, -1, -2, -3]; // 2 x 3 (mn x k)
+        let e = encode(&v, 2, 3, Major::Mn, smemdesc::ElementType::TF32);
+        let back: Vec<f32> = e
+            .chunks(4)
+            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
+        assert_eq!(back, vec![1.0, -1.0, 2.0, -2.0, 3.0, -3.0]);
+    }
+
+    /// The GEMMs' shared memory fits one CTA, tiles at their alignment, barriers after them.
+    #[test]
+    fn gemm_smem_fits() {
+        for (s, a, b) in [
+            (tiles::BF16_SMEM, tiles::Bf16A::BYTES, tiles::Bf16B::BYTES),
+            (tiles::FP8_SMEM, tiles::Fp8A::BYTES, tiles::Fp8B::BYTES),
+        ] {
+            assert_eq!((s.a, s.b, s.full), (0, a, a + b));
+            assert!(s.launch_bytes <= smemdesc::smem::MAX_SMEM_PER_CTA);
+            assert_eq!(s.align, 1024);
+        }
+    }
+}

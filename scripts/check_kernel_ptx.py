@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+"""Checks the PTX of the Rust kernel crate (gpu/rust-kernel): the kernel-side smemdesc API
+compiled to straight-line integer code.
+
+Usage: check_kernel_ptx.py KERNELS.PTX. Asserts, and prints what it checked:
+  - the module defines the 35 class-check kernels and the two GEMMs;
+  - no `call` instruction and no `.extern .func` (nothing of smemdesc, core or the panic
+    machinery is left out of line: the PTX JIT could not resolve it anyway);
+  - no `.global` or `.const` variable (no copy of a plan or of a table in memory) and no `.local`
+    memory (nothing spilled, accumulators in registers);
+  - in each GEMM's main loop, the descriptors of the 4 K subtiles are one per-stage register plus
+    constants: `add`/`or` of DESC + ADVANCE_K[k] to one base register per operand.
+
+Expected constants, from the PTX ISA "Matrix Descriptor Format" and the tiles (K-major, 128B
+swizzle, both GEMMs and both operands): LBO 16 B -> 1 at bits 16-29, SBO 1024 B (8 rows x 128 B)
+-> 64 at bits 32-45, layout type 1 (128B) at bits 62-63: DESC = 0x4000004000010000; one wgmma
+reads 32 B of K, 2 units of 16 B, inside the 128-B swizzle row: ADVANCE_K = [0, 2, 4, 6].
+"""
+import re
+import sys
+
+DESC = 0x4000_0040_0001_0000
+ADVANCE_K = [0, 2, 4, 6]
+
+
+def fail(msg):
+    print(f"PTX check FAILED: {msg}")
+    sys.exit(1)
+
+
+def main():
+    ptx = open(sys.argv[1]).read()
+    entries = re.findall(r"^\.visible \.entry (\w+)\(", ptx, re.M)
+    checks = [e for e in entries if e.startswith("check_")]
+    if len(checks) != 35 or not {"gemm_bf16_rust", "gemm_fp8_rust"} <= set(entries):
+        fail(f"expected 35 check kernels and 2 GEMMs, found {entries}")
+    print(f"PTX: {len(entries)} kernels ({len(checks)} class checks, gemm_bf16_rust, gemm_fp8_rust)")
+    calls = re.findall(r"^\s*call(?:\.uni)?\b.*$", ptx, re.M)
+    externs = re.findall(r"^\.extern \.func.*$", ptx, re.M)
+    if calls or externs:
+        fail(f"{len(calls)} call(s), {len(externs)} extern function(s): {(calls + externs)[:3]}")
+    print("PTX: no call instruction, no .extern .func")
+    data = re.findall(r"^\s*(?:\.visible\s+|\.extern\s+|\.weak\s+)?\.(?:global|const)\s.*$", ptx, re.M)
+    if data:
+        fail(f".global/.const variables (a copy of a plan or table in memory): {data[:3]}")
+    local = re.findall(r"^.*(?:\.local\b|__local_depot).*$", ptx, re.M)
+    if local:
+        fail(f"local memory used: {local[:3]}")
+    print("PTX: no .global/.const variable, no .local memory")
+    for kernel in ("gemm_bf16_rust", "gemm_fp8_rust"):
+        start = ptx.index(f".visible .entry {kernel}(")
+        body = ptx[start : ptx.index("\n}\n", start)]
+        operands = re.findall(r"^(%rd\d+), (%rd\d+), p, 1, 1\b", body, re.M)
+        if len(operands) != len(ADVANCE_K):
+            fail(f"{kernel}: {len(operands)} wgmma, expected one per K subtile ({len(ADVANCE_K)})")
+        for side, regs in (("A", [a for a, _ in operands]), ("B", [b for _, b in operands])):
+            bases, steps = set(), []
+            for reg in regs:
+                m = re.search(rf"^\s*(?:add\.s64|or\.b64)\s+{re.escape(reg)}, (%rd\d+), (\d+);", body, re.M)
+                if not m:
+                    fail(f"{kernel}: descriptor {side} {reg} is not a register plus a constant")
+                bases.add(m.group(1))
+                steps.append(int(m.group(2)) - DESC)
+            if len(bases) != 1 or steps != ADVANCE_K:
+                fail(f"{kernel}: {side} descriptors from {bases} + DESC + {steps}, expected one base + {ADVANCE_K}")
+        print(f"PTX {kernel}: 4 wgmma per stage; A and B descriptors = one per-stage register + DESC + {ADVANCE_K} (constants)")
+
+
+if __name__ == "__main__":
+    main()

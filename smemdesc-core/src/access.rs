@@ -1,0 +1,415 @@
+//! Run-time access to a tile: descriptors and swizzled offsets from plain numbers, under one contract.
+//!
+//! Every way of asking for a descriptor or an element offset — the core's [`TileLayout`] methods,
+//! the inherent items a `#[smem_tile]` declaration emits, and the facade's `SmemTile` trait —
+//! comes in three forms with the same meaning:
+//!
+//! | form | out-of-range index or address |
+//! |---|---|
+//! | `try_desc` / `try_offset` | `Err` with the typed [`Error`] ([`Error::IndexOutOfRange`], [`Error::UnalignedBase`], [`Error::FieldOverflow`] on the start address) |
+//! | `desc` / `offset` | a compile error when evaluated in `const`; a panic with the same message at run time (the asserting form, like slice indexing) |
+//! | `desc_unchecked` / `offset_unchecked` | no check, no panic: indices are reduced modulo their counts, the stage is multiplied with wrap-around and the start address is taken modulo the 14-bit field (256 KiB). The result is meaningless unless the precondition holds |
+//!
+//! The precondition of the unchecked forms (and what the checked forms check): `mn < MMAS_MN`,
+//! `k < MMAS_K`, `stage < STAGES` (element offsets: `mn < TILE_MN`, `k < TILE_K`), and
+//! `smem_addr` a shared-window address that is a multiple of 128 B (16 B without swizzle) with the
+//! whole tile addressable: `smem_addr + last_start` below 256 KiB ([`TileAccess::check_address`]). In a kernel the
+//! indices come from loops over the constants and the address from the dynamic shared memory
+//! window (below 228 KiB on sm90), so the precondition holds by construction.
+//!
+//! All three compile to straight-line integer code (`#[inline]` throughout): the unchecked form is
+//! shifts, adds and an `and`; the others add compares that fold away when the compiler can see the
+//! arguments are in range.
+//!
+//! **Descriptor steps.** The start address is the low 14 bits of the descriptor and every valid
+//! descriptor's start is below 2^14 units, so for valid arguments
+//! `desc(a, mn, k, s) == desc(a, 0, 0, 0) + (ADVANCE_MN[mn] + ADVANCE_K[k] + s · ADVANCE_STAGE)`:
+//! a kernel forms one descriptor per stage and adds constants for the MMA subtiles.
+//!
+//! ```
+//! use smemdesc_core::*;
+//! const T: TileLayout = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 128, 64)
+//!     .mma_mn(64).stages(4).expect_valid();
+//! const A: TileAccess = T.access();
+//! assert_eq!(T.try_desc(0, 0, 0, 4), Err(Error::IndexOutOfRange { what: "stage", index: 4, count: 4 }));
+//! let d0 = T.desc(0x400, 0, 0, 2);
+//! assert_eq!(T.desc(0x400, 1, 3, 2), d0 + (T.advance_mn(1) + T.advance_k(3)) as u64);
+//! assert_eq!(T.desc_unchecked(0x400, 1, 3, 2), T.desc(0x400, 1, 3, 2));
+//! assert_eq!(A.stages, 4);
+//! ```
+
+use crate::arch::Arch;
+use crate::base_range::{start_out_of_range, START_LIMIT};
+use crate::descriptor::SmemDescriptor;
+use crate::error::{Error, Field};
+use crate::layout::SwizzledLayout;
+use crate::swizzle::SwizzleMode;
+use crate::tile::TileLayout;
+
+/// `what` of an [`Error::IndexOutOfRange`] for the MMA subtile index along M/N.
+pub const WHAT_SUBTILE_MN: &str = "MMA subtile (MN)";
+/// `what` for the MMA subtile index along K.
+pub const WHAT_SUBTILE_K: &str = "MMA subtile (K)";
+/// `what` for the stage index.
+pub const WHAT_STAGE: &str = "stage";
+/// `what` for an element's M/N coordinate.
+pub const WHAT_ELEMENT_MN: &str = "element (MN)";
+/// `what` for an element's K coordinate.
+pub const WHAT_ELEMENT_K: &str = "element (K)";
+
+/// The 14-bit start-address field.
+const START_MASK: u32 = (1 << 14) - 1;
+
+/// The numbers a kernel needs at run time to form one tile's descriptors and element offsets, and
+/// the checks of the one contract (see the [module](self) docs). `#[smem_tile]` emits it as the
+/// inherent constant `ACCESS` with literal fields; [`TileLayout::access`] derives it.
+///
+/// ```
+/// use smemdesc_core::*;
+/// const T: TileLayout = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 64, 64).expect_valid();
+/// let a = T.access();
+/// assert_eq!((a.desc, a.mmas_mn, a.mmas_k, a.stages), (0x4000_0040_0001_0000, 1, 4, 1));
+/// assert_eq!(a.try_encode(0x400, 2).unwrap().raw(), a.desc + 0x40 + 2);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TileAccess {
+    /// Architecture of the descriptor encoding.
+    pub arch: Arch,
+    /// Base descriptor: subtile (0, 0), stage 0, start address 0, base offset 0.
+    pub desc: u64,
+    /// Swizzle mode.
+    pub swizzle: SwizzleMode,
+    /// The alignment `smem_addr` needs (absolute placement, spec §7): 128 B for a swizzled sm90
+    /// tile, the swizzle pattern's repeat on sm100 (not measured there), 16 B without swizzle.
+    pub align: u32,
+    /// MMA subtiles along M/N.
+    pub mmas_mn: u32,
+    /// MMA subtiles along K.
+    pub mmas_k: u32,
+    /// Pipeline stages.
+    pub stages: u32,
+    /// Start-address advance of one stage, 16-byte units.
+    pub advance_stage: u32,
+    /// Tile extent along M/N, elements.
+    pub tile_mn: u32,
+    /// Tile extent along K, elements.
+    pub tile_k: u32,
+    /// Values per 1-byte layout cell along K (2 for packed fp4, else 1): element `k` is in cell
+    /// `k / values_per_cell` (see `TileLayout::value_offset` for the bits).
+    pub values_per_cell: u32,
+    /// Bytes from the tile's base to the start address of its last MMA subtile of its last stage:
+    /// the tile fits the 14-bit start-address field at `smem_addr` iff
+    /// `smem_addr + last_start < 256 KiB`.
+    pub last_start: u32,
+    /// The swizzled byte layout of one stage (what `offset` evaluates).
+    pub layout: SwizzledLayout,
+}
+
+impl TileAccess {
+    /// Checks MMA subtile indices and the stage: `mn < mmas_mn`, `k < mmas_k`, `stage < stages`.
+    ///
+    /// ```
+    /// use smemdesc_core::*;
+    /// let a = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 64, 64).expect_valid().access();
+    /// assert!(a.check_subtile(0, 3, 0).is_ok());
+    /// assert_eq!(a.check_subtile(0, 4, 0), Err(Error::IndexOutOfRange { what: "MMA subtile (K)", index: 4, count: 4 }));
+    /// ```
+    #[inline]
+    pub const fn check_subtile(&self, mn: u32, k: u32, stage: u32) -> Result<(), Error> {
+        if mn >= self.mmas_mn {
+            return Err(out_of_range(WHAT_SUBTILE_MN, mn, self.mmas_mn));
+        }
+        if k >= self.mmas_k {
+            return Err(out_of_range(WHAT_SUBTILE_K, k, self.mmas_k));
+        }
+        if stage >= self.stages {
+            return Err(out_of_range(WHAT_STAGE, stage, self.stages));
+        }
+        Ok(())
+    }
+
+    /// Checks an element coordinate: `mn < tile_mn`, `k < tile_k`.
+    ///
+    /// ```
+    /// use smemdesc_core::*;
+    /// let a = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 128, 64).expect_valid().access();
+    /// assert_eq!(a.check_element(128, 0), Err(Error::IndexOutOfRange { what: "element (MN)", index: 128, count: 128 }));
+    /// ```
+    #[inline]
+    pub const fn check_element(&self, mn: u32, k: u32) -> Result<(), Error> {
+        if mn >= self.tile_mn {
+            return Err(out_of_range(WHAT_ELEMENT_MN, mn, self.tile_mn));
+        }
+        if k >= self.tile_k {
+            return Err(out_of_range(WHAT_ELEMENT_K, k, self.tile_k));
+        }
+        Ok(())
+    }
+
+    /// Checks the tile's address: `smem_addr` a multiple of 128 B (16 B without swizzle), and the
+    /// whole tile addressable by the 14-bit start-address field (`smem_addr + last_start` below
+    /// 256 KiB). Independent of the subtile, so it folds away for a constant address and is one
+    /// compare otherwise.
+    ///
+    /// ```
+    /// use smemdesc_core::*;
+    /// let a = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 64, 64).expect_valid().access();
+    /// assert_eq!(a.last_start, 96); // the 4th K subtile starts 3 x 32 B on
+    /// assert_eq!(a.check_address(0x440), Err(Error::UnalignedBase { addr: 0x440, align: 128 }));
+    /// assert!(a.check_address(0x3ff80).is_ok());
+    /// assert!(matches!(a.check_address(0x40000), Err(Error::BaseTooHigh { highest_base: 0x3ff80, .. })));
+    /// ```
+    #[inline]
+    pub const fn check_address(&self, smem_addr: u32) -> Result<(), Error> {
+        if smem_addr % self.align != 0 {
+            return Err(Error::UnalignedBase {
+                addr: smem_addr,
+                align: self.align,
+            });
+        }
+        if smem_addr as u64 + self.last_start as u64 >= START_LIMIT {
+            return Err(start_out_of_range(smem_addr, self.last_start, self.align));
+        }
+        Ok(())
+    }
+
+    /// The descriptor whose start address is `smem_addr` plus `units` 16-byte units, with the
+    /// address checked ([`check_address`](Self::check_address)); `units` is a valid subtile's
+    /// advance (at most `last_start / 16`).
+    ///
+    /// ```
+    /// use smemdesc_core::*;
+    /// let a = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 64, 64).expect_valid().access();
+    /// assert_eq!(a.try_encode(0x400, 2).unwrap().raw(), a.desc + 0x40 + 2);
+    /// assert_eq!(a.try_encode(0x440, 0), Err(Error::UnalignedBase { addr: 0x440, align: 128 }));
+    /// ```
+    #[inline]
+    pub const fn try_encode(&self, smem_addr: u32, units: u32) -> Result<SmemDescriptor, Error> {
+        match self.check_address(smem_addr) {
+            Ok(()) => Ok(SmemDescriptor::from_raw(
+                self.arch,
+                self.encode_unchecked(smem_addr, units),
+            )),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// The descriptor whose start address is `(smem_addr >> 4) + units` modulo the 14-bit field,
+    /// base offset 0 (the absolute placement, spec §7); no check (the unchecked contract).
+    ///
+    /// ```
+    /// use smemdesc_core::*;
+    /// let a = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 64, 64).expect_valid().access();
+    /// assert_eq!(a.encode_unchecked(0x400, 3), a.desc | 0x43);
+    /// assert_eq!(a.encode_unchecked(0x3fc00, 0x40), a.desc); // wraps in the field, never panics
+    /// ```
+    #[inline]
+    pub const fn encode_unchecked(&self, smem_addr: u32, units: u32) -> u64 {
+        let start = (smem_addr >> 4).wrapping_add(units) & START_MASK;
+        self.desc | start as u64
+    }
+
+    /// Swizzled byte offset of element `(mn, k)` of stage 0, checked.
+    ///
+    /// ```
+    /// use smemdesc_core::*;
+    /// let a = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 64, 64).expect_valid().access();
+    /// assert_eq!(a.try_offset(7, 0), Ok(7 * 128 + 7 * 16));
+    /// assert!(a.try_offset(0, 64).is_err());
+    /// ```
+    #[inline]
+    pub const fn try_offset(&self, mn: u32, k: u32) -> Result<u32, Error> {
+        match self.check_element(mn, k) {
+            Ok(()) => Ok(self.layout.byte_address(0, mn, k / self.values_per_cell)),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Swizzled byte offset of element `(mn % tile_mn, k % tile_k)`, unchecked.
+    ///
+    /// ```
+    /// use smemdesc_core::*;
+    /// let a = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 64, 64).expect_valid().access();
+    /// assert_eq!(a.offset_unchecked(7, 0), 7 * 128 + 7 * 16);
+    /// assert_eq!(a.offset_unchecked(64 + 7, 0), a.offset_unchecked(7, 0));
+    /// ```
+    #[inline]
+    pub const fn offset_unchecked(&self, mn: u32, k: u32) -> u32 {
+        self.layout.byte_address(
+            0,
+            mn % self.tile_mn,
+            (k % self.tile_k) / self.values_per_cell,
+        )
+    }
+
+    /// The asserting form's end: the descriptor, or a panic naming the argument at fault (a
+    /// compile error when evaluated in `const`). `#[track_caller]`: the panic points at the call.
+    ///
+    /// ```
+    /// use smemdesc_core::*;
+    /// let t = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 64, 64).expect_valid();
+    /// assert_eq!(TileAccess::unwrap_desc(t.try_desc(0, 0, 1, 0)), t.desc(0, 0, 1, 0));
+    /// assert!(std::panic::catch_unwind(|| TileAccess::unwrap_desc(t.try_desc(0, 0, 4, 0))).is_err());
+    /// ```
+    #[inline]
+    #[track_caller]
+    pub const fn unwrap_desc(r: Result<SmemDescriptor, Error>) -> u64 {
+        match r {
+            Ok(d) => d.raw(),
+            Err(e) => fail(&e),
+        }
+    }
+
+    /// The asserting form's end for offsets (see [`unwrap_desc`](Self::unwrap_desc)).
+    ///
+    /// ```
+    /// use smemdesc_core::*;
+    /// let t = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 64, 64).expect_valid();
+    /// assert_eq!(TileAccess::unwrap_offset(t.try_offset(1, 0)), 128 + 16);
+    /// ```
+    #[inline]
+    #[track_caller]
+    pub const fn unwrap_offset(r: Result<u32, Error>) -> u32 {
+        match r {
+            Ok(o) => o,
+            Err(e) => fail(&e),
+        }
+    }
+}
+
+const fn out_of_range(what: &'static str, index: u32, count: u32) -> Error {
+    Error::IndexOutOfRange { what, index, count }
+}
+
+const fn str_eq(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// A static message naming the argument at fault (a `const` panic cannot format numbers).
+const fn message(e: &Error) -> &'static str {
+    match e {
+        Error::IndexOutOfRange { what, .. } => {
+            if str_eq(what, WHAT_SUBTILE_MN) {
+                "smemdesc: MMA subtile index `mn` out of range; legal: 0..MMAS_MN"
+            } else if str_eq(what, WHAT_SUBTILE_K) {
+                "smemdesc: MMA subtile index `k` out of range; legal: 0..MMAS_K"
+            } else if str_eq(what, WHAT_STAGE) {
+                "smemdesc: `stage` out of range; legal: 0..STAGES"
+            } else if str_eq(what, WHAT_ELEMENT_MN) {
+                "smemdesc: element coordinate `mn` out of range; legal: 0..TILE_MN"
+            } else if str_eq(what, WHAT_ELEMENT_K) {
+                "smemdesc: element coordinate `k` out of range; legal: 0..TILE_K"
+            } else {
+                "smemdesc: index out of range"
+            }
+        }
+        Error::UnalignedBase { .. } => {
+            "smemdesc: `smem_addr` is not a multiple of ACCESS.align (128 B for a swizzled sm90 tile, the swizzle repeat on sm100, 16 B without swizzle)"
+        }
+        Error::BaseTooHigh { .. } => {
+            "smemdesc: `smem_addr` is too high: the tile's last subtile would start past the 256 KiB the 14-bit start-address field holds"
+        }
+        Error::FieldOverflow {
+            field: Field::StartAddress,
+            ..
+        } => "smemdesc: the tile at `smem_addr` reaches past the 256 KiB the 14-bit start-address field holds",
+        _ => e.summary(),
+    }
+}
+
+#[track_caller]
+const fn fail(e: &Error) -> ! {
+    panic!("{}", message(e))
+}
+
+impl TileLayout {
+    /// The run-time access numbers of this tile ([`TileAccess`]).
+    ///
+    /// ```
+    /// use smemdesc_core::*;
+    /// let t = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 128, 64).mma_mn(64).stages(2).expect_valid();
+    /// let a = t.access();
+    /// assert_eq!((a.mmas_mn, a.mmas_k, a.stages, a.advance_stage), (2, 4, 2, 1024));
+    /// ```
+    #[inline]
+    pub const fn access(&self) -> TileAccess {
+        let spec = self.spec();
+        TileAccess {
+            arch: spec.arch,
+            desc: self.base_descriptor().raw(),
+            swizzle: self.swizzle_mode(),
+            align: if self.swizzle_mode().is_swizzled() {
+                crate::Placement::Absolute.min_align(self)
+            } else {
+                16
+            },
+            mmas_mn: self.mmas_mn(),
+            mmas_k: self.mmas_k(),
+            stages: spec.stages,
+            advance_stage: self.advance_stage(),
+            tile_mn: spec.tile_mn,
+            tile_k: spec.tile_k,
+            values_per_cell: spec.form.values_per_cell(),
+            last_start: self.subtile_offset_bytes(self.mmas_mn() - 1, self.mmas_k() - 1)
+                + (spec.stages - 1) * self.stage_bytes(),
+            layout: self.smem_layout(),
+        }
+    }
+
+    /// [`desc`](Self::desc) without checks: `mn` and `k` are reduced modulo their counts, the stage
+    /// advance wraps, and the start address is taken modulo the 14-bit field. Never panics; the
+    /// value is only meaningful under the precondition of the [module](crate::access) docs.
+    ///
+    /// ```
+    /// use smemdesc_core::*;
+    /// let t = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 128, 64).mma_mn(64).stages(4).expect_valid();
+    /// assert_eq!(t.desc_unchecked(0x400, 1, 2, 3), t.desc(0x400, 1, 2, 3));
+    /// let _ = t.desc_unchecked(u32::MAX, u32::MAX, u32::MAX, u32::MAX); // no panic, no meaning
+    /// ```
+    #[inline]
+    pub const fn desc_unchecked(&self, smem_addr: u32, mn: u32, k: u32, stage: u32) -> u64 {
+        let a = self.access();
+        let units = self
+            .grid()
+            .eval(mn % a.mmas_mn, k % a.mmas_k)
+            .wrapping_add(stage.wrapping_mul(a.advance_stage));
+        a.encode_unchecked(smem_addr, units)
+    }
+
+    /// Swizzled byte offset of element `(mn, k)`, checked ([`byte_offset`](Self::byte_offset) is
+    /// the asserting form).
+    ///
+    /// ```
+    /// use smemdesc_core::*;
+    /// let t = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 128, 64).expect_valid();
+    /// assert_eq!(t.try_offset(127, 63), Ok(t.byte_offset(127, 63)));
+    /// assert_eq!(t.try_offset(128, 0), Err(Error::IndexOutOfRange { what: "element (MN)", index: 128, count: 128 }));
+    /// ```
+    #[inline]
+    pub const fn try_offset(&self, mn: u32, k: u32) -> Result<u32, Error> {
+        self.access().try_offset(mn, k)
+    }
+
+    /// Swizzled byte offset of element `(mn % TILE_MN, k % TILE_K)`, unchecked.
+    ///
+    /// ```
+    /// use smemdesc_core::*;
+    /// let t = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 128, 64).expect_valid();
+    /// assert_eq!(t.offset_unchecked(5, 9), t.byte_offset(5, 9));
+    /// ```
+    #[inline]
+    pub const fn offset_unchecked(&self, mn: u32, k: u32) -> u32 {
+        self.access().offset_unchecked(mn, k)
+    }
+}
