@@ -9,10 +9,15 @@ use smemdesc_core::{
 };
 use std::fmt::Write as _;
 
-fn parse_kind(s: &str) -> Result<MmaKind, String> {
-    MmaKind::from_name(s).ok_or_else(|| {
-        format!("unknown kind `{s}`; legal: f16, tf32, f8f6f4, i8, mxf8f6f4, mxf4, mxf4nvf4")
-    })
+/// The kind names, comma-separated, from [`MmaKind::ALL`] (the one list of kinds).
+pub(crate) fn kind_names() -> String {
+    let names: Vec<&str> = MmaKind::ALL.iter().map(|k| k.name()).collect();
+    names.join(", ")
+}
+
+/// Parses `--kind` (shared by `tile`, `idesc` and `decode --idesc`).
+pub(crate) fn parse_kind(s: &str) -> Result<MmaKind, String> {
+    MmaKind::from_name(s).ok_or_else(|| format!("unknown kind `{s}`; legal: {}", kind_names()))
 }
 
 fn parse_type(s: &str) -> Result<ElementType, String> {
@@ -215,16 +220,7 @@ pub fn build(args: &IdescArgs) -> Result<IdescReport, CliError> {
 pub fn decode(raw: u32, kind: Option<MmaKind>) -> Result<Vec<IdescReport>, CliError> {
     let kinds: Vec<MmaKind> = match kind {
         Some(k) => vec![k],
-        None => [
-            MmaKind::F16,
-            MmaKind::Tf32,
-            MmaKind::F8f6f4,
-            MmaKind::I8,
-            MmaKind::Mxf8f6f4,
-            MmaKind::Mxf4,
-            MmaKind::Mxf4nvf4,
-        ]
-        .to_vec(),
+        None => MmaKind::ALL.to_vec(),
     };
     let mut errors = Vec::new();
     let mut readings = Vec::new();

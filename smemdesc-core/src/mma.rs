@@ -78,6 +78,24 @@ pub enum MmaKind {
 }
 
 impl MmaKind {
+    /// Every kind, in declaration order (the order of the PTX `.kind` list: dense kinds, then the
+    /// block-scaled ones).
+    ///
+    /// ```
+    /// use smemdesc_core::MmaKind;
+    /// assert_eq!(MmaKind::ALL.len(), 7);
+    /// assert!(MmaKind::ALL.iter().all(|k| MmaKind::from_name(k.name()) == Some(*k)));
+    /// ```
+    pub const ALL: [MmaKind; 7] = [
+        MmaKind::F16,
+        MmaKind::Tf32,
+        MmaKind::F8f6f4,
+        MmaKind::I8,
+        MmaKind::Mxf8f6f4,
+        MmaKind::Mxf4,
+        MmaKind::Mxf4nvf4,
+    ];
+
     /// The dense kind that takes `dtype`.
     ///
     /// ```
