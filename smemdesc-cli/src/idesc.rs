@@ -82,6 +82,10 @@ pub struct IdescArgs {
     /// CTA group, 1 or 2 (default: 2 when M = 256, else 1); not encoded, checked.
     #[arg(long)]
     cta_group: Option<u32>,
+    /// Instruction K (default: the kind's). Only `96` changes the descriptor: the K bit (31) of
+    /// dense kind::mxf4/mxf4nvf4 with cta_group 2 and M 256; any other value must be the kind's K.
+    #[arg(long)]
+    k: Option<u32>,
 }
 
 impl IdescArgs {
@@ -99,7 +103,7 @@ impl IdescArgs {
         if let Some(cg) = self.cta_group {
             d = d.cta_group(cg);
         }
-        d
+        d.k96(self.k == Some(96))
     }
 }
 
@@ -208,10 +212,23 @@ pub fn build(args: &IdescArgs) -> Result<IdescReport, CliError> {
     let i = d.encode().map_err(|e| {
         let flag = match e.argument() {
             "negate" => "negate-a/--negate-b".to_string(),
+            "k96" => "k".to_string(),
             other => other.replace('_', "-"),
         };
         CliError(format!("invalid --{flag}: {e}"))
     })?;
+    if let Some(k) = args.k.filter(|&k| k != d.k()) {
+        let k96 = if matches!(d.kind, MmaKind::Mxf4 | MmaKind::Mxf4nvf4) {
+            ", or 96 with --cta-group 2 and --m 256"
+        } else {
+            ""
+        };
+        return Err(CliError(format!(
+            "invalid --k: K = {k} is not an instruction K of kind::{}; legal K: {}{k96}",
+            d.kind.name(),
+            d.k()
+        )));
+    }
     Ok(report(i.raw(), &d))
 }
 
