@@ -292,3 +292,113 @@ fn k96_pairs_set_the_k_bit() {
         Ok(u64::from(nvf4_k96::IDESC | (1 << 29) | (3 << 4)) << 32)
     );
 }
+
+/// A pair's scale-factor tiles through the core: each rule of `MmaPair::check_scale_tile`.
+#[test]
+fn scale_tiles_belong_to_their_operand() {
+    use smemdesc::core::*;
+    let t = |kind, op, mn, k, cg| {
+        TileDecl::new(Arch::Sm100, op, ElementType::E2M1, Major::K, mn, k)
+            .kind(kind)
+            .cta_group(cg)
+            .build()
+            .unwrap()
+    };
+    let sf = |kind, op, mn, k| ScaleDecl::new(kind, op, mn, k);
+    let o = PairOptions::new(AccumType::F32);
+    // mxf8f6f4 (padded fp4): ue8m0, one factor per 32 values (.scale_vec::1X)
+    let (a, b) = (
+        t(MmaKind::Mxf8f6f4, Operand::A, 128, 128, 1),
+        t(MmaKind::Mxf8f6f4, Operand::B, 64, 128, 1),
+    );
+    let p = MmaPair::pair(&a, &b, o).unwrap();
+    let sfb = sf(MmaKind::Mxf8f6f4, Operand::B, 64, 128).build().unwrap();
+    assert_eq!(p.check_scale_tile(&b, &sfb), Ok(()));
+    // another kind's factors
+    let nv = sf(MmaKind::Mxf4nvf4, Operand::B, 64, 128).build().unwrap();
+    assert!(matches!(
+        p.check_scale_tile(&b, &nv),
+        Err(IdescError::ScaleTileFor {
+            pair: MmaKind::Mxf8f6f4,
+            ..
+        })
+    ));
+    // copied with tcgen05.cp.cta_group::2 for a cta_group::1 MMA
+    let cg2 = sf(MmaKind::Mxf8f6f4, Operand::B, 64, 128)
+        .cta_group(2)
+        .build()
+        .unwrap();
+    assert_eq!(
+        p.check_scale_tile(&b, &cg2),
+        Err(IdescError::ScaleTileCtaGroup {
+            operand: Operand::B,
+            sf: 2,
+            pair: 1
+        })
+    );
+    // M of A's factors
+    let sfa = sf(MmaKind::Mxf8f6f4, Operand::A, 256, 128).build().unwrap();
+    assert_eq!(
+        p.check_scale_tile(&a, &sfa),
+        Err(IdescError::ScaleTileExtent {
+            operand: Operand::A,
+            dim: 'M',
+            sf: 256,
+            tile: 128
+        })
+    );
+    // mxf4nvf4 with ue8m0: the pair's mnemonic is .scale_vec::2X (block32); a ue8m0 tile of one
+    // factor per 16 (legal for .scale_vec::4X) is not what this instruction reads
+    let (a4, b4) = (
+        t(MmaKind::Mxf4nvf4, Operand::A, 128, 256, 1),
+        t(MmaKind::Mxf4nvf4, Operand::B, 128, 256, 1),
+    );
+    let p4 = MmaPair::pair(&a4, &b4, o.scale_format(ScaleFormat::Ue8m0)).unwrap();
+    let v16 = sf(MmaKind::Mxf4nvf4, Operand::A, 128, 256)
+        .format(ScaleFormat::Ue8m0)
+        .vec(16)
+        .build()
+        .unwrap();
+    assert!(matches!(
+        p4.check_scale_tile(&a4, &v16),
+        Err(IdescError::ScaleTileFormat {
+            vec: 16,
+            pair_vec: 32,
+            ..
+        })
+    ));
+    // K = 96: three factors per row per instruction are not modeled
+    let k96 = |op| {
+        TileDecl::new(Arch::Sm100, op, ElementType::E2M1, Major::K, 128, 384)
+            .kind(MmaKind::Mxf4)
+            .cta_group(2)
+            .mma(MmaShape::new(256, 256, 96))
+            .build()
+            .unwrap()
+    };
+    let (a96, b96) = (k96(Operand::A), k96(Operand::B));
+    let p96 = MmaPair::pair(&a96, &b96, o).unwrap();
+    let s96 = sf(MmaKind::Mxf4, Operand::A, 128, 384)
+        .cta_group(2)
+        .build()
+        .unwrap();
+    assert_eq!(
+        p96.check_scale_tile(&a96, &s96),
+        Err(IdescError::ScaleTileK96 {
+            operand: Operand::A
+        })
+    );
+    for e in [
+        IdescError::ScaleTileK96 {
+            operand: Operand::A,
+        },
+        IdescError::ScaleTileCtaGroup {
+            operand: Operand::B,
+            sf: 2,
+            pair: 1,
+        },
+    ] {
+        assert_eq!(e.argument(), "sf_tile");
+        assert!(!e.summary().is_empty() && e.to_string().contains("scale"));
+    }
+}
