@@ -223,8 +223,9 @@ impl MmaPair {
         }
     }
 
-    /// The instruction-level rules: on sm100 the full instruction-descriptor validation; on sm90
-    /// the `wgmma` shape, accumulator, negate (`imm-scale`) and `.satfinite` rules.
+    /// The instruction-level rules: on sm100 the full instruction-descriptor validation (and an
+    /// explicit scale format for `kind::mxf4nvf4`); on sm90 the `wgmma` shape, accumulator,
+    /// negate (`imm-scale`) and `.satfinite` rules.
     ///
     /// ```
     /// use smemdesc_core::*;
@@ -235,6 +236,18 @@ impl MmaPair {
     /// ```
     pub const fn check(&self) -> Result<(), IdescError> {
         match self.arch {
+            // PTX `tcgen05.mma`: "For .kind::mxf4nvf4, the qualifier .scale_vectorsize must be
+            // explicitly specified"; a pair does not pick one for it (its scale tiles default to
+            // ue4m3 while the descriptor's own default is ue8m0).
+            Arch::Sm100 if matches!(self.kind, MmaKind::Mxf4nvf4) && self.options.sf.is_none() => {
+                Err(IdescError::ScaleFormatNotForKind {
+                    kind: self.kind,
+                    sf: None,
+                    legal: "sf = ue4m3 (one factor per 16 values, .scale_vec::4X) or sf = ue8m0 \
+                            (per 32, .scale_vec::2X); PTX makes the scale vector of \
+                            kind::mxf4nvf4 explicit",
+                })
+            }
             Arch::Sm100 => match self.instr().validate() {
                 Ok(()) => Ok(()),
                 Err(e) => Err(e),

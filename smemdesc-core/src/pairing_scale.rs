@@ -27,8 +27,10 @@ impl MmaPair {
     /// let o = PairOptions::new(AccumType::F32);
     /// let p = MmaPair::pair(&t(Operand::A), &t(Operand::B), o.scale_format(ScaleFormat::Ue4m3)).unwrap();
     /// assert_eq!(p.scale_vec(), Some((ScaleFormat::Ue4m3, 16)));
-    /// let p = MmaPair::pair(&t(Operand::A), &t(Operand::B), o).unwrap();
+    /// let p = MmaPair::pair(&t(Operand::A), &t(Operand::B), o.scale_format(ScaleFormat::Ue8m0)).unwrap();
     /// assert_eq!(p.scale_vec(), Some((ScaleFormat::Ue8m0, 32)));
+    /// // mxf4nvf4 names its scale vector explicitly (PTX): no default
+    /// assert!(MmaPair::pair(&t(Operand::A), &t(Operand::B), o).is_err());
     /// ```
     pub const fn scale_vec(&self) -> Option<(ScaleFormat, u32)> {
         if !is_block_scaled(self.kind) {
