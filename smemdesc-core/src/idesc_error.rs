@@ -511,7 +511,8 @@ impl core::fmt::Display for IdescError {
                 _ => write!(
                     f,
                     "the A tile's instruction reads {what} = {a} elements but the B tile's {what} = \
-                     {b}; one instruction has one {what}: give A and B element types of one MMA kind"
+                     {b}; one instruction has one {what}: give A and B element types of one MMA kind \
+                     and the same `mma` K (packed fp4: 64, or 96 on both)"
                 ),
             },
             IdescError::OperandSwapped { role } => write!(

@@ -142,7 +142,9 @@ fn blame(e: &IdescError, a: &Decl, b: &Decl, o: &Opts) -> Span {
             b.cta_group.map(|c| c.span),
             or(a.cta_group.map(|c| c.span), b.arch.span),
         ),
-        IdescError::ShapeMismatch { .. } => or(b.mma.map(|m| m.k), b.dtype.span),
+        IdescError::ShapeMismatch { .. } => {
+            or(b.mma.map(|m| m.k), or(a.mma.map(|m| m.k), b.dtype.span))
+        }
         IdescError::TypeNotForKind {
             operand: Operand::A,
             ..
