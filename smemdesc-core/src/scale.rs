@@ -316,7 +316,8 @@ impl ScaleTile {
     }
 
     /// Factors one instruction consumes per row: its K (32 for `mxf8f6f4`, 64 for the fp4
-    /// kinds) over `vec` (CUTLASS's `MMA_NSF`).
+    /// kinds) over `vec` (CUTLASS's `MMA_NSF`). K = 96 instructions (3 or 6 factors per row) are
+    /// not modeled; [`MmaPair::check_scale_tile`](crate::MmaPair::check_scale_tile) refuses them.
     ///
     /// ```
     /// # use smemdesc_core::*;
