@@ -289,4 +289,25 @@ fn idesc_k_flag_is_checked() {
     let (code, _, err) = run(&args);
     assert_eq!(code, 2);
     assert!(err.contains("legal K: 64, or 96"), "{err}");
+    // the tile side says the same: no cta_group 1 instruction reads a K = 96 tile
+    let (code, _, err) = run(&[
+        "tile",
+        "--arch",
+        "sm100",
+        "--dtype",
+        "e2m1",
+        "--kind",
+        "mxf4",
+        "--major",
+        "K",
+        "--tile",
+        "128x192",
+        "--mma",
+        "m128n256k96",
+    ]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("--mma") && err.contains("K = 96 only with cta_group = 2 and M = 256"),
+        "{err}"
+    );
 }
