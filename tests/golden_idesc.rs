@@ -260,15 +260,7 @@ fn block_scaled_rows_match_cute_and_the_ptx_model() {
 /// the core accepts, and the independent model agrees on every dense one.
 #[test]
 fn round_trip_grid() {
-    let kinds = [
-        MmaKind::F16,
-        MmaKind::Tf32,
-        MmaKind::F8f6f4,
-        MmaKind::I8,
-        MmaKind::Mxf8f6f4,
-        MmaKind::Mxf4,
-        MmaKind::Mxf4nvf4,
-    ];
+    let kinds = MmaKind::ALL;
     let accums = [AccumType::F16, AccumType::F32, AccumType::S32];
     let majors = [Major::K, Major::Mn];
     let (mut legal, mut illegal) = (0u32, 0u32);

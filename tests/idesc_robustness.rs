@@ -20,15 +20,7 @@ impl Rng {
     }
 }
 
-const KINDS: [MmaKind; 7] = [
-    MmaKind::F16,
-    MmaKind::Tf32,
-    MmaKind::F8f6f4,
-    MmaKind::I8,
-    MmaKind::Mxf8f6f4,
-    MmaKind::Mxf4,
-    MmaKind::Mxf4nvf4,
-];
+const KINDS: [MmaKind; 7] = MmaKind::ALL;
 
 #[test]
 fn random_raw_values_decode_or_refuse_and_legal_ones_round_trip() {

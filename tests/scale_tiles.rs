@@ -22,7 +22,9 @@ fn kinds() -> Vec<(MmaKind, Option<ScaleFormat>, Option<u32>, u32)> {
         (MmaKind::Mxf4, None, None, 32),
         (MmaKind::Mxf4nvf4, None, None, 16),
         (MmaKind::Mxf4nvf4, Some(ScaleFormat::Ue8m0), None, 32),
-        (MmaKind::Mxf4nvf4, Some(ScaleFormat::Ue4m3), Some(32), 32),
+        // PTX "Valid combinations of scale_vectorsize with types and MMA-Kind": mxf4nvf4 takes
+        // ue8m0 with .block16 (.scale_vec::4X) too; ue4m3 only with .block16
+        (MmaKind::Mxf4nvf4, Some(ScaleFormat::Ue8m0), Some(16), 16),
     ]
 }
 
@@ -158,8 +160,8 @@ fn scale_tile_errors() {
         ),
         (
             ScaleDecl::new(MmaKind::Mxf4nvf4, Operand::A, 128, 128)
-                .format(ScaleFormat::Ue8m0)
-                .vec(16),
+                .format(ScaleFormat::Ue4m3)
+                .vec(32),
             Argument::Kind,
             "ue4m3 with vec 16",
         ),

@@ -206,14 +206,17 @@ fn packed_fp4_walks_k64_and_k96() {
                         tma += walk_tma(&p);
                         plans += 1;
                     }
-                    // K = 96: no swizzle, three 16-byte K core matrices per instruction
+                    // K = 96: no swizzle, three 16-byte K core matrices per instruction; PTX
+                    // has K = 96 only as 256xNx96 with cta_group::2 (each CTA: 128 rows of A,
+                    // N/2 of B)
                     for k in [96, 192, 384] {
                         let m = match operand {
-                            Operand::A => MmaShape::new(128, 256, 96),
-                            Operand::B => MmaShape::new(128, 128, 96),
+                            Operand::A => MmaShape::new(256, 256, 96),
+                            Operand::B => MmaShape::new(256, 256, 96),
                         };
                         let p = decl(ElementType::E2M1, kind, operand, 128, k)
                             .mma(m)
+                            .cta_group(2)
                             .order(order)
                             .stages(stages)
                             .build()
@@ -299,9 +302,28 @@ fn sub_byte_errors_blame_the_right_argument() {
             a(ElementType::E2M1, 128, 768)
                 .kind(MmaKind::Mxf4)
                 .swizzle(SwizzleMode::B128)
-                .mma(MmaShape::new(128, 256, 96)),
+                .cta_group(2)
+                .mma(MmaShape::new(256, 256, 96)),
             Argument::Swizzle,
             "sm_103a",
+        ),
+        // K = 96 is a cta_group::2 shape (PTX "Matrix Shape": 256xNxK1, K1 = 96): no
+        // instruction of cta_group 1 reads such a tile
+        (
+            a(ElementType::E2M1, 128, 192)
+                .kind(MmaKind::Mxf4)
+                .mma(MmaShape::new(128, 256, 96)),
+            Argument::Mma,
+            "K = 96 only with cta_group = 2 and M = 256",
+        ),
+        // ... and with cta_group 2 its M is 256, not 128
+        (
+            a(ElementType::E2M1, 64, 192)
+                .kind(MmaKind::Mxf4nvf4)
+                .cta_group(2)
+                .mma(MmaShape::new(128, 256, 96)),
+            Argument::Mma,
+            "legal M: 256",
         ),
         // packed K is 64 or 96
         (

@@ -9,10 +9,15 @@ use smemdesc_core::{
 };
 use std::fmt::Write as _;
 
-fn parse_kind(s: &str) -> Result<MmaKind, String> {
-    MmaKind::from_name(s).ok_or_else(|| {
-        format!("unknown kind `{s}`; legal: f16, tf32, f8f6f4, i8, mxf8f6f4, mxf4, mxf4nvf4")
-    })
+/// The kind names, comma-separated, from [`MmaKind::ALL`] (the one list of kinds).
+pub(crate) fn kind_names() -> String {
+    let names: Vec<&str> = MmaKind::ALL.iter().map(|k| k.name()).collect();
+    names.join(", ")
+}
+
+/// Parses `--kind` (shared by `tile`, `idesc` and `decode --idesc`).
+pub(crate) fn parse_kind(s: &str) -> Result<MmaKind, String> {
+    MmaKind::from_name(s).ok_or_else(|| format!("unknown kind `{s}`; legal: {}", kind_names()))
 }
 
 fn parse_type(s: &str) -> Result<ElementType, String> {
@@ -77,6 +82,10 @@ pub struct IdescArgs {
     /// CTA group, 1 or 2 (default: 2 when M = 256, else 1); not encoded, checked.
     #[arg(long)]
     cta_group: Option<u32>,
+    /// Instruction K (default: the kind's). Only `96` changes the descriptor: the K bit (31) of
+    /// dense kind::mxf4/mxf4nvf4 with cta_group 2 and M 256; any other value must be the kind's K.
+    #[arg(long)]
+    k: Option<u32>,
 }
 
 impl IdescArgs {
@@ -94,7 +103,7 @@ impl IdescArgs {
         if let Some(cg) = self.cta_group {
             d = d.cta_group(cg);
         }
-        d
+        d.k96(self.k == Some(96))
     }
 }
 
@@ -203,10 +212,23 @@ pub fn build(args: &IdescArgs) -> Result<IdescReport, CliError> {
     let i = d.encode().map_err(|e| {
         let flag = match e.argument() {
             "negate" => "negate-a/--negate-b".to_string(),
+            "k96" => "k".to_string(),
             other => other.replace('_', "-"),
         };
         CliError(format!("invalid --{flag}: {e}"))
     })?;
+    if let Some(k) = args.k.filter(|&k| k != d.k()) {
+        let k96 = if matches!(d.kind, MmaKind::Mxf4 | MmaKind::Mxf4nvf4) {
+            ", or 96 with --cta-group 2 and --m 256"
+        } else {
+            ""
+        };
+        return Err(CliError(format!(
+            "invalid --k: K = {k} is not an instruction K of kind::{}; legal K: {}{k96}",
+            d.kind.name(),
+            d.k()
+        )));
+    }
     Ok(report(i.raw(), &d))
 }
 
@@ -215,16 +237,7 @@ pub fn build(args: &IdescArgs) -> Result<IdescReport, CliError> {
 pub fn decode(raw: u32, kind: Option<MmaKind>) -> Result<Vec<IdescReport>, CliError> {
     let kinds: Vec<MmaKind> = match kind {
         Some(k) => vec![k],
-        None => [
-            MmaKind::F16,
-            MmaKind::Tf32,
-            MmaKind::F8f6f4,
-            MmaKind::I8,
-            MmaKind::Mxf8f6f4,
-            MmaKind::Mxf4,
-            MmaKind::Mxf4nvf4,
-        ]
-        .to_vec(),
+        None => MmaKind::ALL.to_vec(),
     };
     let mut errors = Vec::new();
     let mut readings = Vec::new();

@@ -131,7 +131,8 @@ fn run(cli: Cli) -> Result<String, CliError> {
             let kind = match kind {
                 Some(k) => Some(smemdesc_core::MmaKind::from_name(&k).ok_or_else(|| {
                     CliError(format!(
-                        "invalid --kind `{k}`; legal: f16, tf32, f8f6f4, i8, mxf8f6f4, mxf4, mxf4nvf4"
+                        "invalid --kind `{k}`; legal: {}",
+                        idesc::kind_names()
                     ))
                 })?),
                 None => None,

@@ -4,6 +4,7 @@
 //! Every number in the report comes from `smemdesc_core` ([`TileDecl::build`],
 //! [`TileLayout::try_desc`], [`TilePlan::box_offset`], ...); this module only formats them.
 
+use crate::idesc::parse_kind;
 use crate::{parse_num, CliError};
 use clap::Args;
 use serde::Serialize;
@@ -104,12 +105,6 @@ fn parse_major(s: &str) -> Result<Major, String> {
 
 fn parse_order(s: &str) -> Result<Order, String> {
     Order::from_name(s).ok_or_else(|| format!("unknown order `{s}`; legal: mn_first, k_first"))
-}
-
-fn parse_kind(s: &str) -> Result<MmaKind, String> {
-    MmaKind::from_name(s).ok_or_else(|| {
-        format!("unknown kind `{s}`; legal: f16, tf32, f8f6f4, i8, mxf8f6f4, mxf4, mxf4nvf4")
-    })
 }
 
 fn parse_swizzle(s: &str) -> Result<SwizzleChoice, String> {

@@ -45,8 +45,10 @@ fn packed_mxf4_k64_and_k96_are_accepted() {
         "128x192",
         "--kind",
         "mxf4nvf4",
+        "--cta-group",
+        "2",
         "--mma",
-        "m128n256k96",
+        "m256n256k96",
     ]);
     assert_eq!(v["mma"][2], 96);
     assert_eq!(v["swizzle"], "none");

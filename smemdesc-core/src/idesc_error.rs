@@ -204,6 +204,59 @@ pub enum IdescError {
         /// The setting.
         what: &'static str,
     },
+    /// Pairing: a scale-factor tile declared for another operand or kind than the operand tile
+    /// it is paired with.
+    ScaleTileFor {
+        /// The operand tile's role.
+        operand: Operand,
+        /// The scale tile's `operand`.
+        sf_operand: Operand,
+        /// The scale tile's `kind`.
+        kind: MmaKind,
+        /// The pair's kind.
+        pair: MmaKind,
+    },
+    /// Pairing: a scale-factor tile whose factor type or vector size is not the instruction's.
+    ScaleTileFormat {
+        /// The operand.
+        operand: Operand,
+        /// The scale tile's factor type.
+        format: ScaleFormat,
+        /// The scale tile's values per factor.
+        vec: u32,
+        /// The instruction's factor type.
+        pair: ScaleFormat,
+        /// The instruction's values per factor.
+        pair_vec: u32,
+    },
+    /// Pairing: a scale-factor tile that covers another `(MN, K)` extent than its operand tile
+    /// (`dim` = `'M'`, `'N'` or `'K'`).
+    ScaleTileExtent {
+        /// The operand.
+        operand: Operand,
+        /// Which extent.
+        dim: char,
+        /// The scale tile's `tile` extent.
+        sf: u32,
+        /// The operand tile's extent.
+        tile: u32,
+    },
+    /// Pairing: a scale-factor tile copied with another `cta_group` than the MMA's (PTX: every
+    /// tcgen05 instruction of a kernel uses one `.cta_group`).
+    ScaleTileCtaGroup {
+        /// The operand.
+        operand: Operand,
+        /// The scale tile's CTA group.
+        sf: u32,
+        /// The pair's CTA group.
+        pair: u32,
+    },
+    /// Pairing: scale factors of a K = 96 instruction (3 or 6 factors per row per instruction)
+    /// are not modeled by the scale-factor tile, which steps whole TMEM words of 4 factors.
+    ScaleTileK96 {
+        /// The operand.
+        operand: Operand,
+    },
 }
 
 impl IdescError {
@@ -245,6 +298,11 @@ impl IdescError {
             IdescError::KindMismatch { .. } => "kind",
             IdescError::ShapeMismatch { .. } => "mma",
             IdescError::NotOnSm90 { .. } => "arch",
+            IdescError::ScaleTileFor { .. }
+            | IdescError::ScaleTileFormat { .. }
+            | IdescError::ScaleTileExtent { .. }
+            | IdescError::ScaleTileCtaGroup { .. }
+            | IdescError::ScaleTileK96 { .. } => "sf_tile",
         }
     }
 
@@ -289,6 +347,17 @@ impl IdescError {
             IdescError::OperandSwapped { .. } => "tile declared for the other operand",
             IdescError::Sm90AccumNotForType { .. } => "accumulator type not legal for wgmma",
             IdescError::NotOnSm90 { .. } => "setting exists only on sm100 (tcgen05)",
+            IdescError::ScaleTileFor { .. } => "scale-factor tile is for another operand or kind",
+            IdescError::ScaleTileFormat { .. } => {
+                "scale-factor tile's factor type or vector size is not the instruction's"
+            }
+            IdescError::ScaleTileExtent { .. } => {
+                "scale-factor tile covers another extent than its operand tile"
+            }
+            IdescError::ScaleTileCtaGroup { .. } => {
+                "scale-factor tile's cta_group is not the MMA's"
+            }
+            IdescError::ScaleTileK96 { .. } => "scale factors of K = 96 are not modeled",
         }
     }
 }
@@ -442,7 +511,8 @@ impl core::fmt::Display for IdescError {
                 _ => write!(
                     f,
                     "the A tile's instruction reads {what} = {a} elements but the B tile's {what} = \
-                     {b}; one instruction has one {what}: give A and B element types of one MMA kind"
+                     {b}; one instruction has one {what}: give A and B element types of one MMA kind \
+                     and the same `mma` K (packed fp4: 64, or 96 on both)"
                 ),
             },
             IdescError::OperandSwapped { role } => write!(
@@ -468,6 +538,49 @@ impl core::fmt::Display for IdescError {
             IdescError::NotOnSm90 { what } => write!(
                 f,
                 "{what} exists only on sm100 (tcgen05); wgmma has no such setting"
+            ),
+            IdescError::ScaleTileFor { operand, sf_operand, kind, pair } => write!(
+                f,
+                "this scale-factor tile is declared `operand = {}, kind = {}`, but it is paired \
+                 with the {} tile of a kind::{} MMA; use operand = {}, kind = {}",
+                sf_operand.name(),
+                kind.name(),
+                operand.name(),
+                pair.name(),
+                operand.name(),
+                pair.name()
+            ),
+            IdescError::ScaleTileFormat { operand, format, vec, pair, pair_vec } => write!(
+                f,
+                "the {} scale factors are {} with one factor per {vec} values, but the \
+                 instruction reads {} with one per {pair_vec} ({}); use sf = {}, vec = {pair_vec}",
+                operand.name(),
+                format.name(),
+                pair.name(),
+                if pair_vec == 16 { ".block16" } else { ".block32" },
+                pair.name()
+            ),
+            IdescError::ScaleTileExtent { operand, dim, sf, tile } => write!(
+                f,
+                "the {} scale-factor tile covers {dim} = {sf} values but the {} tile holds \
+                 {dim} = {tile}; use tile {dim} = {tile}",
+                operand.name(),
+                operand.name()
+            ),
+            IdescError::ScaleTileCtaGroup { operand, sf, pair } => write!(
+                f,
+                "the {} scale factors are copied with tcgen05.cp.cta_group::{sf} but the MMA is \
+                 cta_group::{pair}; every tcgen05 instruction of a kernel uses one cta_group: \
+                 use cta_group = {pair}",
+                operand.name()
+            ),
+            IdescError::ScaleTileK96 { operand } => write!(
+                f,
+                "the {} scale factors of a K = 96 instruction (3 per row for .block32, 6 for \
+                 .block16, PTX \"Scale Factor A ID\" K=96 layouts) do not fill whole 4-factor \
+                 TMEM words, which smemdesc's scale-factor tile steps by; K = 96 scale factors \
+                 are not modeled: pair the tile with a K = 64 MMA",
+                operand.name()
             ),
         }
     }

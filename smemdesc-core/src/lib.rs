@@ -50,6 +50,7 @@ mod idesc_error;
 mod layout;
 mod mma;
 mod pairing;
+mod pairing_scale;
 mod placement;
 mod scale;
 mod smem_form;

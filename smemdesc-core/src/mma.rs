@@ -78,6 +78,24 @@ pub enum MmaKind {
 }
 
 impl MmaKind {
+    /// Every kind, in declaration order (the order of the PTX `.kind` list: dense kinds, then the
+    /// block-scaled ones).
+    ///
+    /// ```
+    /// use smemdesc_core::MmaKind;
+    /// assert_eq!(MmaKind::ALL.len(), 7);
+    /// assert!(MmaKind::ALL.iter().all(|k| MmaKind::from_name(k.name()) == Some(*k)));
+    /// ```
+    pub const ALL: [MmaKind; 7] = [
+        MmaKind::F16,
+        MmaKind::Tf32,
+        MmaKind::F8f6f4,
+        MmaKind::I8,
+        MmaKind::Mxf8f6f4,
+        MmaKind::Mxf4,
+        MmaKind::Mxf4nvf4,
+    ];
+
     /// The dense kind that takes `dtype`.
     ///
     /// ```
@@ -357,6 +375,11 @@ const fn m_legal(arch: Arch, kind: MmaKind, cta_group: u32, m: u32) -> Result<()
 /// assert!(check_mma_shape(Arch::Sm90, ElementType::BF16, k, MmaShape::new(64, 256, 16), 1, Major::K).is_ok());
 /// assert!(check_mma_shape(Arch::Sm90, ElementType::BF16, k, MmaShape::new(128, 256, 16), 1, Major::K).is_err());
 /// assert!(check_mma_shape(Arch::Sm90, ElementType::BF16, k, MmaShape::new(64, 256, 32), 1, Major::K).is_err());
+/// // packed fp4 K = 96: only 256xNx96 with cta_group 2
+/// let (e2m1, mx) = (ElementType::E2M1, MmaKind::Mxf4);
+/// assert!(check_mma_shape(Arch::Sm100, e2m1, mx, MmaShape::new(256, 128, 96), 2, Major::K).is_ok());
+/// assert!(check_mma_shape(Arch::Sm100, e2m1, mx, MmaShape::new(128, 128, 96), 2, Major::K).is_err());
+/// assert!(check_mma_shape(Arch::Sm100, e2m1, mx, MmaShape::new(128, 128, 96), 1, Major::K).is_err());
 /// ```
 pub const fn check_mma_shape(
     arch: Arch,
@@ -375,6 +398,27 @@ pub const fn check_mma_shape(
                 dtype,
                 form,
                 legal: "64 or 96",
+            });
+        }
+    }
+    if shape.k == 96 {
+        // PTX tcgen05 "Matrix Shape" table: K1 = 96 exists only as the dense `cta_group::2`
+        // shape 256xNxK1 of kind::mxf4 / mxf4nvf4 (and only on sm_103a, its Target ISA Note).
+        if cta_group != 2 {
+            return Err(Error::IllegalMmaK {
+                k: shape.k,
+                dtype,
+                form,
+                legal: "64 (K = 96 only with cta_group = 2 and M = 256: the PTX shape 256xNx96)",
+            });
+        }
+        if shape.m != 256 {
+            return Err(Error::IllegalMmaM {
+                arch,
+                kind,
+                cta_group,
+                m: shape.m,
+                legal: "256 (K = 96 is only the PTX shape 256xNx96)",
             });
         }
     }

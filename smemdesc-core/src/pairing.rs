@@ -5,7 +5,8 @@
 //! Sources (PTX ISA): `wgmma.mma_async` syntax (shape, `.dtype.atype.btype`, `imm-scale-a/b` for
 //! the floating-point types, `imm-trans-a/b` only for `.f16`/`.bf16`, `.satfinite` only for
 //! integers; accumulators: f16 → f16/f32, bf16/tf32 → f32, e4m3/e5m2 → f16/f32, s8/u8 → s32);
-//! `tcgen05.mma` syntax (`.cta_group::{1,2}.kind::*`, `.block_scale.scale_vec::{1X,2X,4X}`) and
+//! `tcgen05.mma` syntax (`.cta_group::{1,2}.kind::*`, `.block_scale.scale_vec::{1X,2X,4X}`, and
+//! `.block32`/`.block16` for K = 96, where `.scale_vec::NX` is not defined) and
 //! the instruction-descriptor rules of [`InstrDesc`].
 
 use crate::arch::{Arch, Major};
@@ -222,8 +223,9 @@ impl MmaPair {
         }
     }
 
-    /// The instruction-level rules: on sm100 the full instruction-descriptor validation; on sm90
-    /// the `wgmma` shape, accumulator, negate (`imm-scale`) and `.satfinite` rules.
+    /// The instruction-level rules: on sm100 the full instruction-descriptor validation (and an
+    /// explicit scale format for `kind::mxf4nvf4`); on sm90 the `wgmma` shape, accumulator,
+    /// negate (`imm-scale`) and `.satfinite` rules.
     ///
     /// ```
     /// use smemdesc_core::*;
@@ -234,6 +236,18 @@ impl MmaPair {
     /// ```
     pub const fn check(&self) -> Result<(), IdescError> {
         match self.arch {
+            // PTX `tcgen05.mma`: "For .kind::mxf4nvf4, the qualifier .scale_vectorsize must be
+            // explicitly specified"; a pair does not pick one for it (its scale tiles default to
+            // ue4m3 while the descriptor's own default is ue8m0).
+            Arch::Sm100 if matches!(self.kind, MmaKind::Mxf4nvf4) && self.options.sf.is_none() => {
+                Err(IdescError::ScaleFormatNotForKind {
+                    kind: self.kind,
+                    sf: None,
+                    legal: "sf = ue4m3 (one factor per 16 values, .scale_vec::4X) or sf = ue8m0 \
+                            (per 32, .scale_vec::2X); PTX makes the scale vector of \
+                            kind::mxf4nvf4 explicit",
+                })
+            }
             Arch::Sm100 => match self.instr().validate() {
                 Ok(()) => Ok(()),
                 Err(e) => Err(e),
@@ -320,7 +334,10 @@ impl MmaPair {
         .majors(self.a_major, self.b_major)
         .negate(o.negate_a, o.negate_b)
         .saturate(o.saturate)
-        .cta_group(self.cta_group);
+        .cta_group(self.cta_group)
+        // The tiles' K = 96 (packed fp4) is the descriptor's K bit (bit 31); `validate` refuses
+        // it for any other kind, CTA group or M.
+        .k96(self.shape.k == 96);
         if let Some(sf) = o.sf {
             d.sf = Some(sf);
         }
@@ -425,6 +442,12 @@ impl MmaPair {
 /// let b = TileDecl::new(Arch::Sm100, Operand::B, ElementType::E4M3, Major::K, 128, 128).kind(MmaKind::Mxf8f6f4).build().unwrap();
 /// let p = MmaPair::pair(&a, &b, PairOptions::new(AccumType::F32)).unwrap();
 /// assert_eq!(p.mnemonic().to_string(), "tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale.scale_vec::1X");
+/// // K = 96 (packed fp4, CTA pair, M = 256): the descriptor's K bit and the block-size qualifier
+/// let t = |op, n| TileDecl::new(Arch::Sm100, op, ElementType::E2M1, Major::K, n, 192)
+///     .kind(MmaKind::Mxf4).cta_group(2).mma(MmaShape::new(256, 256, 96)).build().unwrap();
+/// let p = MmaPair::pair(&t(Operand::A, 128), &t(Operand::B, 128), PairOptions::new(AccumType::F32)).unwrap();
+/// assert_eq!(p.mnemonic().to_string(), "tcgen05.mma.cta_group::2.kind::mxf4.block_scale.block32");
+/// assert_eq!(p.idesc().unwrap().raw() >> 31, 1);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Mnemonic(MmaPair);
@@ -453,13 +476,25 @@ impl core::fmt::Display for Mnemonic {
                     p.cta_group,
                     p.kind.name()
                 )?;
-                let vec = match (p.kind, p.options.sf) {
-                    (MmaKind::Mxf8f6f4, _) => "1X",
-                    (MmaKind::Mxf4nvf4, Some(ScaleFormat::Ue4m3)) => "4X",
-                    (MmaKind::Mxf4 | MmaKind::Mxf4nvf4, _) => "2X",
+                let ue4m3 = matches!(p.options.sf, Some(ScaleFormat::Ue4m3));
+                let vec = match (p.kind, ue4m3) {
+                    (MmaKind::Mxf8f6f4, _) => "scale_vec::1X",
+                    // K = 96: `.scale_vec::NX` is defined for K = 64/128 only; the block-size
+                    // forms name the 3 (block32) or 6 (block16) factors per row (PTX
+                    // `tcgen05.mma` `.scale_vectorsize`, Table "Valid combinations of
+                    // scale_vectorsize and shapes").
+                    (MmaKind::Mxf4 | MmaKind::Mxf4nvf4, _) if p.shape.k == 96 => {
+                        if ue4m3 {
+                            "block16"
+                        } else {
+                            "block32"
+                        }
+                    }
+                    (MmaKind::Mxf4nvf4, true) => "scale_vec::4X",
+                    (MmaKind::Mxf4 | MmaKind::Mxf4nvf4, false) => "scale_vec::2X",
                     _ => return Ok(()),
                 };
-                write!(f, ".block_scale.scale_vec::{vec}")
+                write!(f, ".block_scale.{vec}")
             }
         }
     }

@@ -4,9 +4,11 @@
 //! Facts (PTX ISA, `tcgen05.mma` "block scaling" and `tcgen05.cp`; CUTLASS
 //! `Sm1xxBlkScaledConfig` and the sm100 block-scaled collective builder):
 //!
-//! * one scale factor per `vec` K-values of a row: `vec` = 32 (`.scale_vec::1X` for
-//!   `mxf8f6f4`, `2X` for `mxf4`/`mxf4nvf4`) with `ue8m0` (or `ue4m3` for `mxf4nvf4`), or 16
-//!   (`.scale_vec::4X`, `mxf4nvf4` only) with `ue4m3`; factors are one byte;
+//! * one scale factor per `vec` K-values of a row: `vec` = 32 (`.block32`: `.scale_vec::1X` for
+//!   `mxf8f6f4`, `2X` for `mxf4`/`mxf4nvf4`) with `ue8m0`, or 16 (`.block16` = `.scale_vec::4X`,
+//!   `mxf4nvf4` only) with `ue4m3` or `ue8m0` (PTX table "Valid combinations of
+//!   scale_vectorsize with types and MMA-Kind": `ue4m3` goes with `.block16` only); factors are
+//!   one byte;
 //! * the SMEM **atom** holds 128 rows × 4 factors = 512 bytes, stored as 32 rows of 16 bytes:
 //!   row `r` holds the 4 factors of tile rows `r`, `r + 32`, `r + 64`, `r + 96` (4 bytes each):
 //!   factor `j` (0..4) of row `m` is at byte `16·(m mod 32) + 4·⌊m/32⌋ + j`. That 32 × 128-bit
@@ -148,8 +150,11 @@ impl ScaleDecl {
     ///
     /// ```
     /// use smemdesc_core::*;
-    /// let s = ScaleDecl::new(MmaKind::Mxf4nvf4, Operand::B, 128, 128).vec(32).build().unwrap();
-    /// assert_eq!((s.format, s.sf_k()), (ScaleFormat::Ue4m3, 4));
+    /// let s = ScaleDecl::new(MmaKind::Mxf4nvf4, Operand::B, 128, 128).format(ScaleFormat::Ue8m0)
+    ///     .vec(16).build().unwrap();
+    /// assert_eq!((s.format, s.sf_k()), (ScaleFormat::Ue8m0, 8));
+    /// // ue4m3 factors are one per 16 values only (`.block16`)
+    /// assert!(ScaleDecl::new(MmaKind::Mxf4nvf4, Operand::B, 128, 128).vec(32).build().is_err());
     /// ```
     pub const fn vec(mut self, vec: u32) -> ScaleDecl {
         self.vec = vec;
@@ -193,9 +198,11 @@ impl ScaleDecl {
         let legal = match (self.kind, self.format, self.vec) {
             (MmaKind::Mxf8f6f4 | MmaKind::Mxf4, ScaleFormat::Ue8m0, 32) => Ok(()),
             (MmaKind::Mxf8f6f4 | MmaKind::Mxf4, _, _) => Err("ue8m0 with vec 32"),
-            (MmaKind::Mxf4nvf4, ScaleFormat::Ue8m0, 32) => Ok(()),
-            (MmaKind::Mxf4nvf4, ScaleFormat::Ue4m3, 16 | 32) => Ok(()),
-            (MmaKind::Mxf4nvf4, _, _) => Err("ue8m0 with vec 32, or ue4m3 with vec 16 or 32"),
+            // PTX Table "Valid combinations of scale_vectorsize with types and MMA-Kind":
+            // mxf4nvf4 takes UE8M0 with block32 (2X) or block16 (4X), UE4M3 with block16 only.
+            (MmaKind::Mxf4nvf4, ScaleFormat::Ue8m0, 16 | 32) => Ok(()),
+            (MmaKind::Mxf4nvf4, ScaleFormat::Ue4m3, 16) => Ok(()),
+            (MmaKind::Mxf4nvf4, _, _) => Err("ue8m0 with vec 32 or 16, or ue4m3 with vec 16"),
             _ => Err("none (not a block-scaled kind: use mxf8f6f4, mxf4 or mxf4nvf4)"),
         };
         if let Err(legal) = legal {
@@ -309,7 +316,8 @@ impl ScaleTile {
     }
 
     /// Factors one instruction consumes per row: its K (32 for `mxf8f6f4`, 64 for the fp4
-    /// kinds) over `vec` (CUTLASS's `MMA_NSF`).
+    /// kinds) over `vec` (CUTLASS's `MMA_NSF`). K = 96 instructions (3 or 6 factors per row) are
+    /// not modeled; [`MmaPair::check_scale_tile`](crate::MmaPair::check_scale_tile) refuses them.
     ///
     /// ```
     /// # use smemdesc_core::*;

@@ -590,3 +590,18 @@ fn edit_distance(a: &str, b: &str) -> usize {
     }
     prev[b.len()]
 }
+
+#[cfg(test)]
+mod tests {
+    use super::KEYS;
+    use smemdesc_core::MmaKind;
+
+    /// The `kind` line of the key table is the core's one list of kinds, not a copy that can
+    /// drift (it must stay a `const` literal for the table).
+    #[test]
+    fn kind_values_are_mma_kind_all() {
+        let listed = KEYS.iter().find(|(k, _)| *k == "kind").map(|(_, v)| *v);
+        let all: Vec<&str> = MmaKind::ALL.iter().map(|k| k.name()).collect();
+        assert_eq!(listed, Some(all.join(" | ").as_str()));
+    }
+}

@@ -93,9 +93,15 @@ fn parse_opts(attr: TokenStream) -> syn::Result<Opts> {
     Ok(o)
 }
 
-/// The `#[smem_tile(...)]` declarations at the top level of a module body: their arguments, the
-/// span of `smem_tile`, and the name of the struct that follows.
-fn find_tiles(body: &TokenStream) -> Vec<(TokenStream, Span, Option<Ident>)> {
+/// The `#[smem_tile(...)]` (or, `scale = true`, `#[smem_scale_tile(...)]`) declarations at the
+/// top level of a module body: their arguments, the span of the attribute's name, and the name of
+/// the struct that follows.
+fn find_tiles(body: &TokenStream, scale: bool) -> Vec<(TokenStream, Span, Option<Ident>)> {
+    let attr = if scale {
+        "smem_scale_tile"
+    } else {
+        "smem_tile"
+    };
     let toks: Vec<TokenTree> = body.clone().into_iter().collect();
     let mut out = Vec::new();
     for (at, w) in toks.windows(2).enumerate() {
@@ -108,7 +114,7 @@ fn find_tiles(body: &TokenStream) -> Vec<(TokenStream, Span, Option<Ident>)> {
         let inner: Vec<TokenTree> = g.stream().into_iter().collect();
         // `path::to::smem_tile(args)`: the last ident before the parenthesised group.
         if let [.., TokenTree::Ident(name), TokenTree::Group(a)] = inner.as_slice() {
-            if name == "smem_tile" && a.delimiter() == Delimiter::Parenthesis {
+            if name == attr && a.delimiter() == Delimiter::Parenthesis {
                 let mut rest = toks[at + 2..].iter();
                 let mut st = None;
                 while let Some(t) = rest.next() {
@@ -136,7 +142,9 @@ fn blame(e: &IdescError, a: &Decl, b: &Decl, o: &Opts) -> Span {
             b.cta_group.map(|c| c.span),
             or(a.cta_group.map(|c| c.span), b.arch.span),
         ),
-        IdescError::ShapeMismatch { .. } => or(b.mma.map(|m| m.k), b.dtype.span),
+        IdescError::ShapeMismatch { .. } => {
+            or(b.mma.map(|m| m.k), or(a.mma.map(|m| m.k), b.dtype.span))
+        }
         IdescError::TypeNotForKind {
             operand: Operand::A,
             ..
@@ -204,7 +212,7 @@ fn pairing(attr: TokenStream, body: &TokenStream) -> syn::Result<TokenStream> {
     let opts = parse_opts(attr)?;
     let mut a: Option<(Decl, TilePlan, Ident)> = None;
     let mut b: Option<(Decl, TilePlan, Ident)> = None;
-    for (args_ts, span, name) in find_tiles(body) {
+    for (args_ts, span, name) in find_tiles(body, false) {
         // A declaration that does not parse or build reports its own error when it expands.
         let Ok(decl) = args::parse(args_ts, span) else {
             return Ok(TokenStream::new());
@@ -267,7 +275,60 @@ fn pairing(attr: TokenStream, body: &TokenStream) -> syn::Result<TokenStream> {
     }
     let pair =
         MmaPair::pair(&pa, &pb, po).map_err(|e| syn::Error::new(blame(&e, &da, &db, &opts), e))?;
-    items(&pair, &na, &nb, &po)
+    let mut ts = items(&pair, &na, &nb, &po)?;
+    ts.extend(scale_tiles(&pair, body, (&pa, &na), (&pb, &nb))?);
+    Ok(ts)
+}
+
+/// The `#[smem_scale_tile]`s of the module: each must hold the factors of its operand's tile
+/// ([`MmaPair::check_scale_tile`]), checked at expansion time with a spanned error and again by
+/// the compiler from the tiles' `PLAN` and the scale tile's `SCALE`.
+fn scale_tiles(
+    pair: &MmaPair,
+    body: &TokenStream,
+    a: (&TilePlan, &Ident),
+    b: (&TilePlan, &Ident),
+) -> syn::Result<TokenStream> {
+    let mut ts = TokenStream::new();
+    for (args_ts, span, name) in find_tiles(body, true) {
+        // A declaration that does not parse or build reports its own error when it expands.
+        let Ok(args) = crate::scale::parse(args_ts, span) else {
+            continue;
+        };
+        let Ok(sf) = crate::scale::core(&args).build() else {
+            continue;
+        };
+        let Some(name) = name else {
+            continue;
+        };
+        let (tile, tile_name) = match args.operand.value {
+            Operand::A => a,
+            Operand::B => b,
+        };
+        pair.check_scale_tile(tile, &sf).map_err(|e| {
+            let at = match e {
+                IdescError::ScaleTileFormat { .. } => args
+                    .sf
+                    .map(|s| s.span)
+                    .or(args.vec.map(|v| v.span))
+                    .unwrap_or(args.kind.span),
+                IdescError::ScaleTileExtent { dim: 'K', .. } => args.tile.b.span,
+                IdescError::ScaleTileExtent { .. } => args.tile.a.span,
+                IdescError::ScaleTileCtaGroup { .. } => {
+                    args.cta_group.map_or(args.kind.span, |c| c.span)
+                }
+                _ => args.kind.span,
+            };
+            syn::Error::new(at, e)
+        })?;
+        ts.extend(quote! {
+            const _: () = match MMA.check_scale_tile(&#tile_name::PLAN, &#name::SCALE) {
+                Ok(()) => (),
+                Err(e) => panic!("{}", e.summary()),
+            };
+        });
+    }
+    Ok(ts)
 }
 
 fn items(p: &MmaPair, na: &Ident, nb: &Ident, po: &PairOptions) -> syn::Result<TokenStream> {

@@ -22,13 +22,13 @@ const REQUIRED: &[&str] = &["kind", "operand", "tile"];
 
 /// A parsed `#[smem_scale_tile]` declaration, every value with its span.
 pub(crate) struct ScaleArgs {
-    kind: Sp<MmaKind>,
-    operand: Sp<Operand>,
-    tile: Pair,
-    sf: Option<Sp<ScaleFormat>>,
-    vec: Option<Sp<u32>>,
+    pub(crate) kind: Sp<MmaKind>,
+    pub(crate) operand: Sp<Operand>,
+    pub(crate) tile: Pair,
+    pub(crate) sf: Option<Sp<ScaleFormat>>,
+    pub(crate) vec: Option<Sp<u32>>,
     stages: Option<Sp<u32>>,
-    cta_group: Option<Sp<u32>>,
+    pub(crate) cta_group: Option<Sp<u32>>,
 }
 
 /// Parses the arguments; all problems are reported together.
@@ -62,7 +62,7 @@ pub(crate) fn parse(input: TokenStream, site: Span) -> Result<ScaleArgs, syn::Er
 }
 
 /// The core declaration the arguments spell.
-fn core(a: &ScaleArgs) -> ScaleDecl {
+pub(crate) fn core(a: &ScaleArgs) -> ScaleDecl {
     let mut t = ScaleDecl::new(
         a.kind.value,
         a.operand.value,

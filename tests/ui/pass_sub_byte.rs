@@ -12,8 +12,9 @@ struct PaddedFp6;
             stages = 3)]
 struct PackedK64;
 
+// K = 96 is the CTA-pair shape 256xNx96 (PTX tcgen05 "Matrix Shape"): B holds N / 2 per CTA
 #[smem_tile(arch = sm100, operand = B, dtype = e2m1, tile = (128, 192), major = K,
-            kind = mxf4nvf4, mma = m128n128k96)]
+            kind = mxf4nvf4, cta_group = 2, mma = m256n256k96)]
 struct PackedK96;
 
 fn main() {
