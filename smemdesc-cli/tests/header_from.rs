@@ -264,3 +264,47 @@ fn paths_resolve_like_rust() {
     assert!(code == 2 && err.contains("--name"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Every file of the repository that declares tiles, pairings or storages (the examples, the
+/// macro tests of `#[smem_mma]` and `#[smem_storage]`, the fixture) gives a header; all of them
+/// compile in one C++17 and one C translation unit.
+#[test]
+fn every_declaring_file_of_the_repository_compiles() {
+    let files = [
+        "examples/gemm_tiles.rs",
+        "examples/host_launch.rs",
+        "examples/sm100_pair_storage.rs",
+        "examples/tensor_map.rs",
+        "tests/mma_pairing.rs",
+        "tests/storage.rs",
+        "tests/header_fixture.rs",
+    ];
+    let dir = tmp_dir("repo");
+    let mut src = String::new();
+    for (i, f) in files.iter().enumerate() {
+        let name = format!("f{i}");
+        std::fs::write(dir.join(format!("{name}.h")), header_from(&repo(f), &name)).unwrap();
+        src += &format!("#include \"{name}.h\"\n");
+    }
+    src += "int main(void) { return 0; }\n";
+    let warn = ["-fsyntax-only", "-Wall", "-Wextra", "-Werror"];
+    if compile(
+        "g++",
+        &[&["-std=c++17"], &warn[..]].concat(),
+        &dir,
+        "all.cpp",
+        &src,
+    )
+    .is_none()
+    {
+        return;
+    }
+    compile(
+        "gcc",
+        &[&["-std=c11", "-x", "c"], &warn[..]].concat(),
+        &dir,
+        "all.c",
+        &src,
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
