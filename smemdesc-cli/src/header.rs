@@ -118,14 +118,115 @@ pub(crate) fn check_ident(name: &str, what: &str) -> Result<(), CliError> {
         .next()
         .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_');
-    if ok {
-        Ok(())
-    } else {
-        Err(CliError(format!(
+    if !ok {
+        return Err(CliError(format!(
             "invalid {what} `{name}`: it becomes a C++ namespace and a macro prefix; legal: a C identifier ([A-Za-z_][A-Za-z0-9_]*)"
-        )))
+        )));
     }
+    if CPP_KEYWORDS.contains(&name) {
+        return Err(CliError(format!(
+            "invalid {what} `{name}`: it becomes a C++ namespace, and `{name}` is a C++ keyword; rename it"
+        )));
+    }
+    Ok(())
 }
+
+/// C and C++ keywords (and alternative tokens), which cannot name a namespace.
+const CPP_KEYWORDS: &[&str] = &[
+    "alignas",
+    "alignof",
+    "and",
+    "and_eq",
+    "asm",
+    "auto",
+    "bitand",
+    "bitor",
+    "bool",
+    "break",
+    "case",
+    "catch",
+    "char",
+    "char8_t",
+    "char16_t",
+    "char32_t",
+    "class",
+    "compl",
+    "concept",
+    "const",
+    "consteval",
+    "constexpr",
+    "constinit",
+    "const_cast",
+    "continue",
+    "co_await",
+    "co_return",
+    "co_yield",
+    "decltype",
+    "default",
+    "delete",
+    "do",
+    "double",
+    "dynamic_cast",
+    "else",
+    "enum",
+    "explicit",
+    "export",
+    "extern",
+    "false",
+    "float",
+    "for",
+    "friend",
+    "goto",
+    "if",
+    "inline",
+    "int",
+    "long",
+    "mutable",
+    "namespace",
+    "new",
+    "noexcept",
+    "not",
+    "not_eq",
+    "nullptr",
+    "operator",
+    "or",
+    "or_eq",
+    "private",
+    "protected",
+    "public",
+    "register",
+    "reinterpret_cast",
+    "requires",
+    "restrict",
+    "return",
+    "short",
+    "signed",
+    "sizeof",
+    "static",
+    "static_assert",
+    "static_cast",
+    "struct",
+    "switch",
+    "template",
+    "this",
+    "thread_local",
+    "throw",
+    "true",
+    "try",
+    "typedef",
+    "typeid",
+    "typename",
+    "union",
+    "unsigned",
+    "using",
+    "virtual",
+    "void",
+    "volatile",
+    "wchar_t",
+    "while",
+    "xor",
+    "xor_eq",
+];
 
 fn check_name(name: &str) -> Result<(), CliError> {
     check_ident(name, "--name")
@@ -399,7 +500,8 @@ pub(crate) fn render_tree(top: &Ns, source: &str) -> Result<String, CliError> {
         for it in &ns.items {
             let full = format!("{prefix}_{}", it.name);
             let cpp = format!("{path}::{}", it.name);
-            if let Some(other) = seen.insert(full.clone(), cpp.clone()) {
+            let clash = seen.insert(cpp.clone(), cpp.clone());
+            if let Some(other) = clash.or_else(|| seen.insert(full.clone(), cpp.clone())) {
                 return Err(CliError(format!(
                     "the C macros of `{other}` and `{cpp}` would both be `{full}`; rename one of the items"
                 )));
@@ -408,7 +510,14 @@ pub(crate) fn render_tree(top: &Ns, source: &str) -> Result<String, CliError> {
         }
         for c in &ns.children {
             let p = format!("{prefix}_{}", upper_snake(&c.name));
-            defines(c, &p, &format!("{path}::{}", c.name), s, seen)?;
+            let cpp = format!("{path}::{}", c.name);
+            // A namespace and a value of one name in one scope: a C++ error.
+            if let Some(other) = seen.insert(cpp.clone(), cpp.clone()) {
+                return Err(CliError(format!(
+                    "namespace `{cpp}` has the name of `{other}`; rename one of the items"
+                )));
+            }
+            defines(c, &p, &cpp, s, seen)?;
         }
         Ok(())
     }

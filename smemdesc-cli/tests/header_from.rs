@@ -220,6 +220,8 @@ fn unsupported_and_illegal_input_is_a_located_error() {
         ("accum", format!("#[smem_mma(accum = f64)]\nmod m {{\n{TILE}}}\n"), &["unknown accum `f64`"]),
         ("k mismatch", "#[smem_mma(accum = f32)]\nmod m {\n#[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 64), major = K)]\npub struct A;\n#[smem_tile(arch = sm90, operand = B, dtype = e4m3, tile = (128, 64), major = K)]\npub struct B;\n}\n".into(), &["k.rs:1:", "#[smem_mma]"]),
         ("nothing", "fn main() {}\n".into(), &["declares no #[smem_tile]"]),
+        ("keyword", format!("mod new {{\n{TILE}}}\n"), &["k.rs:1:5:", "`new` is a C++ keyword"]),
+        ("clash", "#[smem_mma(accum = f32)]\nmod m {\n#[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 64), major = K)]\npub struct MMA_M;\n#[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (256, 64), major = K)]\npub struct B;\n}\n".into(), &["namespace `k::m::MMA_M` has the name of `k::m::MMA_M`"]),
         ("syntax", "struct {\n".into(), &["k.rs:1:", "not a Rust source file"]),
     ];
     for (what, src, wants) in cases {
