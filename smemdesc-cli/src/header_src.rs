@@ -368,8 +368,15 @@ fn storage(
                 )
             }
             None => {
-                let syn::Type::Path(tp) = &f.ty else {
-                    unreachable!("plain_layout refuses other types")
+                let mut ty = &f.ty;
+                while let syn::Type::Paren(syn::TypeParen { elem, .. })
+                | syn::Type::Group(syn::TypeGroup { elem, .. }) = ty
+                {
+                    ty = elem;
+                }
+                // plain_layout refused every other type already; stay total anyway.
+                let syn::Type::Path(tp) = ty else {
+                    return Err(src.err(span, format!("member `{fname}`: type not supported")));
                 };
                 let t = resolve(&cx.tiles.0, path, &tp.path)
                     .map_err(|e| src.err(span, format!("member `{fname}`: {e}")))?;

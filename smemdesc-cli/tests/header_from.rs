@@ -203,6 +203,7 @@ fn unsupported_and_illegal_input_is_a_located_error() {
     let cases: &[(&str, String, &[&str])] = &[
         ("bool", format!("{TILE}#[smem_storage(arch = sm90)]\nstruct S {{ t: T, x: [bool; 4] }}\n"), &["k.rs:4:22:", "`bool`", "not supported", "Mbarrier"]),
         ("unknown tile", "#[smem_storage(arch = sm90)]\nstruct S { t: Nope }\n".into(), &["k.rs:2:", "member `t`", "`Nope` is not an #[smem_tile] struct"]),
+        ("paren tile", "#[smem_storage(arch = sm90)]\nstruct S { t: (Nope) }\n".into(), &["k.rs:2:", "`(Nope)` is not an #[smem_tile] struct"]),
         ("ref", "#[smem_storage(arch = sm90)]\nstruct S { t: &'static u8 }\n".into(), &["k.rs:2:", "not supported"]),
         ("key", "#[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 64), major = K, swizle = 128B)]\nstruct T;\n".into(), &["k.rs:1:", "unknown key `swizle`", "accepted keys"]),
         ("dtype", "#[smem_tile(arch = sm90, operand = A, dtype = bf17, tile = (128, 64), major = K)]\nstruct T;\n".into(), &["k.rs:1:47:", "unknown dtype `bf17`", "bf16"]),
