@@ -229,7 +229,10 @@ fn run(cli: Cli) -> Result<String, CliError> {
             let args = args.ok_or_else(|| {
                 CliError("header needs the tile flags (--arch, --dtype, --tile, --major, ...) or --from FILE".to_string())
             })?;
-            let name = name.ok_or_else(|| CliError("header needs --name for a tile".to_string()))?;
+            let name = name.ok_or_else(|| CliError(
+                    "header needs --name NAME (the namespace and macro prefix) with the tile flags"
+                        .to_string(),
+                ))?;
             let plan = args.plan()?;
             header::header(&plan, &args, &name)
         }

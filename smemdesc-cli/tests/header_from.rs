@@ -240,6 +240,11 @@ fn unsupported_and_illegal_input_is_a_located_error() {
         code == 2 && err.contains("--from") && err.contains("--arch"),
         "{err}"
     );
+    let tile = [
+        "header", "--arch", "sm90", "--dtype", "bf16", "--tile", "64x64", "--major", "K",
+    ];
+    let (code, _, err) = run(&tile);
+    assert!(code == 2 && err.contains("needs --name"), "{err}");
 }
 
 /// Names: a path through modules resolves; the same tile name in two modules must be qualified;
