@@ -145,6 +145,7 @@ fn build(
     Ok(())
 }
 
+/// What pass 2 reads: where errors point, the file's `const` items and its tiles.
 struct Cx<'a> {
     src: Src<'a>,
     consts: Consts<'a>,
