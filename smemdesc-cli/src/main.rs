@@ -9,6 +9,8 @@
 //!   — a tcgen05 instruction descriptor; `smemdesc decode --idesc 0x…` explains one.
 //! * `smemdesc header ... --name gemm_a` — the tile as a C/C++ header (`constexpr` in a namespace
 //!   and `#define`s): descriptors, advance tables, TMA plan, chunk offsets, tensor-map arguments.
+//!   `smemdesc header --from kernel.rs` — every `#[smem_tile]`, `#[smem_mma]` and
+//!   `#[smem_storage]` declaration of a Rust source file as one header.
 //!
 //! All layout knowledge comes from `smemdesc_core`. Errors go to stderr with exit status 2.
 #![forbid(unsafe_code)]
@@ -17,10 +19,13 @@
 mod decode;
 mod draw;
 mod header;
+mod header_args;
+mod header_eval;
+mod header_src;
 mod idesc;
 mod tile;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use smemdesc_core::Arch;
 use std::process::ExitCode;
 
@@ -105,12 +110,21 @@ enum Command {
     },
     /// Write a tile as a C/C++ header: constexpr values in `namespace NAME` and `#define NAME_...`
     /// for C (descriptors, advance tables, TMA plan, offsets, cuTensorMapEncodeTiled arguments).
+    ///
+    /// With `--from FILE` instead of the tile flags: every `#[smem_tile]` struct, `#[smem_mma]`
+    /// module (the pairing's mnemonic, immediates or IDESC) and `#[smem_storage]` struct (member
+    /// offsets, sizes, alignments, launch bytes, tile descriptors at their offsets) of a Rust
+    /// source file, one namespace per item.
     Header {
         #[command(flatten)]
-        args: tile::TileArgs,
-        /// Namespace (C++) and macro prefix (C, upper-cased); a C identifier.
+        args: Option<tile::TileArgs>,
+        /// Namespace (C++) and macro prefix (C, upper-cased); a C identifier. Required for one
+        /// tile; with --from, the top namespace (default: the file's stem).
         #[arg(long)]
-        name: String,
+        name: Option<String>,
+        /// Read the declarations from this Rust source file instead of the tile flags.
+        #[arg(long, value_name = "FILE")]
+        from: Option<std::path::PathBuf>,
     },
 }
 
@@ -198,7 +212,28 @@ fn run(cli: Cli) -> Result<String, CliError> {
                 None => Ok(draw::ascii(&plan, args.base, args.placement)),
             }
         }
-        Command::Header { args, name } => {
+        Command::Header {
+            args: None,
+            name,
+            from: Some(file),
+        } => header_src::header_from(&file, name.as_deref()),
+        Command::Header {
+            args: Some(_),
+            from: Some(_),
+            ..
+        } => Err(CliError(
+            "--from reads the declarations from the file; give either --from or the tile flags (--arch, --dtype, ...), not both".to_string(),
+        )),
+        Command::Header {
+            args, name, from: None,
+        } => {
+            let args = args.ok_or_else(|| {
+                CliError("header needs the tile flags (--arch, --dtype, --tile, --major, ...) or --from FILE".to_string())
+            })?;
+            let name = name.ok_or_else(|| CliError(
+                    "header needs --name NAME (the namespace and macro prefix) with the tile flags"
+                        .to_string(),
+                ))?;
             let plan = args.plan()?;
             header::header(&plan, &args, &name)
         }
@@ -224,9 +259,42 @@ fn to_json<T: serde::Serialize>(v: &T) -> Result<String, CliError> {
         .map_err(|e| CliError(format!("JSON encoding failed: {e}")))
 }
 
+/// The command line, with `header --from` made an alternative to the tile flags: the flattened
+/// tile flags of `header` are required unless `--from` is given, and conflict with it (derive
+/// cannot say this of a flattened group whose flags have defaults).
+fn command() -> clap::Command {
+    Cli::command().mut_subcommand("header", |c| {
+        let ids: Vec<(clap::Id, bool)> = c
+            .get_arguments()
+            .filter(|a| !matches!(a.get_id().as_str(), "from" | "name" | "help"))
+            .map(|a| (a.get_id().clone(), a.is_required_set()))
+            .collect();
+        ids.into_iter().fold(c, |c, (id, required)| {
+            c.mut_arg(id, |a| {
+                let a = a.conflicts_with("from");
+                if required {
+                    a.required(false).required_unless_present("from")
+                } else {
+                    a
+                }
+            })
+        })
+    })
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
-    match run(cli) {
+    let matches = command().get_matches();
+    let result = match matches.subcommand() {
+        Some(("header", sub)) if sub.contains_id("from") => header_src::header_from(
+            sub.get_one::<std::path::PathBuf>("from").expect("checked"),
+            sub.get_one::<String>("name").map(String::as_str),
+        ),
+        _ => match Cli::from_arg_matches(&matches) {
+            Ok(cli) => run(cli),
+            Err(e) => e.exit(),
+        },
+    };
+    match result {
         Ok(out) => {
             print!("{out}");
             ExitCode::SUCCESS

@@ -4,7 +4,7 @@
 //! Every number in the report comes from `smemdesc_core` ([`TileDecl::build`],
 //! [`TileLayout::try_desc`], [`TilePlan::box_offset`], ...); this module only formats them.
 
-use crate::idesc::parse_kind;
+use super::idesc::parse_kind;
 use crate::{parse_num, CliError};
 use clap::Args;
 use serde::Serialize;

@@ -6,8 +6,6 @@
 
 mod common;
 use common::*;
-use std::path::{Path, PathBuf};
-use std::process::Command as Proc;
 
 /// The flags of the README's GEMM tiles (`examples/gemm_tiles.rs`, README "A declaration").
 const TILE_A: &[&str] = &[
@@ -55,36 +53,6 @@ fn header(flags: &[&str], extra: &[&str], name: &str) -> String {
     let (code, out, err) = run(&argv);
     assert_eq!(code, 0, "{err}");
     out
-}
-
-fn tmp_dir(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("smemdesc-header-{tag}-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-/// Compiles `src` with `compiler args`; `None` (after printing why) when the compiler is absent.
-fn compile(compiler: &str, args: &[&str], dir: &Path, file: &str, src: &str) -> Option<()> {
-    let path = dir.join(file);
-    std::fs::write(&path, src).unwrap();
-    let out = match Proc::new(compiler)
-        .args(args)
-        .arg(&path)
-        .current_dir(dir)
-        .output()
-    {
-        Ok(o) => o,
-        Err(e) => {
-            println!("SKIPPED: {compiler} is not available ({e}); the header was not compiled");
-            return None;
-        }
-    };
-    assert!(
-        out.status.success(),
-        "{compiler} {args:?} {file} failed:\n{}\n--- source ---\n{src}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    Some(())
 }
 
 #[test]

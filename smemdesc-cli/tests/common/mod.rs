@@ -3,7 +3,8 @@
 
 use assert_cmd::Command;
 use std::collections::HashMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::process::Command as Proc;
 
 /// The repository's copy of the CuTe golden vectors, `<repo root>/tests/data/golden`.
 pub fn golden_dir() -> PathBuf {
@@ -72,3 +73,34 @@ pub const WORKED_EXAMPLE: &[&str] = &[
     "--mma",
     "m64n128k16",
 ];
+
+/// A fresh directory for one test's files under the temp dir.
+pub fn tmp_dir(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("smemdesc-header-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// Compiles `src` with `compiler args`; `None` (after printing why) when the compiler is absent.
+pub fn compile(compiler: &str, args: &[&str], dir: &Path, file: &str, src: &str) -> Option<()> {
+    let path = dir.join(file);
+    std::fs::write(&path, src).unwrap();
+    let out = match Proc::new(compiler)
+        .args(args)
+        .arg(&path)
+        .current_dir(dir)
+        .output()
+    {
+        Ok(o) => o,
+        Err(e) => {
+            println!("SKIPPED: {compiler} is not available ({e}); the header was not compiled");
+            return None;
+        }
+    };
+    assert!(
+        out.status.success(),
+        "{compiler} {args:?} {file} failed:\n{}\n--- source ---\n{src}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    Some(())
+}

@@ -1,0 +1,265 @@
+//! For `smemdesc header --from` ([`crate::header_src`]): the sizes of plain storage members
+//! (`Mbarrier`, scalars, arrays), the integer `const` expressions their lengths use, path lookup
+//! in the file's modules, and the core's [`StorageLayout`] for a member list of any length.
+
+use super::header_src::Src;
+use crate::CliError;
+use quote::ToTokens;
+use smemdesc_core::{Arch, Mbarrier, StorageLayout, StorageMember};
+use std::mem::{align_of, size_of};
+use syn::spanned::Spanned;
+use syn::{BinOp, Expr, Lit, Type};
+
+/// The file's `const` items: module path, name, expression.
+pub(crate) struct Consts<'f>(pub(crate) Vec<Named<&'f Expr>>);
+
+/// Size and alignment of a plain member; for an array, its length and element stride.
+pub(crate) struct Plain {
+    pub(crate) bytes: u64,
+    pub(crate) align: u64,
+    /// `(len, stride)` of the outermost array.
+    pub(crate) array: Option<(u64, u64)>,
+}
+
+/// The supported plain types with `size_of`/`align_of` (the macro's numbers: it emits exactly
+/// these `size_of::<T>()`/`align_of::<T>()`). `u128`/`i128` are left out: their alignment differs
+/// between targets and Rust versions.
+fn scalar_layout(name: &str) -> Option<(usize, usize)> {
+    Some(match name {
+        "u8" => (size_of::<u8>(), align_of::<u8>()),
+        "i8" => (size_of::<i8>(), align_of::<i8>()),
+        "u16" => (size_of::<u16>(), align_of::<u16>()),
+        "i16" => (size_of::<i16>(), align_of::<i16>()),
+        "u32" => (size_of::<u32>(), align_of::<u32>()),
+        "i32" => (size_of::<i32>(), align_of::<i32>()),
+        "u64" => (size_of::<u64>(), align_of::<u64>()),
+        "i64" => (size_of::<i64>(), align_of::<i64>()),
+        "f32" => (size_of::<f32>(), align_of::<f32>()),
+        "f64" => (size_of::<f64>(), align_of::<f64>()),
+        "Mbarrier" => (size_of::<Mbarrier>(), align_of::<Mbarrier>()),
+        _ => return None,
+    })
+}
+
+const SUPPORTED: &str = "`Mbarrier`, u8, i8, u16, i16, u32, i32, u64, i64, f32, f64, or an array `[T; N]` of those (N: an integer expression over literals and this file's `const` items)";
+
+/// The layout of a plain member type, `None` for a path that is not a plain type (a tile), an
+/// error for anything else.
+pub(crate) fn plain_layout(
+    src: &Src,
+    consts: &Consts,
+    scope: &[String],
+    ty: &Type,
+) -> Result<Option<Plain>, CliError> {
+    match ty {
+        Type::Paren(p) => plain_layout(src, consts, scope, &p.elem),
+        Type::Group(g) => plain_layout(src, consts, scope, &g.elem),
+        Type::Path(p) if p.qself.is_none() => {
+            let last = p.path.segments.last().map(|s| s.ident.to_string());
+            Ok(last.as_deref().and_then(scalar_layout).map(|(b, a)| Plain {
+                bytes: b as u64,
+                align: a as u64,
+                array: None,
+            }))
+        }
+        Type::Array(a) => {
+            let elem = plain_layout(src, consts, scope, &a.elem)?.ok_or_else(|| {
+                src.err(
+                    a.elem.span(),
+                    format!(
+                        "array element type `{}` is not supported; a plain member is {SUPPORTED}",
+                        a.elem.to_token_stream()
+                    ),
+                )
+            })?;
+            let len = eval(src, consts, scope, &a.len, 0)?;
+            let bytes = elem.bytes.checked_mul(len).ok_or_else(|| {
+                src.err(a.len.span(), format!("array of {len} elements of {} B overflows", elem.bytes))
+            })?;
+            Ok(Some(Plain {
+                bytes,
+                align: elem.align,
+                array: Some((len, elem.bytes)),
+            }))
+        }
+        other => Err(src.err(
+            other.span(),
+            format!(
+                "member type `{}` is not supported; a member is an #[smem_tile] struct of this file or {SUPPORTED}",
+                other.to_token_stream()
+            ),
+        )),
+    }
+}
+
+/// An item of the file: its module path, its name and what it is.
+pub(crate) type Named<T> = (Vec<String>, String, T);
+
+/// Finds the item named by `path` from module `scope`: `crate::`/`self::`/`super::` as in Rust,
+/// else relative to `scope`, else from the file's root (an import), else the one item of that
+/// name anywhere in the file. `Ok(None)`: none; `Err`: several.
+pub(crate) fn resolve<'c, T>(
+    items: &'c [Named<T>],
+    scope: &[String],
+    path: &syn::Path,
+) -> Result<Option<&'c Named<T>>, String> {
+    let segs: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+    let (mut base, mut rest) = (scope.to_vec(), segs.as_slice());
+    let mut anchored = false;
+    while let Some((first, tail)) = rest.split_first() {
+        match first.as_str() {
+            "crate" => base.clear(),
+            "self" => {}
+            "super" => {
+                base.pop();
+            }
+            _ => break,
+        }
+        anchored = true;
+        rest = tail;
+    }
+    let Some((name, mods)) = rest.split_last() else {
+        return Ok(None);
+    };
+    let at = |prefix: &[String]| {
+        let full: Vec<String> = prefix.iter().chain(mods).cloned().collect();
+        items.iter().find(|(p, n, _)| *p == full && n == name)
+    };
+    if let Some(t) = at(&base) {
+        return Ok(Some(t));
+    }
+    if anchored {
+        return Ok(None);
+    }
+    if let Some(t) = at(&[]) {
+        return Ok(Some(t));
+    }
+    let same: Vec<_> = items.iter().filter(|(_, n, _)| n == name).collect();
+    match same.as_slice() {
+        [] => Ok(None),
+        [one] => Ok(Some(*one)),
+        many => Err(format!(
+            "`{}` is ambiguous: {} items of that name ({}); write its module path",
+            path.to_token_stream(),
+            many.len(),
+            many.iter()
+                .map(|(p, n, _)| p.iter().chain([n]).cloned().collect::<Vec<_>>().join("::"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
+    }
+}
+
+/// An integer expression: literals, the file's `const` items, `+ - * / % << >>`, parentheses and
+/// `as` casts to integer types, with every step checked (no wrap-around).
+fn eval(
+    src: &Src,
+    consts: &Consts,
+    scope: &[String],
+    e: &Expr,
+    depth: u32,
+) -> Result<u64, CliError> {
+    let bad = |msg: String| src.err(e.span(), msg);
+    if depth > 64 {
+        return Err(bad("const expressions nest too deep (a cycle?)".into()));
+    }
+    match e {
+        Expr::Lit(syn::ExprLit { lit: Lit::Int(l), .. }) => l
+            .base10_parse::<u64>()
+            .map_err(|_| bad(format!("`{l}` is not an unsigned integer that fits u64"))),
+        Expr::Paren(p) => eval(src, consts, scope, &p.expr, depth),
+        Expr::Group(g) => eval(src, consts, scope, &g.expr, depth),
+        Expr::Cast(c) => {
+            let v = eval(src, consts, scope, &c.expr, depth)?;
+            let max = match c.ty.to_token_stream().to_string().as_str() {
+                "u8" => u8::MAX as u64,
+                "u16" => u16::MAX as u64,
+                "u32" => u32::MAX as u64,
+                "u64" | "usize" => u64::MAX,
+                "i32" => i32::MAX as u64,
+                "i64" => i64::MAX as u64,
+                t => return Err(bad(format!("cast to `{t}` is not supported; cast to an unsigned integer type"))),
+            };
+            if v > max {
+                return Err(bad(format!("{v} does not fit the cast's type")));
+            }
+            Ok(v)
+        }
+        Expr::Binary(b) => {
+            let l = eval(src, consts, scope, &b.left, depth)?;
+            let r = eval(src, consts, scope, &b.right, depth)?;
+            let v = match b.op {
+                BinOp::Add(_) => l.checked_add(r),
+                BinOp::Sub(_) => l.checked_sub(r),
+                BinOp::Mul(_) => l.checked_mul(r),
+                BinOp::Div(_) => l.checked_div(r),
+                BinOp::Rem(_) => l.checked_rem(r),
+                BinOp::Shl(_) => u32::try_from(r).ok().and_then(|r| l.checked_shl(r)).filter(|v| v >> r == l),
+                BinOp::Shr(_) => u32::try_from(r).ok().and_then(|r| l.checked_shr(r)),
+                _ => return Err(bad(format!("operator `{}` is not supported; supported: + - * / % << >>", b.op.to_token_stream()))),
+            };
+            v.ok_or_else(|| bad(format!("`{}` overflows, underflows or divides by zero ({l} and {r})", e.to_token_stream())))
+        }
+        Expr::Path(p) if p.qself.is_none() => {
+            let found = resolve(&consts.0, scope, &p.path).map_err(&bad)?;
+            let Some((cscope, _, x)) = found else {
+                return Err(bad(format!("`{}` is not a `const` item of this file", p.to_token_stream())));
+            };
+            eval(src, consts, cscope, x, depth + 1)
+        }
+        other => Err(src.err(
+            other.span(),
+            format!(
+                "`{}` is not supported in a length; supported: integer literals, this file's `const` items, + - * / % << >>, parentheses, `as` casts",
+                other.to_token_stream()
+            ),
+        )),
+    }
+}
+
+/// The layout of a storage as the core computes it.
+pub(crate) struct StorageOut {
+    pub(crate) offsets: Vec<u32>,
+    pub(crate) bytes: u32,
+    pub(crate) align: u32,
+    pub(crate) slack: u32,
+    pub(crate) launch_bytes: u32,
+}
+
+fn plan_n<const N: usize>(
+    name: &'static str,
+    arch: Arch,
+    m: &[StorageMember],
+) -> Result<StorageOut, String> {
+    let arr: [StorageMember; N] = m
+        .try_into()
+        .map_err(|_| "internal: member count".to_string())?;
+    let l = StorageLayout::plan(name, arch, arr);
+    l.check().map_err(|_| l.message().as_str().to_owned())?;
+    Ok(StorageOut {
+        offsets: (0..N).map(|i| l.offset(i)).collect(),
+        bytes: l.bytes(),
+        align: l.align(),
+        slack: l.slack(),
+        launch_bytes: l.launch_bytes(),
+    })
+}
+
+/// [`StorageLayout::plan`] and [`StorageLayout::check`] for 1 to 64 members (the layout's member
+/// count is a const generic); the error is the core's message.
+pub(crate) fn plan_storage(
+    name: &'static str,
+    arch: Arch,
+    m: &[StorageMember],
+) -> Result<StorageOut, String> {
+    macro_rules! by_len {
+        ($($n:literal)*) => {
+            match m.len() {
+                $($n => plan_n::<$n>(name, arch, m),)*
+                n => Err(format!("shared storage `{name}` has {n} members; `header --from` supports 1 to 64")),
+            }
+        };
+    }
+    by_len!(1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32
+            33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60 61 62 63 64)
+}
