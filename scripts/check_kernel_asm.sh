@@ -11,7 +11,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 cargo rustc --quiet --release --example runtime_desc -- --emit asm
-asm=$(ls -t target/release/examples/runtime_desc-*.s | head -n 1)
+asm=$(ls -t "${CARGO_TARGET_DIR:-target}"/release/examples/runtime_desc-*.s | head -n 1)
 for f in desc_rt_unchecked desc_rt_checked desc_rt_in_range desc_rt_loop offset_rt; do
     body=$(awk -v f="$f" '$0 ~ "^" f ":" {on = 1} on && /\.cfi_endproc/ {on = 0} on' "$asm")
     [ -n "$body" ] || { echo "x86-64 check FAILED: $f not found in $asm"; exit 1; }
