@@ -10,5 +10,5 @@ cd "$(dirname "$0")/../fuzz"
 N="${1:-100000}"
 SEED="${2:-24301}"
 TARGET="${3:-all}"
-cargo build --release --quiet
+cargo build --release --quiet --target-dir target
 ./target/release/smemdesc-fuzz "$TARGET" "$N" "$SEED"
