@@ -9,35 +9,11 @@ use proc_macro2::Span;
 use quote::ToTokens;
 use smemdesc_core::{
     AccumType, Arch, Argument, ElementType, Major, MmaKind, MmaShape, Operand, Order, PairOptions,
-    ScaleFormat, SmemForm, SwizzleMode, TileDecl, TilePlan,
+    ScaleFormat, SmemForm, SwizzleMode, TileDecl, TilePlan, TILE_KEYS,
 };
 use syn::punctuated::Punctuated;
 use syn::spanned::Spanned;
 use syn::{Expr, Lit, Meta, Token};
-
-/// The `#[smem_tile]` keys with the values each takes (as the macro lists them).
-const TILE_KEYS: &[(&str, &str)] = &[
-    ("arch", "sm90 | sm100"),
-    ("operand", "A | B"),
-    (
-        "dtype",
-        "f16 | bf16 | tf32 | f32 | e4m3 | e5m2 | s8 | u8 | e2m3 | e3m2 | e2m1",
-    ),
-    ("tile", "(MN, K)"),
-    ("major", "K | MN"),
-    ("swizzle", "auto | none | 32B | 64B | 128B | 128B_base32B"),
-    ("order", "mn_first | k_first"),
-    ("mma", "mMnNkK (e.g. m64n256k16) | (M, N) | (M, N, K)"),
-    (
-        "kind",
-        "f16 | tf32 | f8f6f4 | i8 | mxf8f6f4 | mxf4 | mxf4nvf4",
-    ),
-    ("stages", "an integer >= 1"),
-    ("tma_box", "(rows, inner)"),
-    ("cta_group", "1 | 2"),
-    ("global_dims", "(dim0, dim1, ...) (not used by the header)"),
-    ("global_strides", "(stride1, ...) (not used by the header)"),
-];
 
 /// A validated tile of the file and its explicit `mma` argument (with the value's span).
 pub(crate) struct TileSrc {

@@ -61,6 +61,7 @@ mod tensor_map_error;
 mod tensor_map_types;
 mod text;
 mod tile;
+mod tile_keys;
 mod tma;
 
 pub use access::TileAccess;
@@ -93,4 +94,5 @@ pub use tensor_map_types::{
 };
 pub use text::ConstText;
 pub use tile::{select_swizzle, TileLayout, TileSpec};
+pub use tile_keys::TILE_KEYS;
 pub use tma::{TmaDataType, TmaPlan, TmaSwizzle};

@@ -8,35 +8,9 @@
 use proc_macro2::{Delimiter, Group, Ident, Literal, Span, TokenStream, TokenTree};
 use smemdesc_core::{Arch, ElementType, Major, MmaKind, MmaShape, Operand, Order, SwizzleMode};
 
-/// Every accepted key with the values it takes (for messages and the README table).
-pub(crate) const KEYS: &[(&str, &str)] = &[
-    ("arch", "sm90 | sm100"),
-    ("operand", "A | B"),
-    (
-        "dtype",
-        "f16 | bf16 | tf32 | f32 | e4m3 | e5m2 | s8 | u8 | e2m3 | e3m2 | e2m1",
-    ),
-    ("tile", "(MN, K)"),
-    ("major", "K | MN"),
-    ("swizzle", "auto | none | 32B | 64B | 128B | 128B_base32B"),
-    ("order", "mn_first | k_first"),
-    ("mma", "mMnNkK (e.g. m64n256k16) | (M, N) | (M, N, K)"),
-    (
-        "kind",
-        "f16 | tf32 | f8f6f4 | i8 | mxf8f6f4 | mxf4 | mxf4nvf4",
-    ),
-    ("stages", "an integer >= 1"),
-    ("tma_box", "(rows, inner)"),
-    ("cta_group", "1 | 2"),
-    (
-        "global_dims",
-        "(dim0, dim1, ...) elements, innermost first, 2 to 5 of them; `_` for a run-time value",
-    ),
-    (
-        "global_strides",
-        "(stride1, ...) bytes of dims 1.., one fewer than global_dims; `_` for a run-time value",
-    ),
-];
+/// Every accepted key with the values it takes (for messages and the README table): the core's
+/// table, which the CLI's `header --from` uses too.
+pub(crate) const KEYS: &[(&str, &str)] = smemdesc_core::TILE_KEYS;
 
 /// Keys that must be given.
 const REQUIRED: &[&str] = &["arch", "operand", "dtype", "tile", "major"];

@@ -1,0 +1,43 @@
+//! The keys a tile declaration (`#[smem_tile(...)]`, `smem_plan!`, and the tiles `smemdesc header
+//! --from` reads) accepts, with the values each takes: one table for the macro's messages and the
+//! CLI's, so the two cannot drift apart.
+
+/// Every key of a tile declaration with a human-readable list of the values it takes, in the order
+/// the messages list them. The first five (`arch`, `operand`, `dtype`, `tile`, `major`) are the
+/// required ones.
+///
+/// ```
+/// use smemdesc_core::TILE_KEYS;
+/// let swizzle = TILE_KEYS.iter().find(|(k, _)| *k == "swizzle").map(|(_, v)| *v);
+/// assert_eq!(swizzle, Some("auto | none | 32B | 64B | 128B | 128B_base32B"));
+/// assert_eq!(TILE_KEYS[..5].iter().map(|(k, _)| *k).collect::<Vec<_>>(),
+///            ["arch", "operand", "dtype", "tile", "major"]);
+/// ```
+pub const TILE_KEYS: &[(&str, &str)] = &[
+    ("arch", "sm90 | sm100"),
+    ("operand", "A | B"),
+    (
+        "dtype",
+        "f16 | bf16 | tf32 | f32 | e4m3 | e5m2 | s8 | u8 | e2m3 | e3m2 | e2m1",
+    ),
+    ("tile", "(MN, K)"),
+    ("major", "K | MN"),
+    ("swizzle", "auto | none | 32B | 64B | 128B | 128B_base32B"),
+    ("order", "mn_first | k_first"),
+    ("mma", "mMnNkK (e.g. m64n256k16) | (M, N) | (M, N, K)"),
+    (
+        "kind",
+        "f16 | tf32 | f8f6f4 | i8 | mxf8f6f4 | mxf4 | mxf4nvf4",
+    ),
+    ("stages", "an integer >= 1"),
+    ("tma_box", "(rows, inner)"),
+    ("cta_group", "1 | 2"),
+    (
+        "global_dims",
+        "(dim0, dim1, ...) elements, innermost first, 2 to 5 of them; `_` for a run-time value",
+    ),
+    (
+        "global_strides",
+        "(stride1, ...) bytes of dims 1.., one fewer than global_dims; `_` for a run-time value",
+    ),
+];
