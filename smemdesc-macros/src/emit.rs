@@ -159,6 +159,57 @@ fn u16s(values: impl Iterator<Item = u32>, what: &str, site: Span) -> syn::Resul
         .collect()
 }
 
+/// The documentation of the storage accessors that differs between the tile attributes: the
+/// doc lines of `ZERO` and of `as_ptr`, and accessors emitted after `as_ptr`.
+pub(crate) struct StorageDocs {
+    pub(crate) zero: TokenStream,
+    pub(crate) as_ptr: TokenStream,
+    pub(crate) more: TokenStream,
+}
+
+/// The storage struct a tile attribute turns `item` into (its own attributes, a blank doc line
+/// and `summary`, `#[repr(C, align(align))]`, a private `[u8; bytes]`, `bytes` a `usize`
+/// literal), and the storage accessors of its inherent impl: `ZERO`, `new`, `as_ptr`,
+/// `docs.more`, `as_bytes`.
+pub(crate) fn storage(
+    item: &syn::DeriveInput,
+    summary: &str,
+    align: u32,
+    bytes: &Literal,
+    docs: StorageDocs,
+) -> (TokenStream, TokenStream) {
+    let (attrs, vis, name) = (&item.attrs, &item.vis, &item.ident);
+    let align = u(align);
+    let StorageDocs { zero, as_ptr, more } = docs;
+    let storage = quote! {
+        #(#attrs)*
+        #[doc = ""]
+        #[doc = #summary]
+        #[repr(C, align(#align))]
+        #vis struct #name {
+            bytes: [u8; #bytes],
+        }
+    };
+    let accessors = quote! {
+        #zero
+        pub const ZERO: Self = Self { bytes: [0; #bytes] };
+        /// Zeroed storage (same as [`ZERO`](Self::ZERO)).
+        pub const fn new() -> Self {
+            Self::ZERO
+        }
+        #as_ptr
+        pub const fn as_ptr(&self) -> *const u8 {
+            self.bytes.as_ptr()
+        }
+        #more
+        /// The raw bytes of all stages.
+        pub const fn as_bytes(&self) -> &[u8; #bytes] {
+            &self.bytes
+        }
+    };
+    (storage, accessors)
+}
+
 /// The storage struct, its inherent constants and its `SmemTile` impl.
 pub(crate) fn tile_struct(
     d: &Decl,
@@ -172,12 +223,9 @@ pub(crate) fn tile_struct(
     let tma = &plan.tma;
     let decl = decl_expr(d);
     let name = &item.ident;
-    let vis = &item.vis;
-    let attrs = &item.attrs;
 
     let stages = t.spec().stages;
     let bytes = t.bytes();
-    let bytes_usize = Literal::usize_unsuffixed(bytes as usize);
     let align = u(t.align());
     let desc = Literal::u64_unsuffixed(t.base_descriptor().raw());
     let desc_hex = format!("{:#018x}", t.base_descriptor().raw());
@@ -258,37 +306,34 @@ pub(crate) fn tile_struct(
         tma_swizzle_name,
     );
 
+    let (storage, accessors) = storage(
+        item,
+        &summary,
+        t.align(),
+        &Literal::usize_unsuffixed(bytes as usize),
+        StorageDocs {
+            zero: quote! {
+                /// Zeroed storage (host buffers and tests: a Rust `static` never lands in GPU shared
+                /// memory; kernels place tiles in dynamic shared memory, see `smemdesc::smem`).
+            },
+            as_ptr: quote! {
+                /// Address of the first byte (element (0, 0) of stage 0).
+            },
+            more: quote! {
+                /// Mutable address of the first byte.
+                pub fn as_mut_ptr(&mut self) -> *mut u8 {
+                    self.bytes.as_mut_ptr()
+                }
+            },
+        },
+    );
     Ok(quote! {
-        #(#attrs)*
-        #[doc = ""]
-        #[doc = #summary]
-        #[repr(C, align(#align))]
-        #vis struct #name {
-            bytes: [u8; #bytes_usize],
-        }
+        #storage
 
         impl #name {
             /// The validated core plan this tile was generated from (evaluated at compile time).
             pub const PLAN: ::smemdesc::TilePlan = #decl.expect_valid();
-            /// Zeroed storage (host buffers and tests: a Rust `static` never lands in GPU shared
-            /// memory; kernels place tiles in dynamic shared memory, see `smemdesc::smem`).
-            pub const ZERO: Self = Self { bytes: [0; #bytes_usize] };
-            /// Zeroed storage (same as [`ZERO`](Self::ZERO)).
-            pub const fn new() -> Self {
-                Self::ZERO
-            }
-            /// Address of the first byte (element (0, 0) of stage 0).
-            pub const fn as_ptr(&self) -> *const u8 {
-                self.bytes.as_ptr()
-            }
-            /// Mutable address of the first byte.
-            pub fn as_mut_ptr(&mut self) -> *mut u8 {
-                self.bytes.as_mut_ptr()
-            }
-            /// The raw bytes of all stages.
-            pub const fn as_bytes(&self) -> &[u8; #bytes_usize] {
-                &self.bytes
-            }
+            #accessors
 
             /// Target architecture.
             pub const ARCH: ::smemdesc::Arch = #arch;

@@ -138,9 +138,8 @@ fn error(a: &ScaleArgs, e: &Error) -> syn::Error {
 pub(crate) fn expand(a: &ScaleArgs, st: &syn::DeriveInput) -> Result<TokenStream, syn::Error> {
     let t = core(a).build().map_err(|e| error(a, &e))?;
     let decl = core_expr(a);
-    let (attrs, vis, name) = (&st.attrs, &st.vis, &st.ident);
+    let name = &st.ident;
     let bytes = t.bytes() as usize;
-    let align = proc_macro2::Literal::u32_unsuffixed(t.align());
     let (stage_bytes, vec, sf_k) = (t.stage_bytes(), t.vec, t.sf_k());
     let (mn_blocks, k_blocks, nsf) = (t.mn_blocks(), t.k_blocks(), t.factors_per_mma());
     let box_dim = t.tma_box();
@@ -161,32 +160,28 @@ pub(crate) fn expand(a: &ScaleArgs, st: &syn::DeriveInput) -> Result<TokenStream
         mn_blocks * k_blocks,
         cp,
     );
+    let (storage, accessors) = crate::emit::storage(
+        st,
+        &summary,
+        t.align(),
+        &proc_macro2::Literal::usize_suffixed(bytes),
+        crate::emit::StorageDocs {
+            zero: quote! {
+                /// Zeroed storage, for `static` (shared-memory) placement.
+            },
+            as_ptr: quote! {
+                /// Address of the first byte (stage 0, atom (0, 0)).
+            },
+            more: TokenStream::new(),
+        },
+    );
     Ok(quote! {
-        #(#attrs)*
-        #[doc = ""]
-        #[doc = #summary]
-        #[repr(C, align(#align))]
-        #vis struct #name {
-            bytes: [u8; #bytes],
-        }
+        #storage
 
         impl #name {
             /// The validated core declaration (evaluated at compile time).
             pub const SCALE: ::smemdesc::ScaleTile = #decl.expect_valid();
-            /// Zeroed storage, for `static` (shared-memory) placement.
-            pub const ZERO: Self = Self { bytes: [0; #bytes] };
-            /// Zeroed storage (same as [`ZERO`](Self::ZERO)).
-            pub const fn new() -> Self {
-                Self::ZERO
-            }
-            /// Address of the first byte (stage 0, atom (0, 0)).
-            pub const fn as_ptr(&self) -> *const u8 {
-                self.bytes.as_ptr()
-            }
-            /// The raw bytes of all stages.
-            pub const fn as_bytes(&self) -> &[u8; #bytes] {
-                &self.bytes
-            }
+            #accessors
             /// K-values per factor.
             pub const VEC: u32 = #vec;
             /// Factors per row of one stage.
