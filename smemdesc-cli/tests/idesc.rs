@@ -121,124 +121,79 @@ fn decode_idesc_explains_one() {
     assert!(err.contains("reserved bits 0x00800000"), "{err}");
 }
 
-#[test]
-fn illegal_descriptors_name_the_flag() {
-    let base = [
+/// `smemdesc idesc --kind KIND --a A --b B --c C --m M --n N --a-major A_MAJOR --b-major K`, then
+/// `more`, must be refused (exit status 2): its stderr.
+fn refused(
+    kind: &str,
+    [a, b, c]: [&str; 3],
+    m: &str,
+    n: &str,
+    a_major: &str,
+    more: &[&str],
+) -> String {
+    let mut args = vec![
         "idesc",
         "--kind",
-        "i8",
+        kind,
         "--a",
-        "s8",
+        a,
         "--b",
-        "u8",
+        b,
         "--c",
-        "s32",
+        c,
         "--m",
-        "128",
+        m,
         "--n",
-        "64",
+        n,
         "--a-major",
-        "K",
+        a_major,
         "--b-major",
         "K",
     ];
-    let (code, _, err) = run(&[&base[..], &["--negate-b"]].concat());
-    assert_eq!(code, 2);
+    args.extend_from_slice(more);
+    let (code, _, err) = run(&args);
+    assert_eq!(code, 2, "smemdesc {args:?}: {err}");
+    err
+}
+
+#[test]
+fn illegal_descriptors_name_the_flag() {
+    let err = refused("i8", ["s8", "u8", "s32"], "128", "64", "K", &["--negate-b"]);
     assert!(
         err.contains("invalid --negate-a/--negate-b") && err.contains("kind::i8 has no negate"),
         "{err}"
     );
-    let (code, _, err) = run(&[
-        "idesc",
-        "--kind",
+    let err = refused(
         "f16",
-        "--a",
-        "f16",
-        "--b",
-        "f16",
-        "--c",
-        "f32",
-        "--m",
+        ["f16", "f16", "f32"],
         "128",
-        "--n",
         "64",
-        "--a-major",
         "K",
-        "--b-major",
-        "K",
-        "--saturate",
-    ]);
-    assert_eq!(code, 2);
+        &["--saturate"],
+    );
     assert!(err.contains("invalid --saturate"), "{err}");
-    let (code, _, err) = run(&[
-        "idesc",
-        "--kind",
-        "f8f6f4",
-        "--a",
-        "e3m2",
-        "--b",
-        "e4m3",
-        "--c",
-        "f32",
-        "--m",
-        "128",
-        "--n",
-        "64",
-        "--a-major",
-        "MN",
-        "--b-major",
-        "K",
-    ]);
-    assert_eq!(code, 2);
+    let err = refused("f8f6f4", ["e3m2", "e4m3", "f32"], "128", "64", "MN", &[]);
     assert!(err.contains("invalid --a-major"), "{err}");
-    let (code, _, err) = run(&[
-        "idesc",
-        "--kind",
+    let err = refused(
         "f16",
-        "--a",
-        "bf16",
-        "--b",
-        "bf16",
-        "--c",
-        "f32",
-        "--m",
+        ["bf16", "bf16", "f32"],
         "256",
-        "--n",
         "24",
-        "--a-major",
         "K",
-        "--b-major",
-        "K",
-        "--cta-group",
-        "2",
-    ]);
-    assert_eq!(code, 2);
+        &["--cta-group", "2"],
+    );
     assert!(
         err.contains("invalid --n") && err.contains("16..=256 in steps of 16"),
         "{err}"
     );
-    let (code, _, err) = run(&[
-        "idesc",
-        "--kind",
+    let err = refused(
         "mxf4",
-        "--a",
-        "e2m1",
-        "--b",
-        "e2m1",
-        "--c",
-        "f32",
-        "--m",
+        ["e2m1", "e2m1", "f32"],
         "128",
-        "--n",
         "64",
-        "--a-major",
         "K",
-        "--b-major",
-        "K",
-        "--sf",
-        "ue4m3",
-    ]);
-    assert_eq!(code, 2);
+        &["--sf", "ue4m3"],
+    );
     assert!(
         err.contains("invalid --sf") && err.contains("legal: ue8m0"),
         "{err}"
