@@ -15,6 +15,8 @@ fn json(args: &[&str]) -> serde_json::Value {
 
 /// One pairing: the A and B `tile` flags, the `idesc` options, and the golden row to expect.
 struct Case {
+    /// `tile` flags of both A and B (given before each one's own).
+    both: &'static [&'static str],
     a: &'static [&'static str],
     b: &'static [&'static str],
     opts: &'static [&'static str],
@@ -39,6 +41,7 @@ const SCALED: &str = "idesc_block_scaled.tsv";
 const CASES: &[Case] = &[
     // padded fp6 x fp6, f16 accumulator, B negated
     Case {
+        both: &[],
         a: &["--dtype", "e2m3", "--tile", "128x128"],
         b: &["--dtype", "e3m2", "--tile", "256x128"],
         opts: &["--c", "f16", "--negate-b"],
@@ -47,6 +50,7 @@ const CASES: &[Case] = &[
     },
     // padded fp4 x fp4, N = 48
     Case {
+        both: &[],
         a: &["--dtype", "e2m1", "--tile", "128x128"],
         b: &["--dtype", "e2m1", "--tile", "48x128"],
         opts: &["--c", "f32"],
@@ -55,6 +59,7 @@ const CASES: &[Case] = &[
     },
     // fp8 x padded fp4
     Case {
+        both: &[],
         a: &["--dtype", "e4m3", "--tile", "128x128"],
         b: &["--dtype", "e2m1", "--tile", "128x128", "--kind", "f8f6f4"],
         opts: &["--c", "f32"],
@@ -63,120 +68,45 @@ const CASES: &[Case] = &[
     },
     // block-scaled fp4 x fp6, CTA pair
     Case {
-        a: &[
-            "--dtype",
-            "e2m1",
-            "--kind",
-            "mxf8f6f4",
-            "--tile",
-            "128x128",
-            "--cta-group",
-            "2",
-        ],
-        b: &[
-            "--dtype",
-            "e2m3",
-            "--kind",
-            "mxf8f6f4",
-            "--tile",
-            "64x128",
-            "--cta-group",
-            "2",
-        ],
+        both: &["--kind", "mxf8f6f4", "--cta-group", "2"],
+        a: &["--dtype", "e2m1", "--tile", "128x128"],
+        b: &["--dtype", "e2m3", "--tile", "64x128"],
         opts: &["--c", "f32", "--sf", "ue8m0"],
         golden: (SCALED, &[("sf_dtype", "ue8m0")]),
         k_bit: false,
     },
     // packed fp4, K = 64
     Case {
-        a: &["--dtype", "e2m1", "--kind", "mxf4", "--tile", "128x256"],
-        b: &["--dtype", "e2m1", "--kind", "mxf4", "--tile", "256x256"],
+        both: &["--dtype", "e2m1", "--kind", "mxf4"],
+        a: &["--tile", "128x256"],
+        b: &["--tile", "256x256"],
         opts: &["--c", "f32"],
         golden: (SCALED, &[("sf_dtype", "ue8m0")]),
         k_bit: false,
     },
     // nvf4 (ue4m3), CTA pair, K = 64
     Case {
-        a: &[
-            "--dtype",
-            "e2m1",
-            "--kind",
-            "mxf4nvf4",
-            "--tile",
-            "128x256",
-            "--cta-group",
-            "2",
-        ],
-        b: &[
-            "--dtype",
-            "e2m1",
-            "--kind",
-            "mxf4nvf4",
-            "--tile",
-            "128x256",
-            "--cta-group",
-            "2",
-        ],
+        both: &["--dtype", "e2m1", "--kind", "mxf4nvf4", "--cta-group", "2"],
+        a: &["--tile", "128x256"],
+        b: &["--tile", "128x256"],
         opts: &["--c", "f32", "--sf", "ue4m3"],
         golden: (SCALED, &[("sf_dtype", "ue4m3")]),
         k_bit: false,
     },
     // K = 96: 256x256x96, CTA pair
     Case {
-        a: &[
-            "--dtype",
-            "e2m1",
-            "--kind",
-            "mxf4nvf4",
-            "--tile",
-            "128x192",
-            "--cta-group",
-            "2",
-            "--mma",
-            "m256n256k96",
-        ],
-        b: &[
-            "--dtype",
-            "e2m1",
-            "--kind",
-            "mxf4nvf4",
-            "--tile",
-            "128x192",
-            "--cta-group",
-            "2",
-            "--mma",
-            "m256n256k96",
-        ],
+        both: &["--dtype", "e2m1", "--kind", "mxf4nvf4", "--cta-group", "2"],
+        a: &["--tile", "128x192", "--mma", "m256n256k96"],
+        b: &["--tile", "128x192", "--mma", "m256n256k96"],
         opts: &["--c", "f32", "--sf", "ue8m0"],
         golden: (SCALED, &[("sf_dtype", "ue8m0")]),
         k_bit: true,
     },
     // K = 96 mxf4, N = 64
     Case {
-        a: &[
-            "--dtype",
-            "e2m1",
-            "--kind",
-            "mxf4",
-            "--tile",
-            "128x192",
-            "--cta-group",
-            "2",
-            "--mma",
-            "m256n64k96",
-        ],
-        b: &[
-            "--dtype",
-            "e2m1",
-            "--kind",
-            "mxf4",
-            "--tile",
-            "32x192",
-            "--cta-group",
-            "2",
-            "--mma",
-            "m256n64k96",
-        ],
+        both: &["--dtype", "e2m1", "--kind", "mxf4", "--cta-group", "2"],
+        a: &["--tile", "128x192", "--mma", "m256n64k96"],
+        b: &["--tile", "32x192", "--mma", "m256n64k96"],
         opts: &["--c", "f32"],
         golden: (SCALED, &[("sf_dtype", "ue8m0")]),
         k_bit: true,
@@ -186,15 +116,16 @@ const CASES: &[Case] = &[
 #[test]
 fn tile_and_idesc_agree_on_sub_byte_pairs() {
     for c in CASES {
+        let (flags_a, flags_b) = ([c.both, c.a].concat(), [c.both, c.b].concat());
         let tile = |operand: &str, args: &[&str]| {
             let mut all = vec!["tile", "--arch", "sm100", "--major", "K", "--json"];
             all.extend_from_slice(&["--operand", operand]);
             all.extend_from_slice(args);
             json(&all)
         };
-        let (a, b) = (tile("A", c.a), tile("B", c.b));
-        assert_eq!(a["kind"], b["kind"], "{:?}", c.a);
-        assert_eq!(a["mma"][2], b["mma"][2], "K of {:?}", c.a);
+        let (a, b) = (tile("A", &flags_a), tile("B", &flags_b));
+        assert_eq!(a["kind"], b["kind"], "{flags_a:?}");
+        assert_eq!(a["mma"][2], b["mma"][2], "K of {flags_a:?}");
         let (m, n, k) = (
             a["mma"][0].to_string(),
             b["mma"][1].to_string(),
@@ -202,7 +133,7 @@ fn tile_and_idesc_agree_on_sub_byte_pairs() {
         );
         let kind = a["kind"].as_str().unwrap().to_string();
         let dtype = |v: &[&str]| v[v.iter().position(|x| *x == "--dtype").unwrap() + 1].to_string();
-        let (ta, tb) = (dtype(c.a), dtype(c.b));
+        let (ta, tb) = (dtype(&flags_a), dtype(&flags_b));
         let cg = a["cta_group"].to_string();
         let mut args = vec![
             "idesc",
