@@ -112,35 +112,29 @@ int main(void) { return (int)(a_descs[0][0][0] & 1) + (int)b_box[0] + (int)a_chu
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Whether a golden row is of the README's A tile shape: bf16 K-major 128B, 128 x 64, mn_first.
+fn readme_a_tile(r: &std::collections::HashMap<String, String>) -> bool {
+    r["dtype"] == "bf16"
+        && r["major"] == "K"
+        && r["swizzle"] == "128B"
+        && r["tile_mn"] == "128"
+        && r["tile_k"] == "64"
+        && r["order"] == "mn_first"
+}
+
 /// CuTe's descriptors and element offsets for the README's A tile shape (sm90 bf16 K-major 128B,
 /// 128 x 64, mn_first), at the golden file's base address: every row as a `static_assert`.
 #[test]
 fn golden_rows_hold_in_the_header() {
     let rows: Vec<_> = read_tsv("descriptors.tsv")
         .into_iter()
-        .filter(|r| {
-            r["arch"] == "sm90"
-                && r["dtype"] == "bf16"
-                && r["major"] == "K"
-                && r["swizzle"] == "128B"
-                && r["tile_mn"] == "128"
-                && r["tile_k"] == "64"
-                && r["order"] == "mn_first"
-                && r["block_mn"] == "64"
-        })
+        .filter(|r| r["arch"] == "sm90" && readme_a_tile(r) && r["block_mn"] == "64")
         .collect();
     assert_eq!(rows.len(), 8, "2 x 4 subtiles");
     let base = rows[0]["base"].clone();
     let offs: Vec<_> = read_tsv("offsets.tsv")
         .into_iter()
-        .filter(|r| {
-            r["dtype"] == "bf16"
-                && r["major"] == "K"
-                && r["swizzle"] == "128B"
-                && r["tile_mn"] == "128"
-                && r["tile_k"] == "64"
-                && r["order"] == "mn_first"
-        })
+        .filter(readme_a_tile)
         .collect();
     assert!(offs.len() >= 10, "{}", offs.len());
     let flags = [
