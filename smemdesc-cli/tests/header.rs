@@ -7,43 +7,37 @@
 mod common;
 use common::*;
 
+/// The flags of a bf16 K-major sm90 tile that `wgmma` m64n256k16 reads.
+fn bf16_tile(
+    operand: &'static str,
+    tile: &'static str,
+    swizzle: &'static str,
+) -> Vec<&'static str> {
+    vec![
+        "--arch",
+        "sm90",
+        "--operand",
+        operand,
+        "--dtype",
+        "bf16",
+        "--tile",
+        tile,
+        "--major",
+        "K",
+        "--swizzle",
+        swizzle,
+        "--mma",
+        "m64n256k16",
+    ]
+}
+
 /// The flags of the README's GEMM tiles (`examples/gemm_tiles.rs`, README "A declaration").
-const TILE_A: &[&str] = &[
-    "--arch",
-    "sm90",
-    "--operand",
-    "A",
-    "--dtype",
-    "bf16",
-    "--tile",
-    "128x64",
-    "--major",
-    "K",
-    "--swizzle",
-    "auto",
-    "--mma",
-    "m64n256k16",
-    "--stages",
-    "4",
-];
-const TILE_B: &[&str] = &[
-    "--arch",
-    "sm90",
-    "--operand",
-    "B",
-    "--dtype",
-    "bf16",
-    "--tile",
-    "256x64",
-    "--major",
-    "K",
-    "--swizzle",
-    "auto",
-    "--mma",
-    "m64n256k16",
-    "--stages",
-    "4",
-];
+fn tile_a() -> Vec<&'static str> {
+    [bf16_tile("A", "128x64", "auto"), vec!["--stages", "4"]].concat()
+}
+fn tile_b() -> Vec<&'static str> {
+    [bf16_tile("B", "256x64", "auto"), vec!["--stages", "4"]].concat()
+}
 
 fn header(flags: &[&str], extra: &[&str], name: &str) -> String {
     let mut argv = vec!["header"];
@@ -58,8 +52,8 @@ fn header(flags: &[&str], extra: &[&str], name: &str) -> String {
 #[test]
 fn readme_gemm_tiles_compile_as_cpp17_and_c() {
     let dir = tmp_dir("readme");
-    std::fs::write(dir.join("gemm_a.h"), header(TILE_A, &[], "gemm_a")).unwrap();
-    std::fs::write(dir.join("gemm_b.h"), header(TILE_B, &[], "gemm_b")).unwrap();
+    std::fs::write(dir.join("gemm_a.h"), header(&tile_a(), &[], "gemm_a")).unwrap();
+    std::fs::write(dir.join("gemm_b.h"), header(&tile_b(), &[], "gemm_b")).unwrap();
     // Expected values: the README's table for TileA (base 0, CuTe's numbers); TileB: its sizes.
     let cpp = r#"
 #include "gemm_a.h"
@@ -137,24 +131,7 @@ fn golden_rows_hold_in_the_header() {
         .filter(readme_a_tile)
         .collect();
     assert!(offs.len() >= 10, "{}", offs.len());
-    let flags = [
-        "--arch",
-        "sm90",
-        "--operand",
-        "A",
-        "--dtype",
-        "bf16",
-        "--tile",
-        "128x64",
-        "--major",
-        "K",
-        "--swizzle",
-        "128B",
-        "--mma",
-        "m64n256k16",
-        "--base",
-        &base,
-    ];
+    let flags = [bf16_tile("A", "128x64", "128B"), vec!["--base", &base]].concat();
     let dir = tmp_dir("golden");
     std::fs::write(dir.join("g.h"), header(&flags, &[], "g")).unwrap();
     let mut cpp = String::from("#include \"g.h\"\n");
@@ -180,7 +157,7 @@ fn golden_rows_hold_in_the_header() {
 #[test]
 fn bad_name_is_an_error() {
     let mut argv = vec!["header"];
-    argv.extend_from_slice(TILE_A);
+    argv.extend_from_slice(&tile_a());
     argv.extend_from_slice(&["--name", "9lives"]);
     let (code, _, err) = run(&argv);
     assert_eq!(code, 2);
