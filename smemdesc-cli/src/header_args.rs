@@ -279,7 +279,7 @@ pub(crate) fn tile_decl(
 
 /// `#[smem_mma(accum = …, negate_a, negate_b, saturate, sf = …)]`.
 pub(crate) fn mma_options(src: &Src, attr: &syn::Attribute) -> Result<PairOptions, CliError> {
-    const KEYS: &str = "accum = f16 | f32 | s32 (required), negate_a = true | false, negate_b = true | false, saturate = true | false, sf = ue8m0 | ue4m3";
+    use smemdesc_core::MMA_KEYS as KEYS;
     let metas = args(src, attr)?;
     let given = pairs(
         src,

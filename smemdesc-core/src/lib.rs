@@ -94,5 +94,5 @@ pub use tensor_map_types::{
 };
 pub use text::ConstText;
 pub use tile::{select_swizzle, TileLayout, TileSpec};
-pub use tile_keys::TILE_KEYS;
+pub use tile_keys::{MMA_KEYS, TILE_KEYS};
 pub use tma::{TmaDataType, TmaPlan, TmaSwizzle};

@@ -1,6 +1,6 @@
 //! The keys a tile declaration (`#[smem_tile(...)]`, `smem_plan!`, and the tiles `smemdesc header
-//! --from` reads) accepts, with the values each takes: one table for the macro's messages and the
-//! CLI's, so the two cannot drift apart.
+//! --from` reads) and an MMA pairing (`#[smem_mma(...)]`) accept, with the values each takes: one
+//! text for the macros' messages and the CLI's, so the two cannot drift apart.
 
 /// Every key of a tile declaration with a human-readable list of the values it takes, in the order
 /// the messages list them. The first five (`arch`, `operand`, `dtype`, `tile`, `major`) are the
@@ -41,3 +41,14 @@ pub const TILE_KEYS: &[(&str, &str)] = &[
         "(stride1, ...) bytes of dims 1.., one fewer than global_dims; `_` for a run-time value",
     ),
 ];
+
+/// The keys of `#[smem_mma(...)]` with the values each takes, as the macro and `smemdesc header
+/// --from` list them in their messages.
+///
+/// ```
+/// use smemdesc_core::MMA_KEYS;
+/// assert!(MMA_KEYS.starts_with("accum = f16 | f32 | s32 (required), "));
+/// assert!(MMA_KEYS.ends_with("sf = ue8m0 | ue4m3"));
+/// ```
+pub const MMA_KEYS: &str = "accum = f16 | f32 | s32 (required), negate_a = true | false, \
+                            negate_b = true | false, saturate = true | false, sf = ue8m0 | ue4m3";

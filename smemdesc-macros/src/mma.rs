@@ -26,8 +26,7 @@ struct Opts {
     sf: Option<(ScaleFormat, Span)>,
 }
 
-const KEYS: &str = "accum = f16 | f32 | s32 (required), negate_a = true | false, \
-                    negate_b = true | false, saturate = true | false, sf = ue8m0 | ue4m3";
+use smemdesc_core::MMA_KEYS as KEYS;
 
 fn parse_opts(attr: TokenStream) -> syn::Result<Opts> {
     let mut o = Opts {
