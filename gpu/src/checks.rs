@@ -129,22 +129,7 @@ pub(crate) fn run_class(
             }
         }
     }
-    let mut bad = 0;
-    let mut first = String::new();
-    for i in 0..m {
-        for j in 0..n {
-            let r: i32 = (0..ktot)
-                .map(|kk| av[i * ktot + kk] * bv[j * ktot + kk])
-                .sum();
-            let got = d[i * n + j];
-            if got != r as f32 {
-                if bad == 0 {
-                    first = format!("D[{i}][{j}] = {got}, want {r}");
-                }
-                bad += 1;
-            }
-        }
-    }
+    let (bad, first) = crate::data::exact_mismatches(&av, &bv, &d, (m, n, ktot));
     Ok((m * n, bad, desc_match, first))
 }
 

@@ -14,8 +14,40 @@ impl Lcg {
     }
     /// A small integer in [-3, 3].
     pub(crate) fn small(&mut self) -> i32 {
-        (self.next() % 7) as i32 - 3
+        self.int(3)
     }
+    /// An integer in `-r ..= r`.
+    pub(crate) fn int(&mut self, r: i32) -> i32 {
+        (self.next() % (2 * r as u32 + 1)) as i32 - r
+    }
+}
+
+/// Compares `d` (`m` x `n`, row-major) with the exact integer product of `av` (`m` x `ktot`) and
+/// `bv` (`n` x `ktot`), both row-major along K: the number of elements that differ, and the first
+/// of them described (empty when none).
+pub(crate) fn exact_mismatches(
+    av: &[i32],
+    bv: &[i32],
+    d: &[f32],
+    (m, n, ktot): (usize, usize, usize),
+) -> (usize, String) {
+    let mut bad = 0;
+    let mut first = String::new();
+    for i in 0..m {
+        for j in 0..n {
+            let r: i32 = (0..ktot)
+                .map(|kk| av[i * ktot + kk] * bv[j * ktot + kk])
+                .sum();
+            let got = d[i * n + j];
+            if got != r as f32 {
+                if bad == 0 {
+                    first = format!("D[{i}][{j}] = {got}, want {r}");
+                }
+                bad += 1;
+            }
+        }
+    }
+    (bad, first)
 }
 
 /// e4m3 bits of a small integer (exact for |v| <= 3 .. 448-range integers with 3-bit mantissa).

@@ -87,68 +87,11 @@ fn opts() -> Opts {
     o
 }
 
-/// A 64-bit LCG (deterministic data).
-struct Lcg(u64);
-
-impl Lcg {
-    fn next(&mut self) -> u32 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (self.0 >> 33) as u32
-    }
-    /// An integer in `-r ..= r`.
-    fn int(&mut self, r: i32) -> i32 {
-        (self.next() % (2 * r as u32 + 1)) as i32 - r
-    }
-}
-
-/// bf16 bits of `f`, rounded to nearest even (finite `f`).
-fn bf16(f: f32) -> u16 {
-    let b = f.to_bits();
-    ((b + 0x7FFF + ((b >> 16) & 1)) >> 16) as u16
-}
-
-/// OCP FP8 E4M3 bits of an integer in -3..=3 (sign, exponent bias 7, 3 mantissa bits):
-/// 1 = 1.0 x 2^0, 2 = 1.0 x 2^1, 3 = 1.5 x 2^1.
-fn e4m3(v: i32) -> u8 {
-    let mag = match v.unsigned_abs() {
-        0 => 0x00,
-        1 => 0x38,
-        2 => 0x40,
-        3 => 0x44,
-        _ => panic!("e4m3({v}) is not in the test range"),
-    };
-    if v < 0 {
-        mag | 0x80
-    } else {
-        mag
-    }
-}
-
-/// Bytes of `vals` (`mn` x `k`, row `mn`) stored K-major (`[mn][k]`) or MN-major (`[k][mn]`).
-fn encode(
-    vals: &[i32],
-    mn: usize,
-    k: usize,
-    major: Major,
-    dtype: smemdesc::ElementType,
-) -> Vec<u8> {
-    let mut out = Vec::with_capacity(vals.len() * dtype.smem_bytes() as usize);
-    for i in 0..mn * k {
-        let v = match major {
-            Major::K => vals[i],
-            Major::Mn => vals[(i % mn) * k + i / mn],
-        };
-        match dtype {
-            smemdesc::ElementType::BF16 => out.extend_from_slice(&bf16(v as f32).to_le_bytes()),
-            smemdesc::ElementType::E4M3 => out.push(e4m3(v)),
-            _ => out.extend_from_slice(&(v as f32).to_le_bytes()),
-        }
-    }
-    out
-}
+// Test data (generator, bf16/e4m3 encodings, global layouts) and the exact check: gpu/'s own.
+#[path = "../../data.rs"]
+#[allow(dead_code)]
+mod data;
+use data::{bf16_of_f32 as bf16, e4m3_of_int as e4m3, encode, Lcg};
 
 /// A tensor map of a 2-D tensor of `mn` x `k` elements stored as tile `T` expects it, boxes
 /// from `T::TMA_BOX`, in device memory (returned with the map's buffer).
@@ -249,21 +192,7 @@ fn run_class<A: SmemTile, B: SmemTile>(
             }
         }
     }
-    let mut mismatches = 0;
-    let mut first_bad = String::new();
-    for i in 0..m {
-        for j in 0..n {
-            let r: i32 = (0..ktot)
-                .map(|kk| av[i * ktot + kk] * bv[j * ktot + kk])
-                .sum();
-            if d[i * n + j] != r as f32 {
-                if mismatches == 0 {
-                    first_bad = format!("D[{i}][{j}] = {}, want {r}", d[i * n + j]);
-                }
-                mismatches += 1;
-            }
-        }
-    }
+    let (mismatches, first_bad) = data::exact_mismatches(&av, &bv, &d, (m, n, ktot));
     Ok(ClassResult {
         name,
         negative,
