@@ -4,6 +4,8 @@ compiled to straight-line integer code.
 
 Usage: check_kernel_ptx.py KERNELS.PTX. Asserts, and prints what it checked:
   - the module defines the 35 class-check kernels and the two GEMMs;
+  - every class-check kernel issues its TMA loads (`cp.async.bulk.tensor`): a tile with more
+    boxes than an unrolled loop covers once compiled to a bare `trap` (first H100 run);
   - no `call` instruction and no `.extern .func` (nothing of smemdesc, core or the panic
     machinery is left out of line: the PTX JIT could not resolve it anyway);
   - no `.global` or `.const` variable (no copy of a plan or of a table in memory) and no `.local`
@@ -35,6 +37,15 @@ def main():
     if len(checks) != 35 or not {"gemm_bf16_rust", "gemm_fp8_rust"} <= set(entries):
         fail(f"expected 35 check kernels and 2 GEMMs, found {entries}")
     print(f"PTX: {len(entries)} kernels ({len(checks)} class checks, gemm_bf16_rust, gemm_fp8_rust)")
+    loads = {}
+    for kernel in checks:
+        start = ptx.index(f".visible .entry {kernel}(")
+        body = ptx[start : ptx.index("\n}\n", start)]
+        loads[kernel] = len(re.findall(r"^\s*cp\.async\.bulk\.tensor\.2d\b", body, re.M))
+    empty = [k for k, n in loads.items() if n == 0]
+    if empty:
+        fail(f"{len(empty)} check kernel(s) issue no TMA load: {empty[:3]}")
+    print(f"PTX: every check kernel issues TMA loads ({min(loads.values())} to {max(loads.values())} cp.async.bulk.tensor.2d)")
     calls = re.findall(r"^\s*call(?:\.uni)?\b.*$", ptx, re.M)
     externs = re.findall(r"^\.extern \.func.*$", ptx, re.M)
     if calls or externs:

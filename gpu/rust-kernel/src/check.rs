@@ -28,18 +28,28 @@ fn box_coords<T: SmemTile>(b: usize, s: u32) -> (u32, u32) {
 }
 
 /// Loads all stages of tile `T` placed at `p` (one mbarrier for everything).
+///
+/// A K-first tile without swizzle has up to 256 boxes per stage (one 8-row core-matrix group
+/// each), more than one `unroll!` covers (32: it traps above), so the boxes are unrolled in
+/// groups of 32: up to 1024 per stage, straight-line code with every offset a constant.
 #[inline(always)]
 unsafe fn load_all<T: SmemTile>(p: Placed<T>, map: u64, bar: u32) {
+    const { assert!(T::TMA_BOXES <= 32 * 32) };
     unroll!(T::STAGES, |s| {
-        unroll!(T::TMA_BOXES, |b| {
-            let (c0, c1) = box_coords::<T>(b as usize, s);
-            tma_load_2d(
-                p.stage_addr(s) + T::TMA_BOX_OFFSETS[b as usize],
-                map,
-                c0,
-                c1,
-                bar,
-            );
+        unroll!(T::TMA_BOXES.div_ceil(32), |hi| {
+            unroll!(32, |lo| {
+                let b = hi * 32 + lo;
+                if b < T::TMA_BOXES {
+                    let (c0, c1) = box_coords::<T>(b as usize, s);
+                    tma_load_2d(
+                        p.stage_addr(s) + T::TMA_BOX_OFFSETS[b as usize],
+                        map,
+                        c0,
+                        c1,
+                        bar,
+                    );
+                }
+            });
         });
     });
 }
