@@ -176,9 +176,16 @@ fn main() {
     if o.tensor_maps > 0 {
         let t = tmaps::run(o.tensor_maps, gpu.cc.0);
         println!(
-            "tensor maps: {} accepted and encoded, {} rejected and refused by the driver, {} disagreements",
-            t.accepted_and_encoded, t.rejected_and_driver_rejects, t.disagreements
+            "tensor maps: {} accepted and encoded, {} rejected and refused by the driver, {} disagreements ({} unexplained)",
+            t.accepted_and_encoded,
+            t.rejected_and_driver_rejects,
+            t.disagreements,
+            t.unexplained()
         );
+        for (kind, n) in &t.kinds {
+            let why = tmaps::explanation(kind).unwrap_or("UNEXPLAINED");
+            println!("  {n:7} {kind}: {why}");
+        }
         // results.json is one object: add the counts as its first member.
         let path = o.out.join("results.json");
         let j = std::fs::read_to_string(&path).unwrap();
