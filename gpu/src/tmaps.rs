@@ -317,7 +317,7 @@ pub(crate) fn run(n: u64, cc_major: i32) -> Agreement {
                         Err(smemdesc::cuda::EncodeError::DriverRefused { .. }) => {
                             "driver refuses".to_string()
                         }
-                        Err(e) => format!("{}", variant(&format!("{e:?}"))),
+                        Err(e) => variant(&format!("{e:?}")).to_string(),
                     }
                 );
                 let first_of_kind = !a.kinds.contains_key(&kind);
