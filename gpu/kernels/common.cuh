@@ -1,6 +1,6 @@
 // smemdesc-gpu: PTX helpers shared by the check and GEMM kernels (sm_90a).
 // No numbers about layouts live here: descriptors, offsets, strides and boxes come from the
-// generated header that the Rust host writes from smemdesc-core.
+// headers that `smemdesc header` writes (see gpu/src/gen.rs and gemm.cu).
 
 typedef unsigned int u32;
 typedef unsigned long long u64;

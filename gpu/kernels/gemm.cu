@@ -2,7 +2,38 @@
 // fp32 accumulate. One CTA = one G_BM x G_BN tile; warpgroup 0 is the TMA producer (one thread),
 // warpgroups 1..G_CONSUMERS each own G_BM / G_CONSUMERS rows (one wgmma M=64 subtile) and run
 // m64n{G_MMA_N}k16 over the G_BN columns. mbarriers full[s] / empty[s] per stage.
-// Tile geometry, descriptors, boxes and box offsets come from the generated header (smemdesc).
+// Tile geometry, descriptors, boxes and box offsets come from the header `smemdesc header --from
+// gemm_tiles.rs` wrote (prepended; macro prefix GEMM_TILES_, one tile per declaration: GemmTileA,
+// GemmTileB and GemmTileBHalf, B with half-height boxes for the cluster variant). The names below
+// only rename its values (as int, the type the kernel's index arithmetic is written in); the
+// generated prefix adds G_EPI_COLS, G_EPI_PITCH and G_WGMMA.
+#define G_BM ((int)GEMM_TILES_GEMM_TILE_A_TILE_MN)
+#define G_BN ((int)GEMM_TILES_GEMM_TILE_B_TILE_MN)
+#define G_BK ((int)GEMM_TILES_GEMM_TILE_A_TILE_K)
+#define G_STAGES ((int)GEMM_TILES_GEMM_TILE_A_STAGES)
+#define G_CONSUMERS ((int)GEMM_TILES_GEMM_TILE_A_MMAS_MN)  // one consumer warpgroup per A subtile along M
+#define G_MMA_N ((int)GEMM_TILES_GEMM_TILE_B_MMA_N)
+#define G_MMAS_K ((int)GEMM_TILES_GEMM_TILE_A_MMAS_K)
+#define G_A_MMAS_MN ((int)GEMM_TILES_GEMM_TILE_A_MMAS_MN)
+#define G_B_MMAS_MN ((int)GEMM_TILES_GEMM_TILE_B_MMAS_MN)
+#define G_A_STAGE_BYTES ((int)GEMM_TILES_GEMM_TILE_A_STAGE_BYTES)
+#define G_B_STAGE_BYTES ((int)GEMM_TILES_GEMM_TILE_B_STAGE_BYTES)
+#define G_A_REGION ((int)((GEMM_TILES_GEMM_TILE_A_BYTES + 1023u) / 1024u * 1024u))
+#define G_B_REGION ((int)((GEMM_TILES_GEMM_TILE_B_BYTES + 1023u) / 1024u * 1024u))
+#define G_A_BOXES ((int)GEMM_TILES_GEMM_TILE_A_TMA_BOXES)
+#define G_B_BOXES ((int)GEMM_TILES_GEMM_TILE_B_TMA_BOXES)
+#define G_TX_BYTES \
+    ((int)(GEMM_TILES_GEMM_TILE_A_TMA_BOXES * GEMM_TILES_GEMM_TILE_A_TMA_BOX_BYTES + \
+           GEMM_TILES_GEMM_TILE_B_TMA_BOXES * GEMM_TILES_GEMM_TILE_B_TMA_BOX_BYTES))
+__constant__ u64 G_A_DESC[G_STAGES][G_A_MMAS_MN][G_MMAS_K] = GEMM_TILES_GEMM_TILE_A_DESCS_INIT;
+__constant__ u64 G_B_DESC[G_STAGES][G_B_MMAS_MN][G_MMAS_K] = GEMM_TILES_GEMM_TILE_B_DESCS_INIT;
+__constant__ u32 G_A_BOX_OFF[] = GEMM_TILES_GEMM_TILE_A_TMA_BOX_OFFSETS_INIT;
+__constant__ u32 G_B_BOX_OFF[] = GEMM_TILES_GEMM_TILE_B_TMA_BOX_OFFSETS_INIT;
+__constant__ u32 G_BH_BOX_OFF[] = GEMM_TILES_GEMM_TILE_B_HALF_TMA_BOX_OFFSETS_INIT;
+// {mn0, k0} of each box (K-major tiles: tensor-map coordinate 0 is K, 1 is M or N).
+__constant__ int G_A_BOX_COORD[][2] = GEMM_TILES_GEMM_TILE_A_TMA_BOX_COORDS_INIT;
+__constant__ int G_B_BOX_COORD[][2] = GEMM_TILES_GEMM_TILE_B_TMA_BOX_COORDS_INIT;
+__constant__ int G_BH_BOX_COORD[][2] = GEMM_TILES_GEMM_TILE_B_HALF_TMA_BOX_COORDS_INIT;
 
 #define G_THREADS (128 * (G_CONSUMERS + 1))
 
@@ -92,16 +123,16 @@ __device__ __forceinline__ int produce_k_tiles(const TmaMap* tma_a, const TmaMap
         mbar_expect_tx(full_bar + 8 * s, G_TX_BYTES);
 #pragma unroll
         for (int b = 0; b < G_A_BOXES; ++b)
-            tma_load_2d(a_base + s * G_A_STAGE_BYTES + G_A_BOX_OFF[b], tma_a, kt * G_BK + G_A_BOX_C0[b],
-                        m0 + G_A_BOX_C1[b], full_bar + 8 * s);
+            tma_load_2d(a_base + s * G_A_STAGE_BYTES + G_A_BOX_OFF[b], tma_a, kt * G_BK + G_A_BOX_COORD[b][1],
+                        m0 + G_A_BOX_COORD[b][0], full_bar + 8 * s);
         if (B_HALF) {
-            tma_load_2d_mc(b_base + s * G_B_STAGE_BYTES + G_BH_BOX_OFF[rank], tma_b, kt * G_BK + G_BH_BOX_C0[rank],
-                           n0 + G_BH_BOX_C1[rank], full_bar + 8 * s, 0x3);
+            tma_load_2d_mc(b_base + s * G_B_STAGE_BYTES + G_BH_BOX_OFF[rank], tma_b,
+                           kt * G_BK + G_BH_BOX_COORD[rank][1], n0 + G_BH_BOX_COORD[rank][0], full_bar + 8 * s, 0x3);
         } else {
 #pragma unroll
             for (int b = 0; b < G_B_BOXES; ++b)
-                tma_load_2d(b_base + s * G_B_STAGE_BYTES + G_B_BOX_OFF[b], tma_b, kt * G_BK + G_B_BOX_C0[b],
-                            n0 + G_B_BOX_C1[b], full_bar + 8 * s);
+                tma_load_2d(b_base + s * G_B_STAGE_BYTES + G_B_BOX_OFF[b], tma_b, kt * G_BK + G_B_BOX_COORD[b][1],
+                            n0 + G_B_BOX_COORD[b][0], full_bar + 8 * s);
         }
     }
     return it;
@@ -132,8 +163,8 @@ __device__ __forceinline__ int consume_k_tiles(float (&d)[G_MMA_N / 2], u32 a_ba
         wgmma_fence();
 #pragma unroll
         for (int k = 0; k < G_MMAS_K; ++k) {
-            const u64 da = G_A_DESC[(s * G_MMAS_K + k) * G_A_MMAS_MN + im] + (a_base >> 4);
-            const u64 db = G_B_DESC[(s * G_MMAS_K + k) * G_B_MMAS_MN + 0] + (b_base >> 4);
+            const u64 da = G_A_DESC[s][im][k] + (a_base >> 4);
+            const u64 db = G_B_DESC[s][0][k] + (b_base >> 4);
             G_WGMMA(d, da, db, (kt | k) != 0);
         }
         wgmma_commit();

@@ -165,12 +165,12 @@ pub(crate) fn class_subprocess(idx: usize, cubin: &Path) -> Result<String, Strin
     }
 }
 
-pub(crate) fn check_source(built: &[BuiltClass]) -> String {
-    format!(
+pub(crate) fn check_source(built: &[BuiltClass]) -> Result<String, String> {
+    Ok(format!(
         "{COMMON}\n{}\n{CHECK}\n{}",
-        plan::check_wrappers(),
-        plan::check_header(built)
-    )
+        crate::gen::check_wrappers(),
+        crate::gen::check_header(built)?
+    ))
 }
 
 pub(crate) fn run_checks(work: &Path, log: &mut String) -> cuda::Res<Vec<ClassResult>> {
@@ -179,7 +179,7 @@ pub(crate) fn run_checks(work: &Path, log: &mut String) -> cuda::Res<Vec<ClassRe
         .iter()
         .map(|c| c.build())
         .collect::<Result<_, _>>()?;
-    let src = check_source(&built);
+    let src = check_source(&built)?;
     std::fs::write(work.join("gen_check.cu"), &src).map_err(|e| e.to_string())?;
     let t0 = Instant::now();
     let (cubin, how) = cuda::compile(&src, "check", work)?;
@@ -280,7 +280,7 @@ mod tests {
     #[test]
     fn check_source_is_self_contained() {
         let built: Vec<_> = plan::classes().iter().map(|c| c.build().unwrap()).collect();
-        let s = check_source(&built);
+        let s = check_source(&built).unwrap();
         assert!(!s.contains("#include"));
         assert!(s.contains("check_body<"));
     }

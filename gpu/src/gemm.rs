@@ -92,8 +92,11 @@ pub(crate) fn sass_evidence(cubin: &Path) -> String {
     }
 }
 
-pub(crate) fn gemm_source() -> String {
-    format!("{COMMON}\n{}\n{GEMM}", plan::gemm_plan().header())
+pub(crate) fn gemm_source() -> Result<String, String> {
+    Ok(format!(
+        "{COMMON}\n{}\n{GEMM}",
+        crate::gemm_plan::gemm_plan().header()?
+    ))
 }
 
 pub(crate) fn run_gemm(
@@ -102,8 +105,8 @@ pub(crate) fn run_gemm(
     gpu: &cuda::Gpu,
     log: &mut String,
 ) -> cuda::Res<GemmResult> {
-    let g = plan::gemm_plan();
-    let src = gemm_source();
+    let g = crate::gemm_plan::gemm_plan();
+    let src = gemm_source()?;
     std::fs::write(work.join("gen_gemm.cu"), &src).map_err(|e| e.to_string())?;
     let (cubin, how) = cuda::compile(&src, "gemm", work)?;
     std::fs::write(work.join("gemm.cubin"), &cubin).map_err(|e| e.to_string())?;

@@ -7,14 +7,24 @@
 //! `DIR/RESULTS.md`.
 
 mod checks;
+// The CLI's MSRV (1.83) predates `is_multiple_of`; this program's (1.88) lints ask for it.
+#[allow(dead_code, missing_docs, clippy::manual_is_multiple_of)]
+#[path = "../../smemdesc-cli/src/main.rs"]
+mod cli;
 mod cuda;
 mod data;
 mod gemm;
+mod gemm_plan;
+mod gemm_tiles;
+mod gen;
+mod header;
 mod placement;
 mod plan;
 mod report;
 mod tmaps;
 
+// The CLI's modules name these as `crate::…`.
+use cli::{parse_num, CliError};
 use plan::BuiltClass;
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -104,8 +114,12 @@ fn parse() -> Opts {
                 std::fs::create_dir_all(&dir).unwrap();
                 let built: Vec<BuiltClass> =
                     plan::classes().iter().map(|c| c.build().unwrap()).collect();
-                std::fs::write(dir.join("gen_check.cu"), checks::check_source(&built)).unwrap();
-                std::fs::write(dir.join("gen_gemm.cu"), gemm::gemm_source()).unwrap();
+                std::fs::write(
+                    dir.join("gen_check.cu"),
+                    checks::check_source(&built).unwrap(),
+                )
+                .unwrap();
+                std::fs::write(dir.join("gen_gemm.cu"), gemm::gemm_source().unwrap()).unwrap();
                 std::process::exit(0);
             }
             "--list" => {

@@ -374,7 +374,7 @@ mod tests {
                 n += 1;
             }
         }
-        let g = plan::gemm_plan();
+        let g = crate::gemm_plan::gemm_plan();
         for s in [1024u64, 4096, 8192] {
             for op in [&g.a, &g.b, &g.bh] {
                 ok(op, [s, s], s * 2, "gemm");

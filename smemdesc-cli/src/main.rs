@@ -240,17 +240,34 @@ fn run(cli: Cli) -> Result<String, CliError> {
     }
 }
 
-/// Parses `args` (the program name first) without exiting and runs the command: the output, or
-/// the message `main` would print (clap's usage errors, `--help` and `--version` texts included).
-/// For the argument fuzzer in `fuzz/`, which includes this file; `main` exits through clap.
+/// Parses `args` (the program name first) exactly as `main` does, without exiting, and runs the
+/// command: the output, or the message `main` would print (clap's usage errors, `--help` and
+/// `--version` texts included). For the programs that include this file: the argument fuzzer in
+/// `fuzz/`, and `gpu/`, which writes its kernels' headers with `header`.
 #[allow(dead_code)]
 pub fn parse_and_run<I, T>(args: I) -> Result<String, String>
 where
     I: IntoIterator<Item = T>,
     T: Into<std::ffi::OsString> + Clone,
 {
-    let cli = Cli::try_parse_from(args).map_err(|e| e.to_string())?;
-    run(cli).map_err(|CliError(msg)| msg)
+    let matches = command()
+        .try_get_matches_from(args)
+        .map_err(|e| e.to_string())?;
+    dispatch(&matches)
+        .map_err(|e| e.to_string())?
+        .map_err(|CliError(msg)| msg)
+}
+
+/// Runs the command of parsed `matches` (`header --from` apart from the derive, which cannot
+/// express it): the outcome, or clap's error when the matches do not form a command.
+fn dispatch(matches: &clap::ArgMatches) -> Result<Result<String, CliError>, clap::Error> {
+    Ok(match matches.subcommand() {
+        Some(("header", sub)) if sub.contains_id("from") => header_src::header_from(
+            sub.get_one::<std::path::PathBuf>("from").expect("checked"),
+            sub.get_one::<String>("name").map(String::as_str),
+        ),
+        _ => run(Cli::from_arg_matches(matches)?),
+    })
 }
 
 fn to_json<T: serde::Serialize>(v: &T) -> Result<String, CliError> {
@@ -284,16 +301,7 @@ fn command() -> clap::Command {
 
 fn main() -> ExitCode {
     let matches = command().get_matches();
-    let result = match matches.subcommand() {
-        Some(("header", sub)) if sub.contains_id("from") => header_src::header_from(
-            sub.get_one::<std::path::PathBuf>("from").expect("checked"),
-            sub.get_one::<String>("name").map(String::as_str),
-        ),
-        _ => match Cli::from_arg_matches(&matches) {
-            Ok(cli) => run(cli),
-            Err(e) => e.exit(),
-        },
-    };
+    let result = dispatch(&matches).unwrap_or_else(|e| e.exit());
     match result {
         Ok(out) => {
             print!("{out}");

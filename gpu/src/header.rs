@@ -1,0 +1,95 @@
+//! The CUDA headers of the kernels, written by `smemdesc header`: every layout number the check
+//! and GEMM kernels use (descriptors, stage and box geometry, box offsets and coordinates) comes
+//! from the command's output, not from code of this program. The CLI's sources are included (as
+//! `fuzz/` does: the CLI is a binary crate) and run with the flags a user would type.
+
+/// `smemdesc …`: the command's output, or its error message.
+pub(crate) fn smemdesc(args: &[String]) -> Result<String, String> {
+    crate::cli::parse_and_run(std::iter::once("smemdesc".to_string()).chain(args.iter().cloned()))
+        .map_err(|e| format!("smemdesc {}: {e}", args.join(" ")))
+}
+
+/// The flags of `smemdesc header` for one tile.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct TileFlags {
+    /// `--operand`: `A` or `B`.
+    pub(crate) operand: &'static str,
+    /// `--dtype`.
+    pub(crate) dtype: &'static str,
+    /// `--tile MNxK`.
+    pub(crate) tile: (u32, u32),
+    /// `--major`: `K` or `MN`.
+    pub(crate) major: &'static str,
+    /// `--swizzle`.
+    pub(crate) swizzle: &'static str,
+    /// `--order`.
+    pub(crate) order: &'static str,
+    /// `--mma mMnNkK`.
+    pub(crate) mma: (u32, u32, u32),
+    /// `--stages`.
+    pub(crate) stages: u32,
+    /// `--base`: where the descriptors are for.
+    pub(crate) base: u32,
+    /// `--placement`: `absolute` or `relative`.
+    pub(crate) placement: &'static str,
+}
+
+impl TileFlags {
+    /// The command line (after `smemdesc`) of `header --name name`.
+    pub(crate) fn args(&self, name: &str) -> Vec<String> {
+        let (m, n, k) = self.mma;
+        [
+            "header",
+            "--arch",
+            "sm90",
+            "--operand",
+            self.operand,
+            "--dtype",
+            self.dtype,
+            "--tile",
+            &format!("{}x{}", self.tile.0, self.tile.1),
+            "--major",
+            self.major,
+            "--swizzle",
+            self.swizzle,
+            "--order",
+            self.order,
+            "--mma",
+            &format!("m{m}n{n}k{k}"),
+            "--stages",
+            &self.stages.to_string(),
+            "--base",
+            &format!("{:#x}", self.base),
+            "--placement",
+            self.placement,
+            "--name",
+            name,
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect()
+    }
+
+    /// The header of this tile under namespace `name` (macro prefix `NAME_`).
+    pub(crate) fn header(&self, name: &str) -> Result<String, String> {
+        smemdesc(&self.args(name))
+    }
+}
+
+/// `smemdesc header --from FILE --name NAME` of the Rust source `text`, written to a temporary
+/// file for the command to read.
+pub(crate) fn header_from_source(text: &str, file: &str, name: &str) -> Result<String, String> {
+    let dir = std::env::temp_dir().join(format!("smemdesc-gpu-src-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let path = dir.join(file);
+    std::fs::write(&path, text).map_err(|e| e.to_string())?;
+    let out = smemdesc(&[
+        "header".into(),
+        "--from".into(),
+        path.display().to_string(),
+        "--name".into(),
+        name.into(),
+    ]);
+    let _ = std::fs::remove_dir_all(&dir);
+    out
+}
