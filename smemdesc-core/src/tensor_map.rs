@@ -389,8 +389,10 @@ impl TensorMap {
     /// 7. `globalStrides[i]` a multiple of 16 (32 with interleave 32B or ALIGN16B), < 2^40, and at
     ///    least the bytes of the dimension below (`globalStrides[0] ≥ globalDim[0] × size`,
     ///    `globalStrides[i] ≥ globalStrides[i-1] × globalDim[i]`);
-    /// 8. `boxDim[i]` in 1..=256; with interleave NONE `boxDim[0] × size` a multiple of 16 B and,
-    ///    when swizzled, ≤ the swizzle span; `boxDim[0] = 128` for ALIGN16B types;
+    /// 8. `boxDim[i]` in 1..=256; `boxDim[0] × size` a multiple of 16 B (documented for interleave
+    ///    NONE; measured: the driver refuses the others with interleave 16B and 32B too) and,
+    ///    with interleave NONE and a swizzle, ≤ the swizzle span; `boxDim[0] = 128` for ALIGN16B
+    ///    types;
     /// 9. `elementStrides[i]` in 1..=8;
     /// 10. measured: the box's bytes, prod `floor(boxDim[i] / elementStrides[i])` × size, ≤ 233,472.
     ///
@@ -605,10 +607,12 @@ impl TensorMap {
         if t.is_align16b() && box0 != 128 {
             return Err(TensorMapError::PackedBox0 { box0, data_type: t });
         }
+        // Documented for interleave NONE; an H100 (driver 13.0) refuses the other inner boxes
+        // with interleave 16B and 32B as well (`gpu/`'s interleave grid, 2026-11-23).
+        if bits % 128 != 0 {
+            return Err(TensorMapError::BoxInnerNot16B { box0, bits });
+        }
         if matches!(self.interleave, TensorMapInterleave::None) {
-            if bits % 128 != 0 {
-                return Err(TensorMapError::BoxInnerNot16B { box0, bits });
-            }
             let span = self.swizzle.span() as u64;
             if span != 0 && bits > span * 8 {
                 return Err(TensorMapError::BoxInnerOverSwizzle {

@@ -171,7 +171,8 @@ pub enum TensorMapError {
         /// Its value.
         value: u32,
     },
-    /// `boxDim[0]` × element size is not a multiple of 16 bytes (interleave NONE).
+    /// `boxDim[0]` × element size is not a multiple of 16 bytes (documented for interleave NONE;
+    /// measured for 16B and 32B interleave too).
     BoxInnerNot16B {
         /// `boxDim[0]`.
         box0: u32,
@@ -420,7 +421,7 @@ impl core::fmt::Display for TensorMapError {
             }
             TensorMapError::BoxInnerNot16B { box0, bits } => write!(
                 f,
-                "{arg} = {box0} elements is {}; with interleave NONE the inner box must be a multiple of 16 B",
+                "{arg} = {box0} elements is {}; the inner box must be a multiple of 16 B (with any interleave)",
                 Bytes(bits)
             ),
             TensorMapError::BoxInnerOverSwizzle { box0, bits, swizzle } => write!(
