@@ -40,8 +40,8 @@ def bench(fn, warmup_s, iters):
 def main():
     kind = sys.argv[1]
     n = int(sys.argv[2]) if len(sys.argv) > 2 else 8192
-    warmup_s = float(sys.argv[3]) if len(sys.argv) > 3 else 1.0
-    iters = int(sys.argv[4]) if len(sys.argv) > 4 else 50
+    warmup_s = float(sys.argv[3]) if len(sys.argv) > 3 else 2.0
+    iters = int(sys.argv[4]) if len(sys.argv) > 4 else 100
     torch.manual_seed(0)
     a = torch.rand(n, n, device="cuda") * 2 - 1
     b = torch.rand(n, n, device="cuda") * 2 - 1

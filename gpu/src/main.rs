@@ -200,11 +200,17 @@ fn main() {
             let why = tmaps::explanation(kind).unwrap_or("UNEXPLAINED");
             println!("  {n:7} {kind}: {why}");
         }
+        for e in &t.examples {
+            println!("  example: {e}");
+        }
         // results.json is one object: add the counts as its first member.
         let path = o.out.join("results.json");
         let j = std::fs::read_to_string(&path).unwrap();
         let j = j.replacen("{\n", &format!("{{\n  \"tensor_maps\": {},\n", t.json()), 1);
         std::fs::write(&path, j).unwrap();
+        let md = o.out.join("RESULTS.md");
+        let text = std::fs::read_to_string(&md).unwrap_or_default();
+        std::fs::write(&md, text + &t.markdown()).unwrap();
     }
     if let Some(Ok(g)) = &gemm {
         println!(
