@@ -131,12 +131,12 @@ impl GemmPlan {
         writeln!(s, "#define G_WGMMA wgmma_m64n{}_bf16<0, 0>", self.mma_n).unwrap();
         writeln!(
             s,
-            "// smemdesc header --from gemm_tiles.rs --name gemm_tiles"
+            "// smemdesc header --from gpu/src/gemm_tiles.rs --name gemm_tiles"
         )
         .unwrap();
         s.push_str(&crate::header::header_from_source(
             include_str!("gemm_tiles.rs"),
-            "gemm_tiles.rs",
+            "gpu/src/gemm_tiles.rs",
             "gemm_tiles",
         )?);
         Ok(s)

@@ -7,7 +7,7 @@ use crate::header::TileFlags;
 use crate::plan::{
     kind_of, BuiltClass, ClassCfg, CHECK_K_BYTES, CHECK_MMA_MN, CHECK_STAGES, CHECK_TILE_MN,
 };
-use smemdesc_core::{Major, Operand, Order, Placement, SwizzleMode};
+use smemdesc_core::{Operand, Placement};
 use std::fmt::Write as _;
 
 fn join<T: std::fmt::Display>(v: impl IntoIterator<Item = T>) -> String {
@@ -79,27 +79,12 @@ pub fn operand_flags(c: &ClassCfg, operand: Operand) -> TileFlags {
         Operand::B => (c.b, 0, Placement::Absolute),
     };
     TileFlags {
-        operand: match operand {
-            Operand::A => "A",
-            Operand::B => "B",
-        },
+        operand: operand.name(),
         dtype: c.dtype.name(),
         tile: (CHECK_TILE_MN, CHECK_K_BYTES / c.dtype.smem_bytes()),
-        major: match op.major {
-            Major::K => "K",
-            Major::Mn => "MN",
-        },
-        swizzle: match op.swizzle {
-            SwizzleMode::None => "none",
-            SwizzleMode::B32 => "32B",
-            SwizzleMode::B64 => "64B",
-            SwizzleMode::B128 => "128B",
-            SwizzleMode::B128Base32B => "128B_base32B",
-        },
-        order: match op.order {
-            Order::MnFirst => "mn_first",
-            Order::KFirst => "k_first",
-        },
+        major: op.major.name(),
+        swizzle: op.swizzle.name(),
+        order: op.order.name(),
         mma: (CHECK_MMA_MN, CHECK_MMA_MN, c.dtype.mma_k()),
         stages: CHECK_STAGES,
         base,

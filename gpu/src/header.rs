@@ -76,20 +76,22 @@ impl TileFlags {
     }
 }
 
-/// `smemdesc header --from FILE --name NAME` of the Rust source `text`, written to a temporary
-/// file for the command to read.
-pub(crate) fn header_from_source(text: &str, file: &str, name: &str) -> Result<String, String> {
+/// `smemdesc header --from FILE --name NAME` of the Rust source `text` (the contents of
+/// repository file `shown`), written to a temporary file for the command to read; the header
+/// names `shown`, so the generated source does not depend on where the copy was.
+pub(crate) fn header_from_source(text: &str, shown: &str, name: &str) -> Result<String, String> {
     let dir = std::env::temp_dir().join(format!("smemdesc-gpu-src-{}", std::process::id()));
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
-    let path = dir.join(file);
+    let file = shown.rsplit('/').next().unwrap_or(shown);
+    let path = dir.join(file).display().to_string();
     std::fs::write(&path, text).map_err(|e| e.to_string())?;
     let out = smemdesc(&[
         "header".into(),
         "--from".into(),
-        path.display().to_string(),
+        path.clone(),
         "--name".into(),
         name.into(),
     ]);
     let _ = std::fs::remove_dir_all(&dir);
-    out
+    out.map(|h| h.replace(&path, shown))
 }

@@ -182,26 +182,10 @@ fn swz_name(s: SwizzleMode) -> &'static str {
     }
 }
 
-fn major_name(m: Major) -> &'static str {
-    match m {
-        Major::K => "K",
-        Major::Mn => "MN",
-    }
-}
-
 fn order_name(o: Order) -> &'static str {
     match o {
         Order::MnFirst => "mnfirst",
         Order::KFirst => "kfirst",
-    }
-}
-
-fn dtype_name(d: ElementType) -> &'static str {
-    match d {
-        ElementType::BF16 => "bf16",
-        ElementType::E4M3 => "e4m3",
-        ElementType::TF32 => "tf32",
-        _ => "other",
     }
 }
 
@@ -220,19 +204,19 @@ pub fn classes() -> Vec<ClassCfg> {
         let name = if a == b {
             format!(
                 "{}_{}_{}_{}",
-                dtype_name(dtype),
-                major_name(a.major),
+                dtype.name(),
+                a.major.name(),
                 swz_name(a.swizzle),
                 order_name(a.order)
             )
         } else {
             format!(
                 "{}_A{}_{}_{}_B{}_{}_{}",
-                dtype_name(dtype),
-                major_name(a.major),
+                dtype.name(),
+                a.major.name(),
                 swz_name(a.swizzle),
                 order_name(a.order),
-                major_name(b.major),
+                b.major.name(),
                 swz_name(b.swizzle),
                 order_name(b.order)
             )
