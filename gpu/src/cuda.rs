@@ -410,6 +410,19 @@ pub fn tensor_map(
     smemdesc::cuda::encode(&map).map_err(|e| format!("{e}"))
 }
 
+/// Runs `f` for `warmup_s` seconds (synchronising every 10 calls), then [`time_ms`] of `iters`:
+/// a timing of the sustained clock, whatever ran before (an idle gap lets an H100 clock higher).
+pub fn time_ms_after(warmup_s: f64, iters: u32, mut f: impl FnMut() -> Res<()>) -> Res<Vec<f32>> {
+    let t0 = std::time::Instant::now();
+    while t0.elapsed().as_secs_f64() < warmup_s {
+        for _ in 0..10 {
+            f()?;
+        }
+        sync()?;
+    }
+    time_ms(5, iters, f)
+}
+
 /// Times `f` with CUDA events: `warmup` untimed calls, then `iters` timed one by one; returns
 /// the per-call milliseconds.
 pub fn time_ms(warmup: u32, iters: u32, mut f: impl FnMut() -> Res<()>) -> Res<Vec<f32>> {

@@ -42,6 +42,9 @@ pub(crate) struct GemmResult {
     pub(crate) cublas: Vec<String>,
     /// cuBLAS best TFLOP/s per run.
     pub(crate) cublas_tflops: Vec<f64>,
+    /// cublasLt in this process (A · Bᵀ, our layout) per round, or why not.
+    pub(crate) cublaslt_tflops: Vec<f64>,
+    pub(crate) cublaslt_error: Option<String>,
     pub(crate) how: String,
 }
 
@@ -281,6 +284,11 @@ pub(crate) fn run_gemm(
         rounds_ms[ci].push(t);
         Ok(())
     };
+    // cuBLAS in this process too (cublasLt, the same A, B and layout), timed right after ours in
+    // every round, as ours is: `warmup_s` of the same call, then the median of `iters`.
+    let lt = crate::cublas::Gemm::new(crate::cublas::Input::Bf16, s as u64, s as u64, s as u64);
+    let lt_c = cuda::Buf::new(s * s * 2)?;
+    let mut cublaslt_tflops = Vec::new();
     let mut cublas = Vec::new();
     let mut cublas_tflops = Vec::new();
     let py = work.join("bench_cublas.py");
@@ -288,8 +296,24 @@ pub(crate) fn run_gemm(
     let rounds = if o.cublas { o.rounds.max(1) } else { 1 };
     for r in 0..rounds {
         let n = contenders.len();
+        let mut time_lt = || -> cuda::Res<()> {
+            if let Ok(g) = &lt {
+                let t = median(cuda::time_ms_after(o.warmup_s, o.iters, || {
+                    g.run(&da, &db, &lt_c)
+                })?);
+                cublaslt_tflops.push(flops / (t as f64 * 1e-3) / 1e12);
+            }
+            Ok(())
+        };
+        // cublasLt after ours in even rounds, before in odd ones.
+        if r % 2 == 1 {
+            time_lt()?;
+        }
         for i in 0..n {
             time(if r % 2 == 0 { i } else { n - 1 - i })?;
+        }
+        if r % 2 == 0 {
+            time_lt()?;
         }
         if !o.cublas {
             break;
@@ -384,6 +408,8 @@ pub(crate) fn run_gemm(
         sass: sass_evidence(&work.join("gemm.cubin")),
         cublas,
         cublas_tflops,
+        cublaslt_tflops,
+        cublaslt_error: lt.err(),
         how,
     })
 }

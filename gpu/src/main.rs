@@ -11,6 +11,7 @@ mod checks;
 #[allow(dead_code, missing_docs, clippy::manual_is_multiple_of)]
 #[path = "../../smemdesc-cli/src/main.rs"]
 mod cli;
+mod cublas;
 mod cuda;
 mod data;
 mod gemm;
@@ -214,10 +215,13 @@ fn main() {
     }
     if let Some(Ok(g)) = &gemm {
         println!(
-            "GEMM {s}^3: ours {:?} TFLOP/s, cuBLAS {:?}, ratio {:?}",
+            "GEMM {s}^3: ours {:?} TFLOP/s, cuBLAS {:?}, ratio {:?}; cublasLt in-process {:?}, ratio {:?} ({:?})",
             g.tflops,
             g.cublas_tflops,
             report::ratio(g),
+            g.cublaslt_tflops,
+            report::lt_ratio(g),
+            g.cublaslt_error,
             s = g.size
         );
     }

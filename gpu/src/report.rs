@@ -11,6 +11,32 @@ pub(crate) fn ratio(g: &GemmResult) -> Option<f64> {
     Some(median_f64(&g.tflops)? / median_f64(&g.cublas_tflops)?)
 }
 
+/// Median ours over median in-process cublasLt.
+pub(crate) fn lt_ratio(g: &GemmResult) -> Option<f64> {
+    Some(median_f64(&g.tflops)? / median_f64(&g.cublaslt_tflops)?)
+}
+
+/// The `"cublaslt_in_process"` object of results.json.
+fn lt_json(g: &GemmResult) -> String {
+    format!(
+        "{{\"tflops\": {:?}, \"median_tflops\": {}, \"ours_over_cublaslt\": {}, \"error\": {}}}",
+        g.cublaslt_tflops
+            .iter()
+            .map(|t| (t * 10.0).round() / 10.0)
+            .collect::<Vec<_>>(),
+        median_f64(&g.cublaslt_tflops)
+            .map(|x| format!("{x:.1}"))
+            .unwrap_or("null".into()),
+        lt_ratio(g)
+            .map(|x| format!("{x:.4}"))
+            .unwrap_or("null".into()),
+        g.cublaslt_error
+            .as_deref()
+            .map(json_str)
+            .unwrap_or("null".into()),
+    )
+}
+
 pub(crate) fn json_str(s: &str) -> String {
     let mut o = String::from("\"");
     for ch in s.chars() {
@@ -126,7 +152,7 @@ pub(crate) fn write_results(
                 .collect();
             writeln!(
                 j,
-                "  \"gemm\": {{\"m\": {s}, \"n\": {s}, \"k\": {s}, \"dtype\": \"bf16 in, fp32 accumulate, bf16 out\", \"compiler\": {}, \"best_kernel\": {}, \"best_group_m\": {}, \"warmup_s\": {}, \"iters_per_timing\": {}, \"contenders\": [{}], \"median_ms\": {:?}, \"tflops\": {:?}, \"ours_median_tflops\": {}, \"cublas_tflops\": {:?}, \"cublas_median_tflops\": {}, \"ours_over_cublas\": {}, \"sass\": {}, \"variants\": [{}], \"cublas\": [{}]}}",
+                "  \"gemm\": {{\"m\": {s}, \"n\": {s}, \"k\": {s}, \"dtype\": \"bf16 in, fp32 accumulate, bf16 out\", \"compiler\": {}, \"best_kernel\": {}, \"best_group_m\": {}, \"warmup_s\": {}, \"iters_per_timing\": {}, \"contenders\": [{}], \"median_ms\": {:?}, \"tflops\": {:?}, \"ours_median_tflops\": {}, \"cublas_tflops\": {:?}, \"cublas_median_tflops\": {}, \"ours_over_cublas\": {}, \"sass\": {}, \"variants\": [{}], \"cublas\": [{}], \"cublaslt_in_process\": {}}}",
                 json_str(&g.how),
                 json_str(&g.best.0),
                 g.best.1,
@@ -151,6 +177,7 @@ pub(crate) fn write_results(
                 json_str(&g.sass),
                 vs.join(", "),
                 g.cublas.join(", "),
+                lt_json(g),
                 s = g.size
             )
             .unwrap();
@@ -254,6 +281,17 @@ pub(crate) fn write_results(
             .unwrap();
             if let Some(r) = ratio(g) {
                 writeln!(md, "\nmedian ours / median cuBLAS = **{:.1}%**", 100.0 * r).unwrap();
+            }
+            match (lt_ratio(g), &g.cublaslt_error) {
+                (Some(r), _) => writeln!(
+                    md,
+                    "\ncuBLAS in this process (cublasLt, A · Bᵀ, timed after ours or before it in alternate rounds): {:?} TFLOP/s; median ours / median cublasLt = **{:.1}%**",
+                    g.cublaslt_tflops.iter().map(|t| format!("{t:.1}")).collect::<Vec<_>>(),
+                    100.0 * r
+                )
+                .unwrap(),
+                (None, Some(e)) => writeln!(md, "\ncublasLt in this process: {e}").unwrap(),
+                (None, None) => {}
             }
         }
         Some(Err(e)) => writeln!(md, "\nGEMM error: {e}").unwrap(),

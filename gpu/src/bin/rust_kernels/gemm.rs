@@ -1,7 +1,7 @@
 //! The GEMMs of the Rust kernels: exact check on integer data, timing against cuBLAS in
 //! alternating rounds, and their part of `results_rust.json`.
 
-use crate::{bf16, cuda, device_map, e4m3, js, median, tiles, Lcg, Opts};
+use crate::{bf16, cublas, cuda, device_map, e4m3, js, median, tiles, Lcg, Opts};
 use std::process::Command;
 
 const CUBLAS_PY: &str = include_str!("../../../rust-kernel/cublas_ref.py");
@@ -45,6 +45,14 @@ impl Kind {
             Kind::Fp8 => out.push(e4m3(v as i32)),
         }
     }
+    /// The same GEMM through cublasLt in this process.
+    fn cublas(self, s: u64) -> cuda::Res<cublas::Gemm> {
+        let input = match self {
+            Kind::Bf16 => cublas::Input::Bf16,
+            Kind::Fp8 => cublas::Input::E4m3FastAccum,
+        };
+        cublas::Gemm::new(input, s, s, s)
+    }
     fn maps(self, a: &cuda::Buf, b: &cuda::Buf, s: u64) -> cuda::Res<(cuda::Buf, cuda::Buf)> {
         Ok(match self {
             Kind::Bf16 => (
@@ -71,6 +79,11 @@ pub struct GemmResult {
     pub ours_tflops: Vec<f64>,
     pub cublas_tflops: Vec<f64>,
     pub cublas_error: Option<String>,
+    /// cublasLt in this process, per round (timed right after or before ours, alternately).
+    pub cublaslt_tflops: Vec<f64>,
+    /// cublasLt's C on the exact-check data: mismatches at the same points (its layout is ours).
+    pub cublaslt_mismatches: Option<usize>,
+    pub cublaslt_error: Option<String>,
     /// FP8 only: cuBLAS without fast accumulation, per round.
     pub cublas_precise_tflops: Vec<f64>,
 }
@@ -170,12 +183,27 @@ pub fn run_gemm(
     for _ in 0..16384 {
         points.push((rng.next() as usize % s, rng.next() as usize % s));
     }
+    // cublasLt on the same data: its C must be ours (the "TN" mapping of `cublas.rs`).
+    let lt = kind.cublas(s as u64);
+    let mut lt_got = None;
+    if let Ok(g) = &lt {
+        let c2 = cuda::Buf::new(s * s * 2)?;
+        g.run(&ga, &gb, &c2)?;
+        cuda::sync()?;
+        let mut v = vec![0u16; s * s];
+        c2.read(&mut v)?;
+        lt_got = Some(v);
+    }
     let (mut mismatches, mut first_bad) = (0, String::new());
+    let mut lt_mismatches = 0;
     for &(i, j) in &points {
         let r: i32 = (0..s)
             .map(|kk| av[i * s + kk] as i32 * bv[j * s + kk] as i32)
             .sum();
         let want = bf16(r as f32);
+        if lt_got.as_ref().is_some_and(|v| v[i * s + j] != want) {
+            lt_mismatches += 1;
+        }
         if got[i * s + j] != want {
             if mismatches == 0 {
                 first_bad = format!(
@@ -234,20 +262,25 @@ pub fn run_gemm(
     std::fs::create_dir_all(&work).map_err(|e| e.to_string())?;
     let (mut ours, mut theirs, mut cublas_error) = (Vec::new(), Vec::new(), None);
     let mut precise = Vec::new();
+    let mut lt_tflops = Vec::new();
+    let tc = cuda::Buf::new(s * s * 2)?;
+    // 2 s of the same call, then a timing of 100 (as for ours below).
+    let time_lt = |g: &cublas::Gemm| -> cuda::Res<f64> {
+        let t = cuda::time_ms_after(2.0, 100, || g.run(&ta, &tb, &tc))?;
+        let t: Vec<f64> = t.iter().map(|&x| tflops(x)).collect();
+        Ok(median(&t))
+    };
     for r in 0..o.rounds.max(1) {
+        // In-process cublasLt, alternating with ours: before ours in odd rounds, after in even.
+        if let (Ok(g), 1) = (&lt, r % 2) {
+            lt_tflops.push(time_lt(g)?);
+        }
         // Each timing, ours and cuBLAS's, follows 2 s of the same call: the H100's clock after
         // an idle gap (the other side's process) is above its sustained clock, and a short
         // warm-up times that boost (first device run: 835 against 726 TFLOP/s, cuBLAS with 1 s
         // at 590 against 650 with 2 s).
         let mut time_ours = || -> cuda::Res<()> {
-            let w = std::time::Instant::now();
-            while w.elapsed().as_secs_f64() < 2.0 {
-                for _ in 0..10 {
-                    launch(&tma, &tmb, group_m)?;
-                }
-                cuda::sync()?;
-            }
-            let t = cuda::time_ms(5, 100, || launch(&tma, &tmb, group_m))?;
+            let t = cuda::time_ms_after(2.0, 100, || launch(&tma, &tmb, group_m))?;
             let t: Vec<f64> = t.iter().map(|&x| tflops(x)).collect();
             ours.push(median(&t));
             Ok(())
@@ -267,10 +300,14 @@ pub fn run_gemm(
         if r % 2 == 1 {
             time_ours()?;
         }
+        if let (Ok(g), 0) = (&lt, r % 2) {
+            lt_tflops.push(time_lt(g)?);
+        }
         println!(
-            "gemm {} round {r}: ours {:.1} TFLOP/s, cuBLAS {:?}",
+            "gemm {} round {r}: ours {:.1} TFLOP/s, cublasLt in-process {:?}, cuBLAS (torch) {:?}",
             kind.name(),
             ours.last().unwrap_or(&0.0),
+            lt_tflops.last(),
             theirs.last()
         );
     }
@@ -287,6 +324,9 @@ pub fn run_gemm(
         cublas_tflops: theirs,
         cublas_error,
         cublas_precise_tflops: precise,
+        cublaslt_tflops: lt_tflops,
+        cublaslt_mismatches: lt_got.map(|_| lt_mismatches),
+        cublaslt_error: lt.err(),
     })
 }
 
@@ -314,8 +354,24 @@ pub fn gemm_json(g: &cuda::Res<GemmResult>, o: &Opts) -> String {
         format!("[{}, {}]", num(lo), num(hi))
     };
     let list = |v: &[f64]| v.iter().map(|&x| num(x)).collect::<Vec<_>>().join(", ");
+    let lt = median(&g.cublaslt_tflops);
+    let lt_ratio = if lt.is_finite() && lt > 0.0 {
+        format!("{:.4}", ours / lt)
+    } else {
+        "null".into()
+    };
+    let in_process = format!(
+        "\"cublaslt_in_process\": {{\"tflops\": [{}], \"spread\": {}, \"median_tflops\": {}, \"ours_over_cublaslt\": {lt_ratio}, \"exact_check_mismatches\": {}, \"error\": {}}}",
+        list(&g.cublaslt_tflops),
+        spread(&g.cublaslt_tflops),
+        num(lt),
+        g.cublaslt_mismatches
+            .map(|n| n.to_string())
+            .unwrap_or("null".into()),
+        g.cublaslt_error.as_deref().map(js).unwrap_or("null".into()),
+    );
     format!(
-        "{{\"m\": {s}, \"n\": {s}, \"k\": {s}, \"dtype\": {}, \"kernel\": {}, \"group_m\": {}, \"group_m_sweep_tflops\": [{}], \"regs_per_thread\": {}, \"local_bytes\": {}, \"exact_check\": {{\"elements\": {}, \"mismatches\": {}, \"first_mismatch\": {}}}, \"rounds\": {}, \"ours_tflops\": [{}], \"cublas_tflops\": [{}], \"ours_spread\": {}, \"cublas_spread\": {}, \"ours_median_tflops\": {}, \"cublas_median_tflops\": {}, \"cublas_precise_median_tflops\": {}, \"ours_over_cublas\": {ratio}, \"cublas_error\": {}}}",
+        "{{\"m\": {s}, \"n\": {s}, \"k\": {s}, \"dtype\": {}, \"kernel\": {}, \"group_m\": {}, \"group_m_sweep_tflops\": [{}], \"regs_per_thread\": {}, \"local_bytes\": {}, \"exact_check\": {{\"elements\": {}, \"mismatches\": {}, \"first_mismatch\": {}}}, \"rounds\": {}, \"ours_tflops\": [{}], \"cublas_tflops\": [{}], \"ours_spread\": {}, \"cublas_spread\": {}, \"ours_median_tflops\": {}, \"cublas_median_tflops\": {}, \"cublas_precise_median_tflops\": {}, \"ours_over_cublas\": {ratio}, \"cublas_error\": {}, {in_process}}}",
         js(match g.kind {
             Kind::Bf16 => "bf16 in, fp32 accumulate, bf16 out (cuBLAS: torch.matmul)",
             Kind::Fp8 => "e4m3 x e4m3, fp32 accumulate, bf16 out (cuBLAS: torch._scaled_mm, use_fast_accum=True)",

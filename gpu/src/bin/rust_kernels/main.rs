@@ -18,6 +18,9 @@
 #[allow(dead_code)]
 mod cuda;
 
+#[path = "../../cublas.rs"]
+mod cublas;
+
 #[path = "../../../rust-kernel/src/tiles.rs"]
 #[allow(dead_code)]
 #[macro_use]
@@ -327,11 +330,14 @@ fn main() {
             let g = run_gemm(kind, &o, &gpu, &module);
             if let Ok(g) = &g {
                 println!(
-                    "gemm {}: exact check {} / {} mismatches; median ours {:.1} TFLOP/s, cuBLAS {:.1}",
+                    "gemm {}: exact check {} / {} mismatches; median ours {:.1} TFLOP/s, cublasLt in-process {:.1} (its check: {:?} mismatches, error {:?}), cuBLAS (torch) {:.1}",
                     kind.name(),
                     g.mismatches,
                     g.checked,
                     median(&g.ours_tflops),
+                    median(&g.cublaslt_tflops),
+                    g.cublaslt_mismatches,
+                    g.cublaslt_error,
                     median(&g.cublas_tflops)
                 );
             } else if let Err(e) = &g {
