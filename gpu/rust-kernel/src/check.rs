@@ -29,9 +29,11 @@ fn box_coords<T: SmemTile>(b: usize, s: u32) -> (u32, u32) {
 
 /// Loads all stages of tile `T` placed at `p` (one mbarrier for everything).
 ///
-/// A K-first tile without swizzle has up to 256 boxes per stage (one 8-row core-matrix group
-/// each), more than one `unroll!` covers (32: it traps above), so the boxes are unrolled in
-/// groups of 32: up to 1024 per stage, straight-line code with every offset a constant.
+/// A tile whose narrow swizzle is stacked across the box (K-major K-first or MN-major MN-first,
+/// no swizzle, 32B or 64B) has up to 256 boxes per stage, more than one `unroll!` covers (32: it
+/// traps above), so the boxes are unrolled in groups of 32: up to 1024 per stage, straight-line
+/// code with every offset a constant. (`unroll!` itself stays flat: nesting it everywhere would
+/// multiply what LLVM inlines before it folds the bounds, at every other call site.)
 #[inline(always)]
 unsafe fn load_all<T: SmemTile>(p: Placed<T>, map: u64, bar: u32) {
     const { assert!(T::TMA_BOXES <= 32 * 32) };
