@@ -1,0 +1,125 @@
+//! One Hopper `wgmma.mma_async m64n64k16.f32.bf16.bf16`, compiled by cuda-oxide, whose two shared
+//! memory operands are laid out and described by smemdesc.
+//!
+//! * `#[smem_tile]` declares A (64 x 16 bf16, K-major) and B (N = 64 x K = 16 bf16, K-major), both
+//!   with the 32-byte swizzle, so the element placement is not the identity.
+//! * The shared arrays get their size and alignment from the tiles (`BYTES`, `ALIGN`).
+//! * The 128 threads copy the operands from global memory with plain stores at the swizzled byte
+//!   offsets `try_offset(mn, k)` gives, at run time on the device.
+//! * The descriptors come from the checked `try_desc(shared_address, 0, 0, 0)`, also at run time:
+//!   an unaligned base or an index out of range would set a bit in the status word instead of
+//!   producing a descriptor.
+//! * The raw accumulators (32 f32 per thread, `[[f32; 8]; 4]` in register order), the two shared
+//!   addresses, the two descriptors and every thread's status go to `out`; the host program
+//!   (smemdesc's `gpu/cuda-oxide/host`) maps the fragments and compares with a CPU product exactly.
+//!
+//! Build: `cargo oxide build smemdesc_wgmma --arch sm_90a` (writes `smemdesc_wgmma.ptx`).
+
+use cuda_device::shared::{SharedArray, cvta_generic_to_shared_offset};
+use cuda_device::wgmma::{
+    wgmma_commit_group, wgmma_fence, wgmma_mma_m64n64k16_f32_bf16, wgmma_wait_group,
+};
+use cuda_device::barrier::fence_proxy_async_shared_cta;
+use cuda_device::{DisjointSlice, kernel, thread};
+
+include!("tiles.rs");
+
+/// Elements of one operand.
+const ELEMS: u32 = 64 * 16;
+/// Threads of the one warpgroup.
+const THREADS: u32 = 128;
+/// Where the header (addresses, descriptors) starts in `out`, after 128 x 32 accumulators.
+const HEADER: usize = 128 * 32;
+/// Where the per-thread status words start.
+const STATUS: usize = HEADER + 8;
+
+/// `out` needs `STATUS + 128` words. `a` is A row-major (64 x 16), `b` is B^T row-major (N x K,
+/// 64 x 16), both bf16 bit patterns. Launch: one block of 128 threads, no dynamic shared memory.
+///
+/// # Safety
+///
+/// One block of exactly 128 threads; `a`, `b` hold 1024 values each, `out` at least 4232.
+#[kernel]
+pub unsafe fn smemdesc_wgmma_m64n64k16(a: &[u16], b: &[u16], mut out: DisjointSlice<u32>) {
+    static mut SA: SharedArray<u8, { TileA::BYTES as usize }, { TileA::ALIGN as usize }> =
+        SharedArray::UNINIT;
+    static mut SB: SharedArray<u8, { TileB::BYTES as usize }, { TileB::ALIGN as usize }> =
+        SharedArray::UNINIT;
+
+    let tid = thread::threadIdx_x();
+    let mut status: u32 = 0;
+
+    unsafe {
+        let pa = SharedArray::as_raw_mut_ptr(&raw mut SA);
+        let pb = SharedArray::as_raw_mut_ptr(&raw mut SB);
+
+        // Thread copies at smemdesc's swizzled offsets: element (mn, k) of each operand.
+        let per_thread = ELEMS / THREADS;
+        let mut i = 0u32;
+        while i < per_thread {
+            let e = tid * per_thread + i;
+            let (mn, k) = (e / 16, e % 16);
+            match TileA::try_offset(mn, k) {
+                Ok(off) => *(pa.add(off as usize) as *mut u16) = a[e as usize],
+                Err(_) => status |= 1,
+            }
+            match TileB::try_offset(mn, k) {
+                Ok(off) => *(pb.add(off as usize) as *mut u16) = b[e as usize],
+                Err(_) => status |= 2,
+            }
+            i += 1;
+        }
+        // The generic-proxy stores must be visible to the async proxy wgmma reads through.
+        fence_proxy_async_shared_cta();
+        thread::sync_threads();
+
+        // Shared-window addresses and the checked descriptors.
+        let a_addr = cvta_generic_to_shared_offset(pa as *const u8) as u32;
+        let b_addr = cvta_generic_to_shared_offset(pb as *const u8) as u32;
+        let desc_a = match TileA::try_desc(a_addr, 0, 0, 0) {
+            Ok(d) => d.raw(),
+            Err(_) => {
+                status |= 4;
+                0
+            }
+        };
+        let desc_b = match TileB::try_desc(b_addr, 0, 0, 0) {
+            Ok(d) => d.raw(),
+            Err(_) => {
+                status |= 8;
+                0
+            }
+        };
+
+        let mut acc: [[f32; 8]; 4] = [[0.0f32; 8]; 4];
+        wgmma_fence();
+        wgmma_mma_m64n64k16_f32_bf16(&mut acc, desc_a, desc_b);
+        wgmma_commit_group();
+        wgmma_wait_group::<0>();
+
+        let base = tid as usize * 32;
+        let mut j = 0usize;
+        while j < 4 {
+            let mut r = 0usize;
+            while r < 8 {
+                *out.get_unchecked_mut(base + j * 8 + r) = acc[j][r].to_bits();
+                r += 1;
+            }
+            j += 1;
+        }
+        if tid == 0 {
+            *out.get_unchecked_mut(HEADER) = a_addr;
+            *out.get_unchecked_mut(HEADER + 1) = b_addr;
+            *out.get_unchecked_mut(HEADER + 2) = desc_a as u32;
+            *out.get_unchecked_mut(HEADER + 3) = (desc_a >> 32) as u32;
+            *out.get_unchecked_mut(HEADER + 4) = desc_b as u32;
+            *out.get_unchecked_mut(HEADER + 5) = (desc_b >> 32) as u32;
+            *out.get_unchecked_mut(HEADER + 6) = 0x5EED_0001; // marker: the kernel ran
+        }
+        *out.get_unchecked_mut(STATUS + tid as usize) = status;
+    }
+}
+
+fn main() {
+    println!("smemdesc_wgmma: kernel compiled; launch smemdesc_wgmma.ptx from smemdesc's gpu/cuda-oxide/host");
+}
