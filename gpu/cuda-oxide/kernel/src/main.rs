@@ -5,10 +5,13 @@
 //!   with the 32-byte swizzle, so the element placement is not the identity.
 //! * The shared arrays get their size and alignment from the tiles (`BYTES`, `ALIGN`).
 //! * The 128 threads copy the operands from global memory with plain stores at the swizzled byte
-//!   offsets `try_offset(mn, k)` gives, at run time on the device.
-//! * The descriptors come from the checked `try_desc(shared_address, 0, 0, 0)`, also at run time:
-//!   an unaligned base or an index out of range would set a bit in the status word instead of
-//!   producing a descriptor.
+//!   offsets `offset_unchecked(mn, k)` gives, evaluated on the device (LLVM folds the layout into
+//!   shifts, masks and one XOR).
+//! * The descriptors come from `Placed::at_unchecked(shared_address).desc_unchecked(0, 0, 0)`
+//!   after the kernel checks the placement precondition itself (base aligned to `ALIGN`, tile
+//!   inside the 14-bit start-address field); a failed check sets a status bit instead of
+//!   producing a descriptor. The checked forms (`try_offset`, `try_desc`, `Placed::at`) do not
+//!   compile with cuda-oxide yet: see "Limits met" in RECIPE.md.
 //! * The raw accumulators (32 f32 per thread, `[[f32; 8]; 4]` in register order), the two shared
 //!   addresses, the two descriptors and every thread's status go to `out`; the host program
 //!   (smemdesc's `gpu/cuda-oxide/host`) maps the fragments and compares with a CPU product exactly.
@@ -21,6 +24,7 @@ use cuda_device::wgmma::{
 };
 use cuda_device::barrier::fence_proxy_async_shared_cta;
 use cuda_device::{DisjointSlice, kernel, thread};
+use smemdesc::smem::Placed;
 
 include!("tiles.rs");
 
@@ -59,14 +63,13 @@ pub unsafe fn smemdesc_wgmma_m64n64k16(a: &[u16], b: &[u16], mut out: DisjointSl
         while i < per_thread {
             let e = tid * per_thread + i;
             let (mn, k) = (e / 16, e % 16);
-            match TileA::try_offset(mn, k) {
-                Ok(off) => *(pa.add(off as usize) as *mut u16) = a[e as usize],
-                Err(_) => status |= 1,
-            }
-            match TileB::try_offset(mn, k) {
-                Ok(off) => *(pb.add(off as usize) as *mut u16) = b[e as usize],
-                Err(_) => status |= 2,
-            }
+            // `offset_unchecked`, not the checked `try_offset`: cuda-oxide cannot yet translate
+            // the `&'static str` constants of smemdesc's index errors (RECIPE.md). The indices
+            // are in range by construction (mn < 64, k < 16).
+            let off_a = TileA::offset_unchecked(mn, k);
+            let off_b = TileB::offset_unchecked(mn, k);
+            *(pa.add(off_a as usize) as *mut u16) = a[e as usize];
+            *(pb.add(off_b as usize) as *mut u16) = b[e as usize];
             i += 1;
         }
         // The generic-proxy stores must be visible to the async proxy wgmma reads through.
@@ -76,19 +79,23 @@ pub unsafe fn smemdesc_wgmma_m64n64k16(a: &[u16], b: &[u16], mut out: DisjointSl
         // Shared-window addresses and the checked descriptors.
         let a_addr = cvta_generic_to_shared_offset(pa as *const u8) as u32;
         let b_addr = cvta_generic_to_shared_offset(pb as *const u8) as u32;
-        let desc_a = match TileA::try_desc(a_addr, 0, 0, 0) {
-            Ok(d) => d.raw(),
-            Err(_) => {
-                status |= 4;
-                0
-            }
+        // The descriptors of subtile (0, 0), stage 0. smemdesc's checked forms (`try_desc`,
+        // `Placed::at`) return `Result<_, smemdesc::Error>`, which cuda-oxide cannot lower yet
+        // (RECIPE.md), so the placement precondition (a base aligned to `ALIGN`, the tile below
+        // the 14-bit start-address field's 256 KiB) is checked here, and a failure is a status
+        // bit instead of a descriptor.
+        let placed = |addr: u32, align: u32, bytes: u32| addr % align == 0 && addr + bytes <= 1 << 18;
+        let desc_a = if placed(a_addr, TileA::ALIGN, TileA::BYTES) {
+            Placed::<TileA>::at_unchecked(a_addr).desc_unchecked(0, 0, 0)
+        } else {
+            status |= 4;
+            0
         };
-        let desc_b = match TileB::try_desc(b_addr, 0, 0, 0) {
-            Ok(d) => d.raw(),
-            Err(_) => {
-                status |= 8;
-                0
-            }
+        let desc_b = if placed(b_addr, TileB::ALIGN, TileB::BYTES) {
+            Placed::<TileB>::at_unchecked(b_addr).desc_unchecked(0, 0, 0)
+        } else {
+            status |= 8;
+            0
         };
 
         let mut acc: [[f32; 8]; 4] = [[0.0f32; 8]; 4];
