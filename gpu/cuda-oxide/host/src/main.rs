@@ -1,147 +1,176 @@
 //! Host side of the cuda-oxide recipe (`gpu/cuda-oxide/RECIPE.md`): loads the PTX cuda-oxide wrote
-//! for `smemdesc_wgmma_m64n64k16` (`gpu/cuda-oxide/kernel`), launches it on one warpgroup and
-//! checks, exactly:
+//! for `gpu/cuda-oxide/kernel`, launches each kernel on one warpgroup and checks, exactly:
 //!
-//! * every one of the 64 x 64 f32 outputs of the one `wgmma m64n64k16` against a CPU product
-//!   (small integers in bf16: every product and sum is exact in f32);
-//! * the two descriptors the kernel formed against a model written from the PTX ISA's matrix
+//! * every one of the 64 x 64 f32 outputs against a CPU product (small integers in bf16: every
+//!   product and sum is exact in f32);
+//! * the descriptors the kernel formed against a model written from the PTX ISA's matrix
 //!   descriptor format (not from smemdesc), and against smemdesc on the host;
-//! * the shared addresses against the tiles' alignment, and every thread's status word (no
-//!   checked call failed on the device).
+//! * the shared addresses against the tiles' alignment, and every thread's status word.
 //!
-//! Before the launch it also checks smemdesc's `offset` for both tiles against an independent
-//! model of the 32-byte-swizzled K-major layout, and shows the data are layout-sensitive: a fill
-//! that ignored the swizzle would give wrong outputs (a count on the CPU).
+//! Before each launch it also checks smemdesc's `offset` against an independent model of the
+//! swizzled K-major layout, and shows the data are layout-sensitive: a fill that ignored the
+//! swizzle would give wrong outputs (a count on the CPU).
+//!
+//! Kernels: `smemdesc_wgmma_m64n64k16` (K = 16, 32B swizzle, one wgmma) and
+//! `smemdesc_wgmma_k64_sw128` (K = 64, 128B swizzle, four wgmma along `ADVANCE_K`).
 //!
 //! Usage: `smemdesc-oxide-host PTX` (exit status 0 only when everything matches).
 
-use cudarc::driver::{CudaContext, LaunchConfig, PushKernelArg};
+use cudarc::driver::{CudaContext, CudaModule, CudaStream, LaunchConfig, PushKernelArg};
 use cudarc::nvrtc::Ptx;
+use smemdesc::SmemTile;
+use std::sync::Arc;
 
 include!("../../kernel/src/tiles.rs");
 
 const M: usize = 64;
 const N: usize = 64;
-const K: usize = 16;
-const HEADER: usize = 128 * 32;
-const STATUS: usize = HEADER + 8;
-const OUT_WORDS: usize = STATUS + 128;
-const KERNEL: &str = "smemdesc_wgmma_m64n64k16";
+
+/// One kernel of the example and the independent models its tiles must match.
+struct Case {
+    kernel: &'static str,
+    /// K of the tiles (elements).
+    k: usize,
+    /// Swizzle atom width, bytes (32 or 128).
+    atom: usize,
+    /// sm90 layout-type code of that swizzle (PTX ISA: 1 = 128B, 2 = 64B, 3 = 32B).
+    layout_type: u64,
+    /// Where the header starts in `out` (after 128 x 32 accumulators).
+    header: usize,
+    /// K-steps (descriptors per operand) the kernel reports.
+    steps: usize,
+    /// Header words before the per-thread status words.
+    header_words: usize,
+    marker: u32,
+}
 
 /// bf16 bits of a small integer (exact: the f32's upper half).
 fn bf16(v: i32) -> u16 {
     ((v as f32).to_bits() >> 16) as u16
 }
 
-/// Independent model of one K-major bf16 operand with the 32-byte swizzle (PTX ISA canonical
-/// layout, K-major, 32B: 8-row x 32-byte atoms stacked along M/N; swizzle XORs byte-address bit 7
-/// into bit 4).
-fn model_offset(mn: usize, k: usize) -> usize {
-    let linear = (mn / 8) * 256 + (mn % 8) * 32 + k * 2;
-    linear ^ ((linear >> 3) & 0x10)
+/// The K-major layout without swizzle: 8-row x `atom`-byte atoms stacked along M/N (the tile is
+/// one atom wide along K here: 16 bf16 = 32 B, 64 bf16 = 128 B).
+fn unswizzled_offset(c: &Case, mn: usize, k: usize) -> usize {
+    (mn / 8) * 8 * c.atom + (mn % 8) * c.atom + k * 2
 }
 
-/// The same layout with the swizzle ignored (what a wrong fill would write).
-fn unswizzled_offset(mn: usize, k: usize) -> usize {
-    (mn / 8) * 256 + (mn % 8) * 32 + k * 2
+/// Independent model of the swizzled K-major bf16 layout (PTX ISA canonical layouts; swizzle
+/// `Swizzle<B, 4, 3>` on byte addresses: bits [7, 7 + B) XORed into the 16-byte chunk bits
+/// [4, 4 + B), B = 1 for 32B and 3 for 128B).
+fn model_offset(c: &Case, mn: usize, k: usize) -> usize {
+    let bits = match c.atom {
+        32 => 1,
+        128 => 3,
+        _ => unreachable!(),
+    };
+    let o = unswizzled_offset(c, mn, k);
+    o ^ ((o >> 3) & (((1 << bits) - 1) << 4))
 }
 
 /// Independent model of the sm90 wgmma descriptor (PTX ISA "Matrix Descriptor Format"): start
 /// address >> 4 in bits 0-13, LBO >> 4 in 16-29 (unused by K-major swizzled layouts; 16 B as
-/// CuTe writes it), SBO >> 4 in 32-45 (8 rows x 32 B = 256 B), layout type in 62-63 (32B = 3).
-fn model_desc(addr: u32) -> u64 {
-    (3u64 << 62) | ((256u64 >> 4) << 32) | ((16u64 >> 4) << 16) | ((addr as u64 >> 4) & 0x3fff)
+/// CuTe writes it), SBO >> 4 in 32-45 (8 rows x atom bytes), layout type in 62-63. K-step `s`
+/// starts 32 bytes further (one m64n64k16 subtile of bf16 along K).
+fn model_desc(c: &Case, addr: u32, s: usize) -> u64 {
+    let start = (addr as u64 + 32 * s as u64) >> 4;
+    (c.layout_type << 62) | (((8 * c.atom) as u64 >> 4) << 32) | (1 << 16) | (start & 0x3fff)
 }
 
 /// D = A B with A M x K and B given as B^T (N x K), both as integers.
-fn product(a: &[i32], bt: &[i32]) -> Vec<f32> {
+fn product(a: &[i32], bt: &[i32], k: usize) -> Vec<f32> {
     let mut d = vec![0f32; M * N];
     for m in 0..M {
         for n in 0..N {
-            d[m * N + n] = (0..K).map(|k| (a[m * K + k] * bt[n * K + k]) as f32).sum();
+            d[m * N + n] = (0..k).map(|j| (a[m * k + j] * bt[n * k + j]) as f32).sum();
         }
     }
     d
 }
 
-fn main() {
-    let ptx_path = std::env::args().nth(1).unwrap_or_else(|| {
-        eprintln!("usage: smemdesc-oxide-host PTX");
-        std::process::exit(2)
-    });
+/// Runs one case; returns the number of failed checks.
+fn run<A: SmemTile, B: SmemTile>(
+    c: &Case,
+    module: &Arc<CudaModule>,
+    stream: &Arc<CudaStream>,
+) -> usize {
+    println!(
+        "== {} (K = {}, {}B swizzle, {} wgmma)",
+        c.kernel, c.k, c.atom, c.steps
+    );
+    let k = c.k;
     let mut failures = 0usize;
+    assert_eq!(
+        (
+            A::PLAN.tile.spec().tile_k as usize,
+            B::PLAN.tile.spec().tile_k as usize
+        ),
+        (k, k)
+    );
 
-    // Inputs: A[m][k] in -4..=4, B^T[n][k] in -3..=3, different for every (row, k) pair mod 9 / 7.
-    let a: Vec<i32> = (0..M * K)
-        .map(|e| ((e / K * 7 + e % K * 3 + e / K / 9) % 9) as i32 - 4)
+    // Inputs: A[m][k] in -4..=4, B^T[n][k] in -3..=3, varying with row and k.
+    let a: Vec<i32> = (0..M * k)
+        .map(|e| ((e / k * 7 + e % k * 3 + e / k / 9) % 9) as i32 - 4)
         .collect();
-    let bt: Vec<i32> = (0..N * K)
-        .map(|e| ((e / K * 5 + e % K * 11 + e / K / 7) % 7) as i32 - 3)
+    let bt: Vec<i32> = (0..N * k)
+        .map(|e| ((e / k * 5 + e % k * 11 + e / k / 7) % 7) as i32 - 3)
         .collect();
-    let reference = product(&a, &bt);
+    let reference = product(&a, &bt, k);
 
     // Host-side checks of the layout the kernel uses.
     let mut layout_bad = 0;
-    for mn in 0..64u32 {
-        for k in 0..16u32 {
-            let want = model_offset(mn as usize, k as usize) as u32;
-            layout_bad += (TileA::offset(mn, k) != want) as usize;
-            layout_bad += (TileB::offset(mn, k) != want) as usize;
+    for mn in 0..64 {
+        for kk in 0..k {
+            let want = model_offset(c, mn, kk) as u32;
+            layout_bad += (A::offset(mn as u32, kk as u32) != want) as usize;
+            layout_bad += (B::offset(mn as u32, kk as u32) != want) as usize;
         }
     }
     println!(
-        "host: TileA/TileB BYTES {} {}, ALIGN {} {}, DESC {:#018x} {:#018x}; offset vs model: {} mismatches of 2048",
-        TileA::BYTES,
-        TileB::BYTES,
-        TileA::ALIGN,
-        TileB::ALIGN,
-        TileA::DESC,
-        TileB::DESC,
-        layout_bad
+        "host: A/B BYTES {} {}, ALIGN {} {}, DESC {:#018x} {:#018x}; offset vs model: {} mismatches of {}",
+        A::BYTES,
+        B::BYTES,
+        A::ALIGN,
+        B::ALIGN,
+        A::DESC,
+        B::DESC,
+        layout_bad,
+        2 * 64 * k
     );
     failures += layout_bad;
     // Layout sensitivity: the operands a wgmma reading the swizzled layout would see had the fill
     // ignored the swizzle.
     let seen = |src: &[i32]| -> Vec<i32> {
-        let mut at = vec![0i32; 64 * 16];
+        let mut at = vec![0i32; 64 * k];
         for mn in 0..64 {
-            for k in 0..16 {
-                at[unswizzled_offset(mn, k) / 2] = src[mn * K + k];
+            for kk in 0..k {
+                at[unswizzled_offset(c, mn, kk) / 2] = src[mn * k + kk];
             }
         }
-        let mut v = vec![0i32; 64 * 16];
+        let mut v = vec![0i32; 64 * k];
         for mn in 0..64 {
-            for k in 0..16 {
-                v[mn * K + k] = at[model_offset(mn, k) / 2];
+            for kk in 0..k {
+                v[mn * k + kk] = at[model_offset(c, mn, kk) / 2];
             }
         }
         v
     };
-    let wrong = product(&seen(&a), &seen(&bt));
+    let wrong = product(&seen(&a), &seen(&bt), k);
     let sensitive = wrong.iter().zip(&reference).filter(|(x, y)| x != y).count();
     println!("host: a fill ignoring the swizzle would give {sensitive} of 4096 outputs wrong");
     if sensitive == 0 {
         failures += 1;
     }
 
-    // The launch.
-    let src = std::fs::read_to_string(&ptx_path).expect("read PTX");
-    let ctx = CudaContext::new(0).expect("CUDA context");
-    let (major, minor) = ctx.compute_capability().expect("compute capability");
-    println!(
-        "device: {} (sm_{major}{minor})",
-        ctx.name().unwrap_or_default()
-    );
-    let module = ctx.load_module(Ptx::from_src(src)).expect("load PTX");
-    let f = module.load_function(KERNEL).expect("kernel");
-    let stream = ctx.default_stream();
+    // The launch. cuda-oxide's slice ABI: every `&[T]` / `DisjointSlice<T>` is (pointer, u64 length).
+    let out_words = c.header + c.header_words + 128;
+    let f = module.load_function(c.kernel).expect("kernel");
     let a_bits: Vec<u16> = a.iter().map(|&v| bf16(v)).collect();
     let b_bits: Vec<u16> = bt.iter().map(|&v| bf16(v)).collect();
     let d_a = stream.clone_htod(&a_bits).expect("A");
     let d_b = stream.clone_htod(&b_bits).expect("B");
-    let mut d_out = stream.alloc_zeros::<u32>(OUT_WORDS).expect("out");
-    // cuda-oxide's slice ABI: every `&[T]` / `DisjointSlice<T>` is (device pointer, u64 length).
-    let (la, lb, lo) = (a_bits.len() as u64, b_bits.len() as u64, OUT_WORDS as u64);
+    let mut d_out = stream.alloc_zeros::<u32>(out_words).expect("out");
+    let (la, lb, lo) = (a_bits.len() as u64, b_bits.len() as u64, out_words as u64);
     let mut launch = stream.launch_builder(&f);
     launch
         .arg(&d_a)
@@ -160,30 +189,51 @@ fn main() {
     let out = stream.clone_dtoh(&d_out).expect("read back");
 
     // Header and status.
-    let (a_addr, b_addr) = (out[HEADER], out[HEADER + 1]);
-    let desc_a = out[HEADER + 2] as u64 | (out[HEADER + 3] as u64) << 32;
-    let desc_b = out[HEADER + 4] as u64 | (out[HEADER + 5] as u64) << 32;
-    println!(
-        "kernel: marker {:#x}, A at {a_addr:#x}, B at {b_addr:#x}, desc A {desc_a:#018x}, desc B {desc_b:#018x}",
-        out[HEADER + 6]
-    );
+    let h = c.header;
+    let (a_addr, b_addr) = (out[h], out[h + 1]);
+    let word = |i: usize| out[i] as u64 | (out[i + 1] as u64) << 32;
+    // Layouts: K = 16 kernel [a, b, descA, descB, marker]; K = 64 kernel [a, b, marker, -,
+    // descA x 4, descB x 4].
+    let (marker, desc_a, desc_b): (u32, Vec<u64>, Vec<u64>) = if c.steps == 1 {
+        (out[h + 6], vec![word(h + 2)], vec![word(h + 4)])
+    } else {
+        (
+            out[h + 2],
+            (0..c.steps).map(|s| word(h + 4 + 2 * s)).collect(),
+            (0..c.steps).map(|s| word(h + 12 + 2 * s)).collect(),
+        )
+    };
+    println!("kernel: marker {marker:#x}, A at {a_addr:#x}, B at {b_addr:#x}");
+    for s in 0..c.steps {
+        println!(
+            "  k-step {s}: desc A {:#018x}, desc B {:#018x}",
+            desc_a[s], desc_b[s]
+        );
+    }
+    let all = |f: &dyn Fn(usize) -> bool| (0..c.steps).all(f);
     let checks = [
-        ("marker", out[HEADER + 6] == 0x5EED_0001),
-        ("A aligned", a_addr % TileA::ALIGN == 0),
-        ("B aligned", b_addr % TileB::ALIGN == 0),
-        ("desc A = model", desc_a == model_desc(a_addr)),
-        ("desc B = model", desc_b == model_desc(b_addr)),
+        ("marker", marker == c.marker),
+        ("A aligned", a_addr % A::ALIGN == 0),
+        ("B aligned", b_addr % B::ALIGN == 0),
+        (
+            "desc A = model",
+            all(&|s| desc_a[s] == model_desc(c, a_addr, s)),
+        ),
+        (
+            "desc B = model",
+            all(&|s| desc_b[s] == model_desc(c, b_addr, s)),
+        ),
         (
             "desc A = host smemdesc",
-            desc_a == TileA::desc(a_addr, 0, 0, 0),
+            all(&|s| desc_a[s] == A::desc(a_addr, 0, s as u32, 0)),
         ),
         (
             "desc B = host smemdesc",
-            desc_b == TileB::desc(b_addr, 0, 0, 0),
+            all(&|s| desc_b[s] == B::desc(b_addr, 0, s as u32, 0)),
         ),
         (
             "status words all 0",
-            out[STATUS..STATUS + 128].iter().all(|&s| s == 0),
+            out[h + c.header_words..out_words].iter().all(|&s| s == 0),
         ),
     ];
     for (what, ok) in checks {
@@ -219,11 +269,48 @@ fn main() {
         &d[0..4],
         &d[63 * N + 60..64 * N]
     );
-    failures += mismatches.len();
+    failures + mismatches.len()
+}
+
+fn main() {
+    let ptx_path = std::env::args().nth(1).unwrap_or_else(|| {
+        eprintln!("usage: smemdesc-oxide-host PTX");
+        std::process::exit(2)
+    });
+    let src = std::fs::read_to_string(&ptx_path).expect("read PTX");
+    let ctx = CudaContext::new(0).expect("CUDA context");
+    let (major, minor) = ctx.compute_capability().expect("compute capability");
+    println!(
+        "device: {} (sm_{major}{minor})",
+        ctx.name().unwrap_or_default()
+    );
+    let module = ctx.load_module(Ptx::from_src(src)).expect("load PTX");
+    let stream = ctx.default_stream();
+
+    let k16 = Case {
+        kernel: "smemdesc_wgmma_m64n64k16",
+        k: 16,
+        atom: 32,
+        layout_type: 3,
+        header: 128 * 32,
+        steps: 1,
+        header_words: 8,
+        marker: 0x5EED_0001,
+    };
+    let k64 = Case {
+        kernel: "smemdesc_wgmma_k64_sw128",
+        k: 64,
+        atom: 128,
+        layout_type: 1,
+        header: 128 * 32,
+        steps: 4,
+        header_words: 24,
+        marker: 0x5EED_0064,
+    };
+    let failures = run::<TileA, TileB>(&k16, &module, &stream)
+        + run::<TileA128, TileB128>(&k64, &module, &stream);
     if failures == 0 {
-        println!(
-            "PASS: cuda-oxide wgmma m64n64k16 bf16 with smemdesc layouts and descriptors is exact"
-        );
+        println!("PASS: cuda-oxide wgmma m64n64k16 bf16 with smemdesc layouts and descriptors is exact (K = 16 32B, K = 64 128B)");
     } else {
         println!("FAIL: {failures} failed checks");
         std::process::exit(1);
