@@ -18,11 +18,11 @@
 //!
 //! Build: `cargo oxide build smemdesc_wgmma --arch sm_90a` (writes `smemdesc_wgmma.ptx`).
 
+use cuda_device::barrier::fence_proxy_async_shared_cta;
 use cuda_device::shared::{SharedArray, cvta_generic_to_shared_offset};
 use cuda_device::wgmma::{
     wgmma_commit_group, wgmma_fence, wgmma_mma_m64n64k16_f32_bf16, wgmma_wait_group,
 };
-use cuda_device::barrier::fence_proxy_async_shared_cta;
 use cuda_device::{DisjointSlice, kernel, thread};
 use smemdesc::smem::Placed;
 
@@ -84,7 +84,9 @@ pub unsafe fn smemdesc_wgmma_m64n64k16(a: &[u16], b: &[u16], mut out: DisjointSl
         // (RECIPE.md), so the placement precondition (a base aligned to `ALIGN`, the tile below
         // the 14-bit start-address field's 256 KiB) is checked here, and a failure is a status
         // bit instead of a descriptor.
-        let placed = |addr: u32, align: u32, bytes: u32| addr % align == 0 && addr + bytes <= 1 << 18;
+        let placed = |addr: u32, align: u32, bytes: u32| {
+            addr.is_multiple_of(align) && addr + bytes <= 1 << 18
+        };
         let desc_a = if placed(a_addr, TileA::ALIGN, TileA::BYTES) {
             Placed::<TileA>::at_unchecked(a_addr).desc_unchecked(0, 0, 0)
         } else {
@@ -171,7 +173,9 @@ pub unsafe fn smemdesc_wgmma_k64_sw128(a: &[u16], b: &[u16], mut out: DisjointSl
 
         let a_addr = cvta_generic_to_shared_offset(pa as *const u8) as u32;
         let b_addr = cvta_generic_to_shared_offset(pb as *const u8) as u32;
-        let placed = |addr: u32, align: u32, bytes: u32| addr % align == 0 && addr + bytes <= 1 << 18;
+        let placed = |addr: u32, align: u32, bytes: u32| {
+            addr.is_multiple_of(align) && addr + bytes <= 1 << 18
+        };
         if !placed(a_addr, TileA128::ALIGN, TileA128::BYTES) {
             status |= 4;
         }
@@ -232,5 +236,7 @@ pub unsafe fn smemdesc_wgmma_k64_sw128(a: &[u16], b: &[u16], mut out: DisjointSl
 }
 
 fn main() {
-    println!("smemdesc_wgmma: kernel compiled; launch smemdesc_wgmma.ptx from smemdesc's gpu/cuda-oxide/host");
+    println!(
+        "smemdesc_wgmma: kernel compiled; launch smemdesc_wgmma.ptx from smemdesc's gpu/cuda-oxide/host"
+    );
 }
