@@ -32,6 +32,23 @@ use crate::text::ConstText;
 /// Columns of Tensor Memory per SM.
 pub const TMEM_COLUMNS: u32 = 512;
 
+/// The smallest `tcgen05.alloc` column count (a power of two, at least 32) holding `cols`
+/// columns.
+///
+/// ```
+/// use smemdesc_core::*;
+/// assert_eq!(tmem::plan::alloc_columns_for(0), Ok(32));
+/// assert_eq!(tmem::plan::alloc_columns_for(288), Ok(512));
+/// assert_eq!(tmem::plan::alloc_columns_for(513), Err(TmemError::OverCapacity { cols: 513 }));
+/// ```
+pub const fn alloc_columns_for(cols: u32) -> Result<u32, TmemError> {
+    if cols > TMEM_COLUMNS {
+        return Err(TmemError::OverCapacity { cols });
+    }
+    let a = cols.next_power_of_two();
+    Ok(if a < 32 { 32 } else { a })
+}
+
 /// The declaration of a plan: a pairing, accumulator stages, the scale-factor tiles of a
 /// block-scaled kind and optionally an explicit allocation.
 ///
@@ -171,12 +188,7 @@ impl TmemPlanDecl {
             return Err(TmemError::OverCapacity { cols: used });
         }
         let alloc = if self.alloc == 0 {
-            let a = used.next_power_of_two();
-            if a < 32 {
-                32
-            } else {
-                a
-            }
+            tri!(alloc_columns_for(used))
         } else {
             let a = self.alloc;
             if !a.is_power_of_two() || a < 32 || a > TMEM_COLUMNS {
