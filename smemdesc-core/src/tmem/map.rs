@@ -11,7 +11,7 @@
 //! for register.
 //!
 //! A shape fits an accumulator when its lanes fit the data path and its column block divides the
-//! accumulator's columns. `32x32b` does not fit M = 64 `cta_group::1` ([`DataPath::HalfLanes`]):
+//! accumulator's columns. `32x32b` does not fit M = 64 `cta_group::1` ([`DataPath::HalfLanes`](super::accum::DataPath::HalfLanes)):
 //! that accumulator holds elements only in lanes 0-15 of each subpartition, and a 32-lane read
 //! would hand threads 16-31 of every warp lanes with no element (CuTe refuses it for the same
 //! reason: its 32 data paths do not tile the 16 the accumulator uses).
@@ -27,7 +27,8 @@
 //! assert_eq!(load, ((32 + 16) << 16) | 2);
 //! ```
 
-use super::accum::{DataPath, TmemAccum};
+use super::accum::TmemAccum;
+
 use super::error::TmemError;
 use super::load::TmemLoad;
 
@@ -137,8 +138,9 @@ impl TmemLoadMap {
     /// ```
     #[inline]
     pub const fn load_offset(&self, warp: u32, i: u32) -> u32 {
-        let chunk = i / self.halves;
-        let half = i % self.halves;
+        // halves is 1 or 2: a shift and a mask (no division, no division-by-zero panic path)
+        let chunk = i >> (self.halves >> 1);
+        let half = i & (self.halves - 1);
         let lane = 32 * (warp & 3) + 16 * half;
         (lane << 16) | (chunk * self.load.cols())
     }
@@ -153,14 +155,15 @@ impl TmemLoadMap {
     /// ```
     #[inline]
     pub const fn reg_address_unchecked(&self, thread: u32, reg: u32) -> (u32, u32) {
+        // regs() and cols() are powers of two, halves is 1 or 2: shifts and masks only
         let per = self.load.regs();
-        let i = reg / per;
-        let (l, c) = self.load.fragment(thread & 31, reg % per);
-        let chunk = i / self.halves;
-        let half = i % self.halves;
+        let i = reg >> per.trailing_zeros();
+        let (l, c) = self.load.fragment(thread & 31, reg & (per - 1));
+        let chunk = i >> (self.halves >> 1);
+        let half = i & (self.halves - 1);
         (
             32 * (thread >> 5) + 16 * half + l,
-            chunk * self.load.cols() + c,
+            (chunk << self.load.cols().trailing_zeros()) + c,
         )
     }
 
@@ -214,19 +217,15 @@ impl TmemLoadMap {
     pub const fn element_reg_unchecked(&self, m: u32, n: u32) -> (u32, u32) {
         let (lane, col) = self.accum.address_unchecked(m, n);
         let within = lane & 31;
-        let (half, l) = match self.accum.path {
-            DataPath::HalfLanes => (0, within),
-            _ => {
-                if self.halves == 2 {
-                    (within >> 4, within & 15)
-                } else {
-                    (0, within)
-                }
-            }
+        // two halves: lanes +0 / +16 of the subpartition; one: the load's 16 or 32 lanes
+        let (half, l) = if self.halves == 2 {
+            (within >> 4, within & 15)
+        } else {
+            (0, within)
         };
         let cols = self.load.cols();
-        let chunk = col / cols;
-        let (t, j) = self.load.register_of(l, col % cols);
+        let chunk = col >> cols.trailing_zeros();
+        let (t, j) = self.load.register_of(l, col & (cols - 1));
         let i = chunk * self.halves + half;
         (32 * (lane >> 5) + t, i * self.load.regs() + j)
     }
