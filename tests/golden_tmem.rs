@@ -178,3 +178,37 @@ fn golden_tmem_copy_matches_shared() {
         );
     }
 }
+
+#[test]
+fn unchecked_forms_never_panic() {
+    // The kernel-facing unchecked functions take any u32 (meaningless results out of range,
+    // never an overflow panic: this test profile has overflow checks on).
+    let big = [
+        0,
+        1,
+        31,
+        127,
+        128,
+        4095,
+        65535,
+        u32::MAX / 2,
+        u32::MAX - 1,
+        u32::MAX,
+    ];
+    for c in &configs() {
+        let map = map_of(c);
+        for &a in &big {
+            for &b in &big {
+                let _ = map.reg_address_unchecked(a, b);
+                let _ = map.reg_element_unchecked(a, b);
+                let _ = map.element_reg_unchecked(a, b);
+                let _ = map.load_offset(a, b);
+                let _ = map.load.fragment(a, b);
+                let _ = map.load.register_of(a, b);
+                let _ = map.accum.address_unchecked(a, b);
+                let _ = map.accum.element_unchecked(a, b);
+                let _ = TmemAccum::taddr(a, b, b);
+            }
+        }
+    }
+}

@@ -2,6 +2,7 @@
 //! and the register map of reading it with one `tcgen05.ld` shape. Every number comes from
 //! `smemdesc_core::tmem`; this module parses flags and formats.
 
+use super::idesc::parse_kind;
 use crate::CliError;
 use serde::Serialize;
 use smemdesc_core::tmem::plan::alloc_columns_for;
@@ -30,7 +31,7 @@ pub struct TmemArgs {
     #[arg(long)]
     load: String,
     /// MMA kind (block-scaled kinds add SFA/SFB columns).
-    #[arg(long, default_value = "f16", value_parser = crate::idesc::parse_kind)]
+    #[arg(long, default_value = "f16", value_parser = parse_kind)]
     kind: MmaKind,
     /// Accumulator stages.
     #[arg(long, default_value_t = 1)]
@@ -105,7 +106,7 @@ pub fn build(a: &TmemArgs) -> Result<TmemReport, CliError> {
     if a.stages == 0 {
         return Err(CliError("--stages must be at least 1".into()));
     }
-    let mut used = acc.cols() * a.stages;
+    let mut used = acc.cols().saturating_mul(a.stages);
     let (mut sfa, mut sfb) = (None, None);
     if is_block_scaled(a.kind) {
         let format = ScaleFormat::from_name(&a.sf).ok_or_else(|| {
@@ -139,9 +140,9 @@ pub fn build(a: &TmemArgs) -> Result<TmemReport, CliError> {
             ))
         };
         let (ra, ca) = region(Operand::A, rows, used)?;
-        used += ca;
+        used = used.saturating_add(ca);
         let (rb, cb) = region(Operand::B, a.n, used)?;
-        used += cb;
+        used = used.saturating_add(cb);
         sfa = Some(ra);
         sfb = Some(rb);
     } else if a.tile_k.is_some() {

@@ -179,13 +179,14 @@ impl TmemAccum {
     /// ```
     #[inline]
     pub const fn address_unchecked(&self, m: u32, n: u32) -> (u32, u32) {
+        // out-of-range arguments wrap (never an overflow panic)
         match self.path {
             DataPath::Full => (m, n),
             DataPath::HalfLanes => (((m >> 4) << 5) | (m & 15), n),
             DataPath::SplitN => {
                 let h = self.n / 2;
                 let upper = (n >= h) as u32;
-                (m + 64 * upper, n - h * upper)
+                (m.wrapping_add(64 * upper), n.wrapping_sub(h * upper))
             }
         }
     }
@@ -228,7 +229,10 @@ impl TmemAccum {
         match self.path {
             DataPath::Full => (lane, col),
             DataPath::HalfLanes => (((lane >> 5) << 4) | (lane & 15), col),
-            DataPath::SplitN => (lane & 63, col + (self.n / 2) * (lane >> 6)),
+            DataPath::SplitN => (
+                lane & 63,
+                col.wrapping_add((self.n / 2) * ((lane >> 6) & 1)),
+            ),
         }
     }
 

@@ -291,15 +291,17 @@ impl TmemLoad {
     /// ```
     #[inline]
     pub const fn fragment(&self, t: u32, j: u32) -> (u32, u32) {
+        // out-of-range arguments wrap (never an overflow panic); `t` is taken modulo 32
+        let t = t & 31;
         let (lane, col) = match self.shape {
             LoadShape::S32x32b => (t, j),
-            LoadShape::S16x64b => ((t >> 2) + 8 * (t & 1), 2 * j + ((t >> 1) & 1)),
-            LoadShape::S16x128b => ((t >> 2) + 8 * (j & 1), 4 * (j >> 1) + (t & 3)),
+            LoadShape::S16x64b => ((t >> 2) + 8 * (t & 1), (j << 1) | ((t >> 1) & 1)),
+            LoadShape::S16x128b => ((t >> 2) + 8 * (j & 1), ((j >> 1) << 2) | (t & 3)),
             LoadShape::S16x256b => (
                 (t >> 2) + 8 * ((j >> 1) & 1),
-                8 * (j >> 2) + 2 * (t & 3) + (j & 1),
+                ((j >> 2) << 3) | (2 * (t & 3) + (j & 1)),
             ),
-            LoadShape::S16x32bx2 => (t & 15, j + (t >> 4) * self.num),
+            LoadShape::S16x32bx2 => (t & 15, j.wrapping_add((t >> 4) * self.num)),
         };
         (lane, col << (self.pack16 as u32))
     }
@@ -315,18 +317,23 @@ impl TmemLoad {
     /// ```
     #[inline]
     pub const fn register_of(&self, lane: u32, col: u32) -> (u32, u32) {
+        // out-of-range arguments wrap (never an overflow panic); `lane` is taken modulo 16
+        // (32 for 32x32b)
         let c = col >> (self.pack16 as u32);
         match self.shape {
-            LoadShape::S32x32b => (lane, c),
-            LoadShape::S16x64b => (4 * (lane & 7) + 2 * (c & 1) + (lane >> 3), c >> 1),
-            LoadShape::S16x128b => (4 * (lane & 7) + (c & 3), 2 * (c >> 2) + (lane >> 3)),
+            LoadShape::S32x32b => (lane & 31, c),
+            LoadShape::S16x64b => (4 * (lane & 7) + 2 * (c & 1) + ((lane >> 3) & 1), c >> 1),
+            LoadShape::S16x128b => (
+                4 * (lane & 7) + (c & 3),
+                ((c >> 2) << 1) | ((lane >> 3) & 1),
+            ),
             LoadShape::S16x256b => (
                 4 * (lane & 7) + ((c & 7) >> 1),
-                4 * (c >> 3) + 2 * (lane >> 3) + (c & 1),
+                ((c >> 3) << 2) | (2 * ((lane >> 3) & 1) + (c & 1)),
             ),
             LoadShape::S16x32bx2 => {
                 let half = (c >= self.num) as u32;
-                (lane + 16 * half, c - half * self.num)
+                ((lane & 15) + 16 * half, c.wrapping_sub(half * self.num))
             }
         }
     }

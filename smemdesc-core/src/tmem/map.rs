@@ -138,11 +138,12 @@ impl TmemLoadMap {
     /// ```
     #[inline]
     pub const fn load_offset(&self, warp: u32, i: u32) -> u32 {
-        // halves is 1 or 2: a shift and a mask (no division, no division-by-zero panic path)
+        // halves is 1 or 2: a shift and a mask (no division, no division-by-zero panic path);
+        // out-of-range arguments wrap
         let chunk = i >> (self.halves >> 1);
         let half = i & (self.halves - 1);
         let lane = 32 * (warp & 3) + 16 * half;
-        (lane << 16) | (chunk * self.load.cols())
+        (lane << 16) | chunk.wrapping_mul(self.load.cols())
     }
 
     /// (lane, column) of register `reg` of thread `thread` (0..128), unchecked: meaningful for
@@ -155,15 +156,16 @@ impl TmemLoadMap {
     /// ```
     #[inline]
     pub const fn reg_address_unchecked(&self, thread: u32, reg: u32) -> (u32, u32) {
-        // regs() and cols() are powers of two, halves is 1 or 2: shifts and masks only
+        // regs() and cols() are powers of two, halves is 1 or 2: shifts and masks only;
+        // `thread` is taken modulo 128, out-of-range registers wrap
         let per = self.load.regs();
         let i = reg >> per.trailing_zeros();
         let (l, c) = self.load.fragment(thread & 31, reg & (per - 1));
         let chunk = i >> (self.halves >> 1);
         let half = i & (self.halves - 1);
         (
-            32 * (thread >> 5) + 16 * half + l,
-            (chunk << self.load.cols().trailing_zeros()) + c,
+            32 * ((thread >> 5) & 3) + 16 * half + l,
+            (chunk << self.load.cols().trailing_zeros()).wrapping_add(c),
         )
     }
 
@@ -226,8 +228,11 @@ impl TmemLoadMap {
         let cols = self.load.cols();
         let chunk = col >> cols.trailing_zeros();
         let (t, j) = self.load.register_of(l, col & (cols - 1));
-        let i = chunk * self.halves + half;
-        (32 * (lane >> 5) + t, i * self.load.regs() + j)
+        let i = chunk.wrapping_mul(self.halves).wrapping_add(half);
+        (
+            32 * ((lane >> 5) & 3) + t,
+            i.wrapping_mul(self.load.regs()).wrapping_add(j),
+        )
     }
 
     /// (thread, register) holding D[m][n], checked.

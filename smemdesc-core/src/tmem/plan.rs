@@ -174,7 +174,8 @@ impl TmemPlanDecl {
             }
             _ => return Err(TmemError::ScaleTiles),
         };
-        let acc_cols = accum.cols() * self.stages;
+        // saturating: absurd stage counts end as OverCapacity, never an overflow panic
+        let acc_cols = accum.cols().saturating_mul(self.stages);
         let sfa_cols = match sfa {
             Some(s) => s.cols(),
             None => 0,
@@ -183,7 +184,7 @@ impl TmemPlanDecl {
             Some(s) => s.cols(),
             None => 0,
         };
-        let used = acc_cols + sfa_cols + sfb_cols;
+        let used = acc_cols.saturating_add(sfa_cols).saturating_add(sfb_cols);
         if used > TMEM_COLUMNS {
             return Err(TmemError::OverCapacity { cols: used });
         }
@@ -263,7 +264,7 @@ impl TmemPlanDecl {
             .str(" x ")
             .num(acc)
             .str(" at column 0");
-        let mut at = acc * self.stages;
+        let mut at = acc.saturating_mul(self.stages);
         if let (Some(a), Some(b)) = (self.sfa, self.sfb) {
             let (sa, sb) = (TmemScale::of(&a), TmemScale::of(&b));
             t = t
@@ -273,7 +274,7 @@ impl TmemPlanDecl {
                 .num(sa.cols_per_stage)
                 .str(" at column ")
                 .num(at);
-            at += sa.cols();
+            at = at.saturating_add(sa.cols());
             t = t
                 .str(", SFB ")
                 .num(sb.stages)
@@ -357,7 +358,7 @@ impl TmemPlan {
     /// ```
     #[inline]
     pub const fn accum_column(&self, s: u32) -> u32 {
-        s * self.accum.cols()
+        s.wrapping_mul(self.accum.cols())
     }
 
     /// TMEM addresses `[tsfa]`, `[tsfb]` of the MMA of K step `kstep` in scale stage `stage`,
@@ -379,8 +380,15 @@ impl TmemPlan {
         };
         let (ca, ia) = a.kstep_column(kstep);
         let (cb, ib) = b.kstep_column(kstep);
-        let ta = base + self.sfa_col + stage * a.cols_per_stage + ca;
-        let tb = base + self.sfb_col + stage * b.cols_per_stage + cb;
+        // wrapping: out-of-range arguments give meaningless addresses, never an overflow panic
+        let ta = base
+            .wrapping_add(self.sfa_col)
+            .wrapping_add(stage.wrapping_mul(a.cols_per_stage))
+            .wrapping_add(ca);
+        let tb = base
+            .wrapping_add(self.sfb_col)
+            .wrapping_add(stage.wrapping_mul(b.cols_per_stage))
+            .wrapping_add(cb);
         (
             (ta & 0x3fff_ffff) | (ia << 30),
             (tb & 0x3fff_ffff) | (ib << 30),

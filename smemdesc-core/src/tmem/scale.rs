@@ -83,7 +83,8 @@ impl TmemScale {
     /// assert_eq!(TmemScale::of(&t).cols(), 32);
     /// ```
     pub const fn cols(&self) -> u32 {
-        self.cols_per_stage * self.stages
+        // saturating: an absurd stage count is refused by the plan (over 512), never a panic
+        self.cols_per_stage.saturating_mul(self.stages)
     }
 
     /// `tcgen05.cp` copies per stage (one per SMEM atom).
@@ -121,7 +122,9 @@ impl TmemScale {
     /// ```
     #[inline]
     pub const fn copy_column(&self, i: u32, kb: u32) -> u32 {
-        4 * (kb * self.mn_blocks + i)
+        kb.wrapping_mul(self.mn_blocks)
+            .wrapping_add(i)
+            .wrapping_mul(4)
     }
 
     /// (column relative to the stage, scale-factor id) the MMA of K step `s` reads. Unchecked.
@@ -133,7 +136,7 @@ impl TmemScale {
     /// ```
     #[inline]
     pub const fn kstep_column(&self, s: u32) -> (u32, u32) {
-        let j = s * self.factors_per_mma;
-        (4 * self.mn_blocks * (j / 4), j % 4)
+        let j = s.wrapping_mul(self.factors_per_mma);
+        ((4 * self.mn_blocks).wrapping_mul(j / 4), j % 4)
     }
 }
