@@ -80,12 +80,18 @@ fn model(shape: LoadShape, num: u32) -> HashMap<(u32, u32), (u32, u32)> {
                 assert!(out.insert((t, reg), (lane as u32, col)).is_none());
                 if shape == LoadShape::S16x32bx2 {
                     // the second block: threads 16-31, `num` columns further (CuTe's immediate)
-                    assert!(out.insert((t + 16, reg), (lane as u32, col + num)).is_none());
+                    assert!(out
+                        .insert((t + 16, reg), (lane as u32, col + num))
+                        .is_none());
                 }
             }
         }
     }
-    assert_eq!(out.len() as u32, 32 * regs_per_repeat * num, "every thread and register once");
+    assert_eq!(
+        out.len() as u32,
+        32 * regs_per_repeat * num,
+        "every thread and register once"
+    );
     out
 }
 
@@ -117,20 +123,28 @@ fn the_ptx_figures_agree_with_the_core_everywhere() {
     for (m, cg) in [(64, 1), (128, 1), (128, 2), (256, 2)] {
         for n in [32, 64, 96, 128, 256] {
             let Ok(acc) = TmemAccum::new(m, n, cg, AccumType::F32) else {
-                assert!(cg == 2 && m == 128 && n % 32 != 0 || n % 8 != 0, "{m} {n} {cg}");
+                assert!(
+                    cg == 2 && m == 128 && n % 32 != 0 || n % 8 != 0,
+                    "{m} {n} {cg}"
+                );
                 continue;
             };
             let rows = m / cg;
             let cols = if (m, cg) == (128, 2) { n / 2 } else { n };
             for &(shape, cols_per_rep) in &shapes {
                 for num in [1u32, 2, 4, 8, 16, 32, 64, 128] {
-                    let Ok(load) = TmemLoad::new(shape, num) else { continue };
+                    let Ok(load) = TmemLoad::new(shape, num) else {
+                        continue;
+                    };
                     let lanes = if shape == LoadShape::S32x32b { 32 } else { 16 };
                     let load_cols = cols_per_rep * num;
                     let used_lanes = if (m, cg) == (64, 1) { 16 } else { 32 };
                     let fits = lanes <= used_lanes && cols % load_cols == 0;
                     let Ok(map) = acc.load_map(load) else {
-                        assert!(!fits, "core refused a fitting load: M {m} N {n} cg {cg} {shape:?}.x{num}");
+                        assert!(
+                            !fits,
+                            "core refused a fitting load: M {m} N {n} cg {cg} {shape:?}.x{num}"
+                        );
                         refused += 1;
                         continue;
                     };
@@ -146,7 +160,8 @@ fn the_ptx_figures_agree_with_the_core_everywhere() {
                                 for (&(t, r), &(l, c)) in &fig {
                                     let lane = 32 * w + 16 * half + l;
                                     let col = block * load_cols + c;
-                                    let (row, n0) = lane_owner(m, n, cg, lane).expect("a used lane");
+                                    let (row, n0) =
+                                        lane_owner(m, n, cg, lane).expect("a used lane");
                                     want.insert((32 * w + t, r, row, n0 + col, lane, col));
                                 }
                             }
@@ -175,7 +190,11 @@ fn the_ptx_figures_agree_with_the_core_everywhere() {
 #[test]
 fn pack_16b_puts_two_adjacent_columns_in_one_register() {
     // PTX: `.pack::16b` packs two 16-bit elements from adjacent columns into one register.
-    for (shape, num) in [(LoadShape::S32x32b, 4), (LoadShape::S16x256b, 2), (LoadShape::S16x32bx2, 2)] {
+    for (shape, num) in [
+        (LoadShape::S32x32b, 4),
+        (LoadShape::S16x256b, 2),
+        (LoadShape::S16x32bx2, 2),
+    ] {
         let plain = model(shape, num);
         let packed = TmemLoad::new(shape, num).unwrap().pack(true);
         for (&(t, r), &(l, c)) in &plain {

@@ -5,6 +5,4 @@ use smemdesc::*;
 const D: TmemAccum = TmemAccum::expect_new(64, 64, 1, AccumType::F32);
 const MAP: TmemLoadMap = D.expect_load_map(TmemLoad::expect_new(LoadShape::S32x32b, 16));
 
-fn main() {
-    let _ = MAP;
-}
+fn main() {}

@@ -6,6 +6,4 @@ const B: TilePlan = TileDecl::new(Arch::Sm100, Operand::B, ElementType::BF16, Ma
 const P: MmaPair = MmaPair::new(&A, &B, PairOptions::new(AccumType::F32)).expect_valid();
 const PLAN: TmemPlan = TmemPlanDecl::new(&P).alloc(96).expect_valid();
 
-fn main() {
-    let _ = PLAN;
-}
+fn main() {}
