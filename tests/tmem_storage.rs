@@ -34,3 +34,67 @@ fn the_tmem_slot_is_a_4_byte_member_of_its_own() {
         "the slot is not under the TMA tile"
     );
 }
+
+/// A Blackwell pairing declared with `#[smem_mma]` (bf16, M 128, N 256) ...
+#[smemdesc::smem_mma(accum = f32)]
+mod bw {
+    use smemdesc::smem_tile;
+    #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (128, 64), major = K)]
+    pub struct TileA;
+    #[smem_tile(arch = sm100, operand = B, dtype = bf16, tile = (256, 64), major = K)]
+    pub struct TileB;
+}
+
+/// ... and a block-scaled one (mxf8f6f4, CTA pair, M 256, N 256).
+#[smemdesc::smem_mma(accum = f32, sf = ue8m0)]
+mod bw_mx {
+    use smemdesc::smem_tile;
+    #[smem_tile(arch = sm100, operand = A, dtype = e4m3, kind = mxf8f6f4, tile = (128, 128),
+                major = K, cta_group = 2, mma = (256, 256))]
+    pub struct TileA;
+    #[smem_tile(arch = sm100, operand = B, dtype = e2m1, kind = mxf8f6f4, tile = (128, 128),
+                major = K, cta_group = 2)]
+    pub struct TileB;
+}
+
+#[test]
+fn plans_from_smem_mma_pairings() {
+    use smemdesc::{MmaKind, Operand, ScaleDecl, ScaleTile, TmemPlan, TmemPlanDecl};
+    // two 256-column f32 accumulator stages fill the SM's 512 columns: one CTA per SM
+    const P: TmemPlan = TmemPlanDecl::new(&bw::MMA).stages(2).expect_valid();
+    assert_eq!(
+        (
+            P.accum.cols(),
+            P.cols_used,
+            P.alloc_columns,
+            P.ctas_per_sm()
+        ),
+        (256, 512, 512, 1)
+    );
+    assert!(TmemPlanDecl::new(&bw::MMA).stages(3).build().is_err());
+    // CTA pair M = 256: each CTA 128 rows x N 256; SFA (128 rows, K 128: 4 factors) = 1 atom = 4
+    // columns per stage, SFB (N 256 = 2 atoms) = 8 columns per stage, 2 stages each
+    const SFA: ScaleTile = ScaleDecl::new(MmaKind::Mxf8f6f4, Operand::A, 128, 128)
+        .stages(2)
+        .cta_group(2)
+        .expect_valid();
+    const SFB: ScaleTile = ScaleDecl::new(MmaKind::Mxf8f6f4, Operand::B, 256, 128)
+        .stages(2)
+        .cta_group(2)
+        .expect_valid();
+    const Q: TmemPlan = TmemPlanDecl::new(&bw_mx::MMA)
+        .scale(&SFA, &SFB)
+        .expect_valid();
+    assert_eq!(
+        (Q.sfa_col, Q.sfb_col, Q.cols_used, Q.alloc_columns),
+        (256, 264, 280, 512)
+    );
+    // K step 3 of a stage reads factor 3: column block 0, byte (scale-factor id) 3
+    let (ta, tb) = Q.sf_taddr(0, 1, 3);
+    assert_eq!(
+        (ta & 0xffff, ta >> 30, tb & 0xffff, tb >> 30),
+        (256 + 4, 3, 264 + 8, 3)
+    );
+    let d = Q.idesc(3).unwrap().raw();
+    assert_eq!(((d >> 29) & 3, (d >> 4) & 3), (3, 3));
+}

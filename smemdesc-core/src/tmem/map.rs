@@ -30,7 +30,7 @@
 use super::accum::TmemAccum;
 
 use super::error::TmemError;
-use super::load::TmemLoad;
+use super::load::{LoadShape, TmemLoad};
 
 /// A whole accumulator read by a warpgroup with one load shape (see the [module](self) docs).
 ///
@@ -86,6 +86,21 @@ impl TmemAccum {
             halves: path_lanes / load.lanes(),
             chunks: cols / load.cols(),
         })
+    }
+
+    /// Whether `shape` can read this accumulator at all (some `.num` fits): its lanes per warp
+    /// must not exceed the data path's. `32x32b` cannot read M = 64 `cta_group::1` (see the
+    /// [module](self) docs); every 16-lane shape reads every data path.
+    ///
+    /// ```
+    /// use smemdesc_core::*;
+    /// let d = TmemAccum::new(64, 128, 1, AccumType::F32).unwrap();
+    /// let ok: Vec<_> = LoadShape::ALL.into_iter().filter(|s| d.can_load(*s)).map(|s| s.name()).collect();
+    /// assert_eq!(ok, ["16x64b", "16x128b", "16x256b", "16x32bx2"]);
+    /// assert!(TmemAccum::new(128, 128, 2, AccumType::F32).unwrap().can_load(LoadShape::S32x32b));
+    /// ```
+    pub const fn can_load(&self, shape: LoadShape) -> bool {
+        shape.lanes() <= self.path.lanes_per_warp()
     }
 
     /// [`load_map`](Self::load_map), panicking (a compile error in a `const` item) when the
