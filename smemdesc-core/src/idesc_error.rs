@@ -121,8 +121,8 @@ pub enum IdescError {
         /// The legal ids, as text.
         legal: &'static str,
     },
-    /// A sparsity selector on a dense MMA, or on a block-scaled kind (PTX: bits 0-1 reserved), or
-    /// above 3.
+    /// A sparsity selector on a dense MMA, on `kind::i8` / `kind::f8f6f4` (PTX: must be 0), on a
+    /// block-scaled kind (PTX: bits 0-1 reserved), or above 3.
     SparseIdIllegal {
         /// The kind.
         kind: MmaKind,
@@ -333,7 +333,9 @@ impl IdescError {
                 "K = 96 needs kind::mxf4/mxf4nvf4, cta_group 2, M 256"
             }
             IdescError::SfIdIllegal { .. } => "scale-factor id not legal for this kind",
-            IdescError::SparseIdIllegal { .. } => "sparsity selector needs a sparse dense-kind MMA",
+            IdescError::SparseIdIllegal { .. } => {
+                "sparsity selector needs a sparse kind::f16 or kind::tf32 MMA"
+            }
             IdescError::WsShiftNotModeled { .. } => ".ws B-reuse shift is not modeled",
             IdescError::ReservedBits { .. } => "instruction descriptor has reserved bits set",
             IdescError::UnknownFormat { .. } => "unknown A/B format code",
@@ -456,8 +458,9 @@ impl core::fmt::Display for IdescError {
             ),
             IdescError::SparseIdIllegal { kind, id, sparse } => write!(
                 f,
-                "sparsity selector = {id} for kind::{}{}: it is legal (0-3) only for sparse dense \
-                 kinds (bits 0-1 are reserved in block-scaled descriptors)",
+                "sparsity selector = {id} for kind::{}{}: it is legal (0-3) only for sparse \
+                 kind::f16 and kind::tf32; kind::i8 and kind::f8f6f4 take 0 (PTX: \"must be 0\"), \
+                 and bits 0-1 are reserved in block-scaled descriptors",
                 kind.name(),
                 if sparse { " (sparse)" } else { " (dense)" }
             ),

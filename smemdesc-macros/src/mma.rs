@@ -417,7 +417,7 @@ fn items(p: &MmaPair, na: &Ident, nb: &Ident, po: &PairOptions) -> syn::Result<T
                         Err(e) => Err(e),
                     }
                 }
-                /// `IDESC64` with a sparsity selector (sparse dense kinds only), checked.
+                /// `IDESC64` with a sparsity selector (0-3 for sparse kind::f16 / kind::tf32; 0 otherwise), checked.
                 pub const fn try_idesc_with_sparse_id(id: u32) -> Result<u64, ::smemdesc::IdescError> {
                     match ::smemdesc::Idesc::new(IDESC, ::smemdesc::MmaKind::#kind).try_with_sparse_id(id) {
                         Ok(i) => Ok(i.runtime64()),
