@@ -103,6 +103,17 @@ pub enum IdescError {
         /// The legal formats, as text.
         legal: &'static str,
     },
+    /// Pairing: a scale vector size (`vec`) the kind and factor type do not have.
+    ScaleVecNotForKind {
+        /// The kind.
+        kind: MmaKind,
+        /// The factor type given (`None`: the kind's default).
+        sf: Option<ScaleFormat>,
+        /// The values per factor given.
+        vec: u32,
+        /// The legal sizes, as text.
+        legal: &'static str,
+    },
     /// The K = 96 bit where PTX does not allow it.
     K96NotAllowed {
         /// The kind.
@@ -287,6 +298,7 @@ impl IdescError {
             IdescError::IllegalM { .. } => "m",
             IdescError::IllegalN { .. } => "n",
             IdescError::ScaleFormatNotForKind { .. } => "sf",
+            IdescError::ScaleVecNotForKind { .. } => "vec",
             IdescError::K96NotAllowed { .. } => "k96",
             IdescError::SfIdIllegal { .. } => "sf_id",
             IdescError::SparseIdIllegal { .. } => "sparse_id",
@@ -329,6 +341,7 @@ impl IdescError {
             IdescError::ScaleFormatNotForKind { .. } => {
                 "scale-factor format not legal for this kind"
             }
+            IdescError::ScaleVecNotForKind { .. } => "scale vector size not legal for this kind",
             IdescError::K96NotAllowed { .. } => {
                 "K = 96 needs kind::mxf4/mxf4nvf4, cta_group 2, M 256"
             }
@@ -445,6 +458,15 @@ impl core::fmt::Display for IdescError {
                 ),
                 None => write!(f, "kind::{} needs a scale-factor format; legal: {legal}", kind.name()),
             },
+            IdescError::ScaleVecNotForKind { kind, sf, vec, legal } => write!(
+                f,
+                "vec = {vec}{} is not legal for kind::{}; legal: {legal}",
+                match sf {
+                    Some(s) => if matches!(s, ScaleFormat::Ue4m3) { " with sf = ue4m3" } else { " with sf = ue8m0" },
+                    None => "",
+                },
+                kind.name()
+            ),
             IdescError::K96NotAllowed { kind, cta_group, m } => write!(
                 f,
                 "K = 96 (bit 31) is legal only for dense kind::mxf4/mxf4nvf4 with cta_group::2 and \

@@ -24,6 +24,7 @@ struct Opts {
     negate_b: Option<(bool, Span)>,
     saturate: Option<(bool, Span)>,
     sf: Option<(ScaleFormat, Span)>,
+    vec: Option<(u32, Span)>,
 }
 
 use smemdesc_core::MMA_KEYS as KEYS;
@@ -35,7 +36,9 @@ fn parse_opts(attr: TokenStream) -> syn::Result<Opts> {
         negate_b: None,
         saturate: None,
         sf: None,
+        vec: None,
     };
+    let mut seen: Vec<String> = Vec::new();
     let parser = syn::meta::parser(|meta| {
         let key = meta
             .path
@@ -46,6 +49,14 @@ fn parse_opts(attr: TokenStream) -> syn::Result<Opts> {
             .path
             .get_ident()
             .map_or_else(Span::call_site, |i| i.span());
+        // A key given twice is refused on its second occurrence (as `#[smem_tile]` does).
+        if seen.contains(&key) {
+            return Err(syn::Error::new(
+                span,
+                format!("duplicate key `{key}`: each key may be given once"),
+            ));
+        }
+        seen.push(key.clone());
         let flag = |meta: &syn::meta::ParseNestedMeta| -> syn::Result<(bool, Span)> {
             if meta.input.peek(syn::Token![=]) {
                 let b: syn::LitBool = meta.value()?.parse()?;
@@ -77,6 +88,18 @@ fn parse_opts(attr: TokenStream) -> syn::Result<Opts> {
                     )
                 })?;
                 o.sf = Some((s, v.span()));
+            }
+            "vec" => {
+                let v: syn::LitInt = meta.value()?.parse()?;
+                match v.base10_parse::<u32>() {
+                    Ok(n @ (16 | 32)) => o.vec = Some((n, v.span())),
+                    _ => {
+                        return Err(syn::Error::new(
+                            v.span(),
+                            format!("vec = {v} is not a scale vector size; accepted: 16, 32"),
+                        ))
+                    }
+                }
             }
             _ => return Err(meta.error(format!("unknown key `{key}`; accepted: {KEYS}"))),
         }
@@ -167,6 +190,10 @@ fn blame(e: &IdescError, a: &Decl, b: &Decl, o: &Opts) -> Span {
         IdescError::ScaleFormatNotForKind { .. } | IdescError::NotOnSm90 { .. } => {
             o.sf.map_or_else(Span::call_site, |x| x.1)
         }
+        IdescError::ScaleVecNotForKind { .. } => or(
+            o.vec.map(|x| x.1),
+            o.sf.map_or_else(Span::call_site, |x| x.1),
+        ),
         _ => Span::call_site(),
     }
 }
@@ -207,8 +234,65 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     toks.into_iter().collect()
 }
 
+/// A tile under `#[cfg]` (or `#[cfg_attr]`) in the module: refused, because the pairing is
+/// computed when the attribute expands, before configuration decides which tiles exist.
+fn refuse_cfg_tiles(body: &TokenStream) -> syn::Result<()> {
+    // The outer attributes of each top-level item: `#[..]` groups since the previous item ended
+    // (at a `;` or a `{ .. }` body).
+    let toks: Vec<TokenTree> = body.clone().into_iter().collect();
+    let mut attrs: Vec<&Group> = Vec::new();
+    let mut at = 0;
+    while at < toks.len() {
+        match &toks[at] {
+            TokenTree::Punct(p) if p.as_char() == '#' => {
+                if let Some(TokenTree::Group(g)) = toks.get(at + 1) {
+                    if g.delimiter() == Delimiter::Bracket {
+                        attrs.push(g);
+                        at += 1;
+                    }
+                }
+            }
+            TokenTree::Punct(p) if p.as_char() == ';' => attrs.clear(),
+            TokenTree::Group(g) if g.delimiter() == Delimiter::Brace => attrs.clear(),
+            TokenTree::Ident(i) if i == "struct" => {
+                let first = |g: &Group| match g.stream().into_iter().next() {
+                    Some(TokenTree::Ident(i)) => i.to_string(),
+                    _ => String::new(),
+                };
+                let tile = attrs.iter().any(|g| {
+                    let inner: Vec<TokenTree> = g.stream().into_iter().collect();
+                    matches!(inner.as_slice(), [.., TokenTree::Ident(n), TokenTree::Group(_)]
+                        if n == "smem_tile" || n == "smem_scale_tile")
+                });
+                let cfg = attrs
+                    .iter()
+                    .find(|g| first(g) == "cfg" || first(g) == "cfg_attr");
+                if let (true, Some(c)) = (tile, cfg) {
+                    let name = match toks.get(at + 1) {
+                        Some(TokenTree::Ident(n)) => n.to_string(),
+                        _ => "the tile".to_owned(),
+                    };
+                    return Err(syn::Error::new(
+                        c.span(),
+                        format!(
+                            "#[smem_mma] pairs its tiles when it expands, before `#[cfg]` is \
+                             evaluated, so it cannot tell whether `{name}` exists; put the #[cfg] \
+                             on the module instead (one #[smem_mma] module per configuration)"
+                        ),
+                    ));
+                }
+                attrs.clear();
+            }
+            _ => {}
+        }
+        at += 1;
+    }
+    Ok(())
+}
+
 fn pairing(attr: TokenStream, body: &TokenStream) -> syn::Result<TokenStream> {
     let opts = parse_opts(attr)?;
+    refuse_cfg_tiles(body)?;
     let mut a: Option<(Decl, TilePlan, Ident)> = None;
     let mut b: Option<(Decl, TilePlan, Ident)> = None;
     for (args_ts, span, name) in find_tiles(body, false) {
@@ -272,11 +356,39 @@ fn pairing(attr: TokenStream, body: &TokenStream) -> syn::Result<TokenStream> {
     if let Some((sf, _)) = opts.sf {
         po = po.scale_format(sf);
     }
-    let pair =
+    if let Some((v, _)) = opts.vec {
+        po = po.scale_vec(v);
+    }
+    let mut pair =
         MmaPair::pair(&pa, &pb, po).map_err(|e| syn::Error::new(blame(&e, &da, &db, &opts), e))?;
+    // No `vec` given with `sf = ue8m0`: an mxf4nvf4 pair reads UE8M0 per 16 values as well as 32
+    // (PTX table "Valid combinations of scale_vectorsize with types and MMA-Kind"), so the scale
+    // tiles of the module decide when they all state `vec = 16`.
+    if opts.vec.is_none()
+        && matches!(opts.sf, Some((ScaleFormat::Ue8m0, _)))
+        && scale_tiles_vec(body) == Some(16)
+    {
+        if let Ok(p16) = MmaPair::pair(&pa, &pb, po.scale_vec(16)) {
+            (pair, po) = (p16, po.scale_vec(16));
+        }
+    }
     let mut ts = items(&pair, &na, &nb, &po)?;
     ts.extend(scale_tiles(&pair, body, (&pa, &na), (&pb, &nb))?);
     Ok(ts)
+}
+
+/// The vector size every `#[smem_scale_tile]` of the module states with `vec = N` (`None`: none
+/// states one, or they differ: the pair keeps its default and the tile check names the mismatch).
+fn scale_tiles_vec(body: &TokenStream) -> Option<u32> {
+    let mut vecs = find_tiles(body, true)
+        .into_iter()
+        .filter_map(|(args_ts, span, _)| {
+            crate::scale::parse(args_ts, span)
+                .ok()
+                .and_then(|a| a.vec.map(|v| v.value))
+        });
+    let first = vecs.next()?;
+    vecs.all(|v| v == first).then_some(first)
 }
 
 /// The `#[smem_scale_tile]`s of the module: each must hold the factors of its operand's tile
@@ -340,6 +452,10 @@ fn items(p: &MmaPair, na: &Ident, nb: &Ident, po: &PairOptions) -> syn::Result<T
         }
         None => quote! {},
     };
+    let vec = match po.vec {
+        Some(v) => quote! { .scale_vec(#v) },
+        None => quote! {},
+    };
     let mnemonic = Literal::string(&p.mnemonic().to_string());
     let (m, n, k, cg) = (p.shape.m, p.shape.n, p.shape.k, p.cta_group);
     let common = quote! {
@@ -351,7 +467,8 @@ fn items(p: &MmaPair, na: &Ident, nb: &Ident, po: &PairOptions) -> syn::Result<T
             ::smemdesc::PairOptions::new(::smemdesc::AccumType::#accum)
                 .negate(#neg_a, #neg_b)
                 .saturate(#sat)
-                #sf,
+                #sf
+                #vec,
         ) {
             Ok(p) => p,
             Err(e) => panic!("{}", e.summary()),
