@@ -76,3 +76,35 @@ fn arrays_of_tiles_take_every_element() {
     assert_eq!([Tiles::C_OFFSET, Tiles::BYTES], [33792, 33796]);
     assert_eq!(Tiles::t_at(0, 1), 1024 + 16384);
 }
+
+mod m {
+    use smemdesc::smem_tile;
+    #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 64), major = K)]
+    pub struct T;
+}
+use m::T as Q;
+
+/// The storage `smemdesc-cli/tests/header_from_review.rs` gives `header --from`: the macro's
+/// numbers must be the same (worked by hand there and here).
+#[smem_storage(arch = sm90)]
+pub struct Renamed {
+    bar: u64,
+    q: Q,
+    w: u128,
+    arr: [m::T; 2],
+}
+
+#[test]
+fn renamed_tiles_u128_and_tile_arrays() {
+    // bar: 8 B at 0; q: 16384 B at 1024; w: 16 B aligned to 16 at 17408; arr: 32768 B at 18432.
+    assert_eq!(
+        [
+            Renamed::Q_OFFSET,
+            Renamed::W_OFFSET,
+            Renamed::W_ALIGN,
+            Renamed::ARR_OFFSET
+        ],
+        [1024, 17408, 16, 18432]
+    );
+    assert_eq!([Renamed::ARR_BYTES, Renamed::BYTES], [32768, 51200]);
+}

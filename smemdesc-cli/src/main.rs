@@ -20,8 +20,10 @@ mod decode;
 mod draw;
 mod header;
 mod header_args;
+mod header_check;
 mod header_eval;
 mod header_src;
+mod header_storage;
 mod idesc;
 mod tile;
 
