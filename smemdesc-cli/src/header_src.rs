@@ -256,10 +256,20 @@ fn pairing(
         };
         return Err(cx.src.err(span, e));
     }
-    let p = MmaPair::pair(&ta.plan, &tb.plan, po).map_err(|e| {
+    let mut p = MmaPair::pair(&ta.plan, &tb.plan, po).map_err(|e| {
         cx.src
             .err(attr.pound_token.span, format!("#[smem_mma]: {e}"))
     })?;
+    // As the macro: no `vec` with `sf = ue8m0`, and the module's scale tiles all state
+    // `vec = 16`: an mxf4nvf4 pair reads UE8M0 per 16 values.
+    if po.vec.is_none()
+        && po.sf == Some(smemdesc_core::ScaleFormat::Ue8m0)
+        && super::header_check::scale_tiles_vec(body) == Some(16)
+    {
+        if let Ok(p16) = MmaPair::pair(&ta.plan, &tb.plan, po.scale_vec(16)) {
+            p = p16;
+        }
+    }
     let mnemonic = p.mnemonic().to_string();
     let mut items = vec![
         scalar(

@@ -143,3 +143,29 @@ fn members_the_macros_accept_are_accepted() {
         "{err}"
     );
 }
+
+/// `#[smem_mma(sf = ue8m0)]` over mxf4nvf4 tiles whose scale tiles state `vec = 16`: the header
+/// names the same instruction as the macro (`tests/mma_scale_vec.rs`): PTX `.block16` =
+/// `.scale_vec::4X`, which the table "Valid combinations of scale_vectorsize with types and
+/// MMA-Kind" allows for E2M1 with UE8M0.
+#[test]
+fn ue8m0_with_vec_16_pairs_like_the_macro() {
+    let tile = |op: &str, mn: u32| {
+        format!("#[smem_tile(arch = sm100, operand = {op}, dtype = e2m1, kind = mxf4nvf4, tile = ({mn}, 256), major = K)]\npub struct Tile{op};\n#[smem_scale_tile(kind = mxf4nvf4, operand = {op}, tile = ({mn}, 256), sf = ue8m0, vec = 16)]\npub struct Sf{op};\n")
+    };
+    let src = format!(
+        "#[smem_mma(accum = f32, sf = ue8m0)]\nmod m {{\n{}{}}}\n",
+        tile("A", 128),
+        tile("B", 256)
+    );
+    let (code, out, err) = header("nv16", "k.rs", &src);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("#define K_M_MNEMONIC \"tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale.scale_vec::4X\""),
+        "{out}"
+    );
+    let explicit = src.replace("sf = ue8m0)]\nmod", "sf = ue8m0, vec = 16)]\nmod");
+    let (code, out, err) = header("nv16e", "k.rs", &explicit);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("scale_vec::4X"), "{out}");
+}
