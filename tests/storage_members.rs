@@ -16,7 +16,7 @@ pub struct Cfg {
     a: [u8; 16],
     #[cfg(any())]
     x: [u8; 3000],
-    #[cfg(all())]
+    #[cfg(test)]
     y: [u8; 8],
     b: [u32; 4],
 }

@@ -150,25 +150,6 @@ pub(crate) fn comment_path(path: &str) -> String {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::comment_path;
-
-    #[test]
-    fn comment_paths_never_end_in_a_backslash_or_span_lines() {
-        for p in ["dir\\", "a\nb.rs", "x*/y.rs", "c:\\k.rs\r"] {
-            let c = comment_path(p);
-            assert!(
-                !c.ends_with('\\') && !c.contains('\n') && !c.contains('\r'),
-                "{c}"
-            );
-            assert!(!c.contains("*/"), "{c}");
-        }
-        assert_eq!(comment_path("examples/k.rs"), "examples/k.rs");
-        assert_eq!(comment_path("a\\"), "\"a\\\\\"");
-    }
-}
-
 /// The vector size every `#[smem_scale_tile]` struct of a module body states with `vec = N`
 /// (`None`: none states one, or they differ), as `#[smem_mma]` reads it.
 pub(crate) fn scale_tiles_vec(body: &[syn::Item]) -> Option<u32> {
@@ -251,4 +232,23 @@ pub(crate) fn nesting(src: &Src, text: &str) -> Result<(), CliError> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::comment_path;
+
+    #[test]
+    fn comment_paths_never_end_in_a_backslash_or_span_lines() {
+        for p in ["dir\\", "a\nb.rs", "x*/y.rs", "c:\\k.rs\r"] {
+            let c = comment_path(p);
+            assert!(
+                !c.ends_with('\\') && !c.contains('\n') && !c.contains('\r'),
+                "{c}"
+            );
+            assert!(!c.contains("*/"), "{c}");
+        }
+        assert_eq!(comment_path("examples/k.rs"), "examples/k.rs");
+        assert_eq!(comment_path("a\\"), "\"a\\\\\"");
+    }
 }
