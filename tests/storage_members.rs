@@ -18,6 +18,9 @@ pub struct Cfg {
     x: [u8; 3000],
     #[cfg(test)]
     y: [u8; 8],
+    #[cfg(any())]
+    #[smem(align = 1024)]
+    z: [u8; 16],
     b: [u32; 4],
 }
 

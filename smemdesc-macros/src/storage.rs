@@ -252,8 +252,8 @@ fn emit(st: &syn::DeriveInput, arch: &TokenStream, members: &[Member]) -> TokenS
     let attrs = st.attrs.iter().filter(|a| !a.path().is_ident("smem"));
     let name_str = name.to_string();
     // The number of members and each member's index, counting only members whose `#[cfg]`
-    // holds: without any `#[cfg]` plain literals, else the length of `&[(), #[cfg(..)] (), ..]`, which the
-    // compiler evaluates after configuration.
+    // holds: without any `#[cfg]` plain literals, else the length of `&[(), #[cfg(..)] (), ..]`,
+    // which the compiler evaluates after configuration.
     let any_cfg = members.iter().any(|m| !m.cfgs.is_empty());
     let count = |upto: usize| -> TokenStream {
         if any_cfg {
@@ -325,7 +325,7 @@ fn emit(st: &syn::DeriveInput, arch: &TokenStream, members: &[Member]) -> TokenS
             Some(a) => quote!(#member.at_least(#a)),
             None => member,
         };
-        list.push(quote!(#(#cfg)* #member));
+        list.push(quote!(#(#cfg)* { #member }));
         let doc_off =
             format!("Byte offset of `{fname}` from the storage base (aligned to `ALIGN`).");
         items.push(quote! {
