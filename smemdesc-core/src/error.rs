@@ -642,7 +642,7 @@ impl core::fmt::Display for Error {
                 "{} of {bytes} B is not a multiple of 16 B; descriptor fields hold 16-byte units",
                 field.name()
             ),
-            Error::SmemBudget { bytes, stage_bytes, stages, limit } => {
+            Error::SmemBudget { stage_bytes, stages, limit, .. } => {
                 if stage_bytes > limit {
                     write!(
                         f,
@@ -652,7 +652,9 @@ impl core::fmt::Display for Error {
                 } else {
                     write!(
                         f,
-                        "{stages} stages x {stage_bytes} B = {bytes} B exceed the {limit} B of shared memory per CTA; at most {} stages fit",
+                        "{stages} stages x {stage_bytes} B = {} B exceed the {limit} B of shared memory per CTA; at most {} stages fit",
+                        // In u64: the product of two u32 values fits (the field saturates).
+                        stages as u64 * stage_bytes as u64,
                         limit / stage_bytes
                     )
                 }
