@@ -54,6 +54,18 @@ fn mxf4nvf4_reads_ue8m0_per_16_values() {
         nvf4_ue8m0_16::MMA.scale_vec(),
         Some((ScaleFormat::Ue8m0, 16))
     );
+    // PTX "Scale Factor A ID" (and B) for scale_vec::4X/block16, K = 64/128: the id must be 0,
+    // whatever the factor type; the descriptor alone (ue8m0) would allow 0 or 2.
+    assert!(nvf4_ue8m0_16::try_idesc_with_sf_tmem(0x100, 0x200).is_ok());
+    for (a, b) in [(2u32 << 30, 0), (0, 2u32 << 30), (1u32 << 30, 0)] {
+        assert!(
+            matches!(
+                nvf4_explicit::try_idesc_with_sf_tmem(a, b),
+                Err(IdescError::SfIdIllegal { .. })
+            ),
+            "{a:#x} {b:#x}"
+        );
+    }
 }
 
 #[test]

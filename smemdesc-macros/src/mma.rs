@@ -504,6 +504,31 @@ fn items(p: &MmaPair, na: &Ident, nb: &Ident, po: &PairOptions) -> syn::Result<T
             let raw = Literal::u32_suffixed(i.raw());
             let raw64 = Literal::u64_suffixed(i.runtime64());
             let kind = format_ident!("{}", format!("{:?}", p.kind));
+            // UE8M0 per 16 values: the descriptor (ue8m0) cannot tell it from per 32, but PTX
+            // "Scale Factor A ID" / "B ID" for scale_vec::4X/block16 with K = 64/128 says the id
+            // "must be 0" (block16 with K = 96: 0 or 2), so the pair checks the ids itself.
+            let sf_ids = if p.scale_vec() == Some((ScaleFormat::Ue8m0, 16)) {
+                let (mask, legal) = if p.shape.k == 96 {
+                    (0b0101u32, "0, 2 (ue8m0 per 16 values, block16 with K = 96)")
+                } else {
+                    (0b0001u32, "0 (ue8m0 per 16 values, scale_vec::4X)")
+                };
+                quote! {
+                    let (id_a, id_b) = (tsfa_addr >> 30, tsfb_addr >> 30);
+                    if (#mask >> id_a) & 1 == 0 {
+                        return Err(::smemdesc::IdescError::SfIdIllegal {
+                            operand: ::smemdesc::Operand::A, id: id_a, legal: #legal,
+                        });
+                    }
+                    if (#mask >> id_b) & 1 == 0 {
+                        return Err(::smemdesc::IdescError::SfIdIllegal {
+                            operand: ::smemdesc::Operand::B, id: id_b, legal: #legal,
+                        });
+                    }
+                }
+            } else {
+                quote! {}
+            };
             quote! {
                 /// The tcgen05 instruction descriptor (32 bits).
                 pub const IDESC: u32 = #raw;
@@ -527,6 +552,7 @@ fn items(p: &MmaPair, na: &Ident, nb: &Ident, po: &PairOptions) -> syn::Result<T
                     tsfa_addr: u32,
                     tsfb_addr: u32,
                 ) -> Result<u64, ::smemdesc::IdescError> {
+                    #sf_ids
                     match ::smemdesc::Idesc::new(IDESC, ::smemdesc::MmaKind::#kind)
                         .try_with_sf_tmem(tsfa_addr, tsfb_addr)
                     {
