@@ -118,7 +118,10 @@ fn parse_opts(attr: TokenStream) -> syn::Result<Opts> {
 /// The `#[smem_tile(...)]` (or, `scale = true`, `#[smem_scale_tile(...)]`) declarations at the
 /// top level of a module body: their arguments, the span of the attribute's name, and the name of
 /// the struct that follows.
-fn find_tiles(body: &TokenStream, scale: bool) -> Vec<(TokenStream, Span, Option<Ident>)> {
+pub(crate) fn find_tiles(
+    body: &TokenStream,
+    scale: bool,
+) -> Vec<(TokenStream, Span, Option<Ident>)> {
     let attr = if scale {
         "smem_scale_tile"
     } else {
@@ -234,65 +237,9 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
     toks.into_iter().collect()
 }
 
-/// A tile under `#[cfg]` (or `#[cfg_attr]`) in the module: refused, because the pairing is
-/// computed when the attribute expands, before configuration decides which tiles exist.
-fn refuse_cfg_tiles(body: &TokenStream) -> syn::Result<()> {
-    // The outer attributes of each top-level item: `#[..]` groups since the previous item ended
-    // (at a `;` or a `{ .. }` body).
-    let toks: Vec<TokenTree> = body.clone().into_iter().collect();
-    let mut attrs: Vec<&Group> = Vec::new();
-    let mut at = 0;
-    while at < toks.len() {
-        match &toks[at] {
-            TokenTree::Punct(p) if p.as_char() == '#' => {
-                if let Some(TokenTree::Group(g)) = toks.get(at + 1) {
-                    if g.delimiter() == Delimiter::Bracket {
-                        attrs.push(g);
-                        at += 1;
-                    }
-                }
-            }
-            TokenTree::Punct(p) if p.as_char() == ';' => attrs.clear(),
-            TokenTree::Group(g) if g.delimiter() == Delimiter::Brace => attrs.clear(),
-            TokenTree::Ident(i) if i == "struct" => {
-                let first = |g: &Group| match g.stream().into_iter().next() {
-                    Some(TokenTree::Ident(i)) => i.to_string(),
-                    _ => String::new(),
-                };
-                let tile = attrs.iter().any(|g| {
-                    let inner: Vec<TokenTree> = g.stream().into_iter().collect();
-                    matches!(inner.as_slice(), [.., TokenTree::Ident(n), TokenTree::Group(_)]
-                        if n == "smem_tile" || n == "smem_scale_tile")
-                });
-                let cfg = attrs
-                    .iter()
-                    .find(|g| first(g) == "cfg" || first(g) == "cfg_attr");
-                if let (true, Some(c)) = (tile, cfg) {
-                    let name = match toks.get(at + 1) {
-                        Some(TokenTree::Ident(n)) => n.to_string(),
-                        _ => "the tile".to_owned(),
-                    };
-                    return Err(syn::Error::new(
-                        c.span(),
-                        format!(
-                            "#[smem_mma] pairs its tiles when it expands, before `#[cfg]` is \
-                             evaluated, so it cannot tell whether `{name}` exists; put the #[cfg] \
-                             on the module instead (one #[smem_mma] module per configuration)"
-                        ),
-                    ));
-                }
-                attrs.clear();
-            }
-            _ => {}
-        }
-        at += 1;
-    }
-    Ok(())
-}
-
 fn pairing(attr: TokenStream, body: &TokenStream) -> syn::Result<TokenStream> {
     let opts = parse_opts(attr)?;
-    refuse_cfg_tiles(body)?;
+    crate::mma_scan::refuse_cfg_tiles(body)?;
     let mut a: Option<(Decl, TilePlan, Ident)> = None;
     let mut b: Option<(Decl, TilePlan, Ident)> = None;
     for (args_ts, span, name) in find_tiles(body, false) {
@@ -366,7 +313,7 @@ fn pairing(attr: TokenStream, body: &TokenStream) -> syn::Result<TokenStream> {
     // tiles of the module decide when they all state `vec = 16`.
     if opts.vec.is_none()
         && matches!(opts.sf, Some((ScaleFormat::Ue8m0, _)))
-        && scale_tiles_vec(body) == Some(16)
+        && crate::mma_scan::scale_tiles_vec(body) == Some(16)
     {
         if let Ok(p16) = MmaPair::pair(&pa, &pb, po.scale_vec(16)) {
             (pair, po) = (p16, po.scale_vec(16));
@@ -375,20 +322,6 @@ fn pairing(attr: TokenStream, body: &TokenStream) -> syn::Result<TokenStream> {
     let mut ts = items(&pair, &na, &nb, &po)?;
     ts.extend(scale_tiles(&pair, body, (&pa, &na), (&pb, &nb))?);
     Ok(ts)
-}
-
-/// The vector size every `#[smem_scale_tile]` of the module states with `vec = N` (`None`: none
-/// states one, or they differ: the pair keeps its default and the tile check names the mismatch).
-fn scale_tiles_vec(body: &TokenStream) -> Option<u32> {
-    let mut vecs = find_tiles(body, true)
-        .into_iter()
-        .filter_map(|(args_ts, span, _)| {
-            crate::scale::parse(args_ts, span)
-                .ok()
-                .and_then(|a| a.vec.map(|v| v.value))
-        });
-    let first = vecs.next()?;
-    vecs.all(|v| v == first).then_some(first)
 }
 
 /// The `#[smem_scale_tile]`s of the module: each must hold the factors of its operand's tile
