@@ -75,7 +75,7 @@ pub use smemdesc_macros::{smem_plan, smem_scale_tile, smem_storage, smem_tile};
 /// Pairs the A and B [`macro@smem_tile`] structs declared in an inline module into one MMA
 /// instruction: checks at expansion time that they agree (architecture, kind, `cta_group`, K, M
 /// from A and N from B, majors, accumulator, negate/saturate/scale settings legal for the kind;
-/// `sf` is required for `mxf4nvf4`), checks the module's [`macro@smem_scale_tile`]s against the
+/// `sf` is required for `mxf4nvf4`; `vec = 16 | 32` sets the values per scale factor), checks the module's [`macro@smem_scale_tile`]s against the
 /// instruction ([`MmaPair::check_scale_tile`]), and adds the instruction's items to the module
 /// (README "The instruction: pairing A and B").
 ///

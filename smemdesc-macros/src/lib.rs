@@ -15,6 +15,7 @@ mod emit;
 mod fallback;
 mod global;
 mod mma;
+mod mma_scan;
 mod scale;
 mod storage;
 
