@@ -399,16 +399,6 @@ fn main() {
             "e2m1",
         ),
         (
-            "mxf4nvf4_4x_ue8m0",
-            SyncShape::M16N8K64,
-            SyncKind::Mxf4Nvf4,
-            T::E2M1,
-            T::E2M1,
-            Some((ScaleVec::X4, ScaleType::Ue8m0)),
-            "e2m1",
-            "e2m1",
-        ),
-        (
             "mxf4nvf4_4x_ue4m3",
             SyncShape::M16N8K64,
             SyncKind::Mxf4Nvf4,

@@ -139,7 +139,6 @@ fn forms() -> Vec<(MmaSync, &'static str, &'static str, u32, u32)> {
     for (kind, sv) in [
         (SyncKind::Mxf4, None),
         (SyncKind::Mxf4Nvf4, Some((ScaleVec::X2, ScaleType::Ue8m0))),
-        (SyncKind::Mxf4Nvf4, Some((ScaleVec::X4, ScaleType::Ue8m0))),
         (SyncKind::Mxf4Nvf4, Some((ScaleVec::X4, ScaleType::Ue4m3))),
     ] {
         let m = MmaSync::with_kind(Sm120, M16N8K64, kind, T::E2M1, T::E2M1, sv).unwrap();
@@ -401,7 +400,10 @@ fn illegal_forms_name_the_legal_ones() {
     assert!(x(SyncKind::Mxf4, Some((X4, Ue8m0))).is_err());
     assert!(x(SyncKind::Mxf4Nvf4, None).is_err());
     assert!(x(SyncKind::Mxf4Nvf4, Some((X2, Ue8m0))).is_ok());
-    assert!(x(SyncKind::Mxf4Nvf4, Some((X4, Ue8m0))).is_ok());
+    // The PTX ISA's table lists ue8m0 with 4X for mxf4nvf4, but ptxas -arch=sm_120a (CUDA 13.0,
+    // gpu/fragments/device_log.txt) rejects it: "Illegal modifier '.scale_vec::4X' for
+    // instruction 'mma' with type '.ue8m0'". smemdesc follows the assembler.
+    assert!(x(SyncKind::Mxf4Nvf4, Some((X4, Ue8m0))).is_err());
     assert!(x(SyncKind::Mxf4Nvf4, Some((X4, Ue4m3))).is_ok());
     assert!(x(SyncKind::Mxf4Nvf4, Some((X2, Ue4m3))).is_err());
     assert_eq!(x(SyncKind::Mxf4, None).unwrap().scale, Some((X2, Ue8m0)));

@@ -180,8 +180,9 @@ pub enum SyncKind {
     Mxf8f6f4,
     /// `.kind::mxf4.block_scale` (sm120a): packed e2m1, `m16n8k64`, `ue8m0` per 32 K values.
     Mxf4,
-    /// `.kind::mxf4nvf4.block_scale` (sm120a): packed e2m1, `m16n8k64`, `ue8m0` per 32 or 16
-    /// (`scale_vec::2X`/`4X`), or `ue4m3` per 16 (`4X`).
+    /// `.kind::mxf4nvf4.block_scale` (sm120a): packed e2m1, `m16n8k64`, `ue8m0` per 32
+    /// (`scale_vec::2X`) or `ue4m3` per 16 (`4X`). (The PTX table also lists `ue8m0` with `4X`;
+    /// ptxas for `sm_120a` rejects it, so smemdesc does.)
     Mxf4Nvf4,
 }
 
