@@ -351,3 +351,71 @@ fn ldmatrix_tiles_deliver_the_fragments_and_chosen_layouts_are_conflict_free() {
         }
     }
 }
+
+#[test]
+fn stmatrix_result_tiles_put_each_c_element_where_the_layout_says() {
+    // PTX stmatrix: lane l's register d holds row l / 4, bytes 4 (l % 4) .. of matrix d (with
+    // .trans: its element e is row 2 (l % 4) + e, column l / 4 of the stored matrix).
+    let mma = MmaSync::new(SyncArch::Sm90, SyncShape::M16N8K16, T::BF16).unwrap();
+    for (major, m, n, num) in [
+        (Major::K, 64, 32, 4),
+        (Major::K, 16, 8, 2),
+        (Major::K, 32, 64, 1),
+        (Major::Mn, 64, 32, 4),
+        (Major::Mn, 32, 16, 2),
+    ] {
+        for sw in [None, Some(SwizzleMode::None)] {
+            let t = LdmatrixTile::new(mma, FragOperand::C, major, m, n, sw, num).unwrap();
+            assert_eq!(t.access(), WarpAccess::Matrix { num, store: true });
+            if sw.is_none() {
+                t.check_reader().unwrap();
+            }
+            let l = t.layout();
+            let mut seen = HashSet::new();
+            for i in 0..t.instructions() {
+                let addrs = t.addresses(i);
+                for d in 0..num {
+                    let (ks, frag, reg) = t.dest(i, d);
+                    assert_eq!(ks, 0);
+                    let (mi, ni) = (frag / (n / 8), frag % (n / 8));
+                    for lane in 0..32u32 {
+                        for e in 0..2 {
+                            let (r, c) = mma.coord(FragOperand::C, lane, 2 * reg + e).unwrap();
+                            let (gm, gn) = (16 * mi + r, 8 * ni + c);
+                            let (want, got) = match major {
+                                Major::K => (
+                                    l.offset(gm, 2 * gn),
+                                    addrs[(8 * d + lane / 4) as usize] + 4 * (lane % 4) + 2 * e,
+                                ),
+                                Major::Mn => (
+                                    l.offset(gn, 2 * gm),
+                                    addrs[(8 * d + 2 * (lane % 4) + e) as usize] + 2 * (lane / 4),
+                                ),
+                            };
+                            assert_eq!(
+                                got,
+                                want,
+                                "{major:?} {m}x{n} x{num} instr {i} lane {lane} c{}",
+                                2 * reg + e
+                            );
+                            assert!(seen.insert((gm, gn)));
+                        }
+                    }
+                }
+            }
+            assert_eq!(seen.len() as u32, m * n, "every element stored once");
+        }
+    }
+    // the unswizzled 128-B-row result tile is the 8-way control
+    let plain = LdmatrixTile::new(
+        mma,
+        FragOperand::C,
+        Major::K,
+        64,
+        64,
+        Some(SwizzleMode::None),
+        4,
+    )
+    .unwrap();
+    assert_eq!(plain.reader_report(0).degree, 8);
+}

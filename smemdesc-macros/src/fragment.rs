@@ -20,10 +20,13 @@ pub(crate) const FRAG_KEYS: &[(&str, &str)] = &[
         "f16 | bf16 | tf32 | s8 | u8 | e4m3 | e5m2 | e3m2 | e2m3 | e2m1",
     ),
     ("kind", "plain | f8f6f4 | mxf8f6f4 | mxf4 | mxf4nvf4"),
-    ("operand", "A | B"),
+    ("operand", "A | B | D (16-bit results, written with stmatrix)"),
     ("major", "K | MN"),
     ("tile", "(MN, K) in elements"),
-    ("reader", "ldmatrix_x1 | ldmatrix_x2 | ldmatrix_x4"),
+    (
+        "reader",
+        "ldmatrix_x1 | ldmatrix_x2 | ldmatrix_x4 (A, B); stmatrix_x1 | stmatrix_x2 | stmatrix_x4 (D)",
+    ),
     (
         "writer",
         "cp_async | tma | st_shared_4 | st_shared_8 | st_shared_16",
@@ -133,6 +136,7 @@ fn parse(input: TokenStream, site: Span) -> Result<FragDecl, syn::Error> {
             |s| match s {
                 "A" => Some(FragOperand::A),
                 "B" => Some(FragOperand::B),
+                "C" | "D" => Some(FragOperand::C),
                 _ => None,
             },
             &mut errs,
@@ -145,9 +149,12 @@ fn parse(input: TokenStream, site: Span) -> Result<FragDecl, syn::Error> {
             v,
             "reader",
             |s| match s {
-                "ldmatrix_x1" => Some(1),
-                "ldmatrix_x2" => Some(2),
-                "ldmatrix_x4" => Some(4),
+                "ldmatrix_x1" => Some((1, false)),
+                "stmatrix_x1" => Some((1, true)),
+                "stmatrix_x2" => Some((2, true)),
+                "stmatrix_x4" => Some((4, true)),
+                "ldmatrix_x2" => Some((2, false)),
+                "ldmatrix_x4" => Some((4, false)),
                 _ => None,
             },
             &mut errs,
@@ -195,7 +202,20 @@ fn parse(input: TokenStream, site: Span) -> Result<FragDecl, syn::Error> {
         syn::Error::new(span, e.to_string())
     })?;
     let major_v = major.map_or(Major::K, |m| m.value);
-    let num = reader.map_or(4, |r| r.value);
+    let is_d = matches!(op.value, FragOperand::C);
+    if let Some(r) = reader {
+        if r.value.1 != is_d {
+            return Err(syn::Error::new(
+                r.span,
+                if is_d {
+                    "operand D (results) is written with stmatrix: reader = stmatrix_x1 | stmatrix_x2 | stmatrix_x4"
+                } else {
+                    "A and B are read with ldmatrix: reader = ldmatrix_x1 | ldmatrix_x2 | ldmatrix_x4"
+                },
+            ));
+        }
+    }
+    let num = reader.map_or(4, |r| r.value.0);
     let (mn, k) = tile.value;
     let t = LdmatrixTile::new(
         mma,
@@ -307,7 +327,8 @@ pub(crate) fn expand(
     let dt = dtype_path(d.mma.a);
     let op = match d.op {
         FragOperand::A => quote!(::smemdesc::fragment::FragOperand::A),
-        _ => quote!(::smemdesc::fragment::FragOperand::B),
+        FragOperand::B => quote!(::smemdesc::fragment::FragOperand::B),
+        FragOperand::C => quote!(::smemdesc::fragment::FragOperand::C),
     };
     let major = major_path(d.major);
     let sw = swizzle_path(d.tile.layout().swizzle);
@@ -319,7 +340,12 @@ pub(crate) fn expand(
     let ksteps = d.tile.ksteps();
     let trans = d.tile.trans();
     let mnemonic = format!(
-        "ldmatrix.sync.aligned.m8n8.x{num}{}.shared.b16",
+        "{}.sync.aligned.m8n8.x{num}{}.shared.b16",
+        if matches!(d.op, FragOperand::C) {
+            "stmatrix"
+        } else {
+            "ldmatrix"
+        },
         if trans { ".trans" } else { "" }
     );
     let reader_free = d.tile.check_reader().is_ok();
@@ -386,9 +412,9 @@ pub(crate) fn expand(
             pub const INSTRUCTIONS: u32 = #instrs;
             /// k-steps of the tile.
             pub const KSTEPS: u32 = #ksteps;
-            /// The `ldmatrix` mnemonic.
+            /// The `ldmatrix` mnemonic (`stmatrix` for a D tile).
             pub const LDMATRIX: &'static str = #mnemonic;
-            /// Whether every `ldmatrix` of the tile is conflict-free per the model.
+            /// Whether every `ldmatrix` (`stmatrix`) of the tile is conflict-free per the model.
             pub const READER_CONFLICT_FREE: bool = #reader_free;
             /// Byte offset (from the 1024-B-aligned tile base) lane `lane` passes to
             /// `ldmatrix` number `instr`.

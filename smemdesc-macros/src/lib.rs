@@ -373,10 +373,10 @@ pub fn smem_storage(attr: TokenStream, item: TokenStream) -> TokenStream {
 /// | `mma` | `m16n8k4`, `m16n8k8`, `m16n8k16`, `m16n8k32`, `m16n8k64` | required |
 /// | `dtype` | `f16`, `bf16`, `tf32`, `s8`, `u8`, `e4m3`, `e5m2`, ... | required |
 /// | `kind` | `plain`, `f8f6f4`, `mxf8f6f4`, `mxf4`, `mxf4nvf4` | `plain` |
-/// | `operand` | `A`, `B` | required |
-/// | `major` | `K`, `MN` (`ldmatrix .trans`, 16-bit only) | `K` |
+/// | `operand` | `A`, `B`; `D`: an `M x N` tile of 16-bit results written with `stmatrix` | required |
+/// | `major` | `K`, `MN` (`ldmatrix .trans`, 16-bit only; for `D`: row- or column-major) | `K` |
 /// | `tile` | `(MN, K)` in elements | required |
-/// | `reader` | `ldmatrix_x1`, `ldmatrix_x2`, `ldmatrix_x4` | `ldmatrix_x4` |
+/// | `reader` | `ldmatrix_x1`, `ldmatrix_x2`, `ldmatrix_x4`; for `D`: `stmatrix_x1/x2/x4` | `.x4` |
 /// | `writer` | `cp_async`, `tma`, `st_shared_4`, `st_shared_8`, `st_shared_16` | none |
 /// | `swizzle` | `auto`, `none`, `32B`, `64B`, `128B` | `auto` |
 /// | `conflict_free` | `true`, `false`: a conflict is a compile error naming lanes and bank | `false` |

@@ -8,6 +8,11 @@ struct As;
     major = MN, tile = (64, 32), writer = tma, conflict_free = true)]
 struct Bs;
 
+// Results: 16-bit D fragments stored with stmatrix.x4 into a 64 x 32 tile (64-B rows).
+#[smemdesc::smem_fragment_tile(arch = sm90, mma = m16n8k16, dtype = bf16, operand = D,
+    tile = (64, 32), reader = stmatrix_x4, conflict_free = true)]
+struct Ds;
+
 const OFF: u32 = As::ldmatrix_offset(0, 9);
 
 fn main() {
@@ -20,4 +25,8 @@ fn main() {
     assert_eq!(As::WRITER_ISSUES, 16);
     assert_eq!(Bs::LDMATRIX, "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16");
     assert_eq!(Bs::WRITER_ISSUES, 0);
+    assert_eq!(Ds::LDMATRIX, "stmatrix.sync.aligned.m8n8.x4.shared.b16");
+    assert_eq!((Ds::ROWS, Ds::ROW_BYTES, Ds::INSTRUCTIONS), (64, 64, 8));
+    assert_eq!(Ds::SWIZZLE, smemdesc::SwizzleMode::B64);
+    assert!(Ds::READER_CONFLICT_FREE);
 }

@@ -40,7 +40,11 @@ pub struct LdmatrixTile {
 }
 
 impl LdmatrixTile {
-    /// Plans an A or B tile of `mn × k` elements stored `major`, read with `ldmatrix.x{num}`.
+    /// Plans an A or B tile of `mn × k` elements stored `major`, read with `ldmatrix.x{num}`;
+    /// or, for [`FragOperand::C`], an `M × N` tile of 16-bit results (`mn = M`, `k = N`; `K`:
+    /// row-major, `MN`: column-major with `.trans`) written from the C/D fragments with
+    /// `stmatrix.x{num}` (each 16 × 8 fragment, its f32 values converted to 16-bit pairs
+    /// `(c0, c1)`, `(c2, c3)`, is two 8 × 8 matrices).
     /// `swizzle: None` chooses the widest swizzle (128, 64, 32 B) dividing the stored row whose
     /// reads are conflict-free (no swizzle for 16-B rows); `Some(mode)` checks nothing yet (call
     /// [`LdmatrixTile::check_reader`]).
@@ -61,15 +65,13 @@ impl LdmatrixTile {
         swizzle: Option<SwizzleMode>,
         num: u32,
     ) -> Result<LdmatrixTile, TileError> {
-        if matches!(op, FragOperand::C) {
-            return Err(TileError::NotAnInput);
-        }
-        let bits = mma.reg_bits();
+        let is_c = matches!(op, FragOperand::C);
+        let bits = if is_c { 16 } else { mma.reg_bits() };
         if matches!(major, Major::Mn) && bits != 16 {
             return Err(TileError::TransNeeds16Bit { bits });
         }
-        let mn_multiple = if matches!(op, FragOperand::A) { 16 } else { 8 };
-        let k_multiple = mma.shape.k();
+        let mn_multiple = if matches!(op, FragOperand::B) { 8 } else { 16 };
+        let k_multiple = if is_c { 8 } else { mma.shape.k() };
         if mn == 0 || k == 0 || mn % mn_multiple != 0 || k % k_multiple != 0 {
             return Err(TileError::Extent {
                 mn,
@@ -78,7 +80,11 @@ impl LdmatrixTile {
                 k_multiple,
             });
         }
-        let regs = mma.regs(op) * (mn / mn_multiple);
+        let regs = if is_c {
+            2 * (mn / 16) * (k / 8)
+        } else {
+            mma.regs(op) * (mn / mn_multiple)
+        };
         if !matches!(num, 1 | 2 | 4) || regs % num != 0 {
             return Err(TileError::MatrixCount { num, regs });
         }
@@ -171,7 +177,15 @@ impl LdmatrixTile {
     pub const fn access(&self) -> WarpAccess {
         WarpAccess::Matrix {
             num: self.num,
-            store: false,
+            store: matches!(self.op, FragOperand::C),
+        }
+    }
+
+    /// Bits per stored element: the operand's register width, 16 for a C/D tile.
+    const fn bits(&self) -> u32 {
+        match self.op {
+            FragOperand::C => 16,
+            _ => self.mma.reg_bits(),
         }
     }
 
@@ -189,12 +203,19 @@ impl LdmatrixTile {
 
     /// Registers of one k-step over all fragments of the tile's MN extent.
     const fn regs_per_kstep(&self) -> u32 {
-        let f = if matches!(self.op, FragOperand::A) {
-            16
-        } else {
-            8
-        };
-        self.mma.regs(self.op) * (self.mn / f)
+        match self.op {
+            FragOperand::A => self.mma.regs(self.op) * (self.mn / 16),
+            FragOperand::B => self.mma.regs(self.op) * (self.mn / 8),
+            FragOperand::C => 2 * (self.mn / 16) * (self.k / 8),
+        }
+    }
+
+    /// 32-bit registers of one fragment in this tile (C/D: 2, the 16-bit pairs).
+    const fn frag_regs(&self) -> u32 {
+        match self.op {
+            FragOperand::C => 2,
+            _ => self.mma.regs(self.op),
+        }
     }
 
     /// Number of k-steps (`k / K`).
@@ -206,7 +227,10 @@ impl LdmatrixTile {
     /// assert_eq!(LdmatrixTile::new(mma, FragOperand::A, Major::K, 16, 64, None, 4).unwrap().ksteps(), 4);
     /// ```
     pub const fn ksteps(&self) -> u32 {
-        self.k / self.mma.shape.k()
+        match self.op {
+            FragOperand::C => 1,
+            _ => self.k / self.mma.shape.k(),
+        }
     }
 
     /// `ldmatrix` instructions for the whole tile: `ksteps · regs_per_kstep / num`, k-step major.
@@ -222,8 +246,9 @@ impl LdmatrixTile {
     }
 
     /// Destination register `d` (`0 .. num`) of instruction `instr`: `(kstep, fragment, reg)` —
-    /// the fragment's index along MN (16 rows of A, 8 columns of B) and its 32-bit register
-    /// (`a{reg·p} … a{reg·p + p − 1}`).
+    /// the fragment's index along MN (16 rows of A, 8 columns of B; for C/D `mi·(N/8) + ni`,
+    /// k-step 0) and its 32-bit register (`a{reg·p} … a{reg·p + p − 1}`; C/D: `(c{2reg},
+    /// c{2reg+1})` as a 16-bit pair).
     ///
     /// ```
     /// use smemdesc_core::{ElementType, Major};
@@ -236,7 +261,7 @@ impl LdmatrixTile {
         let per = self.regs_per_kstep() / self.num;
         let kstep = instr / per;
         let lin = (instr % per) * self.num + d;
-        let regs = self.mma.regs(self.op);
+        let regs = self.frag_regs();
         (kstep, lin / regs, lin % regs)
     }
 
@@ -247,7 +272,11 @@ impl LdmatrixTile {
         let kk = kstep * self.mma.shape.k();
         match self.op {
             FragOperand::A => (16 * frag + 8 * (reg & 1), kk + 4 * p * (reg >> 1)),
-            _ => (8 * frag, kk + 4 * p * reg),
+            FragOperand::B => (8 * frag, kk + 4 * p * reg),
+            FragOperand::C => {
+                let per_row = self.k / 8;
+                (16 * (frag / per_row) + 8 * reg, 8 * (frag % per_row))
+            }
         }
     }
 
@@ -267,7 +296,7 @@ impl LdmatrixTile {
         let r = lane % 8;
         let (kstep, frag, reg) = self.dest(instr, q);
         let (mn, k) = self.block(kstep, frag, reg);
-        let bits = self.mma.reg_bits();
+        let bits = self.bits();
         match self.major {
             Major::K => self.layout.offset(mn + r, k * bits / 8),
             Major::Mn => self.layout.offset(k + r, mn * bits / 8),

@@ -119,8 +119,6 @@ impl Writer {
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TileError {
-    /// C/D is not an `ldmatrix` operand.
-    NotAnInput,
     /// MN-major storage needs `ldmatrix .trans`, which exists for 16-bit elements only.
     TransNeeds16Bit {
         /// Bits per element of the operand.
@@ -166,7 +164,6 @@ pub enum TileError {
 impl core::fmt::Display for TileError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match *self {
-            TileError::NotAnInput => write!(f, "ldmatrix loads A or B; C/D is stored with stmatrix"),
             TileError::TransNeeds16Bit { bits } => write!(
                 f,
                 "an MN-major tile needs ldmatrix .trans, which on sm80-sm90 exists only for .b16; these elements are {bits}-bit (store the tile K-major)"
