@@ -106,7 +106,7 @@ __global__ void frag_kernel(const uint8_t* ga, const uint8_t* gb, float* out, fl
   for (int i = 0; i < C::A_WISSUES; i++) {
     int u = 32 * i + lane;
     if (u < A_UNITS) {
-      if constexpr (C::A_WCPASYNC)
+      if constexpr (C::A_WCPASYNC != 0)
         asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" :: "r"(smem_u32(sa + C::a_woff(i, lane))), "l"(ga + 16 * u));
       else
         copy_w<C::A_WBYTES>(sa + C::a_woff(i, lane), ga + C::A_WBYTES * u);
@@ -115,7 +115,7 @@ __global__ void frag_kernel(const uint8_t* ga, const uint8_t* gb, float* out, fl
   for (int i = 0; i < C::B_WISSUES; i++) {
     int u = 32 * i + lane;
     if (u < B_UNITS) {
-      if constexpr (C::B_WCPASYNC)
+      if constexpr (C::B_WCPASYNC != 0)
         asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" :: "r"(smem_u32(sb + C::b_woff(i, lane))), "l"(gb + 16 * u));
       else
         copy_w<C::B_WBYTES>(sb + C::b_woff(i, lane), gb + C::B_WBYTES * u);
