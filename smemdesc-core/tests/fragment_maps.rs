@@ -401,7 +401,7 @@ fn illegal_forms_name_the_legal_ones() {
     assert!(x(SyncKind::Mxf4Nvf4, None).is_err());
     assert!(x(SyncKind::Mxf4Nvf4, Some((X2, Ue8m0))).is_ok());
     // The PTX ISA's table lists ue8m0 with 4X for mxf4nvf4, but ptxas -arch=sm_120a (CUDA 13.0,
-    // gpu/fragments/device_log.txt) rejects it: "Illegal modifier '.scale_vec::4X' for
+    // gpu/fragments/device_log_run1.txt) rejects it: "Illegal modifier '.scale_vec::4X' for
     // instruction 'mma' with type '.ue8m0'". smemdesc follows the assembler.
     assert!(x(SyncKind::Mxf4Nvf4, Some((X4, Ue8m0))).is_err());
     assert!(x(SyncKind::Mxf4Nvf4, Some((X4, Ue4m3))).is_ok());
