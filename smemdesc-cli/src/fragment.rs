@@ -396,6 +396,13 @@ pub(crate) fn banks_tile(a: &BanksArgs) -> Result<LdmatrixTile, CliError> {
     let (mn, k) = a.tile.ok_or_else(|| need("tile"))?;
     let t = LdmatrixTile::new(m, op, a.major, mn, k, a.swizzle.0, a.ldmatrix)
         .map_err(|e| CliError(e.to_string()))?;
+    if a.pad > smemdesc_core::fragment::MAX_PAD_BYTES {
+        return Err(CliError(format!(
+            "--pad {} is larger than {} B",
+            a.pad,
+            smemdesc_core::fragment::MAX_PAD_BYTES
+        )));
+    }
     Ok(if a.pad != 0 { t.padded(a.pad) } else { t })
 }
 

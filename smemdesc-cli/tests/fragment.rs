@@ -335,3 +335,39 @@ fn banks_raw_and_tile_modes() {
     assert_eq!(code, 2);
     assert!(err.contains(".b16"), "{err}");
 }
+
+#[test]
+fn banks_rejects_out_of_range_input_without_panicking() {
+    for (args, needle) in [
+        (vec!["--tile", "4294967280x16"], "shared memory"),
+        (vec!["--tile", "64x4294967281"], "whole number of fragments"),
+        (vec!["--tile", "64x4294967280"], "shared memory"),
+        (vec!["--tile", "64x65536"], "shared memory"),
+        (vec!["--tile", "64x64", "--pad", "5000"], "--pad"),
+        (
+            vec!["--tile", "64x64", "--instr", "4294967295"],
+            "out of range",
+        ),
+        (vec!["--tile", "64x64", "--ldmatrix", "0"], ".x0"),
+        (vec!["--tile", "0x64"], "whole number"),
+    ] {
+        let mut a = vec![
+            "banks",
+            "--arch",
+            "sm80",
+            "--mma",
+            "m16n8k16",
+            "--dtype",
+            "f16",
+            "--operand",
+            "A",
+        ];
+        a.extend(args);
+        let (code, _, err) = run(&a);
+        assert_eq!(code, 2, "{a:?}: {err}");
+        assert!(err.contains(needle), "{a:?}: {err}");
+    }
+    let (code, _, err) = run(&["banks", "--access", "lds.32", "--addrs", "1,2"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("32 addresses"), "{err}");
+}

@@ -419,3 +419,29 @@ fn stmatrix_result_tiles_put_each_c_element_where_the_layout_says() {
     .unwrap();
     assert_eq!(plain.reader_report(0).degree, 8);
 }
+
+#[test]
+fn huge_or_illegal_requests_are_errors_not_wrapped_numbers() {
+    let mma = MmaSync::new(SyncArch::Sm80, SyncShape::M16N8K16, T::F16).unwrap();
+    for (op, mn, k) in [
+        (FragOperand::A, 4_294_967_280, 16),
+        (FragOperand::B, 8, 4_294_967_280 / 16 * 16),
+        (FragOperand::C, 65_536, 65_536),
+        (FragOperand::A, 1024, 1024), // 2 MiB
+    ] {
+        let e = LdmatrixTile::new(mma, op, Major::K, mn, k, None, 4).unwrap_err();
+        assert!(
+            matches!(e, TileError::TooLarge { .. }),
+            "{op:?} {mn}x{k}: {e}"
+        );
+    }
+    // the largest legal tile still plans
+    assert!(LdmatrixTile::new(mma, FragOperand::A, Major::K, 896, 128, None, 4).is_ok());
+    let t = LdmatrixTile::new(mma, FragOperand::A, Major::K, 64, 64, None, 4).unwrap();
+    let bad = Writer::StShared { bytes: 0 };
+    assert_eq!(t.writer_issues(bad), None);
+    assert_eq!(t.writer_report(bad, 0), None);
+    assert_eq!(t.writer_address(bad, 0, 0), u32::MAX);
+    assert!(t.check_writer(bad).is_err());
+    assert_eq!(t.padded(1 << 30).layout().pad, MAX_PAD_BYTES);
+}

@@ -39,6 +39,21 @@ pub struct LdmatrixTile {
     layout: RowLayout,
 }
 
+/// The largest tile [`LdmatrixTile::new`] plans: 227 KiB, the most shared memory one CTA can have
+/// on any architecture of the register-fragment path.
+///
+/// ```
+/// assert_eq!(smemdesc_core::fragment::MAX_TILE_BYTES, 232_448);
+/// ```
+pub const MAX_TILE_BYTES: u32 = 227 * 1024;
+
+/// The largest row padding [`LdmatrixTile::padded`] applies (larger values are clamped to it).
+///
+/// ```
+/// assert_eq!(smemdesc_core::fragment::MAX_PAD_BYTES, 1024);
+/// ```
+pub const MAX_PAD_BYTES: u32 = 1024;
+
 impl LdmatrixTile {
     /// Plans an A or B tile of `mn × k` elements stored `major`, read with `ldmatrix.x{num}`;
     /// or, for [`FragOperand::C`], an `M × N` tile of 16-bit results (`mn = M`, `k = N`; `K`:
@@ -79,6 +94,12 @@ impl LdmatrixTile {
                 mn_multiple,
                 k_multiple,
             });
+        }
+        // The tile must fit one CTA's shared memory (227 KiB on sm80-sm120 at most): this also
+        // keeps every offset below in u32.
+        let bytes = mn as u64 * k as u64 * bits as u64 / 8;
+        if bytes > MAX_TILE_BYTES as u64 {
+            return Err(TileError::TooLarge { bytes });
         }
         let regs = if is_c {
             2 * (mn / 16) * (k / 8)
@@ -148,7 +169,11 @@ impl LdmatrixTile {
     /// ```
     pub const fn padded(mut self, pad: u32) -> LdmatrixTile {
         self.layout.swizzle = SwizzleMode::None;
-        self.layout.pad = pad;
+        self.layout.pad = if pad > MAX_PAD_BYTES {
+            MAX_PAD_BYTES
+        } else {
+            pad
+        };
         self
     }
 
@@ -373,6 +398,7 @@ impl LdmatrixTile {
     pub const fn writer_issues(&self, w: Writer) -> Option<u32> {
         match w {
             Writer::Tma => None,
+            Writer::StShared { bytes } if !matches!(bytes, 4 | 8 | 16) => None,
             _ => {
                 let per_issue = 32 * w.bytes();
                 Some((self.layout.rows * self.layout.row_bytes).div_ceil(per_issue))
@@ -381,7 +407,8 @@ impl LdmatrixTile {
     }
 
     /// Lane `lane`'s byte offset in writer issue `issue`: the tile written in row order,
-    /// `bytes` per lane (lanes past the tile's end repeat its last unit).
+    /// `bytes` per lane (lanes past the tile's end repeat its last unit; `u32::MAX` for an
+    /// `st.shared` width other than 4, 8, 16).
     ///
     /// ```
     /// use smemdesc_core::{ElementType, Major, SwizzleMode};
@@ -392,6 +419,9 @@ impl LdmatrixTile {
     /// ```
     pub const fn writer_address(&self, w: Writer, issue: u32, lane: u32) -> u32 {
         let b = w.bytes();
+        if !matches!(b, 4 | 8 | 16) {
+            return u32::MAX; // not a legal st.shared width
+        }
         let units = self.layout.rows * self.layout.row_bytes / b;
         let mut u = issue * 32 + lane;
         if u >= units {
@@ -411,7 +441,7 @@ impl LdmatrixTile {
     /// assert!(t.writer_report(Writer::CpAsync16, 0).unwrap().is_conflict_free());
     /// ```
     pub const fn writer_report(&self, w: Writer, issue: u32) -> Option<BankReport> {
-        if matches!(w, Writer::Tma) {
+        if self.writer_issues(w).is_none() {
             return None;
         }
         let mut a = [0u32; 32];

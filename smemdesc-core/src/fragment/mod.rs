@@ -31,7 +31,7 @@ mod tile_types;
 
 pub use banks::{bank_of, bank_report, BankReport, WarpAccess};
 pub use catalogue::{FragError, MmaSync};
-pub use ldmatrix::LdmatrixTile;
+pub use ldmatrix::{LdmatrixTile, MAX_PAD_BYTES, MAX_TILE_BYTES};
 pub use map::{FragOperand, WgmmaAccum};
 pub use names::{ScaleType, ScaleVec, SyncArch, SyncKind, SyncShape};
 pub use scale::ScaleSelector;

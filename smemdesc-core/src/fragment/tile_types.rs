@@ -135,6 +135,11 @@ pub enum TileError {
         /// Required K multiple.
         k_multiple: u32,
     },
+    /// The tile is larger than one CTA's shared memory can be.
+    TooLarge {
+        /// The tile's bytes.
+        bytes: u64,
+    },
     /// `.xN` does not divide the registers of one k-step (or is not 1, 2, 4).
     MatrixCount {
         /// N asked for.
@@ -171,6 +176,11 @@ impl core::fmt::Display for TileError {
             TileError::Extent { mn, k, mn_multiple, k_multiple } => write!(
                 f,
                 "tile {mn}x{k} (MN x K) is not a whole number of fragments: MN must be a multiple of {mn_multiple}, K of {k_multiple}"
+            ),
+            TileError::TooLarge { bytes } => write!(
+                f,
+                "the tile takes {bytes} B, more than one CTA's shared memory ({} B at most)",
+                super::ldmatrix::MAX_TILE_BYTES
             ),
             TileError::MatrixCount { num, regs } => write!(
                 f,
