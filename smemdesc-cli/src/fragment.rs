@@ -487,7 +487,7 @@ pub fn banks(a: &BanksArgs, json: bool) -> Result<String, CliError> {
         layout,
     };
     if json {
-        return crate::to_json(&rep);
+        return super::to_json(&rep);
     }
     let mut s = String::new();
     if let Some(l) = &rep.layout {
