@@ -70,7 +70,9 @@ mod launch;
 pub use launch::{GemmLaunch, LaunchError};
 pub use smemdesc_core as core;
 pub use smemdesc_core::*;
-pub use smemdesc_macros::{smem_plan, smem_scale_tile, smem_storage, smem_tile};
+pub use smemdesc_macros::{
+    smem_fragment_tile, smem_plan, smem_scale_tile, smem_storage, smem_tile,
+};
 
 /// Pairs the A and B [`macro@smem_tile`] structs declared in an inline module into one MMA
 /// instruction: checks at expansion time that they agree (architecture, kind, `cta_group`, K, M

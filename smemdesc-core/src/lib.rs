@@ -44,6 +44,7 @@ mod descriptor;
 mod dtype;
 mod emulator;
 mod error;
+pub mod fragment;
 mod idesc;
 mod idesc_codec;
 mod idesc_error;

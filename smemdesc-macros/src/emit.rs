@@ -583,7 +583,7 @@ fn operand_path(o: Operand) -> TokenStream {
     }
 }
 
-fn dtype_path(d: ElementType) -> TokenStream {
+pub(crate) fn dtype_path(d: ElementType) -> TokenStream {
     let v = match d {
         ElementType::F16 => quote!(F16),
         ElementType::BF16 => quote!(BF16),
@@ -600,7 +600,7 @@ fn dtype_path(d: ElementType) -> TokenStream {
     quote!(::smemdesc::ElementType::#v)
 }
 
-fn major_path(m: Major) -> TokenStream {
+pub(crate) fn major_path(m: Major) -> TokenStream {
     match m {
         Major::K => quote!(::smemdesc::Major::K),
         Major::Mn => quote!(::smemdesc::Major::Mn),
@@ -614,7 +614,7 @@ fn order_path(o: Order) -> TokenStream {
     }
 }
 
-fn swizzle_path(s: SwizzleMode) -> TokenStream {
+pub(crate) fn swizzle_path(s: SwizzleMode) -> TokenStream {
     let v = match s {
         SwizzleMode::None => quote!(None),
         SwizzleMode::B32 => quote!(B32),
