@@ -232,7 +232,7 @@ impl TileAccess {
     /// assert_eq!(a.advance(1, 3), 512 + 6);
     /// assert_eq!(a.advance(2 + 1, 4 + 3), 512 + 6); // modulo the counts
     /// ```
-    #[inline]
+    #[inline(always)]
     pub const fn advance(&self, mn: u32, k: u32) -> u32 {
         self.grid.eval(mn % self.mmas_mn, k % self.mmas_k)
     }
@@ -250,7 +250,7 @@ impl TileAccess {
     /// assert_eq!(a.try_desc(0x400, 1, 3, 2).unwrap().raw(), a.desc + 0x40 + 512 + 6 + 2048);
     /// assert_eq!(a.try_desc(0x400, 0, 4, 0), Err(Error::IndexOutOfRange { what: "MMA subtile (K)", index: 4, count: 4 }));
     /// ```
-    #[inline]
+    #[inline(always)]
     pub const fn try_desc(
         &self,
         smem_addr: u32,
@@ -277,7 +277,7 @@ impl TileAccess {
     /// assert_eq!(a.desc(0x400, 1, 3, 2), a.desc + 0x40 + 512 + 6 + 2048);
     /// assert!(std::panic::catch_unwind(|| a.desc(0x400, 0, 0, 4)).is_err());
     /// ```
-    #[inline]
+    #[inline(always)]
     #[track_caller]
     pub const fn desc(&self, smem_addr: u32, mn: u32, k: u32, stage: u32) -> u64 {
         Self::unwrap_desc(self.try_desc(smem_addr, mn, k, stage))
@@ -295,7 +295,7 @@ impl TileAccess {
     /// assert_eq!(a.desc_unchecked(0x400, 2 + 1, 4 + 3, 2), a.desc(0x400, 1, 3, 2));
     /// let _ = a.desc_unchecked(u32::MAX, u32::MAX, u32::MAX, u32::MAX); // no panic, no meaning
     /// ```
-    #[inline]
+    #[inline(always)]
     pub const fn desc_unchecked(&self, smem_addr: u32, mn: u32, k: u32, stage: u32) -> u64 {
         let units = self
             .advance(mn, k)
@@ -311,7 +311,7 @@ impl TileAccess {
     /// assert_eq!(a.try_offset(7, 0), Ok(7 * 128 + 7 * 16));
     /// assert!(a.try_offset(0, 64).is_err());
     /// ```
-    #[inline]
+    #[inline(always)]
     pub const fn try_offset(&self, mn: u32, k: u32) -> Result<u32, Error> {
         match self.check_element(mn, k) {
             Ok(()) => Ok(self.layout.byte_address(0, mn, k / self.values_per_cell)),
@@ -328,7 +328,7 @@ impl TileAccess {
     /// assert_eq!(a.offset(7, 0), 7 * 128 + 7 * 16); // row 7, 16-B chunk 0 XOR 7
     /// assert!(std::panic::catch_unwind(|| a.offset(64, 0)).is_err());
     /// ```
-    #[inline]
+    #[inline(always)]
     #[track_caller]
     pub const fn offset(&self, mn: u32, k: u32) -> u32 {
         Self::unwrap_offset(self.try_offset(mn, k))
@@ -342,7 +342,7 @@ impl TileAccess {
     /// assert_eq!(a.offset_unchecked(7, 0), 7 * 128 + 7 * 16);
     /// assert_eq!(a.offset_unchecked(64 + 7, 0), a.offset_unchecked(7, 0));
     /// ```
-    #[inline]
+    #[inline(always)]
     pub const fn offset_unchecked(&self, mn: u32, k: u32) -> u32 {
         self.layout.byte_address(
             0,
