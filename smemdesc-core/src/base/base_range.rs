@@ -3,7 +3,7 @@
 //! of every stage must start below 256 KiB; when the layout alone fits, a start past that is the
 //! base address's fault, and the error says so and how high the base may go.
 
-use crate::error::{Error, Field};
+use crate::base::error::{Error, Field};
 
 /// The descriptor start-address field's range: starts are below this (bytes).
 pub(crate) const START_LIMIT: u64 = 1 << 18;

@@ -1,12 +1,12 @@
 //! Typed errors: one variant per reason, carrying the values involved.
 
-use crate::arch::{Arch, Major};
-use crate::dtype::ElementType;
-use crate::idesc::ScaleFormat;
-use crate::mma::MmaKind;
-use crate::smem_form::SmemForm;
-use crate::swizzle::SwizzleMode;
-use crate::tma::TmaDataType;
+use crate::base::arch::{Arch, Major};
+use crate::base::dtype::ElementType;
+use crate::base::kind::MmaKind;
+use crate::base::kind::ScaleFormat;
+use crate::base::smem_form::SmemForm;
+use crate::base::swizzle::SwizzleMode;
+use crate::base::tma_types::TmaDataType;
 
 /// A tile dimension.
 ///
@@ -678,7 +678,7 @@ impl core::fmt::Display for Error {
                 write!(f, "layout extent {extent} is not divisible by {by}")
             }
             Error::LayoutCapacity => {
-                write!(f, "layout needs more than {} sub-modes", crate::layout::MAX_SUBMODES)
+                write!(f, "layout needs more than {} sub-modes", crate::base::MAX_SUBMODES)
             }
             Error::UnknownLayoutCode { arch, code } => write!(
                 f,

@@ -6,10 +6,9 @@
 //! That nesting depth is enough for a tile built from swizzle atoms (`((atom, rest), (atom, rest))`)
 //! and for the fixed-slot divide that exposes a descriptor's LBO and SBO.
 
-use crate::error::Error;
+use crate::base::error::Error;
 
-/// Most sub-modes one mode holds.
-pub const MAX_SUBMODES: usize = 4;
+pub use crate::base::MAX_SUBMODES;
 
 /// One mode of a layout: sub-modes `(shape[i], stride[i])`, first fastest.
 ///
@@ -438,7 +437,7 @@ pub struct SwizzledLayout {
     pub elem_bytes: u32,
 }
 
-use crate::swizzle::Swizzle;
+use crate::base::swizzle::Swizzle;
 
 impl SwizzledLayout {
     /// Composes `swizzle ∘ (bytes · layout)`.

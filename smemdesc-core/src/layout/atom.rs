@@ -1,10 +1,10 @@
 //! The canonical swizzle atoms (CuTe `Layout_{K,MN}_{INTER,SW32,SW64,SW128}_Atom`).
 
-use crate::arch::Major;
-use crate::dtype::ElementType;
-use crate::error::Error;
-use crate::layout::{Layout, Mode, SwizzledLayout};
-use crate::swizzle::SwizzleMode;
+use crate::base::arch::Major;
+use crate::base::dtype::ElementType;
+use crate::base::error::Error;
+use crate::base::swizzle::SwizzleMode;
+use crate::layout::algebra::{Layout, Mode, SwizzledLayout};
 
 /// A swizzle atom: the smallest block of a tile that the swizzle permutes as a whole, stored in
 /// [`SwizzleMode::atom_bytes`] contiguous bytes.

@@ -16,10 +16,10 @@
 //! which is the descriptor's LBO or SBO. A second slot of size 1 is unused; the value written there
 //! follows CuTe (`1` for K-major swizzled LBO, `0` otherwise).
 
-use crate::arch::Major;
-use crate::error::{Dim, Error};
-use crate::layout::{Layout, Mode};
-use crate::swizzle::SwizzleMode;
+use crate::base::arch::Major;
+use crate::base::error::{Dim, Error};
+use crate::base::swizzle::SwizzleMode;
+use crate::layout::algebra::{Layout, Mode};
 
 /// Which descriptor field an outer slot feeds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -15,9 +15,9 @@
 //! Sources: PTX ISA, "Matrix Descriptor Format" (wgmma) and "Shared Memory Descriptor" (tcgen05);
 //! CUTLASS `cute/arch/mma_sm90_desc.hpp`, `cute/arch/mma_sm100_desc.hpp`.
 
-use crate::arch::Arch;
-use crate::error::{Error, Field};
-use crate::swizzle::SwizzleMode;
+use crate::base::arch::Arch;
+use crate::base::error::{Error, Field};
+use crate::base::swizzle::SwizzleMode;
 
 const FIELD_MASK: u64 = (1 << 14) - 1;
 

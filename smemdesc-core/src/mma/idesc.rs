@@ -33,116 +33,12 @@
 //! The descriptor does not record the CTA group; the `cta_group` field is kept for validation
 //! only, and decoding assumes `cta_group::2` exactly when M = 256.
 
-use crate::arch::Major;
-use crate::dtype::ElementType;
-use crate::idesc_error::IdescError;
-use crate::mma::{MmaKind, Operand};
+use crate::base::arch::Major;
+use crate::base::dtype::ElementType;
+use crate::mma::idesc_error::IdescError;
+use crate::mma::shape::{MmaKind, Operand};
 
-/// The accumulator (matrix D) type of an MMA.
-///
-/// ```
-/// use smemdesc_core::AccumType;
-/// assert_eq!(AccumType::from_name("f32"), Some(AccumType::F32));
-/// assert_eq!(AccumType::S32.code(), 2);
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum AccumType {
-    /// f16 (code 0).
-    F16,
-    /// f32 (code 1).
-    F32,
-    /// s32 (code 2).
-    S32,
-}
-
-impl AccumType {
-    /// The PTX D-type code (bits 4-5 of a dense descriptor).
-    ///
-    /// ```
-    /// assert_eq!(smemdesc_core::AccumType::F16.code(), 0);
-    /// ```
-    pub const fn code(self) -> u32 {
-        self as u32
-    }
-
-    /// `f16`, `f32` or `s32`.
-    ///
-    /// ```
-    /// assert_eq!(smemdesc_core::AccumType::F32.name(), "f32");
-    /// ```
-    pub const fn name(self) -> &'static str {
-        match self {
-            AccumType::F16 => "f16",
-            AccumType::F32 => "f32",
-            AccumType::S32 => "s32",
-        }
-    }
-
-    /// Parses `f16`, `f32`, `s32` (also `fp16`, `fp32`, `i32`).
-    ///
-    /// ```
-    /// assert_eq!(smemdesc_core::AccumType::from_name("i32"), Some(smemdesc_core::AccumType::S32));
-    /// ```
-    pub fn from_name(name: &str) -> Option<AccumType> {
-        Some(match name {
-            "f16" | "fp16" => AccumType::F16,
-            "f32" | "fp32" => AccumType::F32,
-            "s32" | "i32" => AccumType::S32,
-            _ => return None,
-        })
-    }
-}
-
-/// The scale-factor format of a block-scaled kind (bit 23).
-///
-/// ```
-/// use smemdesc_core::ScaleFormat;
-/// assert_eq!(ScaleFormat::from_name("ue4m3"), Some(ScaleFormat::Ue4m3));
-/// assert_eq!(ScaleFormat::Ue8m0.code(), 1);
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ScaleFormat {
-    /// UE4M3 (code 0; `kind::mxf4nvf4` only, one factor per 16 K values).
-    Ue4m3,
-    /// UE8M0 (code 1; one factor per 32 K values).
-    Ue8m0,
-}
-
-impl ScaleFormat {
-    /// The bit-23 code.
-    ///
-    /// ```
-    /// assert_eq!(smemdesc_core::ScaleFormat::Ue4m3.code(), 0);
-    /// ```
-    pub const fn code(self) -> u32 {
-        self as u32
-    }
-
-    /// `ue4m3` or `ue8m0`.
-    ///
-    /// ```
-    /// assert_eq!(smemdesc_core::ScaleFormat::Ue8m0.name(), "ue8m0");
-    /// ```
-    pub const fn name(self) -> &'static str {
-        match self {
-            ScaleFormat::Ue4m3 => "ue4m3",
-            ScaleFormat::Ue8m0 => "ue8m0",
-        }
-    }
-
-    /// Parses `ue4m3` or `ue8m0`.
-    ///
-    /// ```
-    /// assert_eq!(smemdesc_core::ScaleFormat::from_name("e8m0"), None);
-    /// ```
-    pub fn from_name(name: &str) -> Option<ScaleFormat> {
-        match name {
-            "ue4m3" => Some(ScaleFormat::Ue4m3),
-            "ue8m0" => Some(ScaleFormat::Ue8m0),
-            _ => None,
-        }
-    }
-}
+pub use crate::base::kind::{AccumType, ScaleFormat};
 
 /// Whether `kind` is block-scaled (`mxf8f6f4`, `mxf4`, `mxf4nvf4`).
 ///

@@ -3,10 +3,12 @@
 //! setters for the run-time fields. Bit positions: PTX ISA "Instruction descriptor" tables (see
 //! `idesc.rs`).
 
-use crate::arch::Major;
-use crate::idesc::{format_code, format_type, is_block_scaled, AccumType, InstrDesc, ScaleFormat};
-use crate::idesc_error::IdescError;
-use crate::mma::{MmaKind, Operand};
+use crate::base::arch::Major;
+use crate::mma::idesc::{
+    format_code, format_type, is_block_scaled, AccumType, InstrDesc, ScaleFormat,
+};
+use crate::mma::idesc_error::IdescError;
+use crate::mma::shape::{MmaKind, Operand};
 
 const fn flag(b: bool) -> u32 {
     b as u32

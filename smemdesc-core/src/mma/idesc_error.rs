@@ -5,10 +5,10 @@
 //! [`IdescError::argument`] names the argument at fault (the key of `smemdesc idesc` and of
 //! `#[smem_mma]`).
 
-use crate::arch::{Arch, Major};
-use crate::dtype::ElementType;
-use crate::idesc::{AccumType, ScaleFormat};
-use crate::mma::{MmaKind, Operand};
+use crate::base::arch::{Arch, Major};
+use crate::base::dtype::ElementType;
+use crate::mma::idesc::{AccumType, ScaleFormat};
+use crate::mma::shape::{MmaKind, Operand};
 
 /// Every way an instruction descriptor (or an A/B pairing) can be illegal.
 ///

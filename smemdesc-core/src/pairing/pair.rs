@@ -9,14 +9,14 @@
 //! `.block32`/`.block16` for K = 96, where `.scale_vec::NX` is not defined) and
 //! the instruction-descriptor rules of [`InstrDesc`].
 
-use crate::arch::{Arch, Major};
-use crate::decl::TilePlan;
-use crate::dtype::ElementType;
-use crate::error::Error;
-use crate::idesc::{AccumType, InstrDesc, ScaleFormat};
-use crate::idesc_codec::Idesc;
-use crate::idesc_error::IdescError;
-use crate::mma::{check_mma_shape, MmaKind, MmaShape, Operand};
+use crate::base::arch::{Arch, Major};
+use crate::base::dtype::ElementType;
+use crate::base::error::Error;
+use crate::mma::idesc::{AccumType, InstrDesc, ScaleFormat};
+use crate::mma::idesc_codec::Idesc;
+use crate::mma::idesc_error::IdescError;
+use crate::mma::shape::{check_mma_shape, MmaKind, MmaShape, Operand};
+use crate::tile::decl::TilePlan;
 
 /// The settings of a pairing besides the two tiles.
 ///

@@ -9,12 +9,12 @@
 //! `.scale_vec::4X` for ue4m3 or for ue8m0 with `vec = 16`, else `.block32` / `1X` / `2X`);
 //! the tcgen05 rule that every tcgen05 instruction of a kernel uses one `.cta_group`.
 
-use crate::decl::TilePlan;
-use crate::idesc::{is_block_scaled, ScaleFormat};
-use crate::idesc_error::IdescError;
-use crate::mma::Operand;
-use crate::pairing::MmaPair;
-use crate::scale::ScaleTile;
+use crate::mma::idesc::{is_block_scaled, ScaleFormat};
+use crate::mma::idesc_error::IdescError;
+use crate::mma::shape::Operand;
+use crate::pairing::pair::MmaPair;
+use crate::scale::tile::ScaleTile;
+use crate::tile::decl::TilePlan;
 
 impl MmaPair {
     /// The factor type and values per factor the instruction reads (`None` for dense kinds):

@@ -28,12 +28,12 @@
 //! assert_eq!(s.offset(33, 16 * 5), 16 + 4 + 512 + 1); // row 33, factor 5: K-block 1, j = 1
 //! ```
 
-use crate::arch::Arch;
-use crate::descriptor::{DescriptorFields, SmemDescriptor};
-use crate::error::{Dim, Error, Field};
-use crate::idesc::ScaleFormat;
-use crate::mma::{MmaKind, Operand};
-use crate::swizzle::SwizzleMode;
+use crate::base::arch::Arch;
+use crate::base::error::{Dim, Error, Field};
+use crate::base::swizzle::SwizzleMode;
+use crate::layout::descriptor::{DescriptorFields, SmemDescriptor};
+use crate::mma::idesc::ScaleFormat;
+use crate::mma::shape::{MmaKind, Operand};
 
 /// Rows (M or N) of one scale-factor atom.
 pub const SCALE_ATOM_ROWS: u32 = 128;

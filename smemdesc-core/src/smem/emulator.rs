@@ -7,13 +7,13 @@
 //! `[5, 7)` for 128B with 32-byte atomicity) are XORed with the row bits `[7, 7+B)` of the address,
 //! where the row phase is counted from the pattern start that `base_offset` names.
 
-use crate::arch::Major;
-use crate::descriptor::SmemDescriptor;
-use crate::dtype::ElementType;
-use crate::error::Error;
-use crate::placement::Placement;
-use crate::smem_form::{SmemForm, ValueOffset};
-use crate::swizzle::SwizzleMode;
+use crate::base::arch::Major;
+use crate::base::dtype::ElementType;
+use crate::base::error::Error;
+use crate::base::swizzle::SwizzleMode;
+use crate::layout::descriptor::SmemDescriptor;
+use crate::smem::placement::Placement;
+use crate::tile::smem_form::{SmemForm, ValueOffset};
 
 /// The byte address the tensor core reads for element `(mn, k)` of the MMA operand described by
 /// `desc`, for an operand of the given major-ness whose elements are `elem_bytes` wide.

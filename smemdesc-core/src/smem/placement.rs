@@ -15,12 +15,12 @@
 
 use core::marker::PhantomData;
 
-use crate::arch::Arch;
-use crate::descriptor::SmemDescriptor;
-use crate::error::{Error, Field};
-use crate::swizzle::SwizzleMode;
-use crate::tile::TileLayout;
-use crate::tma::TmaPlan;
+use crate::base::arch::Arch;
+use crate::base::error::{Error, Field};
+use crate::base::swizzle::SwizzleMode;
+use crate::layout::descriptor::SmemDescriptor;
+use crate::tile::spec::TileLayout;
+use crate::tile::tma_plan::TmaPlan;
 
 /// The two ways a swizzle pattern can be anchored (spec §7).
 ///

@@ -5,10 +5,10 @@
 //! `#[smem_storage]` (in `smemdesc`) builds a [`StorageLayout`] in a `const` item; this module is
 //! the arithmetic, usable without the macro.
 
-use crate::arch::Arch;
-use crate::placement::Placement;
-use crate::text::ConstText;
-use crate::tile::TileLayout;
+use crate::base::arch::Arch;
+use crate::base::text::ConstText;
+use crate::smem::placement::Placement;
+use crate::tile::spec::TileLayout;
 
 /// An mbarrier (`mbarrier.init/arrive/try_wait` operate on its 8 bytes in shared memory): a
 /// storage member of 8 B, aligned to 8 B (PTX "Size and alignment of mbarrier object").

@@ -43,13 +43,13 @@
 //! assert_eq!(A.stages, 4);
 //! ```
 
-use crate::arch::Arch;
-use crate::base_range::{start_out_of_range, START_LIMIT};
-use crate::descriptor::SmemDescriptor;
-use crate::error::{Error, Field};
-use crate::layout::{Layout, SwizzledLayout};
-use crate::swizzle::SwizzleMode;
-use crate::tile::TileLayout;
+use crate::base::arch::Arch;
+use crate::base::base_range::{start_out_of_range, START_LIMIT};
+use crate::base::error::{Error, Field};
+use crate::base::swizzle::SwizzleMode;
+use crate::layout::algebra::{Layout, SwizzledLayout};
+use crate::layout::descriptor::SmemDescriptor;
+use crate::tile::spec::TileLayout;
 
 /// `what` of an [`Error::IndexOutOfRange`] for the MMA subtile index along M/N.
 pub const WHAT_SUBTILE_MN: &str = "MMA subtile (MN)";
@@ -506,7 +506,7 @@ impl TileLayout {
 
     /// [`desc`](Self::desc) without checks: `mn` and `k` are reduced modulo their counts, the stage
     /// advance wraps, and the start address is taken modulo the 14-bit field. Never panics; the
-    /// value is only meaningful under the precondition of the [module](crate::access) docs.
+    /// value is only meaningful under the precondition of the [module](crate::tile::access) docs.
     ///
     /// ```
     /// use smemdesc_core::*;

@@ -5,10 +5,10 @@
 //! swizzle than `128B_base32B`). The candidates are strictly narrower, so the recursion through
 //! the builders ends.
 
-use crate::decl::TileDecl;
-use crate::error::Error;
-use crate::swizzle::SwizzleMode;
-use crate::tile::{TileLayout, TileSpec};
+use crate::base::error::Error;
+use crate::base::swizzle::SwizzleMode;
+use crate::tile::decl::TileDecl;
+use crate::tile::spec::{TileLayout, TileSpec};
 
 /// Every swizzle mode an error may suggest, widest first.
 const CANDIDATES: [SwizzleMode; 4] = [

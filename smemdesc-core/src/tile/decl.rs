@@ -2,14 +2,14 @@
 //! `const` users. Every legality rule of spec §8–§11 is applied here, in the order a kernel author
 //! reads a declaration (architecture, types, instruction, layout, budget, TMA).
 
-use crate::arch::{Arch, Major, Order};
-use crate::dtype::ElementType;
-use crate::error::Error;
-use crate::mma::{check_mma_shape, check_mn_major, MmaKind, MmaShape, Operand};
-use crate::smem_form::SmemForm;
-use crate::swizzle::SwizzleMode;
-use crate::tile::{select_swizzle, TileLayout, TileSpec};
-use crate::tma::TmaPlan;
+use crate::base::arch::{Arch, Major, Order};
+use crate::base::dtype::ElementType;
+use crate::base::error::Error;
+use crate::base::swizzle::SwizzleMode;
+use crate::mma::shape::{check_mma_shape, check_mn_major, MmaKind, MmaShape, Operand};
+use crate::tile::smem_form::SmemForm;
+use crate::tile::spec::{select_swizzle, TileLayout, TileSpec};
+use crate::tile::tma_plan::TmaPlan;
 
 /// Everything a kernel author declares about one operand tile (the arguments of `#[smem_tile]`).
 ///
@@ -300,15 +300,15 @@ impl TileDecl {
         let vpc = form.values_per_cell();
         if d.tile_mn == 0 {
             return Err(Error::ZeroExtent {
-                dim: crate::error::Dim::Mn,
+                dim: crate::base::error::Dim::Mn,
             });
         }
         if d.tile_k == 0 {
             return Err(Error::ZeroExtent {
-                dim: crate::error::Dim::K,
+                dim: crate::base::error::Dim::K,
             });
         }
-        tri!(crate::tile::check_size(
+        tri!(crate::tile::spec::check_size(
             &TileSpec::new(d.arch, d.dtype, d.major, d.tile_mn, d.tile_k)
                 .stages(d.stages)
                 .form(form)
@@ -338,8 +338,8 @@ impl TileDecl {
                         Err(_) => {
                             return Err(Error::ContiguousNotMultipleOf16B {
                                 dim: match d.major {
-                                    Major::K => crate::error::Dim::K,
-                                    Major::Mn => crate::error::Dim::Mn,
+                                    Major::K => crate::base::error::Dim::K,
+                                    Major::Mn => crate::base::error::Dim::Mn,
                                 },
                                 extent: contiguous,
                                 bytes: contiguous * d.dtype.smem_bytes() / vpc,
@@ -350,7 +350,7 @@ impl TileDecl {
                 }
             }
         };
-        if crate::descriptor::layout_type_code(d.arch, swizzle).is_none() {
+        if crate::layout::descriptor::layout_type_code(d.arch, swizzle).is_none() {
             return Err(Error::SwizzleNotOnArch {
                 swizzle,
                 arch: d.arch,
@@ -406,7 +406,7 @@ impl TileDecl {
         let tile = match spec.build() {
             Ok(t) => t,
             // A suggested narrower swizzle must be legal for the whole declaration.
-            Err(e) => return Err(crate::advice::advise_decl(d, swizzle, e)),
+            Err(e) => return Err(crate::tile::advice::advise_decl(d, swizzle, e)),
         };
         let tma = tri!(TmaPlan::new(&tile, d.tma_box));
         d.swizzle = Some(swizzle);

@@ -1,14 +1,14 @@
 //! An SMEM operand tile: its description ([`TileSpec`]) and everything derived from it ([`TileLayout`]).
 
-use crate::arch::{Arch, Major, Order};
-use crate::atom::Atom;
-use crate::canonical::CanonicalForm;
-use crate::descriptor::{DescriptorFields, SmemDescriptor};
-use crate::dtype::ElementType;
-use crate::error::{Dim, Error, Field};
-use crate::layout::{Layout, SwizzledLayout};
-use crate::smem_form::SmemForm;
-use crate::swizzle::SwizzleMode;
+use crate::base::arch::{Arch, Major, Order};
+use crate::base::dtype::ElementType;
+use crate::base::error::{Dim, Error, Field};
+use crate::base::swizzle::SwizzleMode;
+use crate::layout::algebra::{Layout, SwizzledLayout};
+use crate::layout::atom::Atom;
+use crate::layout::canonical::CanonicalForm;
+use crate::layout::descriptor::{DescriptorFields, SmemDescriptor};
+use crate::tile::smem_form::SmemForm;
 
 /// What a kernel author declares about one operand tile.
 ///
@@ -267,7 +267,7 @@ impl TileLayout {
             return Err(Error::ZeroExtent { dim: Dim::K });
         }
         tri!(check_size(&spec));
-        tri!(crate::smem_form::check_form(&spec));
+        tri!(crate::tile::smem_form::check_form(&spec));
         let dtype = spec.dtype;
         // Values per cell along K (2 for packed fp4, which is K-major only); the layout algebra
         // below runs on cells, extents in errors are reported in values.
@@ -292,8 +292,8 @@ impl TileLayout {
             None if spec.mma_k_bytes == 48 => SwizzleMode::None,
             None => tri!(select_swizzle(dtype, contiguous / vpc)),
         };
-        tri!(crate::smem_form::check_k_block(&spec, swizzle));
-        if crate::descriptor::layout_type_code(spec.arch, swizzle).is_none() {
+        tri!(crate::tile::smem_form::check_k_block(&spec, swizzle));
+        if crate::layout::descriptor::layout_type_code(spec.arch, swizzle).is_none() {
             return Err(Error::SwizzleNotOnArch {
                 swizzle,
                 arch: spec.arch,
@@ -310,7 +310,7 @@ impl TileLayout {
         }
         let atom = tri!(Atom::new(spec.major, swizzle, dtype));
         if spec.tile_mn % atom.mn_extent() != 0 {
-            return Err(crate::advice::advise_spec(
+            return Err(crate::tile::advice::advise_spec(
                 spec,
                 swizzle,
                 Error::TileNotWholeAtoms {
@@ -323,7 +323,7 @@ impl TileLayout {
             ));
         }
         if spec.tile_k % (atom.k_extent() * vpc) != 0 {
-            return Err(crate::advice::advise_spec(
+            return Err(crate::tile::advice::advise_spec(
                 spec,
                 swizzle,
                 Error::TileNotWholeAtoms {
@@ -351,7 +351,7 @@ impl TileLayout {
             });
         }
         if matches!(spec.major, Major::Mn) && spec.mma_mn % atom.mn_extent() != 0 {
-            return Err(crate::advice::advise_spec(
+            return Err(crate::tile::advice::advise_spec(
                 spec,
                 swizzle,
                 Error::MmaNarrowerThanAtom {
@@ -502,7 +502,7 @@ impl TileLayout {
     /// forms this is the layout's 1-byte cell (padded: the value's slot; packed: the byte holding
     /// the value); [`value_offset`](Self::value_offset) gives the value's own byte and bits. The
     /// asserting form of [`try_offset`](Self::try_offset): `mn >= TILE_MN` or `k >= TILE_K` is a
-    /// compile error in `const` and a panic at run time ([`crate::access`]).
+    /// compile error in `const` and a panic at run time ([`crate::tile::access`]).
     ///
     /// ```
     /// # use smemdesc_core::*;
@@ -512,7 +512,7 @@ impl TileLayout {
     #[inline]
     #[track_caller]
     pub const fn byte_offset(&self, mn: u32, k: u32) -> u32 {
-        crate::access::TileAccess::unwrap_offset(self.try_offset(mn, k))
+        crate::tile::access::TileAccess::unwrap_offset(self.try_offset(mn, k))
     }
 
     /// Bytes of one stage.
@@ -684,7 +684,7 @@ impl TileLayout {
     /// assert_eq!(t.layout_type(), 2); // sm100 SWIZZLE_128B
     /// ```
     pub const fn layout_type(&self) -> u8 {
-        match crate::descriptor::layout_type_code(self.spec.arch, self.swizzle) {
+        match crate::layout::descriptor::layout_type_code(self.spec.arch, self.swizzle) {
             Some(c) => c,
             None => 0, // unreachable: checked in `new`
         }
@@ -756,7 +756,7 @@ impl TileLayout {
     }
 
     /// The raw descriptor of subtile `(mn, k)`, stage `stage`, for a tile at `smem_addr`: the
-    /// asserting form of [`try_desc`](Self::try_desc) (see [`crate::access`] for the contract). An
+    /// asserting form of [`try_desc`](Self::try_desc) (see [`crate::tile::access`] for the contract). An
     /// out-of-range index or address is a compile error when evaluated in `const` and a panic
     /// naming the argument at run time; [`desc_unchecked`](Self::desc_unchecked) is the form without
     /// checks. With indices known only at run time, the advance tables (`#[smem_tile]` emits them)
@@ -771,7 +771,7 @@ impl TileLayout {
     #[inline]
     #[track_caller]
     pub const fn desc(&self, smem_addr: u32, mn: u32, k: u32, stage: u32) -> u64 {
-        crate::access::TileAccess::unwrap_desc(self.try_desc(smem_addr, mn, k, stage))
+        crate::tile::access::TileAccess::unwrap_desc(self.try_desc(smem_addr, mn, k, stage))
     }
 
     /// The raw base descriptor with its start address moved to `smem_addr` plus `units` 16-byte

@@ -8,10 +8,10 @@
 //! constant dims is checked at compile time ([`TensorMap::expect_valid`]); once the run-time values
 //! are set, [`TensorMap::try_args`] checks the rest and gives the concrete [`TensorMapArgs`].
 
-use crate::arch::{Arch, Major};
-use crate::decl::TilePlan;
-use crate::tensor_map_error::{TensorMapArg, TensorMapError};
-use crate::tensor_map_types::{
+use crate::base::arch::{Arch, Major};
+use crate::tile::decl::TilePlan;
+use crate::tma::tensor_map_error::{TensorMapArg, TensorMapError};
+use crate::tma::tensor_map_types::{
     TensorMapDataType, TensorMapInterleave, TensorMapL2Promotion, TensorMapOobFill,
     TensorMapSwizzle,
 };

@@ -2,8 +2,8 @@
 //! (CUDA driver API documentation, "Tensor Map Object Management") and per rule measured on an H100
 //! (`shared/notes/tensor-maps.md`), each naming the argument and its legal values.
 
-use crate::arch::Arch;
-use crate::tensor_map_types::{TensorMapDataType, TensorMapInterleave, TensorMapSwizzle};
+use crate::base::arch::Arch;
+use crate::tma::tensor_map_types::{TensorMapDataType, TensorMapInterleave, TensorMapSwizzle};
 
 /// An argument of `cuTensorMapEncodeTiled` (with the index into its array where it has one).
 ///

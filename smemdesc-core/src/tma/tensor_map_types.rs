@@ -6,8 +6,8 @@
 //! [`TmaDataType`](crate::TmaDataType) and [`TmaSwizzle`](crate::TmaSwizzle) are the subsets a tile's
 //! TMA plan uses; [`TensorMapDataType::of_tma`] and [`TensorMapSwizzle::of_tma`] convert by value.
 
-use crate::arch::Arch;
-use crate::tma::{TmaDataType, TmaSwizzle};
+use crate::base::arch::Arch;
+use crate::tile::tma_plan::{TmaDataType, TmaSwizzle};
 
 /// `CUtensorMapDataType`, every enumerator of `cuda.h`.
 ///

@@ -22,7 +22,7 @@
 //! ```
 
 use super::error::TmemError;
-use crate::idesc::AccumType;
+use crate::mma::idesc::AccumType;
 
 /// How a CTA's accumulator rows are spread over the 128 lanes (see the [module](self) docs).
 ///
