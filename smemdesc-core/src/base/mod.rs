@@ -4,6 +4,7 @@ pub(crate) mod arch;
 pub(crate) mod base_range;
 pub(crate) mod dtype;
 pub(crate) mod error;
+pub(crate) mod error_text;
 pub(crate) mod kind;
 pub(crate) mod smem_form;
 pub(crate) mod swizzle;

@@ -3,6 +3,7 @@
 pub(crate) mod idesc;
 pub(crate) mod idesc_codec;
 pub(crate) mod idesc_error;
+pub(crate) mod idesc_error_text;
 pub(crate) mod shape;
 
 pub use idesc::{format_code, format_type, is_block_scaled, AccumType, InstrDesc, ScaleFormat};

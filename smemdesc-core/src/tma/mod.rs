@@ -1,6 +1,7 @@
 //! TMA tensor maps (`cuTensorMapEncodeTiled` arguments) for a tile.
 
 pub(crate) mod tensor_map;
+pub(crate) mod tensor_map_check;
 pub(crate) mod tensor_map_error;
 pub(crate) mod tensor_map_types;
 
