@@ -65,11 +65,130 @@
 
 #[cfg(feature = "cudarc")]
 pub mod cuda;
-mod launch;
 
-pub use launch::{GemmLaunch, LaunchError};
+pub mod launch;
+
 pub use smemdesc_core as core;
+// Every item of the core stays reachable at the root (the macros' expansions and existing code
+// name `smemdesc::TileSpec`, ...), but the documented API is the modules below and the prelude.
+#[doc(hidden)]
+pub use launch::{GemmLaunch, LaunchError};
+#[doc(hidden)]
 pub use smemdesc_core::*;
+
+pub mod prelude {
+    //! The items most kernels and host programs use, for `use smemdesc::prelude::*;`.
+    //!
+    //! ```
+    //! use smemdesc::prelude::*;
+    //! #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (64, 64), major = K)]
+    //! struct TileA;
+    //! assert_eq!(<TileA as SmemTile>::BYTES, 64 * 64 * 2);
+    //! assert_eq!(Arch::from_name("sm90"), Some(Arch::Sm90));
+    //! ```
+    pub use crate::smem_mma;
+    pub use crate::SmemTile;
+    pub use smemdesc_core::{
+        Arch, ElementType, Error, Major, Mbarrier, MmaKind, Operand, SwizzleMode,
+    };
+    pub use smemdesc_macros::{smem_storage, smem_tile};
+}
+
+pub mod tile {
+    //! The SMEM operand tile: its specification and validated layout, its matrix descriptors,
+    //! element offsets and run-time access ([`access`]), and the vocabulary it is described in
+    //! (architecture, element type, major-ness, swizzle) with the error type.
+    //!
+    //! ```
+    //! use smemdesc::tile::{Arch, ElementType, Major, SwizzleMode, TileLayout, TileSpec};
+    //! const A: TileLayout = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 128, 64)
+    //!     .swizzle(SwizzleMode::B128).expect_valid();
+    //! assert_eq!(A.sbo(), 1024);
+    //! ```
+    pub use smemdesc_core::access;
+    pub use smemdesc_core::{
+        emulate_address, emulate_store, emulate_value, layout_type_code, layout_type_from_code,
+        select_swizzle, Arch, Argument, Atom, DescriptorFields, Dim, ElementType, Error, Field,
+        Layout, Major, Order, SmemDescriptor, SmemForm, Swizzle, SwizzleMode, SwizzledLayout,
+        TileAccess, TileDecl, TileLayout, TilePlan, TileSpec, ValueOffset,
+    };
+}
+
+pub mod mma {
+    //! The instruction that reads the tiles: MMA kinds and shapes, pairing an A and a B tile for
+    //! one `wgmma`/`tcgen05.mma` ([`MmaPair`]), and the tcgen05 instruction descriptor.
+    //!
+    //! ```
+    //! use smemdesc::mma::MmaShape;
+    //! assert_eq!(MmaShape::parse("m64n256k16").map(|s| s.n), Some(256));
+    //! ```
+    pub use smemdesc_core::{
+        check_mma_shape, check_mn_major, format_code, format_type, idesc_fields, is_block_scaled,
+        AccumType, Idesc, IdescError, IdescField, InstrDesc, MmaKind, MmaPair, MmaShape, Mnemonic,
+        Operand, PairOptions, ScaleFormat,
+    };
+}
+
+pub mod tma {
+    //! TMA: the box plan that writes a tile's layout, and the tensor map
+    //! (`cuTensorMapEncodeTiled` arguments) that carries it.
+    //!
+    //! ```
+    //! use smemdesc::tma::{TmaSwizzle};
+    //! use smemdesc::tile::SwizzleMode;
+    //! assert_eq!(TmaSwizzle::of(SwizzleMode::B128).value(), 3);
+    //! ```
+    pub use smemdesc_core::{
+        TensorMap, TensorMapArg, TensorMapArgs, TensorMapDataType, TensorMapError,
+        TensorMapInterleave, TensorMapL2Promotion, TensorMapOobFill, TensorMapSwizzle, TmaDataType,
+        TmaPlan, TmaSwizzle, TENSOR_MAP_MAX_BOX_BYTES,
+    };
+}
+
+pub mod scale {
+    //! Block-scale factor tiles for tcgen05 `.block_scale` MMAs ([`macro@crate::smem_scale_tile`]).
+    //!
+    //! ```
+    //! assert_eq!(smemdesc::scale::SCALE_ATOM_ROWS, 128);
+    //! ```
+    pub use smemdesc_core::{
+        ScaleDecl, ScaleTile, SCALE_ATOM_BYTES, SCALE_ATOM_FACTORS, SCALE_ATOM_ROWS,
+    };
+}
+
+pub mod fragment {
+    //! Register fragments of `mma.sync`/`wgmma`, `ldmatrix` tiles and the shared-memory bank model
+    //! ([`macro@crate::smem_fragment_tile`]).
+    //!
+    //! ```
+    //! assert_eq!(smemdesc::fragment::bank_of(0x84), 1);
+    //! ```
+    pub use smemdesc_core::fragment::*;
+}
+
+pub mod tmem {
+    //! Blackwell Tensor Memory: accumulator allocation, `tcgen05.ld` shapes and plans
+    //! ([`macro@crate::smem_plan`] keys `tmem`).
+    //!
+    //! ```
+    //! assert_eq!(smemdesc::tmem::TMEM_COLUMNS, 512);
+    //! ```
+    pub use smemdesc_core::tmem::accum::{DataPath, TmemAccum};
+    pub use smemdesc_core::tmem::error::TmemError;
+    pub use smemdesc_core::tmem::load::{LoadShape, TmemLoad};
+    pub use smemdesc_core::tmem::map::TmemLoadMap;
+    pub use smemdesc_core::tmem::plan::{TmemPlan, TmemPlanDecl, TMEM_COLUMNS};
+    pub use smemdesc_core::tmem::scale::TmemScale;
+    pub use smemdesc_core::tmem::slot::TmemSlot;
+}
+
+/// Internals the macros' expansions name; not part of the API.
+#[doc(hidden)]
+pub mod __private {
+    pub use smemdesc_core::{
+        CanonicalForm, ConstText, Mode, Slot, MAX_SUBMODES, MMA_KEYS, TILE_KEYS,
+    };
+}
 pub use smemdesc_macros::{
     smem_fragment_tile, smem_plan, smem_scale_tile, smem_storage, smem_tile,
 };

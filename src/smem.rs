@@ -21,6 +21,11 @@
 //! element type, so ask for `N = T::BYTES + T::ALIGN - 1` and round the address up with
 //! [`align_up`].
 
+pub use smemdesc_core::{
+    Absolute, Mbarrier, PlacedTile, Placement, PlacementModel, Relative, StorageLayout,
+    StorageMember, StorageProblem, DYNAMIC_SMEM_BASE_ALIGN,
+};
+
 use crate::{Error, SmemTile};
 use core::marker::PhantomData;
 

@@ -39,19 +39,31 @@ impl Arch {
         }
     }
 
-    /// Parses `sm90`/`sm_90`/`sm90a` or `sm100`/`sm_100`/`sm100a`.
+    /// Parses `sm90`/`sm_90`/`sm90a` or `sm100`/`sm_100`/`sm100a`, in any letter case (`SM90`,
+    /// `Sm_100a`), as [`Major::from_name`] accepts `k` and `K`.
     ///
     /// ```
     /// use smemdesc_core::Arch;
     /// assert_eq!(Arch::from_name("sm_90a"), Some(Arch::Sm90));
+    /// assert_eq!(Arch::from_name("SM90"), Some(Arch::Sm90));
+    /// assert_eq!(Arch::from_name("SM_100A"), Some(Arch::Sm100));
     /// assert_eq!(Arch::from_name("sm80"), None);
     /// ```
     pub fn from_name(name: &str) -> Option<Arch> {
-        match name {
-            "sm90" | "sm_90" | "sm90a" | "sm_90a" => Some(Arch::Sm90),
-            "sm100" | "sm_100" | "sm100a" | "sm_100a" => Some(Arch::Sm100),
-            _ => None,
-        }
+        const NAMES: [(&str, Arch); 8] = [
+            ("sm90", Arch::Sm90),
+            ("sm_90", Arch::Sm90),
+            ("sm90a", Arch::Sm90),
+            ("sm_90a", Arch::Sm90),
+            ("sm100", Arch::Sm100),
+            ("sm_100", Arch::Sm100),
+            ("sm100a", Arch::Sm100),
+            ("sm_100a", Arch::Sm100),
+        ];
+        NAMES
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|&(_, arch)| arch)
     }
 
     /// Largest dynamic shared memory one CTA may opt into, in bytes.
