@@ -92,7 +92,19 @@ impl core::fmt::Display for EncodeError {
     }
 }
 
-impl std::error::Error for EncodeError {}
+/// The message of [`EncodeError::Invalid`] includes the [`TensorMapError`]'s (so it has no
+/// separate `source`).
+///
+/// ```
+/// use smemdesc::*;
+/// fn encode(ptr: u64) -> Result<cuda::AlignedTensorMap, Box<dyn std::error::Error>> {
+///     let m = TensorMap::new(Arch::Sm90, TensorMapDataType::Uint8, 1).dim(0, 16).box_dim(0, 16);
+///     Ok(cuda::encode(&m.address(ptr))?)
+/// }
+/// // misaligned: refused before the driver is called, so no GPU is needed to see it
+/// assert!(encode(8).unwrap_err().to_string().contains("globalAddress"));
+/// ```
+impl core::error::Error for EncodeError {}
 
 /// Checks `map` ([`TensorMap::try_args`]) and encodes it with the driver (a current context is
 /// needed).

@@ -44,6 +44,7 @@ mod descriptor;
 mod dtype;
 mod emulator;
 mod error;
+mod error_trait;
 mod idesc;
 mod idesc_codec;
 mod idesc_error;
