@@ -62,8 +62,11 @@
 #![cfg_attr(not(feature = "cudarc"), forbid(unsafe_code))]
 #![cfg_attr(feature = "cudarc", deny(unsafe_code))]
 #![warn(missing_docs)]
+// docs.rs (Cargo.toml `package.metadata.docs.rs`) marks the feature-gated items.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 #[cfg(feature = "cudarc")]
+#[cfg_attr(docsrs, doc(cfg(feature = "cudarc")))]
 pub mod cuda;
 mod launch;
 
