@@ -36,10 +36,12 @@
 //!
 //! - **by value**, for a CUDA C++ kernel parameter `const __grid_constant__ CUtensorMap map`:
 //!   `stream.launch_builder(&f).arg(&map)`;
-//! - **in global memory**, for a kernel that takes a pointer (a Rust nvptx64 kernel must: a
-//!   by-value 64-byte aligned parameter does not compile there): [`upload`] the maps and pass the
-//!   returned `CudaSlice` like any buffer. The kernel issues `fence.proxy.tensormap::generic.acquire.gpu`
-//!   on a map (PTX 8.3) before its first TMA with it.
+//! - **in global memory**, for a kernel that takes a pointer: [`upload`] the maps and pass the
+//!   returned `CudaSlice` like any buffer. A Rust nvptx64 kernel needs this form: a by-value
+//!   `CUtensorMap` parameter does not work there (nightly rustc stops with an internal compiler
+//!   error at 64-byte alignment; at less, LLVM copies the parameter to local memory, which TMA
+//!   cannot read). The kernel issues `fence.proxy.tensormap::generic.acquire.gpu` on a map (PTX 8.3)
+//!   before its first TMA with it, as `gpu/rust-kernel` does.
 
 extern crate std;
 
