@@ -337,10 +337,22 @@ pub trait SmemTile {
     }
 
     /// Unchecked descriptor: no check and no panic, meaningful only under the precondition of
-    /// [`access`] ([`TileLayout::desc_unchecked`]).
+    /// [`access`] ([`TileLayout::desc_wrapping`]).
+    #[inline]
+    fn desc_wrapping(smem_addr: u32, mn: u32, k: u32, stage: u32) -> u64 {
+        Self::ACCESS.desc_wrapping(smem_addr, mn, k, stage)
+    }
+
+    /// Former name of [`desc_wrapping`](Self::desc_wrapping), kept for one release: the function is safe
+    /// (`_unchecked` names `unsafe` functions in Rust).
+    #[doc(hidden)]
+    #[deprecated(
+        since = "0.2.0",
+        note = "renamed to `desc_wrapping` (a safe function; `_unchecked` suggested `unsafe`)"
+    )]
     #[inline]
     fn desc_unchecked(smem_addr: u32, mn: u32, k: u32, stage: u32) -> u64 {
-        Self::ACCESS.desc_unchecked(smem_addr, mn, k, stage)
+        Self::desc_wrapping(smem_addr, mn, k, stage)
     }
 
     /// Swizzled byte offset of logical element `(mn, k)`, asserting (the core's
@@ -357,9 +369,21 @@ pub trait SmemTile {
         Self::ACCESS.try_offset(mn, k)
     }
 
-    /// Unchecked offset of `(mn % TILE_MN, k % TILE_K)` ([`TileLayout::offset_unchecked`]).
+    /// Unchecked offset of `(mn % TILE_MN, k % TILE_K)` ([`TileLayout::offset_wrapping`]).
+    #[inline]
+    fn offset_wrapping(mn: u32, k: u32) -> u32 {
+        Self::ACCESS.offset_wrapping(mn, k)
+    }
+
+    /// Former name of [`offset_wrapping`](Self::offset_wrapping), kept for one release: the function is safe
+    /// (`_unchecked` names `unsafe` functions in Rust).
+    #[doc(hidden)]
+    #[deprecated(
+        since = "0.2.0",
+        note = "renamed to `offset_wrapping` (a safe function; `_unchecked` suggested `unsafe`)"
+    )]
     #[inline]
     fn offset_unchecked(mn: u32, k: u32) -> u32 {
-        Self::ACCESS.offset_unchecked(mn, k)
+        Self::offset_wrapping(mn, k)
     }
 }

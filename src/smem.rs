@@ -263,7 +263,7 @@ impl<T: SmemTile> Placed<T> {
         self.addr.wrapping_add(stage.wrapping_mul(T::STAGE_BYTES))
     }
 
-    /// Address of element `(mn, k)` of stage `stage` (unchecked: [`SmemTile::offset_unchecked`]).
+    /// Address of element `(mn, k)` of stage `stage` (unchecked: [`SmemTile::offset_wrapping`]).
     ///
     /// ```
     /// # use smemdesc::{smem::Placed, smem_tile};
@@ -274,7 +274,7 @@ impl<T: SmemTile> Placed<T> {
     #[inline]
     pub fn elem_addr(self, stage: u32, mn: u32, k: u32) -> u32 {
         self.stage_addr(stage)
-            .wrapping_add(T::offset_unchecked(mn, k))
+            .wrapping_add(T::offset_wrapping(mn, k))
     }
 
     /// Descriptor of MMA subtile `(mn, k)` of stage `stage`, asserting ([`SmemTile::desc`]).
@@ -304,17 +304,29 @@ impl<T: SmemTile> Placed<T> {
         T::try_desc(self.addr, mn, k, stage)
     }
 
-    /// Descriptor, unchecked ([`SmemTile::desc_unchecked`]): what a kernel's main loop uses.
+    /// Descriptor, unchecked ([`SmemTile::desc_wrapping`]): what a kernel's main loop uses.
     ///
     /// ```
     /// # use smemdesc::{smem::Placed, smem_tile};
     /// # #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 64), major = K)]
     /// # struct TileA;
     /// let a = Placed::<TileA>::at(0x400).unwrap();
-    /// assert_eq!(a.desc_unchecked(0, 3, 0), a.desc(0, 3, 0));
+    /// assert_eq!(a.desc_wrapping(0, 3, 0), a.desc(0, 3, 0));
     /// ```
     #[inline]
+    pub fn desc_wrapping(self, mn: u32, k: u32, stage: u32) -> u64 {
+        T::desc_wrapping(self.addr, mn, k, stage)
+    }
+
+    /// Former name of [`desc_wrapping`](Self::desc_wrapping), kept for one release: the function is safe
+    /// (`_unchecked` names `unsafe` functions in Rust).
+    #[doc(hidden)]
+    #[deprecated(
+        since = "0.2.0",
+        note = "renamed to `desc_wrapping` (a safe function; `_unchecked` suggested `unsafe`)"
+    )]
+    #[inline]
     pub fn desc_unchecked(self, mn: u32, k: u32, stage: u32) -> u64 {
-        T::desc_unchecked(self.addr, mn, k, stage)
+        self.desc_wrapping(mn, k, stage)
     }
 }

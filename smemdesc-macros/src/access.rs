@@ -25,8 +25,8 @@ pub(crate) struct AccessFields {
     pub(crate) last_start: TokenStream,
 }
 
-/// The inherent items: `ACCESS`, `try_desc`, `desc`, `desc_unchecked`, `try_offset`, `offset`,
-/// `offset_unchecked`, `value_offset`.
+/// The inherent items: `ACCESS`, `try_desc`, `desc`, `desc_wrapping`, `try_offset`, `offset`,
+/// `offset_wrapping`, `value_offset`.
 pub(crate) fn inherent(f: &AccessFields) -> TokenStream {
     let AccessFields {
         arch,
@@ -96,8 +96,17 @@ pub(crate) fn inherent(f: &AccessFields) -> TokenStream {
         /// `stage < STAGES` and `smem_addr` a 128-B-aligned shared-window address (tile below
         /// 256 KiB): shifts, adds and an `and` in a kernel.
         #[inline]
+        pub const fn desc_wrapping(smem_addr: u32, mn: u32, k: u32, stage: u32) -> u64 {
+            Self::ACCESS.desc_wrapping(smem_addr, mn, k, stage)
+        }
+
+        /// Former name of [`desc_wrapping`](Self::desc_wrapping), kept for one release: the function is safe
+        /// (`_unchecked` names `unsafe` functions in Rust).
+        #[doc(hidden)]
+        #[deprecated(since = "0.2.0", note = "renamed to `desc_wrapping` (a safe function; `_unchecked` suggested `unsafe`)")]
+        #[inline]
         pub const fn desc_unchecked(smem_addr: u32, mn: u32, k: u32, stage: u32) -> u64 {
-            Self::ACCESS.desc_unchecked(smem_addr, mn, k, stage)
+            Self::desc_wrapping(smem_addr, mn, k, stage)
         }
         /// Swizzled byte offset of logical element `(mn, k)` of stage 0, checked
         /// (`mn < TILE_MN`, `k < TILE_K`).
@@ -116,8 +125,17 @@ pub(crate) fn inherent(f: &AccessFields) -> TokenStream {
         }
         /// [`offset`](Self::offset) without checks: `(mn % TILE_MN, k % TILE_K)`.
         #[inline]
+        pub const fn offset_wrapping(mn: u32, k: u32) -> u32 {
+            Self::ACCESS.offset_wrapping(mn, k)
+        }
+
+        /// Former name of [`offset_wrapping`](Self::offset_wrapping), kept for one release: the function is safe
+        /// (`_unchecked` names `unsafe` functions in Rust).
+        #[doc(hidden)]
+        #[deprecated(since = "0.2.0", note = "renamed to `offset_wrapping` (a safe function; `_unchecked` suggested `unsafe`)")]
+        #[inline]
         pub const fn offset_unchecked(mn: u32, k: u32) -> u32 {
-            Self::ACCESS.offset_unchecked(mn, k)
+            Self::offset_wrapping(mn, k)
         }
         /// Byte and bit position of value `(mn, k)` of stage 0, for every SMEM form (the
         /// nibble or 6-bit field of a padded or packed fp4/fp6 value).
@@ -146,8 +164,8 @@ pub(crate) fn trait_fns(name: &Ident) -> TokenStream {
             #name::try_desc(smem_addr, mn, k, stage)
         }
         #[inline]
-        fn desc_unchecked(smem_addr: u32, mn: u32, k: u32, stage: u32) -> u64 {
-            #name::desc_unchecked(smem_addr, mn, k, stage)
+        fn desc_wrapping(smem_addr: u32, mn: u32, k: u32, stage: u32) -> u64 {
+            #name::desc_wrapping(smem_addr, mn, k, stage)
         }
         #[inline]
         #[track_caller]
@@ -159,8 +177,8 @@ pub(crate) fn trait_fns(name: &Ident) -> TokenStream {
             #name::try_offset(mn, k)
         }
         #[inline]
-        fn offset_unchecked(mn: u32, k: u32) -> u32 {
-            #name::offset_unchecked(mn, k)
+        fn offset_wrapping(mn: u32, k: u32) -> u32 {
+            #name::offset_wrapping(mn, k)
         }
     }
 }

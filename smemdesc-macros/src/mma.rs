@@ -477,7 +477,7 @@ fn items(p: &MmaPair, na: &Ident, nb: &Ident, po: &PairOptions) -> syn::Result<T
                 /// factors (bits 30-31 of each address), unchecked fast path for the issuing thread.
                 pub const fn idesc_with_sf_tmem(tsfa_addr: u32, tsfb_addr: u32) -> u64 {
                     ::smemdesc::Idesc::new(IDESC, ::smemdesc::MmaKind::#kind)
-                        .with_sf_tmem_unchecked(tsfa_addr, tsfb_addr)
+                        .with_sf_tmem_wrapping(tsfa_addr, tsfb_addr)
                         .runtime64()
                 }
                 /// Checked form of `idesc_with_sf_tmem` (ids legal for the kind).

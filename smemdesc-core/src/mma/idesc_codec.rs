@@ -178,9 +178,9 @@ impl Idesc {
     /// ```
     /// use smemdesc_core::*;
     /// let i = Idesc::new(0x08820000, MmaKind::Mxf8f6f4);
-    /// assert_eq!(i.with_sf_tmem_unchecked(0xC000_0000, 0x4000_0000).raw(), 0x08820000 | (3 << 29) | (1 << 4));
+    /// assert_eq!(i.with_sf_tmem_wrapping(0xC000_0000, 0x4000_0000).raw(), 0x08820000 | (3 << 29) | (1 << 4));
     /// ```
-    pub const fn with_sf_tmem_unchecked(self, tsfa_addr: u32, tsfb_addr: u32) -> Idesc {
+    pub const fn with_sf_tmem_wrapping(self, tsfa_addr: u32, tsfb_addr: u32) -> Idesc {
         let raw = (self.raw & !((3 << 29) | (3 << 4)))
             | ((tsfa_addr >> 30) << 29)
             | ((tsfb_addr >> 30) << 4);
@@ -188,6 +188,18 @@ impl Idesc {
             raw,
             kind: self.kind,
         }
+    }
+
+    /// Former name of [`with_sf_tmem_wrapping`](Self::with_sf_tmem_wrapping), kept for one release: the function is safe
+    /// (`_unchecked` names `unsafe` functions in Rust).
+    #[doc(hidden)]
+    #[deprecated(
+        since = "0.2.0",
+        note = "renamed to `with_sf_tmem_wrapping` (a safe function; `_unchecked` suggested `unsafe`)"
+    )]
+    #[inline]
+    pub const fn with_sf_tmem_unchecked(self, tsfa_addr: u32, tsfb_addr: u32) -> Idesc {
+        self.with_sf_tmem_wrapping(tsfa_addr, tsfb_addr)
     }
 
     /// Sets the sparsity selector (bits 0-1), checked: 0-3 for sparse `kind::f16` / `kind::tf32`;

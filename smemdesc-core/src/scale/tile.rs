@@ -362,7 +362,7 @@ impl ScaleTile {
     }
 
     /// Byte offset (stage 0) of factor `j` (0 ≤ j < [`sf_k`](Self::sf_k)) of row `mn`. Like
-    /// [`TileLayout::desc_unchecked`](crate::TileLayout::desc_unchecked), indices wrap into range
+    /// [`TileLayout::desc_wrapping`](crate::TileLayout::desc_wrapping), indices wrap into range
     /// (`mn` modulo the padded rows, `j` modulo `sf_k`), so the result is always inside the stage.
     ///
     /// ```

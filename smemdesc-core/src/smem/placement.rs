@@ -207,7 +207,7 @@ impl TileLayout {
                 },
             });
         }
-        Ok(PlacedTile::new_unchecked(self, addr))
+        Ok(PlacedTile::new_unvalidated(self, addr))
     }
 }
 
@@ -219,15 +219,27 @@ impl<M: PlacementModel> PlacedTile<M> {
     /// ```
     /// # use smemdesc_core::*;
     /// let t = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 64, 64).build().unwrap();
-    /// let p = PlacedTile::<Absolute>::new_unchecked(t, 0x400);
+    /// let p = PlacedTile::<Absolute>::new_unvalidated(t, 0x400);
     /// assert_eq!(Ok(p), t.place::<Absolute>(0x400));
     /// ```
-    pub const fn new_unchecked(tile: TileLayout, addr: u32) -> PlacedTile<M> {
+    pub const fn new_unvalidated(tile: TileLayout, addr: u32) -> PlacedTile<M> {
         PlacedTile {
             tile,
             addr,
             model: PhantomData,
         }
+    }
+
+    /// Former name of [`new_unvalidated`](Self::new_unvalidated), kept for one release: the function is safe
+    /// (`_unchecked` names `unsafe` functions in Rust).
+    #[doc(hidden)]
+    #[deprecated(
+        since = "0.2.0",
+        note = "renamed to `new_unvalidated` (a safe function; `_unchecked` suggested `unsafe`)"
+    )]
+    #[inline]
+    pub const fn new_unchecked(tile: TileLayout, addr: u32) -> PlacedTile<M> {
+        Self::new_unvalidated(tile, addr)
     }
 
     /// The tile.

@@ -8,7 +8,7 @@
 //! |---|---|
 //! | `try_desc` / `try_offset` | `Err` with the typed [`Error`] ([`Error::IndexOutOfRange`], [`Error::UnalignedBase`], [`Error::FieldOverflow`] on the start address) |
 //! | `desc` / `offset` | a compile error when evaluated in `const`; a panic with the same message at run time (the asserting form, like slice indexing) |
-//! | `desc_unchecked` / `offset_unchecked` | no check, no panic: indices are reduced modulo their counts, the stage is multiplied with wrap-around and the start address is taken modulo the 14-bit field (256 KiB). The result is meaningless unless the precondition holds |
+//! | `desc_wrapping` / `offset_wrapping` | no check, no panic: indices are reduced modulo their counts, the stage is multiplied with wrap-around and the start address is taken modulo the 14-bit field (256 KiB). The result is meaningless unless the precondition holds |
 //!
 //! The precondition of the unchecked forms (and what the checked forms check): `mn < MMAS_MN`,
 //! `k < MMAS_K`, `stage < STAGES` (element offsets: `mn < TILE_MN`, `k < TILE_K`), and
@@ -39,7 +39,7 @@
 //! assert_eq!(T.try_desc(0, 0, 0, 4), Err(Error::IndexOutOfRange { what: "stage", index: 4, count: 4 }));
 //! let d0 = T.desc(0x400, 0, 0, 2);
 //! assert_eq!(T.desc(0x400, 1, 3, 2), d0 + (T.advance_mn(1) + T.advance_k(3)) as u64);
-//! assert_eq!(T.desc_unchecked(0x400, 1, 3, 2), T.desc(0x400, 1, 3, 2));
+//! assert_eq!(T.desc_wrapping(0x400, 1, 3, 2), T.desc(0x400, 1, 3, 2));
 //! assert_eq!(A.stages, 4);
 //! ```
 
@@ -197,7 +197,7 @@ impl TileAccess {
         match self.check_address(smem_addr) {
             Ok(()) => Ok(SmemDescriptor::from_raw(
                 self.arch,
-                self.encode_unchecked(smem_addr, units),
+                self.encode_wrapping(smem_addr, units),
             )),
             Err(e) => Err(e),
         }
@@ -209,13 +209,25 @@ impl TileAccess {
     /// ```
     /// use smemdesc_core::*;
     /// let a = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 64, 64).expect_valid().access();
-    /// assert_eq!(a.encode_unchecked(0x400, 3), a.desc | 0x43);
-    /// assert_eq!(a.encode_unchecked(0x3fc00, 0x40), a.desc); // wraps in the field, never panics
+    /// assert_eq!(a.encode_wrapping(0x400, 3), a.desc | 0x43);
+    /// assert_eq!(a.encode_wrapping(0x3fc00, 0x40), a.desc); // wraps in the field, never panics
     /// ```
     #[inline]
-    pub const fn encode_unchecked(&self, smem_addr: u32, units: u32) -> u64 {
+    pub const fn encode_wrapping(&self, smem_addr: u32, units: u32) -> u64 {
         let start = (smem_addr >> 4).wrapping_add(units) & START_MASK;
         self.desc | start as u64
+    }
+
+    /// Former name of [`encode_wrapping`](Self::encode_wrapping), kept for one release: the function is safe
+    /// (`_unchecked` names `unsafe` functions in Rust).
+    #[doc(hidden)]
+    #[deprecated(
+        since = "0.2.0",
+        note = "renamed to `encode_wrapping` (a safe function; `_unchecked` suggested `unsafe`)"
+    )]
+    #[inline]
+    pub const fn encode_unchecked(&self, smem_addr: u32, units: u32) -> u64 {
+        self.encode_wrapping(smem_addr, units)
     }
 
     /// Start-address advance of MMA subtile `(mn, k)` from subtile (0, 0), in 16-byte units:
@@ -291,16 +303,28 @@ impl TileAccess {
     /// use smemdesc_core::*;
     /// let a = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 128, 64).mma_mn(64).stages(4)
     ///     .expect_valid().access();
-    /// assert_eq!(a.desc_unchecked(0x400, 1, 3, 2), a.desc(0x400, 1, 3, 2));
-    /// assert_eq!(a.desc_unchecked(0x400, 2 + 1, 4 + 3, 2), a.desc(0x400, 1, 3, 2));
-    /// let _ = a.desc_unchecked(u32::MAX, u32::MAX, u32::MAX, u32::MAX); // no panic, no meaning
+    /// assert_eq!(a.desc_wrapping(0x400, 1, 3, 2), a.desc(0x400, 1, 3, 2));
+    /// assert_eq!(a.desc_wrapping(0x400, 2 + 1, 4 + 3, 2), a.desc(0x400, 1, 3, 2));
+    /// let _ = a.desc_wrapping(u32::MAX, u32::MAX, u32::MAX, u32::MAX); // no panic, no meaning
     /// ```
     #[inline(always)]
-    pub const fn desc_unchecked(&self, smem_addr: u32, mn: u32, k: u32, stage: u32) -> u64 {
+    pub const fn desc_wrapping(&self, smem_addr: u32, mn: u32, k: u32, stage: u32) -> u64 {
         let units = self
             .advance(mn, k)
             .wrapping_add(stage.wrapping_mul(self.advance_stage));
-        self.encode_unchecked(smem_addr, units)
+        self.encode_wrapping(smem_addr, units)
+    }
+
+    /// Former name of [`desc_wrapping`](Self::desc_wrapping), kept for one release: the function is safe
+    /// (`_unchecked` names `unsafe` functions in Rust).
+    #[doc(hidden)]
+    #[deprecated(
+        since = "0.2.0",
+        note = "renamed to `desc_wrapping` (a safe function; `_unchecked` suggested `unsafe`)"
+    )]
+    #[inline]
+    pub const fn desc_unchecked(&self, smem_addr: u32, mn: u32, k: u32, stage: u32) -> u64 {
+        self.desc_wrapping(smem_addr, mn, k, stage)
     }
 
     /// Swizzled byte offset of element `(mn, k)` of stage 0, checked.
@@ -339,16 +363,28 @@ impl TileAccess {
     /// ```
     /// use smemdesc_core::*;
     /// let a = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 64, 64).expect_valid().access();
-    /// assert_eq!(a.offset_unchecked(7, 0), 7 * 128 + 7 * 16);
-    /// assert_eq!(a.offset_unchecked(64 + 7, 0), a.offset_unchecked(7, 0));
+    /// assert_eq!(a.offset_wrapping(7, 0), 7 * 128 + 7 * 16);
+    /// assert_eq!(a.offset_wrapping(64 + 7, 0), a.offset_wrapping(7, 0));
     /// ```
     #[inline(always)]
-    pub const fn offset_unchecked(&self, mn: u32, k: u32) -> u32 {
+    pub const fn offset_wrapping(&self, mn: u32, k: u32) -> u32 {
         self.layout.byte_address(
             0,
             mn % self.tile_mn,
             (k % self.tile_k) / self.values_per_cell,
         )
+    }
+
+    /// Former name of [`offset_wrapping`](Self::offset_wrapping), kept for one release: the function is safe
+    /// (`_unchecked` names `unsafe` functions in Rust).
+    #[doc(hidden)]
+    #[deprecated(
+        since = "0.2.0",
+        note = "renamed to `offset_wrapping` (a safe function; `_unchecked` suggested `unsafe`)"
+    )]
+    #[inline]
+    pub const fn offset_unchecked(&self, mn: u32, k: u32) -> u32 {
+        self.offset_wrapping(mn, k)
     }
 
     /// The asserting form's end: the descriptor, or a panic naming the argument at fault (a
@@ -511,12 +547,24 @@ impl TileLayout {
     /// ```
     /// use smemdesc_core::*;
     /// let t = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 128, 64).mma_mn(64).stages(4).expect_valid();
-    /// assert_eq!(t.desc_unchecked(0x400, 1, 2, 3), t.desc(0x400, 1, 2, 3));
-    /// let _ = t.desc_unchecked(u32::MAX, u32::MAX, u32::MAX, u32::MAX); // no panic, no meaning
+    /// assert_eq!(t.desc_wrapping(0x400, 1, 2, 3), t.desc(0x400, 1, 2, 3));
+    /// let _ = t.desc_wrapping(u32::MAX, u32::MAX, u32::MAX, u32::MAX); // no panic, no meaning
     /// ```
     #[inline]
+    pub const fn desc_wrapping(&self, smem_addr: u32, mn: u32, k: u32, stage: u32) -> u64 {
+        self.access().desc_wrapping(smem_addr, mn, k, stage)
+    }
+
+    /// Former name of [`desc_wrapping`](Self::desc_wrapping), kept for one release: the function is safe
+    /// (`_unchecked` names `unsafe` functions in Rust).
+    #[doc(hidden)]
+    #[deprecated(
+        since = "0.2.0",
+        note = "renamed to `desc_wrapping` (a safe function; `_unchecked` suggested `unsafe`)"
+    )]
+    #[inline]
     pub const fn desc_unchecked(&self, smem_addr: u32, mn: u32, k: u32, stage: u32) -> u64 {
-        self.access().desc_unchecked(smem_addr, mn, k, stage)
+        self.desc_wrapping(smem_addr, mn, k, stage)
     }
 
     /// Swizzled byte offset of element `(mn, k)`, checked ([`byte_offset`](Self::byte_offset) is
@@ -538,10 +586,22 @@ impl TileLayout {
     /// ```
     /// use smemdesc_core::*;
     /// let t = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 128, 64).expect_valid();
-    /// assert_eq!(t.offset_unchecked(5, 9), t.byte_offset(5, 9));
+    /// assert_eq!(t.offset_wrapping(5, 9), t.byte_offset(5, 9));
     /// ```
     #[inline]
+    pub const fn offset_wrapping(&self, mn: u32, k: u32) -> u32 {
+        self.access().offset_wrapping(mn, k)
+    }
+
+    /// Former name of [`offset_wrapping`](Self::offset_wrapping), kept for one release: the function is safe
+    /// (`_unchecked` names `unsafe` functions in Rust).
+    #[doc(hidden)]
+    #[deprecated(
+        since = "0.2.0",
+        note = "renamed to `offset_wrapping` (a safe function; `_unchecked` suggested `unsafe`)"
+    )]
+    #[inline]
     pub const fn offset_unchecked(&self, mn: u32, k: u32) -> u32 {
-        self.access().offset_unchecked(mn, k)
+        self.offset_wrapping(mn, k)
     }
 }

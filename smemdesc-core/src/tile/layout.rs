@@ -549,7 +549,7 @@ impl TileLayout {
     /// The raw descriptor of subtile `(mn, k)`, stage `stage`, for a tile at `smem_addr`: the
     /// asserting form of [`try_desc`](Self::try_desc) (see [`crate::tile::access`] for the contract). An
     /// out-of-range index or address is a compile error when evaluated in `const` and a panic
-    /// naming the argument at run time; [`desc_unchecked`](Self::desc_unchecked) is the form without
+    /// naming the argument at run time; [`desc_wrapping`](Self::desc_wrapping) is the form without
     /// checks. With indices known only at run time, the advance tables (`#[smem_tile]` emits them)
     /// make this a few adds: `desc(addr, 0, 0, 0) + advance_mn(i) + advance_k(j) + s · advance_stage()`.
     ///
@@ -578,6 +578,6 @@ impl TileLayout {
     /// ```
     #[inline]
     pub const fn desc_advanced(&self, smem_addr: u32, units: u32) -> u64 {
-        self.access().encode_unchecked(smem_addr, units)
+        self.access().encode_wrapping(smem_addr, units)
     }
 }

@@ -14,7 +14,7 @@
 //! const D: TmemAccum = TmemAccum::expect_new(128, 256, 1, AccumType::F32);
 //! const M: TmemLoadMap = D.expect_load_map(TmemLoad::expect_new(LoadShape::S32x32b, 32));
 //! // thread 40 (warp 1), register 33: the second load (columns 32..64), lane 40
-//! assert_eq!(M.reg_element_unchecked(40, 33), (40, 33));
+//! assert_eq!(M.reg_element_wrapping(40, 33), (40, 33));
 //! assert_eq!((M.loads(), M.regs_per_thread()), (8, 256));
 //! ```
 
