@@ -5,7 +5,7 @@ use crate::base::dtype::ElementType;
 use crate::base::kind::MmaKind;
 use crate::base::tma_types::TmaDataType;
 
-/// The SMEM form of an operand's values (see the [module documentation](self)).
+/// The SMEM form of an operand's values (whole, padded or packed).
 ///
 /// ```
 /// use smemdesc_core::{ElementType, SmemForm};

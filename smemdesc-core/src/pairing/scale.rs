@@ -20,7 +20,7 @@ impl MmaPair {
     /// The factor type and values per factor the instruction reads (`None` for dense kinds):
     /// ue8m0 per 32 values (`.block32`: `.scale_vec::1X` for `mxf8f6f4`, `2X` for the fp4 kinds)
     /// unless the pair was given ue4m3 (`mxf4nvf4`, per 16 values, `.block16`) or
-    /// [`PairOptions::scale_vec`] 16 (`mxf4nvf4` with ue8m0, `.scale_vec::4X`).
+    /// [`PairOptions::scale_vec`](crate::PairOptions::scale_vec) 16 (`mxf4nvf4` with ue8m0, `.scale_vec::4X`).
     ///
     /// ```
     /// use smemdesc_core::*;

@@ -12,7 +12,7 @@ use crate::tile::spec::{check_size, select_swizzle, TileSpec};
 /// A validated tile and everything derived from it through the layout algebra.
 ///
 /// Four levels: the tile (one stage) is a grid of swizzle atoms ([`Atom`]) stacked by
-/// [`Order`]; it is cut into MMA subtiles of `mma_mn × (32 bytes of K)`, each described by one
+/// [`Order`](crate::Order); it is cut into MMA subtiles of `mma_mn × (32 bytes of K)`, each described by one
 /// descriptor; each subtile is made of 8-row × 16-byte core matrices.
 ///
 /// The worked example of the spec (§6): bf16 K-major SW128 128×128, MN-first, M = 64:

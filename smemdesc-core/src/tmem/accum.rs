@@ -1,11 +1,11 @@
-//! Where the accumulator D of one `tcgen05.mma` sits in Tensor Memory: D[m][n] <-> (lane, column).
+//! Where the accumulator D of one `tcgen05.mma` sits in Tensor Memory: `D[m][n]` <-> (lane, column).
 //!
 //! Facts (PTX ISA, `tcgen05` "Data path layout organization"; the same placements are in the
 //! golden rows CuTe's `make_fragment_C` gives, `tests/data/golden-tmem/`): a 32-bit accumulator
 //! element takes one 32-bit column of one lane, and a CTA's rows (M, or M/2 of a `cta_group::2`
 //! pair) are placed in one of three ways ([`DataPath`]):
 //!
-//! | M, `cta_group` | rows per CTA | D[m][n] at | columns |
+//! | M, `cta_group` | rows per CTA | `D[m][n]` at | columns |
 //! |---|---|---|---|
 //! | 128, 1 and 256, 2 | 128 | lane `m`, column `n` | N |
 //! | 64, 1 | 64 | lane `32·⌊m/16⌋ + m mod 16`, column `n` (lanes 0-15 of each subpartition) | N |
@@ -169,7 +169,7 @@ impl TmemAccum {
         self.rows() * self.n
     }
 
-    /// (lane, column) of D[m][n] (CTA-local `m`), unchecked: meaningful for `m < rows()`,
+    /// (lane, column) of `D[m][n]` (CTA-local `m`), unchecked: meaningful for `m < rows()`,
     /// `n < n`; integer code only.
     ///
     /// ```
@@ -203,7 +203,7 @@ impl TmemAccum {
         self.address_wrapping(m, n)
     }
 
-    /// (lane, column) of D[m][n], checked.
+    /// (lane, column) of `D[m][n]`, checked.
     ///
     /// ```
     /// # use smemdesc_core::*;
@@ -228,7 +228,7 @@ impl TmemAccum {
         Ok(self.address_wrapping(m, n))
     }
 
-    /// D[m][n] held at (lane, column), unchecked: meaningful when [`try_element`](Self::try_element)
+    /// `D[m][n]` held at (lane, column), unchecked: meaningful when [`try_element`](Self::try_element)
     /// is `Ok`.
     ///
     /// ```
@@ -260,7 +260,7 @@ impl TmemAccum {
         self.element_wrapping(lane, col)
     }
 
-    /// D[m][n] held at (lane, column), or why none is.
+    /// `D[m][n]` held at (lane, column), or why none is.
     ///
     /// ```
     /// # use smemdesc_core::*;

@@ -196,7 +196,7 @@ impl TmemLoadMap {
         self.reg_address_wrapping(thread, reg)
     }
 
-    /// D[m][n] (CTA-local) in register `reg` of thread `thread`, unchecked.
+    /// `D[m][n]` (CTA-local) in register `reg` of thread `thread`, unchecked.
     ///
     /// ```
     /// # use smemdesc_core::*;
@@ -221,7 +221,7 @@ impl TmemLoadMap {
         self.reg_element_wrapping(thread, reg)
     }
 
-    /// D[m][n] in register `reg` of thread `thread`, checked.
+    /// `D[m][n]` in register `reg` of thread `thread`, checked.
     ///
     /// ```
     /// # use smemdesc_core::*;
@@ -246,7 +246,7 @@ impl TmemLoadMap {
         Ok(self.reg_element_wrapping(thread, reg))
     }
 
-    /// (thread, register) holding D[m][n] (CTA-local), unchecked: meaningful for in-range
+    /// (thread, register) holding `D[m][n]` (CTA-local), unchecked: meaningful for in-range
     /// `m`, `n`; integer code only.
     ///
     /// ```
@@ -286,7 +286,7 @@ impl TmemLoadMap {
         self.element_reg_wrapping(m, n)
     }
 
-    /// (thread, register) holding D[m][n], checked.
+    /// (thread, register) holding `D[m][n]`, checked.
     ///
     /// ```
     /// # use smemdesc_core::*;
