@@ -44,6 +44,8 @@ mod descriptor;
 mod dtype;
 mod emulator;
 mod error;
+pub mod cluster;
+pub mod epilogue;
 pub mod fragment;
 mod idesc;
 mod idesc_codec;
