@@ -16,7 +16,7 @@ for f in $(grep -oE "Function : [A-Za-z0-9_]*gemm_epi[A-Za-z0-9_]*" /tmp/epi.sas
   echo "== $f: $(grep -c HGMMA /tmp/f.sass) HGMMA, $(grep -c STSM /tmp/f.sass) STSM, $(grep -c UTMASTG /tmp/f.sass) UTMASTG, $(grep -c UTMALDG /tmp/f.sass) UTMALDG, $(grep -cE 'STG' /tmp/f.sass) STG, $(grep -cE 'LDL|STL' /tmp/f.sass) LDL/STL"
   grep -m2 -E 'STSM|UTMASTG' /tmp/f.sass; grep -m2 UTMALDG /tmp/f.sass
 done > $OUT/sass.txt
-timeout 150 ncu --metrics l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum --kernel-name regex:gemm_epi --launch-count 4 /tmp/epi --ncu > $OUT/ncu.txt 2>&1
+timeout 150 ncu --metrics l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum --kernel-name regex:"gemm_epi|epi_store_only" --launch-count 6 /tmp/epi --ncu > $OUT/ncu.txt 2>&1
 echo "ncu rc=$?" >> $L
 timeout 300 /tmp/epi --full $OUT/epi_results.json 2>&1 | tee -a $L
 echo "run rc=$?" | tee -a $L

@@ -188,13 +188,16 @@ __device__ __forceinline__ void epilogue_direct(const float (&d)[128], u32* c, i
 }
 
 // CX x CY cluster (1x1, 2x1, 2 CTAs along M sharing B; 1x2, 2 along N sharing A), persistent:
-// cluster `cid` walks cluster tiles; TMA_EPI: epilogue through the declared C tile.
-template <int CX, int CY, bool TMA_EPI>
+// cluster `cid` walks cluster tiles; TMA_EPI: epilogue through the declared C tile. MC = false
+// (a diagnostic): launched as a cluster, but every CTA loads its own whole tiles (no multicast,
+// no cross-CTA barriers).
+template <int CX, int CY, bool TMA_EPI, bool MC = true>
 __global__ void __launch_bounds__(G_THREADS, 1)
     gemm_epi(const __grid_constant__ TmaMap tma_a, const __grid_constant__ TmaMap tma_b,
              const __grid_constant__ TmaMap tma_c, u32* __restrict__ c, int m_total, int n_total, int k_total,
              int group_m, int tx_delta, int* err) {
     constexpr int CS = CX * CY;
+    constexpr int CB = MC ? CS : 1;  // CTAs whose consumers free a stage
     extern __shared__ __align__(1024) unsigned char smem_raw[];
     const u32 base = (smem_u32(smem_raw) + 1023u) & ~1023u;
     const u32 a_base = base;
@@ -212,7 +215,7 @@ __global__ void __launch_bounds__(G_THREADS, 1)
     if (tid == 0) {
         for (int s = 0; s < G_STAGES; ++s) {
             mbar_init(full_bar + 8 * s, 1);
-            mbar_init(empty_bar + 8 * s, CS * G_CONSUMERS);
+            mbar_init(empty_bar + 8 * s, CB * G_CONSUMERS);
         }
         fence_barrier_init();
     }
@@ -226,10 +229,10 @@ __global__ void __launch_bounds__(G_THREADS, 1)
                 int mi, ni;
                 tile_origin(ct, ctm, ctn, group_m, mi, ni);
                 const int m0 = (mi * CX + ci) * G_BM, n0 = (ni * CY + cj) * G_BN;
-                if (CX == 2)
+                if (MC && CX == 2)
                     it = produce21(&tma_a, &tma_b, a_base, b_base, full_bar, empty_bar, m0, n0, rank, it, k_tiles,
                                    tx_delta, err);
-                else if (CY == 2)
+                else if (MC && CY == 2)
                     it = produce12(&tma_a, &tma_b, a_base, b_base, full_bar, empty_bar, m0, n0, rank, it, k_tiles,
                                    tx_delta, err);
                 else
@@ -252,9 +255,9 @@ __global__ void __launch_bounds__(G_THREADS, 1)
             int mi, ni;
             tile_origin(ct, ctm, ctn, group_m, mi, ni);
             const int m0 = (mi * CX + ci) * G_BM, n0 = (ni * CY + cj) * G_BN;
-            it = consume<CS>(d, a_base, b_base, full_bar, empty_bar, im, t, rank, it, k_tiles, err);
+            it = consume<CB>(d, a_base, b_base, full_bar, empty_bar, im, t, rank, it, k_tiles, err);
             if (it < 0) break;
-            if (t == 0) release_stage<CS>(empty_bar, (it - 1) % G_STAGES, rank);
+            if (t == 0) release_stage<CB>(empty_bar, (it - 1) % G_STAGES, rank);
             if (TMA_EPI)
                 epilogue_tma(d, cbuf, lane_off, &tma_c, m0 + im * 64, n0, t, 1 + im, epi_it);
             else
@@ -264,6 +267,33 @@ __global__ void __launch_bounds__(G_THREADS, 1)
     }
     __syncwarp();
     if (CS > 1) cluster_sync();
+}
+
+// The C tile's stores alone (for Nsight Compute's bank counters without concurrent TMA
+// traffic): one warpgroup writes `reps` times the 4 chunks of a synthetic accumulator with the
+// declared lane offsets (CTRL: the control offsets, unswizzled 128-B rows).
+template <bool CTRL>
+__global__ void __launch_bounds__(128, 1) epi_store_only(int reps, u32* sink) {
+    __shared__ __align__(1024) unsigned char buf[EPI_STAGE_BYTES];
+    const u32 t = threadIdx.x, base = smem_u32(buf);
+    float d[128];
+#pragma unroll
+    for (int i = 0; i < 128; ++i) d[i] = (float)(t + i);
+    for (int r = 0; r < reps; ++r) {
+#pragma unroll
+        for (int c = 0; c < EPI_CHUNKS; ++c) {
+#pragma unroll
+            for (int i = 0; i < EPI_INSTRS; ++i) {
+                const u32 off = CTRL ? EPI_CTRL_LANE_OFF[t / 32][i][t % 32] : EPI_LANE_OFF[t / 32][i][t % 32];
+                stmatrix_x4(base + off, pack_bf16(d[2 * EPI_PAIR(c, i, 0)], d[2 * EPI_PAIR(c, i, 0) + 1]),
+                            pack_bf16(d[2 * EPI_PAIR(c, i, 1)], d[2 * EPI_PAIR(c, i, 1) + 1]),
+                            pack_bf16(d[2 * EPI_PAIR(c, i, 2)], d[2 * EPI_PAIR(c, i, 2) + 1]),
+                            pack_bf16(d[2 * EPI_PAIR(c, i, 3)], d[2 * EPI_PAIR(c, i, 3) + 1]));
+            }
+        }
+    }
+    __syncthreads();
+    sink[t] = ((volatile u32*)buf)[t];
 }
 
 // ---------------------------------------------------------------- host
@@ -315,14 +345,17 @@ __global__ void count_diff(const unsigned short* a, const unsigned short* b, siz
 struct Variant {
     const char* name;
     int cx, cy;
-    bool tma;
+    bool tma, mc;
     void (*fn)(TmaMap, TmaMap, TmaMap, u32*, int, int, int, int, int, int*);
+    bool all_sms = false;  // diagnostic: grid of every SM's worth of clusters, not the occupancy query's
 };
 static Variant VARIANTS[] = {
-    {"persistent_direct", 1, 1, false, gemm_epi<1, 1, false>},
-    {"persistent_tma_epi", 1, 1, true, gemm_epi<1, 1, true>},
-    {"cluster2x1_tma_epi", 2, 1, true, gemm_epi<2, 1, true>},
-    {"cluster1x2_tma_epi", 1, 2, true, gemm_epi<1, 2, true>},
+    {"persistent_direct", 1, 1, false, true, gemm_epi<1, 1, false>},
+    {"persistent_tma_epi", 1, 1, true, true, gemm_epi<1, 1, true>},
+    {"cluster2x1_tma_epi", 2, 1, true, true, gemm_epi<2, 1, true>},
+    {"cluster1x2_tma_epi", 1, 2, true, true, gemm_epi<1, 2, true>},
+    {"cluster2x1_no_multicast", 2, 1, true, false, gemm_epi<2, 1, true, false>},
+    {"cluster2x1_grid_all_sms", 2, 1, true, true, gemm_epi<2, 1, true>, true},
 };
 
 struct Problem {
@@ -338,7 +371,7 @@ static int grid_of(const Variant& v, const Problem& p) {
     const int cs = v.cx * v.cy;
     int ctiles = (p.m / G_BM / v.cx) * (p.n / G_BN / v.cy);
     int max_clusters = p.sms / cs;
-    if (cs > 1) {
+    if (cs > 1 && !v.all_sms) {
         cudaLaunchConfig_t cfg = {};
         cudaLaunchAttribute at[1];
         at[0].id = cudaLaunchAttributeClusterDimension;
@@ -351,7 +384,9 @@ static int grid_of(const Variant& v, const Problem& p) {
         cfg.attrs = at;
         cfg.numAttrs = 1;
         int n = 0;
-        if (cudaOccupancyMaxActiveClusters(&n, (void*)v.fn, &cfg) == cudaSuccess && n > 0) max_clusters = n;
+        cudaError_t e = cudaOccupancyMaxActiveClusters(&n, (void*)v.fn, &cfg);
+        printf("  [%s: cudaOccupancyMaxActiveClusters = %d (%s)]\n", v.name, n, cudaGetErrorString(e));
+        if (e == cudaSuccess && n > 0) max_clusters = n;
     }
     return cs * std::min(ctiles, max_clusters);
 }
@@ -367,12 +402,13 @@ static void launch(const Variant& v, const Problem& p, int tx_delta, int c_swizz
     auto key = std::make_tuple((const void*)v.fn, p.m, p.n, p.k, c_swizzle);
     auto found = g_prepared.find(key);
     if (found == g_prepared.end()) {
-    const int a_rows = v.cx == 1 && v.cy == 2 ? CL12_A_SLICE_ROWS : v.cx == 2 ? CL21_A_SLICE_ROWS : CL11_A_SLICE_ROWS;
-    const int b_rows = v.cx == 1 && v.cy == 2 ? CL12_B_SLICE_ROWS : v.cx == 2 ? CL21_B_SLICE_ROWS : CL11_B_SLICE_ROWS;
+    const int a_rows = !v.mc ? CL11_A_SLICE_ROWS : v.cy == 2 ? CL12_A_SLICE_ROWS : v.cx == 2 ? CL21_A_SLICE_ROWS : CL11_A_SLICE_ROWS;
+    const int b_rows = !v.mc ? CL11_B_SLICE_ROWS : v.cy == 2 ? CL12_B_SLICE_ROWS : v.cx == 2 ? CL21_B_SLICE_ROWS : CL11_B_SLICE_ROWS;
     TmaMap ma = make_map(p.a, p.k, p.m, CL11_A_SLICE_INNER, a_rows, CU_TENSOR_MAP_SWIZZLE_128B);
     TmaMap mb = make_map(p.b, p.k, p.n, CL11_B_SLICE_INNER, b_rows, CU_TENSOR_MAP_SWIZZLE_128B);
     TmaMap mc = make_map(p.c, p.n, p.m, EPI_BOX_INNER, EPI_BOX_ROWS, c_swizzle);
     found = g_prepared.emplace(key, Prepared{ma, mb, mc, grid_of(v, p)}).first;
+    printf("  [%s at %dx%dx%d: grid %d CTAs]\n", v.name, p.m, p.n, p.k, found->second.grid);
     }
     const Prepared& pr = found->second;
     cudaLaunchConfig_t cfg = {};
@@ -498,7 +534,17 @@ int main(int argc, char** argv) {
         return mismatches(p);
     };
     if (ncu) {  // one launch each, for Nsight Compute's bank-conflict counters
+        u32* sink;
+        CK(cudaMalloc(&sink, 512));
+        epi_store_only<false><<<1, 128>>>(1, sink);
+        epi_store_only<true><<<1, 128>>>(1, sink);
+        CK(cudaDeviceSynchronize());
+        printf("epi_store_only: predicted per launch (1 warpgroup, %d chunks): declared %d wavefronts %d conflicts; control %d wavefronts %d conflicts\n",
+               EPI_CHUNKS, EPI_CHUNKS * EPI_PRED_WAVEFRONTS_PER_CHUNK, EPI_CHUNKS * EPI_PRED_CONFLICTS_PER_CHUNK,
+               EPI_CHUNKS * EPI_CTRL_PRED_WAVEFRONTS_PER_CHUNK, EPI_CHUNKS * EPI_CTRL_PRED_CONFLICTS_PER_CHUNK);
         setup(2048, 2048, 2048);
+        printf("GEMM 2048^3: predicted stmatrix wavefronts %d (0 conflicts)\n",
+               (2048 / G_BM) * (2048 / G_BN) * G_CONSUMERS * EPI_CHUNKS * EPI_PRED_WAVEFRONTS_PER_CHUNK);
         int err;
         for (int i = 0; i < 4; ++i) printf("%s mismatches %llu\n", VARIANTS[i].name, run_checked(VARIANTS[i], 0, EPI_TMAP_SWIZZLE, err));
         return 0;
@@ -509,8 +555,8 @@ int main(int argc, char** argv) {
     setup(8192, 8192, 8192);
     const int sample_bad = check_cublas_sample(p);
     printf("cuBLAS exact-sample mismatches at 8192^3: %d/4096\n", sample_bad);
-    unsigned long long mism[4];
-    for (int i = 0; i < 4; ++i) {
+    unsigned long long mism[6];
+    for (int i = 0; i < 6; ++i) {
         int err;
         mism[i] = run_checked(VARIANTS[i], 0, EPI_TMAP_SWIZZLE, err);
         printf("%s: mismatches %llu / %d, watchdog %d\n", VARIANTS[i].name, mism[i], 8192 * 8192, err);
@@ -518,30 +564,34 @@ int main(int argc, char** argv) {
     // 2 s of warm-up (the sustained clock), every variant and cuBLAS in turn
     for (auto w0 = std::chrono::steady_clock::now();
          std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count() < 2.0;) {
-        for (int i = 0; i < 4; ++i) launch(VARIANTS[i], p, 0, EPI_TMAP_SWIZZLE);
+        for (int i = 0; i < 6; ++i) launch(VARIANTS[i], p, 0, EPI_TMAP_SWIZZLE);
         cublas_run(p);
         CK(cudaDeviceSynchronize());
     }
-    std::vector<double> t[5];
+    std::vector<double> t[7];
     for (int r = 0; r < 9; ++r) {
-        for (int i = 0; i < 4; ++i) t[i].push_back(time_tflops(p, [&] { launch(VARIANTS[i], p, 0, EPI_TMAP_SWIZZLE); }, 10));
-        t[4].push_back(time_tflops(p, [&] { cublas_run(p); }, 10));
+        for (int i = 0; i < 6; ++i) t[i].push_back(time_tflops(p, [&] { launch(VARIANTS[i], p, 0, EPI_TMAP_SWIZZLE); }, 10));
+        t[6].push_back(time_tflops(p, [&] { cublas_run(p); }, 10));
     }
-    for (int i = 0; i < 5; ++i)
-        printf("8192^3 %-20s median %.1f TFLOP/s spread %s\n", i < 4 ? VARIANTS[i].name : "cuBLAS", median(t[i]),
+    for (int i = 0; i < 7; ++i)
+        printf("8192^3 %-24s median %.1f TFLOP/s spread %s\n", i < 6 ? VARIANTS[i].name : "cuBLAS", median(t[i]),
                spread(t[i]).c_str());
     fprintf(js,
             "  \"epilogue\": {\"variant\": \"persistent_tma_epi\", \"m\": 8192, \"n\": 8192, \"k\": 8192, \"mismatches\": %llu, "
             "\"ours_median_tflops\": %.1f, \"ours_spread\": %s, \"cublas_median_tflops\": %.1f, \"cublas_spread\": %s, "
             "\"persistent_direct_median_tflops\": %.1f, \"cublas_exact_sample_mismatches\": %d},\n",
-            mism[1], median(t[1]), spread(t[1]).c_str(), median(t[4]), spread(t[4]).c_str(), median(t[0]), sample_bad);
+            mism[1], median(t[1]), spread(t[1]).c_str(), median(t[6]), spread(t[6]).c_str(), median(t[0]), sample_bad);
     fprintf(js, "  \"cluster\": [\n");
     for (int i = 2; i < 4; ++i)
         fprintf(js,
                 "    {\"shape\": [%d, %d], \"mismatches\": %llu, \"ours_median_tflops\": %.1f, \"ours_spread\": %s, "
                 "\"persistent_median_tflops\": %.1f, \"persistent_tma_epi_median_tflops\": %.1f, \"cublas_median_tflops\": %.1f}%s\n",
                 VARIANTS[i].cx, VARIANTS[i].cy, mism[i], median(t[i]), spread(t[i]).c_str(), median(t[0]), median(t[1]),
-                median(t[4]), i == 2 ? "," : "");
+                median(t[6]), i == 2 ? "," : "");
+    fprintf(js, "  ],\n  \"cluster_diagnostics\": [\n");
+    for (int i = 4; i < 6; ++i)
+        fprintf(js, "    {\"name\": \"%s\", \"mismatches\": %llu, \"median_tflops\": %.1f, \"spread\": %s}%s\n", VARIANTS[i].name,
+                mism[i], median(t[i]), spread(t[i]).c_str(), i == 4 ? "," : "");
     fprintf(js, "  ],\n");
     // Negative controls at 1024^3.
     setup(1024, 1024, 1024);
