@@ -235,8 +235,8 @@ __global__ void __launch_bounds__(G_THREADS, 1)
                 else if (MC && CY == 2)
                     it = produce12(&tma_a, &tma_b, a_base, b_base, full_bar, empty_bar, m0, n0, rank, it, k_tiles,
                                    tx_delta, err);
-                else
-                    it = produce11(&tma_a, &tma_b, a_base, b_base, full_bar, empty_bar, m0, n0, rank, it, k_tiles,
+                else  // the 1x1 declaration's per-rank arrays have one entry (rank 0)
+                    it = produce11(&tma_a, &tma_b, a_base, b_base, full_bar, empty_bar, m0, n0, 0, it, k_tiles,
                                    tx_delta, err);
             }
         }

@@ -30,9 +30,12 @@ fn tile(mn: u32, k: u32) -> TileLayout {
         .unwrap()
 }
 
+/// Per CTA: SMEM byte offset -> (source tile row, source K byte) written there.
+type CtaSmem = std::collections::HashMap<u32, (u32, u32)>;
+
 /// Simulates every CTA's issues for one stage: returns per CTA the map byte offset -> (source
 /// tile row, source k byte) written, and the bytes arriving at each CTA's barrier.
-fn simulate(c: Cluster, op: Operand, t: &TileLayout) -> (Vec<std::collections::HashMap<u32, (u32, u32)>>, Vec<u32>) {
+fn simulate(c: Cluster, op: Operand, t: &TileLayout) -> (Vec<CtaSmem>, Vec<u32>) {
     let m = c.multicast(op, t, None).unwrap();
     let n = c.size() as usize;
     let mut smem = vec![std::collections::HashMap::new(); n];
@@ -65,10 +68,24 @@ fn simulate(c: Cluster, op: Operand, t: &TileLayout) -> (Vec<std::collections::H
 
 #[test]
 fn multicast_delivers_the_whole_tile_to_every_cta() {
-    let shapes = [(1, 2), (2, 1), (2, 2), (1, 4), (4, 1), (2, 4), (4, 2), (8, 1), (1, 8)];
+    let shapes = [
+        (1, 2),
+        (2, 1),
+        (2, 2),
+        (1, 4),
+        (4, 1),
+        (2, 4),
+        (4, 2),
+        (8, 1),
+        (1, 8),
+    ];
     for (x, y) in shapes {
         let c = Cluster::new(x, y).unwrap();
-        for (op, t) in [(Operand::A, tile(128, 64)), (Operand::B, tile(256, 128)), (Operand::A, tile(128, 128))] {
+        for (op, t) in [
+            (Operand::A, tile(128, 64)),
+            (Operand::B, tile(256, 128)),
+            (Operand::A, tile(128, 128)),
+        ] {
             let m = match c.multicast(op, &t, None) {
                 Ok(m) => m,
                 Err(e) => {
@@ -83,7 +100,11 @@ fn multicast_delivers_the_whole_tile_to_every_cta() {
             let plan = TmaPlan::new(&t, None).unwrap();
             for r in 0..c.size() as usize {
                 // exactly the tile's bytes, each where a whole-box load puts it
-                assert_eq!(smem[r].len() as u32, t.stage_bytes(), "CTA {r} of ({x},{y}) {op:?}");
+                assert_eq!(
+                    smem[r].len() as u32,
+                    t.stage_bytes(),
+                    "CTA {r} of ({x},{y}) {op:?}"
+                );
                 assert_eq!(arrived[r], m.expect_tx(), "expect_tx of CTA {r}");
                 for b in 0..plan.boxes {
                     let (mn0, k0) = plan.box_coord(b);
@@ -101,7 +122,11 @@ fn multicast_delivers_the_whole_tile_to_every_cta() {
                 for p in 0..c.size() {
                     let (ri, rj) = c.coords(r);
                     let (pi, pj) = c.coords(p);
-                    let same = if matches!(op, Operand::A) { ri == pi } else { rj == pj };
+                    let same = if matches!(op, Operand::A) {
+                        ri == pi
+                    } else {
+                        rj == pj
+                    };
                     assert_eq!(m.cta_mask(r) & (1 << p) != 0, same);
                 }
             }
@@ -111,16 +136,35 @@ fn multicast_delivers_the_whole_tile_to_every_cta() {
 
 #[test]
 fn cluster_legality() {
-    assert!(matches!(Cluster::new(3, 3), Err(ClusterError::TooLarge { ctas: 9, max: 8, .. })));
+    assert!(matches!(
+        Cluster::new(3, 3),
+        Err(ClusterError::TooLarge {
+            ctas: 9,
+            max: 8,
+            ..
+        })
+    ));
     assert!(Cluster::non_portable(3, 3).is_ok());
-    assert!(matches!(Cluster::non_portable(4, 5), Err(ClusterError::TooLarge { max: 16, .. })));
+    assert!(matches!(
+        Cluster::non_portable(4, 5),
+        Err(ClusterError::TooLarge { max: 16, .. })
+    ));
     assert!(matches!(Cluster::new(0, 1), Err(ClusterError::Empty)));
     // 128-row A box among 3 CTAs: not whole; 64-row box among 16: 4 rows, not a whole atom
-    let e = Cluster::new(1, 3).unwrap().multicast(Operand::A, &tile(128, 64), None).unwrap_err();
+    let e = Cluster::new(1, 3)
+        .unwrap()
+        .multicast(Operand::A, &tile(128, 64), None)
+        .unwrap_err();
     let s = e.to_string();
     assert!(s.contains("1, 2, 4, 8, 16"), "{s}");
-    let e = Cluster::non_portable(1, 16).unwrap().multicast(Operand::A, &tile(64, 64), None).unwrap_err();
-    assert!(e.to_string().contains("legal multicast counts: 1, 2, 4, 8"), "{e}");
+    let e = Cluster::non_portable(1, 16)
+        .unwrap()
+        .multicast(Operand::A, &tile(64, 64), None)
+        .unwrap_err();
+    assert!(
+        e.to_string().contains("legal multicast counts: 1, 2, 4, 8"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -164,7 +208,13 @@ fn tma_store_offset(rows: u32, row_bytes: u32, w: u32, row: u32, byte: u32) -> u
 
 #[test]
 fn stmatrix_emulation_places_every_accumulator_element() {
-    for (n, wn, trans, num) in [(64, 256, false, 4), (32, 128, false, 2), (64, 64, true, 4), (16, 64, false, 1), (128, 128, true, 2)] {
+    for (n, wn, trans, num) in [
+        (64, 256, false, 4),
+        (32, 128, false, 2),
+        (64, 64, true, 4),
+        (16, 64, false, 1),
+        (128, 128, true, 2),
+    ] {
         let major = if trans { CMajor::M } else { CMajor::N };
         let e = EpilogueSpec::new(ElementType::BF16, 64, n, wn)
             .major(major)
@@ -173,7 +223,11 @@ fn stmatrix_emulation_places_every_accumulator_element() {
             .unwrap();
         let acc = WgmmaAccum::new(wn).unwrap();
         let l = e.layout();
-        let w = if e.swizzle().is_swizzled() { e.swizzle().atom_width() } else { 0 };
+        let w = if e.swizzle().is_swizzled() {
+            e.swizzle().atom_width()
+        } else {
+            0
+        };
         for chunk in 0..e.chunks() {
             let mut seen = std::collections::HashSet::new();
             for warp in 0..4 {
@@ -195,14 +249,21 @@ fn stmatrix_emulation_places_every_accumulator_element() {
                                 } else {
                                     tma_store_offset(l.rows, l.row_bytes, w, row, 2 * col_in)
                                 };
-                                assert_eq!(addr, want, "n{n} chunk {chunk} warp {warp} instr {i} q {q} t {t} v {v}");
+                                assert_eq!(
+                                    addr, want,
+                                    "n{n} chunk {chunk} warp {warp} instr {i} q {q} t {t} v {v}"
+                                );
                                 assert!(seen.insert(addr));
                             }
                         }
                     }
                 }
             }
-            assert_eq!(seen.len() as u32, 64 * n, "every element of the chunk written once");
+            assert_eq!(
+                seen.len() as u32,
+                64 * n,
+                "every element of the chunk written once"
+            );
         }
         // the tile's TMA boxes cover it exactly, in the store's formula
         let [inner, rows] = e.tma_box_dim();
@@ -220,7 +281,9 @@ fn stmatrix_emulation_places_every_accumulator_element() {
 fn writer_conflicts_against_hand_counts() {
     // plain 128-B rows: stmatrix's 8 row addresses of a matrix are 128 B apart: all in the same
     // 4 banks -> 8-way
-    let e = EpilogueSpec::new(ElementType::BF16, 64, 64, 64).swizzle(SwizzleMode::None).build();
+    let e = EpilogueSpec::new(ElementType::BF16, 64, 64, 64)
+        .swizzle(SwizzleMode::None)
+        .build();
     match e {
         Err(EpiError::Conflict { report, legal, .. }) => {
             assert_eq!(report.degree, 8);
@@ -230,17 +293,37 @@ fn writer_conflicts_against_hand_counts() {
     }
     // st.shared.b32 of bf16 pairs: lanes t/4 rows at 128-B pitch, 4 lanes per row: with 128B
     // swizzle the 8 rows' chunks differ -> conflict-free, without it 8-way
-    let s = EpilogueSpec::new(ElementType::BF16, 64, 64, 64).writer(EpiWriter::StShared { bytes: 4 });
+    let s =
+        EpilogueSpec::new(ElementType::BF16, 64, 64, 64).writer(EpiWriter::StShared { bytes: 4 });
     assert_eq!(s.build().unwrap().swizzle(), SwizzleMode::B128);
-    assert!(matches!(s.swizzle(SwizzleMode::None).build(), Err(EpiError::Conflict { .. })));
+    assert!(matches!(
+        s.swizzle(SwizzleMode::None).build(),
+        Err(EpiError::Conflict { .. })
+    ));
     // 32-bit C written with st.shared.v2 (8 B): 64 columns = 256-B rows
-    let f = EpilogueSpec::new(ElementType::F32, 64, 64, 64).writer(EpiWriter::StShared { bytes: 8 });
+    let f =
+        EpilogueSpec::new(ElementType::F32, 64, 64, 64).writer(EpiWriter::StShared { bytes: 8 });
     assert!(f.build().unwrap().writer_report(0, 0, 0).is_conflict_free());
-    assert!(matches!(f.writer(EpiWriter::StShared { bytes: 16 }).build(), Err(EpiError::StWidth { legal: 8, .. })));
+    assert!(matches!(
+        f.writer(EpiWriter::StShared { bytes: 16 }).build(),
+        Err(EpiError::StWidth { legal: 8, .. })
+    ));
     // the TMA store's swizzle must agree
-    let m = EpilogueSpec::new(ElementType::BF16, 64, 64, 64).tma_swizzle(SwizzleMode::B64).build();
-    assert_eq!(m, Err(EpiError::SwizzleMismatch { tile: SwizzleMode::B128, map: SwizzleMode::B64 }));
+    let m = EpilogueSpec::new(ElementType::BF16, 64, 64, 64)
+        .tma_swizzle(SwizzleMode::B64)
+        .build();
+    assert_eq!(
+        m,
+        Err(EpiError::SwizzleMismatch {
+            tile: SwizzleMode::B128,
+            map: SwizzleMode::B64
+        })
+    );
     // the tensor map passes the loads' checks
     let t = EpilogueSpec::new(ElementType::BF16, 64, 64, 256).expect_valid();
-    assert!(t.tensor_map(Arch::Sm90, 8192, 8192).address(0).check().is_ok());
+    assert!(t
+        .tensor_map(Arch::Sm90, 8192, 8192)
+        .address(0)
+        .check()
+        .is_ok());
 }

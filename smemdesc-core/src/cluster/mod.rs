@@ -151,7 +151,11 @@ impl Cluster {
         if x == 0 || y == 0 {
             return Err(ClusterError::Empty);
         }
-        let max = if non_portable { MAX_NON_PORTABLE_CTAS } else { MAX_PORTABLE_CTAS };
+        let max = if non_portable {
+            MAX_NON_PORTABLE_CTAS
+        } else {
+            MAX_PORTABLE_CTAS
+        };
         let ctas = x.saturating_mul(y);
         if ctas > max {
             return Err(ClusterError::TooLarge { x, y, ctas, max });

@@ -126,7 +126,12 @@ impl CtaPair {
     /// ```
     /// assert_eq!(smemdesc_core::cluster::CtaPair::new(256, 256).unwrap().leader_expect_tx(128, 0, 0), 65536);
     /// ```
-    pub const fn leader_expect_tx(&self, k_bytes: u32, sfa_row_bytes: u32, sfb_row_bytes: u32) -> u32 {
+    pub const fn leader_expect_tx(
+        &self,
+        k_bytes: u32,
+        sfa_row_bytes: u32,
+        sfb_row_bytes: u32,
+    ) -> u32 {
         2 * self.cta_bytes(k_bytes, sfa_row_bytes, sfb_row_bytes)
     }
 }

@@ -143,7 +143,10 @@ impl EpilogueSpec {
             wgmma_n,
             major: CMajor::N,
             stages: 1,
-            writer: EpiWriter::Stmatrix { num: 4, trans: false },
+            writer: EpiWriter::Stmatrix {
+                num: 4,
+                trans: false,
+            },
             reader: EpiReader::TmaStore,
             swizzle: None,
             tma_swizzle: None,
@@ -354,8 +357,9 @@ impl core::fmt::Display for EpiError {
             EpiError::Conflict { swizzle, instr, report, legal } => {
                 write!(
                     f,
-                    "with swizzle {} the C tile's writer instruction {instr} is a {}-way bank conflict (bank {}); conflict-free swizzles:",
+                    "with swizzle {} the C tile's writer instruction {instr} is {} {}-way bank conflict (bank {}); conflict-free swizzles:",
                     swizzle.name(),
+                    if matches!(report.degree, 8 | 11 | 18) { "an" } else { "a" },
                     report.degree,
                     report.worst_bank
                 )?;

@@ -54,7 +54,11 @@ impl EpilogueTile {
             || spec.wgmma_n % 8 != 0
             || spec.wgmma_n % spec.n != 0
         {
-            return Err(EpiError::Shape { m: spec.m, n: spec.n, wgmma_n: spec.wgmma_n });
+            return Err(EpiError::Shape {
+                m: spec.m,
+                n: spec.n,
+                wgmma_n: spec.wgmma_n,
+            });
         }
         if spec.stages == 0 {
             return Err(EpiError::Stages);
@@ -65,8 +69,14 @@ impl EpilogueTile {
                     return Err(EpiError::StmatrixBits { bits });
                 }
                 let want = if trans { CMajor::M } else { CMajor::N };
-                if !matches!((want, spec.major), (CMajor::M, CMajor::M) | (CMajor::N, CMajor::N)) {
-                    return Err(EpiError::WriterMajor { trans, major: spec.major });
+                if !matches!(
+                    (want, spec.major),
+                    (CMajor::M, CMajor::M) | (CMajor::N, CMajor::N)
+                ) {
+                    return Err(EpiError::WriterMajor {
+                        trans,
+                        major: spec.major,
+                    });
                 }
                 // matrices of one warp's chunk: 2 row halves x n / 8 column blocks
                 if !matches!(num, 1 | 2 | 4) || (spec.n / 4) % num != 0 {
@@ -79,7 +89,10 @@ impl EpilogueTile {
                     return Err(EpiError::StWidth { bytes, legal });
                 }
                 if matches!(spec.major, CMajor::M) {
-                    return Err(EpiError::WriterMajor { trans: false, major: spec.major });
+                    return Err(EpiError::WriterMajor {
+                        trans: false,
+                        major: spec.major,
+                    });
                 }
             }
         }
@@ -103,23 +116,39 @@ impl EpilogueTile {
         let swizzle = match spec.swizzle {
             Some(s) => {
                 if !EpilogueTile::fits(&spec, s, row_bytes) {
-                    return Err(EpiError::Swizzle { row_bytes, swizzle: s });
+                    return Err(EpiError::Swizzle {
+                        row_bytes,
+                        swizzle: s,
+                    });
                 }
                 let t = EpilogueTile { spec, swizzle: s };
                 if let Some((instr, report)) = t.first_conflict() {
-                    return Err(EpiError::Conflict { swizzle: s, instr, report, legal });
+                    return Err(EpiError::Conflict {
+                        swizzle: s,
+                        instr,
+                        report,
+                        legal,
+                    });
                 }
                 s
             }
             None => match first_legal {
                 Some(s) => s,
                 None => {
-                    let t = EpilogueTile { spec, swizzle: SwizzleMode::None };
+                    let t = EpilogueTile {
+                        spec,
+                        swizzle: SwizzleMode::None,
+                    };
                     let (instr, report) = match t.first_conflict() {
                         Some(c) => c,
                         None => (0, bank_report(WarpAccess::Vector { bytes: 4 }, &[0; 32])),
                     };
-                    return Err(EpiError::Conflict { swizzle: SwizzleMode::None, instr, report, legal });
+                    return Err(EpiError::Conflict {
+                        swizzle: SwizzleMode::None,
+                        instr,
+                        report,
+                        legal,
+                    });
                 }
             },
         };
@@ -144,7 +173,8 @@ impl EpilogueTile {
             SwizzleMode::B128Base32B => false,
             SwizzleMode::None => {
                 // TMA with no swizzle takes a whole row as the box's inner extent (<= 256 elements).
-                row_bytes % 16 == 0 && (!spec.reader.is_tma() || row_bytes * 8 / spec.dtype.bits() <= 256)
+                row_bytes % 16 == 0
+                    && (!spec.reader.is_tma() || row_bytes * 8 / spec.dtype.bits() <= 256)
             }
             _ => row_bytes % s.atom_width() == 0,
         }
@@ -310,7 +340,8 @@ impl EpilogueTile {
     /// ```
     /// # use smemdesc_core::{ElementType, epilogue::*};
     /// let e = EpilogueSpec::new(ElementType::BF16, 64, 64, 256).expect_valid();
-    /// assert_eq!(e.pair(1, 0, 3), 32 + 3); // chunk 1 starts at column 64: pair 2 * 64 / 8 * 2 / 2
+    /// // chunk 1 = columns 64..128: 8 column blocks x 2 row halves = 16 pairs per chunk before it
+    /// assert_eq!(e.pair(1, 0, 3), 16 + 3);
     /// ```
     pub const fn pair(&self, chunk: u32, instr: u32, q: u32) -> u32 {
         let per = match self.spec.writer {
@@ -388,7 +419,11 @@ impl EpilogueTile {
     pub const fn tma_box_dim(&self) -> [u32; 2] {
         let l = self.layout();
         let eb = self.spec.dtype.bits() / 8;
-        let inner = if self.swizzle.is_swizzled() { self.swizzle.atom_width() } else { l.row_bytes } / eb;
+        let inner = if self.swizzle.is_swizzled() {
+            self.swizzle.atom_width()
+        } else {
+            l.row_bytes
+        } / eb;
         let mut rows = l.rows;
         while rows > 256 {
             rows /= 2;
@@ -424,7 +459,10 @@ impl EpilogueTile {
         let eb = self.spec.dtype.bits() / 8;
         let per_col = l.rows / rows;
         let (c, rb) = (b / per_col, b % per_col);
-        (c * l.rows * inner * eb + rb * rows * inner * eb, (c * inner, rb * rows))
+        (
+            c * l.rows * inner * eb + rb * rows * inner * eb,
+            (c * inner, rb * rows),
+        )
     }
 
     /// The TMA store's tensor map for a `m_total × n_total` C in global memory (dense, the
@@ -443,12 +481,16 @@ impl EpilogueTile {
             CMajor::M => (m_total, n_total),
         };
         let [inner, rows] = self.tma_box_dim();
-        TensorMap::new(arch, TensorMapDataType::of_tma(TmaDataType::of(self.spec.dtype)), 2)
-            .dim(0, d0)
-            .dim(1, d1)
-            .box_dim(0, inner)
-            .box_dim(1, rows)
-            .swizzle(TensorMapSwizzle::of_tma(TmaSwizzle::of(self.swizzle)))
+        TensorMap::new(
+            arch,
+            TensorMapDataType::of_tma(TmaDataType::of(self.spec.dtype)),
+            2,
+        )
+        .dim(0, d0)
+        .dim(1, d1)
+        .box_dim(0, inner)
+        .box_dim(1, rows)
+        .swizzle(TensorMapSwizzle::of_tma(TmaSwizzle::of(self.swizzle)))
     }
 
     /// Whether the reader is a TMA (store or reduce-add).
@@ -458,7 +500,10 @@ impl EpilogueTile {
     /// assert!(EpilogueSpec::new(ElementType::BF16, 64, 64, 64).expect_valid().reader_is_tma());
     /// ```
     pub const fn reader_is_tma(&self) -> bool {
-        matches!(self.spec.reader, EpiReader::TmaStore | EpiReader::TmaReduceAdd)
+        matches!(
+            self.spec.reader,
+            EpiReader::TmaStore | EpiReader::TmaReduceAdd
+        )
     }
 }
 
