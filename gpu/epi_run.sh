@@ -1,8 +1,8 @@
 #!/bin/bash
 # Issue 22 on the device machine: build gpu/kernels/epi_cluster.cu (with the generated
-# epi_decl.h), dump its SASS instruction counts, count the C-tile stores' bank conflicts with
+# epi_decl.h and epi_host.cuh), dump its SASS instruction counts, count the C-tile stores' bank conflicts with
 # ncu, then run the exactness checks, negative controls and timings. $D: folder holding
-# epi_cluster.cu, epi_decl.h, common.cuh; outputs under $OUT.
+# epi_cluster.cu, epi_host.cuh, epi_decl.h, common.cuh; outputs under $OUT.
 set -o pipefail
 export PATH=/usr/local/cuda/bin:$PATH
 D=${D:-gpu/kernels}
