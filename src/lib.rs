@@ -81,7 +81,7 @@ pub use launch::{GemmLaunch, LaunchError};
 pub use smemdesc_core as core;
 pub use smemdesc_core::*;
 pub use smemdesc_macros::{
-    smem_fragment_tile, smem_plan, smem_scale_tile, smem_storage, smem_tile,
+    smem_epilogue_tile, smem_fragment_tile, smem_plan, smem_scale_tile, smem_storage, smem_tile,
 };
 
 /// Pairs the A and B [`macro@smem_tile`] structs declared in an inline module into one MMA
