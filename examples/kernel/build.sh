@@ -20,6 +20,12 @@ if grep -q '^warning' out/build.log; then
     echo "build.sh: the build warned (this example builds without warnings)"
     exit 1
 fi
+# `--emit asm` writes only this crate's code: a call into another crate that was not inlined is an
+# `.extern .func` that no PTX module defines, and the driver would refuse to load the module.
+if grep -n '^\.extern \.func' out/gemm_tile.ptx; then
+    echo "build.sh: out/gemm_tile.ptx calls functions it does not define (above)"
+    exit 1
+fi
 # LLVM writes the lowest PTX version sm_90a allows (8.0); `fence.proxy.tensormap` (ptx.rs) needs
 # 8.3. Every 8.0 module is a valid 8.3 module, so raise the header (README.md: why not
 # `-C target-feature=+ptx83`).
