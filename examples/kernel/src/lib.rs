@@ -13,7 +13,7 @@
 #![no_std]
 #![feature(abi_ptx, asm_experimental_arch)]
 
-pub mod ptx;
+mod ptx;
 pub mod tiles;
 
 use ptx::*;
