@@ -80,7 +80,13 @@ fn wrong_sbo_xor() -> Res<u64> {
     let mut g = DescriptorFields::new(f.start_address, f.lbo, f.sbo * 2, f.layout);
     g.base_offset = f.base_offset;
     let wrong = SmemDescriptor::encode(Arch::Sm90, g).map_err(|e| e.to_string())?;
-    Ok(wrong.raw() ^ right.raw())
+    let xor = wrong.raw() ^ right.raw();
+    // PTX ISA, shared memory matrix descriptor: SBO >> 4 in bits 32..45. Only that field differs.
+    assert_eq!(
+        xor,
+        (((TileA::SBO as u64) >> 4) ^ ((2 * TileA::SBO as u64) >> 4)) << 32
+    );
+    Ok(xor)
 }
 
 /// The tensor map of operand `T` over the `rows x K` matrix at `data`, encoded by the driver
@@ -184,29 +190,34 @@ fn run() -> Res<bool> {
         K as u32 / BK
     );
 
-    let gemm = |xor: u64| -> Res<(Vec<f32>, f32)> {
-        let mut c_dev = stream.clone_htod(&vec![f32::NAN; M * N])?; // every element must be written
+    // Launches the kernel `times` times into a NaN-filled C (every element must be written) with
+    // `xor` applied to A's descriptors: C and the mean time per launch (CUDA events).
+    let gemm = |xor: u64, times: u32| -> Res<(Vec<f32>, f32)> {
+        let mut c_dev = stream.clone_htod(&vec![f32::NAN; M * N])?;
         let (n, k) = (N as u32, K as u32);
         let start = ctx.new_event(Some(CUevent_flags::CU_EVENT_DEFAULT))?;
         let end = ctx.new_event(Some(CUevent_flags::CU_EVENT_DEFAULT))?;
         start.record(&stream)?;
-        let mut l = stream.launch_builder(&f);
-        l.arg(&map_a).arg(&map_b).arg(&mut c_dev);
-        l.arg(&n).arg(&k).arg(&xor);
-        // SAFETY: the arguments match `gemm_tile`'s signature and its documented preconditions
-        // (THREADS threads, LAUNCH_BYTES of shared memory, a grid of M/128 x N/128, buffers of
-        // M x K, N x K and M x N elements, maps of those buffers).
-        unsafe { l.launch(cfg) }?;
+        for _ in 0..times {
+            let mut l = stream.launch_builder(&f);
+            l.arg(&map_a).arg(&map_b).arg(&mut c_dev);
+            l.arg(&n).arg(&k).arg(&xor);
+            // SAFETY: the arguments match `gemm_tile`'s signature and its documented
+            // preconditions (THREADS threads, LAUNCH_BYTES of shared memory, a grid of
+            // M/128 x N/128, buffers of M x K, N x K and M x N elements, maps of those buffers).
+            unsafe { l.launch(cfg) }?;
+        }
         end.record(&stream)?;
-        let ms = start.elapsed_ms(&end)?;
+        let ms = start.elapsed_ms(&end)? / times as f32;
         Ok((stream.clone_dtoh(&c_dev)?, ms))
     };
 
-    let (c, ms) = gemm(0)?;
+    let (c, _) = gemm(0, 1)?;
+    let (_, ms) = gemm(0, 100)?;
     let (bad, first) = mismatches(&a, &b, &c);
     let want = |i: usize, j: usize| -> i32 { (0..K).map(|k| a[i * K + k] * b[j * K + k]).sum() };
     println!(
-        "GEMM {M} x {N} x {K}: {} elements, mismatches {bad} (exact integer reference); this launch took {:.1} us (CUDA events)",
+        "GEMM {M} x {N} x {K}: {} elements, mismatches {bad} (exact integer reference); {:.1} us per launch (mean of 100, CUDA events)",
         M * N,
         ms * 1000.0
     );
@@ -218,7 +229,7 @@ fn run() -> Res<bool> {
     }
 
     let xor = wrong_sbo_xor()?;
-    let (c_neg, _) = gemm(xor)?;
+    let (c_neg, _) = gemm(xor, 1)?;
     let (bad_neg, first_neg) = mismatches(&a, &b, &c_neg);
     println!(
         "negative control (A's descriptors with SBO {} instead of {}, XOR {xor:#x}): mismatches {bad_neg} of {} (must be > 0){}",
