@@ -12,6 +12,9 @@
 //!   `smemdesc header --from kernel.rs` — every `#[smem_tile]`, `#[smem_mma]` and
 //!   `#[smem_storage]` declaration of a Rust source file as one header.
 //!
+//! * `smemdesc tmem --m 128 --n 256 --cta-group 1 --accum f32 --load 32x32b.x16 [--json]` — the
+//!   Tensor Memory accumulator, its allocation and the `tcgen05.ld` register map.
+//!
 //! All layout knowledge comes from `smemdesc_core`. Errors go to stderr with exit status 2.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -24,6 +27,7 @@ mod header_eval;
 mod header_src;
 mod idesc;
 mod tile;
+mod tmem;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use smemdesc_core::Arch;
@@ -97,6 +101,18 @@ enum Command {
         #[command(flatten)]
         args: idesc::IdescArgs,
         /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Blackwell Tensor Memory: where a tcgen05.mma accumulator sits, the tcgen05.alloc it needs
+    /// and which thread and register of a tcgen05.ld shape receives each element.
+    ///
+    /// With `--json`: `{"alloc_columns", "cols_used", "regs_per_thread", "map": [[thread, reg,
+    /// m, n, lane, col], ...]}` (and the other report fields).
+    Tmem {
+        #[command(flatten)]
+        args: tmem::TmemArgs,
+        /// Print JSON instead of the text report.
         #[arg(long)]
         json: bool,
     },
@@ -197,6 +213,16 @@ fn run(cli: Cli) -> Result<String, CliError> {
                 to_json(&r)?
             } else {
                 idesc::render_text(&r)
+            })
+        }
+        Command::Tmem { args, json } => {
+            let r = tmem::build(&args)?;
+            Ok(if json {
+                serde_json::to_string(&r)
+                    .map(|s| s + "\n")
+                    .map_err(|e| CliError(format!("JSON encoding failed: {e}")))?
+            } else {
+                tmem::render_text(&r)
             })
         }
         Command::Draw { args, svg } => {

@@ -63,6 +63,7 @@ mod text;
 mod tile;
 mod tile_keys;
 mod tma;
+pub mod tmem;
 
 pub use access::TileAccess;
 pub use arch::{Arch, Major, Order};
@@ -96,3 +97,10 @@ pub use text::ConstText;
 pub use tile::{select_swizzle, TileLayout, TileSpec};
 pub use tile_keys::{MMA_KEYS, TILE_KEYS};
 pub use tma::{TmaDataType, TmaPlan, TmaSwizzle};
+pub use tmem::accum::{DataPath, TmemAccum};
+pub use tmem::error::TmemError;
+pub use tmem::load::{LoadShape, TmemLoad};
+pub use tmem::map::TmemLoadMap;
+pub use tmem::plan::{TmemPlan, TmemPlanDecl, TMEM_COLUMNS};
+pub use tmem::scale::TmemScale;
+pub use tmem::slot::TmemSlot;

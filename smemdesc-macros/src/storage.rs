@@ -22,7 +22,7 @@ const SCALARS: &[&str] = &[
 enum Kind {
     /// `[T; N]`: plain bytes with an element stride.
     Array(Box<syn::Type>),
-    /// A scalar or `Mbarrier`.
+    /// A scalar, `Mbarrier` or `TmemSlot` (the `tcgen05.alloc` address word).
     Plain,
     /// An `#[smem_tile]` type, with the placement model requested (`None`: on its repeat).
     Tile(Option<(bool, Span)>),
@@ -113,14 +113,16 @@ fn classify(f: &syn::Field, errs: &mut Vec<syn::Error>) -> Option<Member> {
         syn::Type::Path(p) if p.qself.is_none() => {
             let last = p.path.segments.last().map(|s| s.ident.to_string());
             match last.as_deref() {
-                Some(s) if SCALARS.contains(&s) || s == "Mbarrier" => Kind::Plain,
+                Some(s) if SCALARS.contains(&s) || s == "Mbarrier" || s == "TmemSlot" => {
+                    Kind::Plain
+                }
                 _ => Kind::Tile(placement),
             }
         }
         other => {
             errs.push(syn::Error::new(
                 other.span(),
-                "a #[smem_storage] member is an #[smem_tile] type, an array `[T; N]`, a scalar or `Mbarrier`",
+                "a #[smem_storage] member is an #[smem_tile] type, an array `[T; N]`, a scalar, `Mbarrier` or `TmemSlot`",
             ));
             return None;
         }

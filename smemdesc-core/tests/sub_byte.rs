@@ -13,7 +13,7 @@
 //!   values; rows written densely, then the swizzle on the absolute address) must write every value
 //!   exactly where the layout algebra puts it.
 
-use smemdesc::core::*;
+use smemdesc_core::*;
 
 /// Swizzle on an absolute byte address (CUDA `CU_TENSOR_MAP_SWIZZLE_*`: 16-byte chunk bits 4.. XOR
 /// row bits 7..), written here independently of the core.

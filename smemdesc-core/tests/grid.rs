@@ -13,7 +13,7 @@
 //! written on absolute addresses (TMA) read with base_offset 0, bytes written relative to the tile
 //! start read with `(P >> 7) & 7`, and the cross-combinations mismatch where §7 says they do.
 
-use smemdesc::core::*;
+use smemdesc_core::*;
 
 const ARCHES: [Arch; 2] = [Arch::Sm90, Arch::Sm100];
 const DTYPES: [ElementType; 5] = [
@@ -260,14 +260,19 @@ fn check_tma(p: &TilePlan, base: u32) -> u64 {
     checked
 }
 
-#[test]
-fn every_legal_configuration_reads_and_writes_the_tile_layout() {
+/// Walks the accepted declarations whose grid index is `shard` modulo [`SHARDS`] (the test harness
+/// runs the shards on all cores); returns how many it accepted.
+fn check_shard(shard: usize) -> u64 {
     let decls = grid();
     let (mut accepted, mut rejected, mut elements, mut tma_elements) = (0u64, 0u64, 0u64, 0u64);
-    for d in &decls {
+    for (n, d) in decls.iter().enumerate() {
         match d.build() {
+            // Counted over the whole grid, so every shard picks the same bases as one walk would.
             Ok(p) => {
                 accepted += 1;
+                if n % SHARDS != shard {
+                    continue;
+                }
                 // A base at 0x400 plus a few extra repeats (unaligned placements: see
                 // `unaligned_placements_follow_the_measured_base_offset_rules`).
                 let base = 0x400 + p.tile.align() * (accepted as u32 % 3);
@@ -278,13 +283,41 @@ fn every_legal_configuration_reads_and_writes_the_tile_layout() {
         }
     }
     println!(
-        "grid: {} declarations, {accepted} accepted, {rejected} rejected; {elements} subtile elements emulated, {tma_elements} TMA elements written",
+        "grid shard {shard}/{SHARDS}: {} declarations, {accepted} accepted, {rejected} rejected; {elements} subtile elements emulated, {tma_elements} TMA elements written",
         decls.len()
     );
     assert!(
         accepted >= 5000,
         "grid too small: {accepted} legal configurations"
     );
+    assert!(
+        elements > 0 && tma_elements > 0,
+        "shard {shard} walked nothing"
+    );
+    accepted
+}
+
+/// The element walk is split into shards so that `cargo test` runs it on every core.
+const SHARDS: usize = 4;
+
+#[test]
+fn every_legal_configuration_reads_and_writes_the_tile_layout_0() {
+    check_shard(0);
+}
+
+#[test]
+fn every_legal_configuration_reads_and_writes_the_tile_layout_1() {
+    check_shard(1);
+}
+
+#[test]
+fn every_legal_configuration_reads_and_writes_the_tile_layout_2() {
+    check_shard(2);
+}
+
+#[test]
+fn every_legal_configuration_reads_and_writes_the_tile_layout_3() {
+    check_shard(3);
 }
 
 #[test]
