@@ -70,12 +70,14 @@ mod launch;
 pub use launch::{GemmLaunch, LaunchError};
 pub use smemdesc_core as core;
 pub use smemdesc_core::*;
-pub use smemdesc_macros::{smem_plan, smem_scale_tile, smem_storage, smem_tile};
+pub use smemdesc_macros::{
+    smem_fragment_tile, smem_plan, smem_scale_tile, smem_storage, smem_tile,
+};
 
 /// Pairs the A and B [`macro@smem_tile`] structs declared in an inline module into one MMA
 /// instruction: checks at expansion time that they agree (architecture, kind, `cta_group`, K, M
 /// from A and N from B, majors, accumulator, negate/saturate/scale settings legal for the kind;
-/// `sf` is required for `mxf4nvf4`), checks the module's [`macro@smem_scale_tile`]s against the
+/// `sf` is required for `mxf4nvf4`; `vec = 16 | 32` sets the values per scale factor), checks the module's [`macro@smem_scale_tile`]s against the
 /// instruction ([`MmaPair::check_scale_tile`]), and adds the instruction's items to the module
 /// (README "The instruction: pairing A and B").
 ///
@@ -192,37 +194,43 @@ pub trait SmemTile {
     /// Descriptor of MMA subtile `(mn, k)` of stage `stage` for the tile at `smem_addr`: the
     /// asserting form (a compile error in `const`, a panic naming the argument at run time), the
     /// same contract as the inherent `desc` and the core's [`TileLayout::desc`] ([`access`]).
+    #[inline]
     #[track_caller]
     fn desc(smem_addr: u32, mn: u32, k: u32, stage: u32) -> u64 {
-        Self::PLAN.tile.desc(smem_addr, mn, k, stage)
+        Self::ACCESS.desc(smem_addr, mn, k, stage)
     }
 
     /// Checked descriptor: the core's typed error for an index or address out of range
     /// ([`TileLayout::try_desc`]).
+    #[inline]
     fn try_desc(smem_addr: u32, mn: u32, k: u32, stage: u32) -> Result<SmemDescriptor, Error> {
-        Self::PLAN.tile.try_desc(smem_addr, mn, k, stage)
+        Self::ACCESS.try_desc(smem_addr, mn, k, stage)
     }
 
     /// Unchecked descriptor: no check and no panic, meaningful only under the precondition of
     /// [`access`] ([`TileLayout::desc_unchecked`]).
+    #[inline]
     fn desc_unchecked(smem_addr: u32, mn: u32, k: u32, stage: u32) -> u64 {
-        Self::PLAN.tile.desc_unchecked(smem_addr, mn, k, stage)
+        Self::ACCESS.desc_unchecked(smem_addr, mn, k, stage)
     }
 
     /// Swizzled byte offset of logical element `(mn, k)`, asserting (the core's
     /// [`TileLayout::byte_offset`]).
+    #[inline]
     #[track_caller]
     fn offset(mn: u32, k: u32) -> u32 {
-        Self::PLAN.tile.byte_offset(mn, k)
+        Self::ACCESS.offset(mn, k)
     }
 
     /// Checked offset ([`TileLayout::try_offset`]).
+    #[inline]
     fn try_offset(mn: u32, k: u32) -> Result<u32, Error> {
-        Self::PLAN.tile.try_offset(mn, k)
+        Self::ACCESS.try_offset(mn, k)
     }
 
     /// Unchecked offset of `(mn % TILE_MN, k % TILE_K)` ([`TileLayout::offset_unchecked`]).
+    #[inline]
     fn offset_unchecked(mn: u32, k: u32) -> u32 {
-        Self::PLAN.tile.offset_unchecked(mn, k)
+        Self::ACCESS.offset_unchecked(mn, k)
     }
 }

@@ -120,3 +120,40 @@ fn random_fields_never_panic_and_illegal_never_encode() {
         }
     }
 }
+
+/// PTX ISA, tcgen05 "Sparse Matrices" -> "Sparsity selector": the selector "must be 0 for
+/// .kind::i8 and .kind::f8f6f4" (both metadata layouts, M = 64 and M = 128 / 256); only
+/// `kind::f16` and `kind::tf32` pick sub-columns with it. The builder and the decoder both refuse
+/// a non-zero selector on the former.
+#[test]
+fn sparsity_selector_is_zero_for_i8_and_f8f6f4() {
+    use ElementType::{E4M3, F16, S8, TF32};
+    let i8 = InstrDesc::new(MmaKind::I8, S8, S8, AccumType::S32, 128, 64).sparse(true);
+    let i8 = i8.expect_valid();
+    assert!(i8.try_with_sparse_id(0).is_ok());
+    for id in 1..4 {
+        assert!(i8.try_with_sparse_id(id).is_err(), "i8 selector {id}");
+    }
+    let f8 = InstrDesc::new(MmaKind::F8f6f4, E4M3, E4M3, AccumType::F32, 128, 64).sparse(true);
+    let f8 = f8.expect_valid();
+    assert!(f8.try_with_sparse_id(0).is_ok());
+    for id in 1..4 {
+        assert!(f8.try_with_sparse_id(id).is_err(), "f8f6f4 selector {id}");
+    }
+    // f16 and tf32 take 0-3.
+    let f16 = InstrDesc::new(MmaKind::F16, F16, F16, AccumType::F32, 128, 64).sparse(true);
+    let tf32 = InstrDesc::new(MmaKind::Tf32, TF32, TF32, AccumType::F32, 128, 64).sparse(true);
+    for id in 0..4 {
+        assert!(f16.expect_valid().try_with_sparse_id(id).is_ok());
+        assert!(tf32.expect_valid().try_with_sparse_id(id).is_ok());
+    }
+    // The reviewer's value, by hand from the PTX table: selector 3 (bits 0-1), sparse (bit 2),
+    // D s32 (2 << 4), A s8 (1 << 7), B s8 (1 << 10), N 64 (8 << 17), M 128 (8 << 24).
+    let raw = 3 | (1 << 2) | (2 << 4) | (1 << 7) | (1 << 10) | (8 << 17) | (8 << 24);
+    assert_eq!(raw, 0x0810_04a7);
+    let d = Idesc::new(raw, MmaKind::I8).decode().unwrap();
+    assert!(d.validate().is_err(), "{d}");
+    let raw_f8 = 1 | (1 << 2) | (1 << 4) | (8 << 17) | (8 << 24); // e4m3 x e4m3, D f32
+    let d = Idesc::new(raw_f8, MmaKind::F8f6f4).decode().unwrap();
+    assert!(d.validate().is_err(), "{d}");
+}

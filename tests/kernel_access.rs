@@ -31,6 +31,16 @@ struct TileE4m3;
             stages = 2)]
 struct TileSm100;
 
+/// 3 MN subtiles (M = 64) and 6 K subtiles of 32B atoms: radices that are not powers of two.
+#[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (192, 96), major = K, swizzle = 32B,
+            mma = (64, 64), stages = 3)]
+struct TileOddK;
+
+/// MN-major, atoms stacked K first, 3 x 6 subtiles, 5 stages.
+#[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (96, 96), major = MN, swizzle = 64B,
+            order = k_first, mma = (64, 32), stages = 5)]
+struct TileOddMn;
+
 /// The panic message of `f`, which must panic.
 fn panic_message<R>(f: impl FnOnce() -> R + UnwindSafe) -> String {
     let p = catch_unwind(f).err().expect("expected a panic");
@@ -215,8 +225,52 @@ fn descriptor_loops_add_constants() {
     let n = check_steps::<TileA>(&[0, 0x400, 0x1_0000, 0x2_0000])
         + check_steps::<TileBMn>(&[0, 0x200, 0x1_8000])
         + check_steps::<TileE4m3>(&[0, 0x400])
-        + check_steps::<TileSm100>(&[0, 0x200, 0x3_0000]);
+        + check_steps::<TileSm100>(&[0, 0x200, 0x3_0000])
+        + check_steps::<TileOddK>(&[0, 0x400])
+        + check_steps::<TileOddMn>(&[0, 0x400]);
     assert!(n > 200, "{n}");
+}
+
+/// The run-time advance (the subtile grid evaluated arithmetically, issue 19) against an
+/// independent route: subtile `(i, j)` starts at its first element `(i · MMA_MN, j · MMA_K)`,
+/// whose unswizzled byte offset the tile's element layout gives; and indices past the counts
+/// wrap (the unchecked contract).
+fn check_advance<T: SmemTile>() -> usize {
+    let t = T::PLAN.tile;
+    let (mma_mn, mma_k, bytes) = (t.spec().mma_mn, t.mma_k(), t.spec().dtype.smem_bytes());
+    let mut n = 0;
+    for i in 0..T::MMAS_MN {
+        for j in 0..T::MMAS_K {
+            let first = t.layout().eval(i * mma_mn, j * mma_k) * bytes;
+            assert_eq!(T::ACCESS.advance(i, j) * 16, first, "({i}, {j})");
+            for (wi, wj) in [(1, 0), (0, 1), (2, 3), (1000, 7)] {
+                let (a, b) = (i + wi * T::MMAS_MN, j + wj * T::MMAS_K);
+                assert_eq!(T::ACCESS.advance(a, b), T::ACCESS.advance(i, j));
+                let s = T::STAGES - 1;
+                assert_eq!(T::desc_unchecked(0x400, a, b, s), T::desc(0x400, i, j, s));
+            }
+            n += 1;
+        }
+    }
+    n
+}
+
+#[test]
+fn run_time_advance_is_the_subtile_origin() {
+    let n = check_advance::<TileA>()
+        + check_advance::<TileBMn>()
+        + check_advance::<TileE4m3>()
+        + check_advance::<TileSm100>()
+        + check_advance::<TileOddK>()
+        + check_advance::<TileOddMn>();
+    // subtiles: TileA 2 x 4, TileBMn (N = 256) 1 x 4, TileE4m3 (N = 128) 1 x 4, TileSm100 (M = 128)
+    // 1 x 6, the odd tiles 3 x 6 each.
+    assert_eq!(n, 8 + 4 + 4 + 6 + 18 + 18);
+    // Spec numbers of the odd tiles: K-major 32B atoms are 8 rows x 32 B; 24 of them stacked
+    // along M (192 rows) before the next K column: K subtile j is 24 x 256 B on (384 units), M
+    // subtile i is 8 atoms (128 units) on.
+    assert_eq!(TileOddK::ACCESS.advance(2, 5), 2 * 128 + 5 * 384);
+    assert_eq!(TileOddK::ADVANCE_K, [0, 384, 768, 1152, 1536, 1920]);
 }
 
 #[test]

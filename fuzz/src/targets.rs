@@ -302,6 +302,8 @@ pub fn cli(r: &mut Rng) -> (String, Result<&'static str, String>) {
         "tile",
         "tile",
         "draw",
+        "fragment",
+        "banks",
         "help",
         "--version",
         "bogus",
@@ -324,6 +326,7 @@ pub fn cli(r: &mut Rng) -> (String, Result<&'static str, String>) {
                 argv.push(r.pick(&["sm90", "sm100", "sm70"]).to_string());
             }
         }
+        "fragment" | "banks" => fragment_flags(r, sub, &mut argv),
         _ => {
             // Mostly the required flags, then extras (repeats included).
             for f in ["--arch", "--dtype", "--tile", "--major"] {
@@ -355,4 +358,153 @@ pub fn cli(r: &mut Rng) -> (String, Result<&'static str, String>) {
         Err(_) => Ok("refused with a message"),
     };
     (input, result)
+}
+
+/// Flags of `smemdesc fragment` / `smemdesc banks`: mostly legal names, some wrong ones, random
+/// numbers for the extents, offsets and counts.
+fn fragment_flags(r: &mut Rng, sub: &str, argv: &mut Vec<String>) {
+    let push = |argv: &mut Vec<String>, f: &str, v: String| {
+        argv.push(f.to_string());
+        argv.push(v);
+    };
+    if sub == "banks" && r.chance(25) {
+        let acc = *r.pick(&[
+            "lds.32",
+            "lds.64",
+            "lds.128",
+            "cp.async",
+            "ldmatrix.x1",
+            "ldmatrix.x4",
+            "stmatrix.x2",
+            "ldmatrix.x3",
+        ]);
+        push(argv, "--access", acc.to_string());
+        let n = if r.chance(80) { 32 } else { r.below(40) };
+        let addrs: Vec<String> = (0..n)
+            .map(|_| {
+                if r.chance(70) {
+                    (r.below(4096) * 4).to_string()
+                } else {
+                    r.number()
+                }
+            })
+            .collect();
+        push(argv, "--addrs", addrs.join(","));
+        return;
+    }
+    if r.chance(95) {
+        let a = *r.pick(&[
+            "sm80", "sm86", "sm89", "sm90", "sm120", "sm_120a", "sm75", "sm100",
+        ]);
+        push(argv, "--arch", a.to_string());
+    }
+    if r.chance(95) {
+        let m = *r.pick(&[
+            "m16n8k4",
+            "m16n8k8",
+            "m16n8k16",
+            "m16n8k32",
+            "m16n8k64",
+            "m64n256k16",
+            "m64n8k32",
+            "m64n7k16",
+            "m64nk",
+            "m8n8k4",
+        ]);
+        push(argv, "--mma", m.to_string());
+    }
+    if r.chance(90) {
+        let d = *r.pick(&[
+            "f16", "bf16", "tf32", "s8", "u8", "e4m3", "e5m2", "e3m2", "e2m3", "e2m1", "f64",
+        ]);
+        push(argv, "--dtype", d.to_string());
+    }
+    if r.chance(30) {
+        let k = *r.pick(&[
+            "plain",
+            "f8f6f4",
+            "mxf8f6f4",
+            "mxf4",
+            "mxf4nvf4",
+            "kind::mxf4",
+            "i8",
+        ]);
+        push(argv, "--kind", k.to_string());
+    }
+    if r.chance(90) {
+        let o = *r.pick(&["A", "B", "C", "D", "a", "E"]);
+        push(argv, "--operand", o.to_string());
+    }
+    if sub == "fragment" {
+        if r.chance(10) {
+            push(
+                argv,
+                "--scale-vec",
+                r.pick(&["1X", "2X", "4X", "3X"]).to_string(),
+            );
+            push(
+                argv,
+                "--stype",
+                r.pick(&["ue8m0", "ue4m3", "e8"]).to_string(),
+            );
+        }
+        return;
+    }
+    let dim = |r: &mut Rng| {
+        if r.chance(80) {
+            (8 * (r.below(32) + 1)).to_string()
+        } else {
+            r.number()
+        }
+    };
+    let tile = format!("{}x{}", dim(r), dim(r));
+    if r.chance(90) {
+        push(argv, "--tile", tile);
+    }
+    for _ in 0..r.below(4) {
+        match r.below(6) {
+            0 => push(argv, "--major", r.pick(&["K", "MN", "mn", "X"]).to_string()),
+            1 => push(
+                argv,
+                "--swizzle",
+                r.pick(&["auto", "none", "32B", "64B", "128B", "128B_base32B"])
+                    .to_string(),
+            ),
+            2 => push(
+                argv,
+                "--pad",
+                if r.chance(70) {
+                    (16 * r.below(5)).to_string()
+                } else {
+                    r.number()
+                },
+            ),
+            3 => push(
+                argv,
+                "--ldmatrix",
+                r.pick(&["1", "2", "4", "3", "0"]).to_string(),
+            ),
+            4 => push(
+                argv,
+                "--instr",
+                if r.chance(70) {
+                    r.below(20).to_string()
+                } else {
+                    r.number()
+                },
+            ),
+            _ => push(
+                argv,
+                "--writer",
+                r.pick(&[
+                    "cp.async",
+                    "st.shared.4",
+                    "st.shared.8",
+                    "st.shared.16",
+                    "tma",
+                ])
+                .to_string(),
+            ),
+        }
+    }
 }

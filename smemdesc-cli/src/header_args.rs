@@ -277,14 +277,14 @@ pub(crate) fn tile_decl(
     Ok(TileSrc { plan, mma })
 }
 
-/// `#[smem_mma(accum = …, negate_a, negate_b, saturate, sf = …)]`.
+/// `#[smem_mma(accum = …, negate_a, negate_b, saturate, sf = …, vec = …)]`.
 pub(crate) fn mma_options(src: &Src, attr: &syn::Attribute) -> Result<PairOptions, CliError> {
     use smemdesc_core::MMA_KEYS as KEYS;
     let metas = args(src, attr)?;
     let given = pairs(
         src,
         &metas,
-        &["accum", "negate_a", "negate_b", "saturate", "sf"],
+        &["accum", "negate_a", "negate_b", "saturate", "sf", "vec"],
     )?;
     let flag = |k: &str| -> Result<bool, CliError> {
         match given.iter().find(|(n, _)| n == k).map(|(_, m)| *m) {
@@ -335,6 +335,9 @@ pub(crate) fn mma_options(src: &Src, attr: &syn::Attribute) -> Result<PairOption
         let sf = ScaleFormat::from_name(&sf)
             .ok_or_else(|| src.err(span, format!("unknown sf `{sf}`; accepted: ue8m0, ue4m3")))?;
         po = po.scale_format(sf);
+    }
+    if let Some((_, m)) = given.iter().find(|(n, _)| n == "vec") {
+        po = po.scale_vec(int(src, value(src, m, "vec")?, "vec")?);
     }
     Ok(po)
 }

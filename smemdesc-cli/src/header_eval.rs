@@ -10,8 +10,13 @@ use std::mem::{align_of, size_of};
 use syn::spanned::Spanned;
 use syn::{BinOp, Expr, Lit, Type};
 
-/// The file's `const` items: module path, name, expression.
-pub(crate) struct Consts<'f>(pub(crate) Vec<Named<&'f Expr>>);
+/// The file's `const` items: module path, name, expression and whether a `#[cfg]` is on it
+/// (such a constant is refused where a length uses it: there is no configuration to evaluate).
+pub(crate) struct Consts<'f>(pub(crate) Vec<Named<(&'f Expr, bool)>>);
+
+/// How deep `header --from` follows nested expressions and array types (a guard for its own
+/// stack; real declarations nest a few levels).
+const MAX_DEPTH: u32 = 128;
 
 /// Size and alignment of a plain member; for an array, its length and element stride.
 pub(crate) struct Plain {
@@ -22,8 +27,8 @@ pub(crate) struct Plain {
 }
 
 /// The supported plain types with `size_of`/`align_of` (the macro's numbers: it emits exactly
-/// these `size_of::<T>()`/`align_of::<T>()`). `u128`/`i128` are left out: their alignment differs
-/// between targets and Rust versions.
+/// these `size_of::<T>()`/`align_of::<T>()`). `u128`/`i128`: 16 B aligned to 16 with the
+/// toolchains smemdesc supports (Rust 1.77 made it 16 on x86-64 too; MSRV 1.83), as on nvptx64.
 fn scalar_layout(name: &str) -> Option<(usize, usize)> {
     Some(match name {
         "u8" => (size_of::<u8>(), align_of::<u8>()),
@@ -36,12 +41,17 @@ fn scalar_layout(name: &str) -> Option<(usize, usize)> {
         "i64" => (size_of::<i64>(), align_of::<i64>()),
         "f32" => (size_of::<f32>(), align_of::<f32>()),
         "f64" => (size_of::<f64>(), align_of::<f64>()),
+        "u128" => (size_of::<u128>(), align_of::<u128>()),
+        "i128" => (size_of::<i128>(), align_of::<i128>()),
         "Mbarrier" => (size_of::<Mbarrier>(), align_of::<Mbarrier>()),
         _ => return None,
     })
 }
 
-const SUPPORTED: &str = "`Mbarrier`, u8, i8, u16, i16, u32, i32, u64, i64, f32, f64, or an array `[T; N]` of those (N: an integer expression over literals and this file's `const` items)";
+const SUPPORTED: &str = "`Mbarrier`, u8, i8, u16, i16, u32, i32, u64, i64, u128, i128, f32, f64, or an array `[T; N]` of those or of #[smem_tile] structs (N: an integer expression over literals and this file's `const` items)";
+
+/// Size and alignment of an `#[smem_tile]` struct named by a path (`Ok(None)`: not a tile).
+pub(crate) type TileSize<'a> = &'a dyn Fn(&syn::Path) -> Result<Option<(u64, u64)>, String>;
 
 /// The layout of a plain member type, `None` for a path that is not a plain type (a tile), an
 /// error for anything else.
@@ -50,10 +60,28 @@ pub(crate) fn plain_layout(
     consts: &Consts,
     scope: &[String],
     ty: &Type,
+    tile: TileSize,
 ) -> Result<Option<Plain>, CliError> {
+    plain_at(src, consts, scope, ty, tile, 0)
+}
+
+fn plain_at(
+    src: &Src,
+    consts: &Consts,
+    scope: &[String],
+    ty: &Type,
+    tile: TileSize,
+    depth: u32,
+) -> Result<Option<Plain>, CliError> {
+    if depth > MAX_DEPTH {
+        return Err(src.err(
+            ty.span(),
+            format!("member type nests deeper than {MAX_DEPTH} levels; `header --from` reads at most {MAX_DEPTH}"),
+        ));
+    }
     match ty {
-        Type::Paren(p) => plain_layout(src, consts, scope, &p.elem),
-        Type::Group(g) => plain_layout(src, consts, scope, &g.elem),
+        Type::Paren(p) => plain_at(src, consts, scope, &p.elem, tile, depth + 1),
+        Type::Group(g) => plain_at(src, consts, scope, &g.elem, tile, depth + 1),
         Type::Path(p) if p.qself.is_none() => {
             let last = p.path.segments.last().map(|s| s.ident.to_string());
             Ok(last.as_deref().and_then(scalar_layout).map(|(b, a)| Plain {
@@ -63,7 +91,23 @@ pub(crate) fn plain_layout(
             }))
         }
         Type::Array(a) => {
-            let elem = plain_layout(src, consts, scope, &a.elem)?.ok_or_else(|| {
+            // An array of tiles takes `size_of::<[T; N]>()` = N x the tile's bytes (its struct
+            // is `#[repr(C, align(ALIGN))]` over all its stages), aligned like the tile.
+            let as_tile = match &*a.elem {
+                Type::Path(p) if p.qself.is_none() => {
+                    tile(&p.path).map_err(|e| src.err(a.elem.span(), e))?
+                }
+                _ => None,
+            };
+            let elem = match as_tile {
+                Some((bytes, align)) => Some(Plain {
+                    bytes,
+                    align,
+                    array: None,
+                }),
+                None => plain_at(src, consts, scope, &a.elem, tile, depth + 1)?,
+            };
+            let elem = elem.ok_or_else(|| {
                 src.err(
                     a.elem.span(),
                     format!(
@@ -160,17 +204,19 @@ fn eval(
     depth: u32,
 ) -> Result<u64, CliError> {
     let bad = |msg: String| src.err(e.span(), msg);
-    if depth > 64 {
-        return Err(bad("const expressions nest too deep (a cycle?)".into()));
+    if depth > MAX_DEPTH {
+        return Err(bad(format!(
+            "const expression nests deeper than {MAX_DEPTH} levels (or its constants refer to each other in a cycle); `header --from` evaluates at most {MAX_DEPTH}"
+        )));
     }
     match e {
         Expr::Lit(syn::ExprLit { lit: Lit::Int(l), .. }) => l
             .base10_parse::<u64>()
             .map_err(|_| bad(format!("`{l}` is not an unsigned integer that fits u64"))),
-        Expr::Paren(p) => eval(src, consts, scope, &p.expr, depth),
-        Expr::Group(g) => eval(src, consts, scope, &g.expr, depth),
+        Expr::Paren(p) => eval(src, consts, scope, &p.expr, depth + 1),
+        Expr::Group(g) => eval(src, consts, scope, &g.expr, depth + 1),
         Expr::Cast(c) => {
-            let v = eval(src, consts, scope, &c.expr, depth)?;
+            let v = eval(src, consts, scope, &c.expr, depth + 1)?;
             let max = match c.ty.to_token_stream().to_string().as_str() {
                 "u8" => u8::MAX as u64,
                 "u16" => u16::MAX as u64,
@@ -186,8 +232,8 @@ fn eval(
             Ok(v)
         }
         Expr::Binary(b) => {
-            let l = eval(src, consts, scope, &b.left, depth)?;
-            let r = eval(src, consts, scope, &b.right, depth)?;
+            let l = eval(src, consts, scope, &b.left, depth + 1)?;
+            let r = eval(src, consts, scope, &b.right, depth + 1)?;
             let v = match b.op {
                 BinOp::Add(_) => l.checked_add(r),
                 BinOp::Sub(_) => l.checked_sub(r),
@@ -202,9 +248,15 @@ fn eval(
         }
         Expr::Path(p) if p.qself.is_none() => {
             let found = resolve(&consts.0, scope, &p.path).map_err(&bad)?;
-            let Some((cscope, _, x)) = found else {
+            let Some((cscope, _, (x, cfgd))) = found else {
                 return Err(bad(format!("`{}` is not a `const` item of this file", p.to_token_stream())));
             };
+            if *cfgd {
+                return Err(bad(format!(
+                    "`{}` is a `const` item under `#[cfg]`: `header --from` reads the source without a build configuration, so it cannot tell which definition holds; remove the #[cfg] or generate the header from a file without it",
+                    p.to_token_stream()
+                )));
+            }
             eval(src, consts, cscope, x, depth + 1)
         }
         other => Err(src.err(

@@ -4,18 +4,20 @@
 //! `#[smem_mma(...)]` inline module and `#[smem_storage(...)]` struct, in any inline module, is
 //! evaluated through the core the way the macros do it ([`TileDecl::build`], [`MmaPair::pair`],
 //! [`StorageLayout::plan`]), and becomes a namespace that mirrors its Rust path. Storage members
-//! that are not tiles: `Mbarrier`, the scalars `u8 … u64`, `i8 … i64`, `f32`, `f64`, and arrays of
-//! those (nested too) whose lengths are integer expressions over literals and the file's own
-//! `const` items ([`crate::header_eval`]). Anything else is an error that names the item, the
-//! position and what is supported.
+//! that are not tiles (named directly or through a `use … as …` rename): `Mbarrier`, the scalars
+//! `u8 … u128`, `i8 … i128`, `f32`, `f64`, and arrays of those or of tiles (nested too) whose
+//! lengths are integer expressions over literals and the file's own `const` items
+//! ([`crate::header_eval`]). `#[cfg]` on anything a header is computed from is refused, as are
+//! attributes the macros would refuse ([`crate::header_check`]). Anything else is an error that
+//! names the item, the position and what is supported.
 
 use super::header::{check_ident, item, render_tree, scalar, tile_items, Ns, Val};
-use super::header_args::{mma_options, storage_arch, tile_decl, TileSrc};
-use super::header_eval::{plain_layout, resolve, Consts, Named, Plain};
-use super::tile::report_placed;
+use super::header_args::{mma_options, tile_decl, TileSrc};
+use super::header_check::{comment_path, item_attr, nesting, no_cfg, renames};
+use super::header_eval::{resolve, Consts, Named};
 use crate::CliError;
 use proc_macro2::Span;
-use smemdesc_core::{Arch, MmaPair, Placement, StorageMember, TilePlan};
+use smemdesc_core::{Arch, MmaPair, Placement};
 use std::path::Path;
 
 /// Where a span is, as `FILE:LINE:COLUMN`.
@@ -31,26 +33,24 @@ impl Src<'_> {
     }
 }
 
-/// The last segment of an attribute's path (`smemdesc::smem_tile` → `smem_tile`).
-fn attr_name(a: &syn::Attribute) -> String {
-    a.path()
-        .segments
-        .last()
-        .map(|s| s.ident.to_string())
-        .unwrap_or_default()
-}
-
+/// The smemdesc attribute `name` of an item whose attributes pass 1 checked
+/// ([`item_attr`]: a recognised path, at most one per item).
 fn find_attr<'a>(attrs: &'a [syn::Attribute], name: &str) -> Option<&'a syn::Attribute> {
-    attrs.iter().find(|a| attr_name(a) == name)
+    attrs
+        .iter()
+        .find(|a| a.path().segments.last().is_some_and(|s| s.ident == name))
 }
 
 /// Rust identifier as written (`r#type` → `type`).
-fn ident(i: &syn::Ident) -> String {
+pub(crate) fn ident(i: &syn::Ident) -> String {
     i.to_string().trim_start_matches("r#").to_owned()
 }
 
 /// Every tile of the file, with its module path.
-struct Tiles(Vec<Named<TileSrc>>);
+pub(crate) struct Tiles(pub(crate) Vec<Named<TileSrc>>);
+
+/// Every `use … as …` rename of the file: module path, alias, the path it stands for.
+struct Renames(Vec<Named<syn::Path>>);
 
 /// Pass 1: the `const` items and the tiles (the tiles' arguments are literals; storages and
 /// pairings refer to tiles anywhere in the file).
@@ -60,20 +60,34 @@ fn collect<'f>(
     path: &mut Vec<String>,
     consts: &mut Consts<'f>,
     tiles: &mut Tiles,
+    aliases: &mut Renames,
 ) -> Result<(), CliError> {
+    for (alias, target) in renames(items) {
+        aliases.0.push((path.clone(), alias, target));
+    }
     for it in items {
         match it {
-            syn::Item::Const(c) => consts.0.push((path.clone(), ident(&c.ident), &c.expr)),
+            syn::Item::Const(c) => {
+                let cfgd = c
+                    .attrs
+                    .iter()
+                    .any(|a| a.path().is_ident("cfg") || a.path().is_ident("cfg_attr"));
+                consts
+                    .0
+                    .push((path.clone(), ident(&c.ident), (&c.expr, cfgd)))
+            }
             syn::Item::Struct(s) => {
-                if let Some(a) = find_attr(&s.attrs, "smem_tile") {
+                let what = format!("struct `{}`", ident(&s.ident));
+                if let Some(("smem_tile", a)) = item_attr(src, &s.attrs, &what)? {
                     let t = tile_decl(src, a, &s.ident)?;
                     tiles.0.push((path.clone(), ident(&s.ident), t));
                 }
             }
             syn::Item::Mod(m) => {
+                item_attr(src, &m.attrs, &format!("module `{}`", ident(&m.ident)))?;
                 if let Some((_, inner)) = &m.content {
                     path.push(ident(&m.ident));
-                    collect(src, inner, path, consts, tiles)?;
+                    collect(src, inner, path, consts, tiles, aliases)?;
                     path.pop();
                 }
             }
@@ -106,7 +120,8 @@ fn build(
                     });
                 } else if let Some(a) = find_attr(&s.attrs, "smem_storage") {
                     check_ident(&name, "item name").map_err(|e| cx.src.err(s.ident.span(), e.0))?;
-                    ns.children.push(storage(cx, a, s, path)?);
+                    ns.children
+                        .push(super::header_storage::storage(cx, a, s, path)?);
                 } else if find_attr(&s.attrs, "smem_scale_tile").is_some() {
                     eprintln!(
                         "warning: {}: #[smem_scale_tile] struct `{name}` skipped: `header --from` does not support scale-factor tiles",
@@ -134,6 +149,11 @@ fn build(
                 }
                 path.pop();
                 if !child.items.is_empty() || !child.children.is_empty() {
+                    no_cfg(
+                        &cx.src,
+                        &m.attrs,
+                        &format!("module `{name}`, which declares what the header holds"),
+                    )?;
                     check_ident(&name, "module name")
                         .map_err(|e| cx.src.err(m.ident.span(), e.0))?;
                     ns.children.push(child);
@@ -146,10 +166,29 @@ fn build(
 }
 
 /// What pass 2 reads: where errors point, the file's `const` items and its tiles.
-struct Cx<'a> {
-    src: Src<'a>,
-    consts: Consts<'a>,
-    tiles: Tiles,
+pub(crate) struct Cx<'a> {
+    pub(crate) src: Src<'a>,
+    pub(crate) consts: Consts<'a>,
+    pub(crate) tiles: Tiles,
+    aliases: Renames,
+}
+
+impl Cx<'_> {
+    /// The tile `p` names from module `scope` (through a `use … as …` rename of that module).
+    pub(crate) fn tile_by_path(
+        &self,
+        scope: &[String],
+        p: &syn::Path,
+    ) -> Result<Option<&Named<TileSrc>>, String> {
+        let renamed = p.get_ident().and_then(|i| {
+            self.aliases
+                .0
+                .iter()
+                .find(|(s, a, _)| s == scope && i == a)
+                .map(|(_, _, target)| target)
+        });
+        resolve(&self.tiles.0, scope, renamed.unwrap_or(p))
+    }
 }
 
 /// The tile `name` declared directly in module `path` (pass 1 found it).
@@ -217,10 +256,20 @@ fn pairing(
         };
         return Err(cx.src.err(span, e));
     }
-    let p = MmaPair::pair(&ta.plan, &tb.plan, po).map_err(|e| {
+    let mut p = MmaPair::pair(&ta.plan, &tb.plan, po).map_err(|e| {
         cx.src
             .err(attr.pound_token.span, format!("#[smem_mma]: {e}"))
     })?;
+    // As the macro: no `vec` with `sf = ue8m0`, and the module's scale tiles all state
+    // `vec = 16`: an mxf4nvf4 pair reads UE8M0 per 16 values.
+    if po.vec.is_none()
+        && po.sf == Some(smemdesc_core::ScaleFormat::Ue8m0)
+        && super::header_check::scale_tiles_vec(body) == Some(16)
+    {
+        if let Ok(p16) = MmaPair::pair(&ta.plan, &tb.plan, po.scale_vec(16)) {
+            p = p16;
+        }
+    }
     let mnemonic = p.mnemonic().to_string();
     let mut items = vec![
         scalar(
@@ -292,267 +341,29 @@ fn pairing(
     Ok((format!("#[smem_mma] {na} x {nb}: {mnemonic}"), items))
 }
 
-/// The kind of one storage member.
-enum Kind<'c> {
-    Tile(&'c TileSrc, Option<Placement>),
-    Plain(Plain),
-}
-
-/// A field's `#[smem]` settings: the placement (with its span) and the alignment.
-type FieldAttrs = (Option<(Placement, Span)>, Option<u32>);
-
-/// `#[smem(placement = …, align = N)]` on a field.
-fn field_attrs(src: &Src, f: &syn::Field) -> Result<FieldAttrs, CliError> {
-    let (mut placement, mut align) = (None, None);
-    for a in f.attrs.iter().filter(|a| a.path().is_ident("smem")) {
-        a.parse_nested_meta(|m| {
-            if m.path.is_ident("placement") {
-                let v: syn::Ident = m.value()?.parse()?;
-                placement = Some(match v.to_string().as_str() {
-                    "absolute" => (Placement::Absolute, v.span()),
-                    "relative" => (Placement::Relative, v.span()),
-                    _ => return Err(syn::Error::new(v.span(), format!("unknown placement `{v}`; legal: absolute, relative"))),
-                });
-                Ok(())
-            } else if m.path.is_ident("align") {
-                let v: syn::LitInt = m.value()?.parse()?;
-                match v.base10_parse::<u32>() {
-                    Ok(n) if n.is_power_of_two() => align = Some(n),
-                    _ => return Err(syn::Error::new(v.span(), format!("align = {v} is not a power of two in 1..=2^31; legal: 8, 16, 128, 1024, ..."))),
-                }
-                Ok(())
-            } else {
-                Err(m.error("unknown #[smem] key; legal: placement = absolute | relative, align = <power of two>"))
-            }
-        })
-        .map_err(|e| src.err(e.span(), e))?;
-    }
-    Ok((placement, align))
-}
-
-/// `#[smem_storage(arch = …)] struct S { … }` in module `path`.
-fn storage(
-    cx: &Cx,
-    attr: &syn::Attribute,
-    s: &syn::ItemStruct,
-    path: &[String],
-) -> Result<Ns, CliError> {
-    let src = &cx.src;
-    let arch = storage_arch(src, attr)?;
-    let sname = ident(&s.ident);
-    let syn::Fields::Named(fields) = &s.fields else {
-        return Err(src.err(
-            s.ident.span(),
-            "#[smem_storage] needs a struct with named fields, one per shared-memory member",
-        ));
-    };
-    if !s.generics.params.is_empty() {
-        return Err(src.err(s.ident.span(), "#[smem_storage] structs cannot be generic"));
-    }
-    let mut members = Vec::new();
-    let mut kinds = Vec::new();
-    for f in &fields.named {
-        let fname = f.ident.as_ref().map(ident).unwrap_or_default();
-        let span = f.ident.as_ref().map_or_else(Span::call_site, |i| i.span());
-        check_ident(&fname, "member name").map_err(|e| src.err(span, e.0))?;
-        let (placement, align) = field_attrs(src, f)?;
-        let plain = plain_layout(src, &cx.consts, path, &f.ty)?;
-        let (member, kind) = match plain {
-            Some(p) => {
-                if let Some((_, sp)) = placement {
-                    return Err(src.err(sp, format!("`placement` applies to #[smem_tile] members only; `{fname}` is plain data")));
-                }
-                let sized = |x: u64| usize::try_from(x).unwrap_or(usize::MAX);
-                (
-                    StorageMember::sized(leak(&fname), sized(p.bytes), sized(p.align)),
-                    Kind::Plain(p),
-                )
-            }
-            None => {
-                let mut ty = &f.ty;
-                while let syn::Type::Paren(syn::TypeParen { elem, .. })
-                | syn::Type::Group(syn::TypeGroup { elem, .. }) = ty
-                {
-                    ty = elem;
-                }
-                // plain_layout refused every other type already; stay total anyway.
-                let syn::Type::Path(tp) = ty else {
-                    return Err(src.err(span, format!("member `{fname}`: type not supported")));
-                };
-                let t = resolve(&cx.tiles.0, path, &tp.path)
-                    .map_err(|e| src.err(span, format!("member `{fname}`: {e}")))?;
-                let Some((_, _, t)) = t else {
-                    return Err(src.err(
-                        span,
-                        format!(
-                            "member `{fname}`: `{}` is not an #[smem_tile] struct of this file; a member is an #[smem_tile] struct, `Mbarrier`, u8..u64, i8..i64, f32, f64, or an array of those with a constant length",
-                            quote::ToTokens::to_token_stream(&f.ty)
-                        ),
-                    ));
-                };
-                let pl = placement.map(|p| p.0);
-                (
-                    StorageMember::tile(leak(&fname), t.plan.tile, pl),
-                    Kind::Tile(t, pl),
-                )
-            }
-        };
-        let member = match align {
-            Some(a) => member.at_least(a),
-            None => member,
-        };
-        members.push(member);
-        kinds.push(kind);
-    }
-    if members.is_empty() {
-        return Err(src.err(s.ident.span(), "#[smem_storage] needs at least one member"));
-    }
-    let l = super::header_eval::plan_storage(leak(&sname), arch, &members)
-        .map_err(|m| src.err(s.ident.span(), m))?;
-    let mut items = vec![
-        scalar(
-            "BYTES",
-            "unsigned int",
-            l.bytes.into(),
-            "bytes from the storage base to the end of the last member",
-        ),
-        scalar(
-            "ALIGN",
-            "unsigned int",
-            l.align.into(),
-            "alignment the storage base needs",
-        ),
-        scalar(
-            "SLACK",
-            "unsigned int",
-            l.slack.into(),
-            "bytes to align a 16-byte aligned dynamic shared-memory base to ALIGN",
-        ),
-        scalar(
-            "LAUNCH_BYTES",
-            "unsigned int",
-            l.launch_bytes.into(),
-            "sharedMemBytes when the kernel aligns its dynamic base itself (BYTES + SLACK)",
-        ),
-    ];
-    for ((m, off), kind) in members.iter().zip(&l.offsets).zip(&kinds) {
-        let up = m.name.to_uppercase();
-        items.extend([
-            scalar(
-                format!("{up}_OFFSET"),
-                "unsigned int",
-                (*off).into(),
-                format!("byte offset of `{}` from the storage base", m.name),
-            ),
-            scalar(
-                format!("{up}_BYTES"),
-                "unsigned int",
-                m.bytes.into(),
-                format!("bytes of `{}`", m.name),
-            ),
-            scalar(
-                format!("{up}_ALIGN"),
-                "unsigned int",
-                m.align.into(),
-                format!("alignment of `{}`'s offset", m.name),
-            ),
-        ]);
-        match kind {
-            Kind::Plain(p) => {
-                if let Some((len, stride)) = p.array {
-                    items.extend([
-                        scalar(
-                            format!("{up}_LEN"),
-                            "unsigned int",
-                            len,
-                            format!("elements of `{}`", m.name),
-                        ),
-                        scalar(
-                            format!("{up}_STRIDE"),
-                            "unsigned int",
-                            stride,
-                            format!(
-                                "bytes per element of `{}` (element i at OFFSET + i * STRIDE)",
-                                m.name
-                            ),
-                        ),
-                    ]);
-                }
-            }
-            Kind::Tile(t, pl) => items.extend(member_descs(&t.plan, m.name, *off, *pl, &up)?),
-        }
-    }
-    let summary = format!(
-        "#[smem_storage] {sname} ({}): {} members, offsets from the storage base (aligned to ALIGN); tile descriptors for a base at address 0 (add base >> 4 for another aligned base)",
-        arch.name(),
-        members.len()
-    );
-    Ok(Ns {
-        name: sname,
-        summary,
-        items,
-        children: Vec::new(),
-    })
-}
-
-/// A tile member's descriptors at its offset: `DESC`, `DESCS[stage][mn][k]`, `BASE_OFFSET`.
-fn member_descs(
-    plan: &TilePlan,
-    name: &str,
-    off: u32,
-    pl: Option<Placement>,
-    up: &str,
-) -> Result<Vec<super::header::Item>, CliError> {
-    // On its repeat (no placement) both models agree; the absolute one is the macro's too.
-    let placement = pl.unwrap_or(Placement::Absolute);
-    let r = report_placed(plan, off, placement)
-        .map_err(|e| CliError(format!("member `{name}` at offset {off}: {}", e.0)))?;
-    let descs = super::header::desc_table(plan, &r)?;
-    let t = &plan.tile;
-    let dims = vec![
-        t.spec().stages as usize,
-        t.mmas_mn() as usize,
-        t.mmas_k() as usize,
-    ];
-    Ok(vec![
-        item(
-            format!("{up}_DESC"),
-            "unsigned long long",
-            Val::Scalar(descs[0], true),
-            format!("descriptor of `{name}`'s subtile (0, 0), stage 0, at its offset"),
-        ),
-        item(
-            format!("{up}_DESCS"),
-            "unsigned long long",
-            Val::Array(descs, dims, true),
-            format!("descriptor of `{name}`'s subtile [stage][mn][k] at its offset"),
-        ),
-        scalar(
-            format!("{up}_BASE_OFFSET"),
-            "unsigned int",
-            r.base_offset.into(),
-            format!(
-                "descriptor base_offset of `{name}` ({} placement)",
-                match placement {
-                    Placement::Absolute => "absolute",
-                    Placement::Relative => "relative",
-                }
-            ),
-        ),
-    ])
-}
-
-/// A `'static` name for the core's `StorageMember` (the process is short-lived).
-fn leak(s: &str) -> &'static str {
-    String::leak(s.to_owned())
-}
-
 /// The header for every declaration in `file`, under namespace `name` (default: the file stem).
+///
+/// Runs on a thread with a large stack: `syn` parses and drops long operator chains (`1 + 1 +
+/// …`) recursively, which deep input would otherwise overflow in a debug build; the nesting
+/// `syn` recurses on most is refused first ([`nesting`]).
 pub fn header_from(file: &Path, name: Option<&str>) -> Result<String, CliError> {
+    let (file, name) = (file.to_path_buf(), name.map(str::to_owned));
+    std::thread::Builder::new()
+        .stack_size(256 << 20)
+        .spawn(move || header_from_here(&file, name.as_deref()))
+        .map_err(|e| CliError(format!("cannot start the header thread: {e}")))?
+        .join()
+        .unwrap_or_else(|p| std::panic::resume_unwind(p))
+}
+
+fn header_from_here(file: &Path, name: Option<&str>) -> Result<String, CliError> {
     let shown = file.display().to_string();
     let text = std::fs::read_to_string(file)
         .map_err(|e| CliError(format!("cannot read --from {shown}: {e}")))?;
     let src = Src { file: &shown };
+    // The path as the header's comments show it (errors show it as given).
+    let in_comment = comment_path(&shown);
+    nesting(&src, &text)?;
     let ast = syn::parse_file(&text)
         .map_err(|e| src.err(e.span(), format!("not a Rust source file: {e}")))?;
     let top = match name {
@@ -572,11 +383,24 @@ pub fn header_from(file: &Path, name: Option<&str>) -> Result<String, CliError> 
     )?;
     let mut consts = Consts(Vec::new());
     let mut tiles = Tiles(Vec::new());
-    collect(&src, &ast.items, &mut Vec::new(), &mut consts, &mut tiles)?;
-    let cx = Cx { src, consts, tiles };
+    let mut aliases = Renames(Vec::new());
+    collect(
+        &src,
+        &ast.items,
+        &mut Vec::new(),
+        &mut consts,
+        &mut tiles,
+        &mut aliases,
+    )?;
+    let cx = Cx {
+        src,
+        consts,
+        tiles,
+        aliases,
+    };
     let mut ns = Ns {
         name: top,
-        summary: format!("declarations of {shown}"),
+        summary: format!("declarations of {in_comment}"),
         items: Vec::new(),
         children: Vec::new(),
     };
@@ -586,5 +410,5 @@ pub fn header_from(file: &Path, name: Option<&str>) -> Result<String, CliError> 
             "{shown} declares no #[smem_tile] struct, #[smem_mma] module or #[smem_storage] struct"
         )));
     }
-    render_tree(&ns, &shown)
+    render_tree(&ns, &in_comment)
 }

@@ -21,10 +21,13 @@
 
 mod decode;
 mod draw;
+mod fragment;
 mod header;
 mod header_args;
+mod header_check;
 mod header_eval;
 mod header_src;
+mod header_storage;
 mod idesc;
 mod tile;
 mod tmem;
@@ -123,6 +126,27 @@ enum Command {
         /// Write an SVG picture of stage 0 to this file.
         #[arg(long)]
         svg: Option<std::path::PathBuf>,
+    },
+    /// Print an `mma.sync` (sm80-sm120) or wgmma-accumulator (sm90 m64nNk*) register fragment:
+    /// which lane and element hold each (row, col), as the PTX ISA figures draw it.
+    ///
+    /// `--json` prints `{"map": [[lane, reg, row, col], ...]}` (`reg`: the element index a0, a1,
+    /// ...; for a wgmma accumulator the lane is the thread 0..127).
+    Fragment {
+        #[command(flatten)]
+        args: fragment::FragmentArgs,
+        /// Print JSON instead of the grid.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Draw the shared-memory bank map of one warp access: an `ldmatrix` of an mma.sync operand
+    /// tile (or a writer issue), or raw lane addresses; wavefronts and conflicts per the model.
+    Banks {
+        #[command(flatten)]
+        args: fragment::BanksArgs,
+        /// Print JSON instead of the map.
+        #[arg(long)]
+        json: bool,
     },
     /// Write a tile as a C/C++ header: constexpr values in `namespace NAME` and `#define NAME_...`
     /// for C (descriptors, advance tables, TMA plan, offsets, cuTensorMapEncodeTiled arguments).
@@ -238,6 +262,8 @@ fn run(cli: Cli) -> Result<String, CliError> {
                 None => Ok(draw::ascii(&plan, args.base, args.placement)),
             }
         }
+        Command::Fragment { args, json } => fragment::fragment(&args, json),
+        Command::Banks { args, json } => fragment::banks(&args, json),
         Command::Header {
             args: None,
             name,

@@ -119,6 +119,18 @@ fn decode_idesc_explains_one() {
     let (code, _, err) = run(&["decode", "--idesc", "0x08820000", "--kind", "f16"]);
     assert_eq!(code, 2);
     assert!(err.contains("reserved bits 0x00800000"), "{err}");
+    // PTX: the sparsity selector must be 0 for kind::i8 (0x081004a7: selector 3, sparse, s32 =
+    // s8 x s8, M 128, N 64); with selector 0 the same descriptor is legal.
+    let (code, out, err) = run(&["decode", "--idesc", "0x081004a7", "--kind", "i8"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("problems:") && out.contains("sparsity selector = 3"),
+        "{out}"
+    );
+    assert!(!out.contains("legal: yes"), "{out}");
+    let (code, out, err) = run(&["decode", "--idesc", "0x081004a4", "--kind", "i8"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("legal: yes"), "{out}");
 }
 
 /// `smemdesc idesc --kind KIND --a A --b B --c C --m M --n N --a-major A_MAJOR --b-major K`, then

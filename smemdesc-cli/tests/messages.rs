@@ -49,3 +49,28 @@ fn no_output_names_an_internal_function() {
     assert!(out.contains("descriptors of each MMA subtile (mn, k) and stage, tile at base 0x400:"));
     assert!(!out.contains("try_desc"), "{out}");
 }
+
+/// Values too large for `u32` arithmetic are shown as the product of what was written (u64), not
+/// saturated at 4294967295; a zero TMA box extent is called zero, not "too wide".
+#[test]
+fn large_and_zero_values_are_shown_as_written() {
+    let tile = [
+        "tile", "--arch", "sm90", "--dtype", "bf16", "--major", "K", "--tile", "128x64",
+    ];
+    let refused = |more: &[&str]| {
+        let (code, _, err) = run(&[&tile[..], more].concat());
+        assert_eq!(code, 2, "{more:?}: {err}");
+        err
+    };
+    // 4294967295 x 16384 B (128 x 64 bf16) = 70368744161280 B.
+    let err = refused(&["--stages", "4294967295"]);
+    assert!(err.contains("= 70368744161280 B exceed"), "{err}");
+    // K = 4294967295 bf16 values = 8589934590 B.
+    let err = refused(&["--mma", "m64n256k4294967295"]);
+    assert!(err.contains("is 8589934590 B of bf16"), "{err}");
+    let err = refused(&["--tma-box", "0x0"]);
+    assert!(err.contains("width 0 is not allowed"), "{err}");
+    let err = refused(&["--tma-box", "0x64"]);
+    assert!(err.contains("0 rows is not allowed"), "{err}");
+    assert!(!err.contains("4294967295"), "{err}");
+}

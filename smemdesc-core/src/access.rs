@@ -19,7 +19,12 @@
 //!
 //! All three compile to straight-line integer code (`#[inline]` throughout): the unchecked form is
 //! shifts, adds and an `and`; the others add compares that fold away when the compiler can see the
-//! arguments are in range.
+//! arguments are in range. A run-time subtile index reads no table: the advance of subtile
+//! `(mn, k)` is the subtile grid evaluated as a mixed-radix sum of constants
+//! ([`TileAccess::advance`]; the `ADVANCE_*` arrays hold the same numbers for constant indices).
+//! On `nvptx64` the failing path of the asserting forms is a `trap` in the kernel's own code (no
+//! call into the panic machinery, which a PTX module built with `--emit asm` would not contain);
+//! in `const` it is still the compile error, and on every other target the panic with the message.
 //!
 //! **Descriptor steps.** The start address is the low 14 bits of the descriptor and every valid
 //! descriptor's start is below 2^14 units, so for valid arguments
@@ -42,7 +47,7 @@ use crate::arch::Arch;
 use crate::base_range::{start_out_of_range, START_LIMIT};
 use crate::descriptor::SmemDescriptor;
 use crate::error::{Error, Field};
-use crate::layout::SwizzledLayout;
+use crate::layout::{Layout, SwizzledLayout};
 use crate::swizzle::SwizzleMode;
 use crate::tile::TileLayout;
 
@@ -103,6 +108,10 @@ pub struct TileAccess {
     pub last_start: u32,
     /// The swizzled byte layout of one stage (what `offset` evaluates).
     pub layout: SwizzledLayout,
+    /// The grid of MMA subtile origins in 16-byte units ([`TileLayout::grid`]): subtile `(mn, k)`
+    /// starts `grid.eval(mn, k)` units after subtile (0, 0) (what [`advance`](Self::advance)
+    /// evaluates).
+    pub grid: Layout,
 }
 
 impl TileAccess {
@@ -209,6 +218,91 @@ impl TileAccess {
         self.desc | start as u64
     }
 
+    /// Start-address advance of MMA subtile `(mn, k)` from subtile (0, 0), in 16-byte units:
+    /// `ADVANCE_MN[mn] + ADVANCE_K[k]`, computed from the grid's radices and strides (each
+    /// mode is a mixed-radix sum, `grid.mn.size() == mmas_mn`), so a run-time index reads no
+    /// table. Indices are taken modulo `mmas_mn` and `mmas_k`.
+    ///
+    /// ```
+    /// use smemdesc_core::*;
+    /// // bf16, K-major, 128B swizzle, 128 x 64, wgmma M = 64: the second M subtile is 64 rows of
+    /// // 128 B on (512 units), each K subtile 32 B (2 units).
+    /// let a = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 128, 64).mma_mn(64)
+    ///     .expect_valid().access();
+    /// assert_eq!(a.advance(1, 3), 512 + 6);
+    /// assert_eq!(a.advance(2 + 1, 4 + 3), 512 + 6); // modulo the counts
+    /// ```
+    #[inline(always)]
+    pub const fn advance(&self, mn: u32, k: u32) -> u32 {
+        self.grid.eval(mn % self.mmas_mn, k % self.mmas_k)
+    }
+
+    /// The descriptor of MMA subtile `(mn, k)` of stage `stage` for the tile at `smem_addr`, with
+    /// every index and the address checked ([`check_subtile`](Self::check_subtile),
+    /// [`check_address`](Self::check_address)): what `TileLayout::try_desc`, the inherent
+    /// `try_desc` of a `#[smem_tile]` type and the facade's `SmemTile::try_desc` evaluate.
+    ///
+    /// ```
+    /// use smemdesc_core::*;
+    /// let a = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 128, 64).mma_mn(64).stages(4)
+    ///     .expect_valid().access();
+    /// // 0x400 is 0x40 units; stage 2 is 2 x 16 KiB = 2048 units on.
+    /// assert_eq!(a.try_desc(0x400, 1, 3, 2).unwrap().raw(), a.desc + 0x40 + 512 + 6 + 2048);
+    /// assert_eq!(a.try_desc(0x400, 0, 4, 0), Err(Error::IndexOutOfRange { what: "MMA subtile (K)", index: 4, count: 4 }));
+    /// ```
+    #[inline(always)]
+    pub const fn try_desc(
+        &self,
+        smem_addr: u32,
+        mn: u32,
+        k: u32,
+        stage: u32,
+    ) -> Result<SmemDescriptor, Error> {
+        if let Err(e) = self.check_subtile(mn, k, stage) {
+            return Err(e);
+        }
+        self.try_encode(
+            smem_addr,
+            self.grid.eval(mn, k) + stage * self.advance_stage,
+        )
+    }
+
+    /// The asserting form of [`try_desc`](Self::try_desc): the raw descriptor, or a compile
+    /// error in `const` and a panic naming the argument at run time (a `trap` on `nvptx64`).
+    ///
+    /// ```
+    /// use smemdesc_core::*;
+    /// let a = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 128, 64).mma_mn(64).stages(4)
+    ///     .expect_valid().access();
+    /// assert_eq!(a.desc(0x400, 1, 3, 2), a.desc + 0x40 + 512 + 6 + 2048);
+    /// assert!(std::panic::catch_unwind(|| a.desc(0x400, 0, 0, 4)).is_err());
+    /// ```
+    #[inline(always)]
+    #[track_caller]
+    pub const fn desc(&self, smem_addr: u32, mn: u32, k: u32, stage: u32) -> u64 {
+        Self::unwrap_desc(self.try_desc(smem_addr, mn, k, stage))
+    }
+
+    /// [`desc`](Self::desc) without checks, never a panic: `mn` and `k` are taken modulo their
+    /// counts, the stage advance wraps and the start address is taken modulo the 14-bit field.
+    /// Meaningful only under the precondition of the [module](self) docs.
+    ///
+    /// ```
+    /// use smemdesc_core::*;
+    /// let a = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 128, 64).mma_mn(64).stages(4)
+    ///     .expect_valid().access();
+    /// assert_eq!(a.desc_unchecked(0x400, 1, 3, 2), a.desc(0x400, 1, 3, 2));
+    /// assert_eq!(a.desc_unchecked(0x400, 2 + 1, 4 + 3, 2), a.desc(0x400, 1, 3, 2));
+    /// let _ = a.desc_unchecked(u32::MAX, u32::MAX, u32::MAX, u32::MAX); // no panic, no meaning
+    /// ```
+    #[inline(always)]
+    pub const fn desc_unchecked(&self, smem_addr: u32, mn: u32, k: u32, stage: u32) -> u64 {
+        let units = self
+            .advance(mn, k)
+            .wrapping_add(stage.wrapping_mul(self.advance_stage));
+        self.encode_unchecked(smem_addr, units)
+    }
+
     /// Swizzled byte offset of element `(mn, k)` of stage 0, checked.
     ///
     /// ```
@@ -217,12 +311,27 @@ impl TileAccess {
     /// assert_eq!(a.try_offset(7, 0), Ok(7 * 128 + 7 * 16));
     /// assert!(a.try_offset(0, 64).is_err());
     /// ```
-    #[inline]
+    #[inline(always)]
     pub const fn try_offset(&self, mn: u32, k: u32) -> Result<u32, Error> {
         match self.check_element(mn, k) {
             Ok(()) => Ok(self.layout.byte_address(0, mn, k / self.values_per_cell)),
             Err(e) => Err(e),
         }
+    }
+
+    /// The asserting form of [`try_offset`](Self::try_offset) (compile error in `const`, panic
+    /// naming the coordinate at run time, `trap` on `nvptx64`).
+    ///
+    /// ```
+    /// use smemdesc_core::*;
+    /// let a = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 64, 64).expect_valid().access();
+    /// assert_eq!(a.offset(7, 0), 7 * 128 + 7 * 16); // row 7, 16-B chunk 0 XOR 7
+    /// assert!(std::panic::catch_unwind(|| a.offset(64, 0)).is_err());
+    /// ```
+    #[inline(always)]
+    #[track_caller]
+    pub const fn offset(&self, mn: u32, k: u32) -> u32 {
+        Self::unwrap_offset(self.try_offset(mn, k))
     }
 
     /// Swizzled byte offset of element `(mn % tile_mn, k % tile_k)`, unchecked.
@@ -233,7 +342,7 @@ impl TileAccess {
     /// assert_eq!(a.offset_unchecked(7, 0), 7 * 128 + 7 * 16);
     /// assert_eq!(a.offset_unchecked(64 + 7, 0), a.offset_unchecked(7, 0));
     /// ```
-    #[inline]
+    #[inline(always)]
     pub const fn offset_unchecked(&self, mn: u32, k: u32) -> u32 {
         self.layout.byte_address(
             0,
@@ -328,9 +437,36 @@ const fn message(e: &Error) -> &'static str {
     }
 }
 
+/// The asserting forms' failure: the panic naming the argument at fault (a compile error when
+/// evaluated in `const`; `#[track_caller]` points both at the user's call).
 #[track_caller]
+#[cfg(not(target_arch = "nvptx64"))]
 const fn fail(e: &Error) -> ! {
     panic!("{}", message(e))
+}
+
+/// On `nvptx64`, the same compile error in `const`, and at run time the `abort` intrinsic,
+/// which LLVM lowers to PTX `trap`, inlined into the kernel. The panic would be a call to
+/// `core::panicking::panic_fmt` (and to `message` and `Display::fmt`): `--emit asm` writes only
+/// the kernel crate's code, so each would be an `.extern .func` the module does not define, and
+/// inlining `fail` alone only moves the call there (measured: `scripts/ptx-check/README.md`).
+#[track_caller]
+#[inline(always)]
+#[cfg(target_arch = "nvptx64")]
+const fn fail(e: &Error) -> ! {
+    core::intrinsics::const_eval_select((e,), fail_in_const, fail_at_run_time)
+}
+
+#[track_caller]
+#[cfg(target_arch = "nvptx64")]
+const fn fail_in_const(e: &Error) -> ! {
+    panic!("{}", message(e))
+}
+
+#[inline(always)]
+#[cfg(target_arch = "nvptx64")]
+fn fail_at_run_time(_: &Error) -> ! {
+    core::intrinsics::abort()
 }
 
 impl TileLayout {
@@ -364,6 +500,7 @@ impl TileLayout {
             last_start: self.subtile_offset_bytes(self.mmas_mn() - 1, self.mmas_k() - 1)
                 + (spec.stages - 1) * self.stage_bytes(),
             layout: self.smem_layout(),
+            grid: self.grid(),
         }
     }
 
@@ -379,12 +516,7 @@ impl TileLayout {
     /// ```
     #[inline]
     pub const fn desc_unchecked(&self, smem_addr: u32, mn: u32, k: u32, stage: u32) -> u64 {
-        let a = self.access();
-        let units = self
-            .grid()
-            .eval(mn % a.mmas_mn, k % a.mmas_k)
-            .wrapping_add(stage.wrapping_mul(a.advance_stage));
-        a.encode_unchecked(smem_addr, units)
+        self.access().desc_unchecked(smem_addr, mn, k, stage)
     }
 
     /// Swizzled byte offset of element `(mn, k)`, checked ([`byte_offset`](Self::byte_offset) is

@@ -86,6 +86,7 @@ impl ElementType {
     /// assert_eq!(smemdesc_core::ElementType::E2M3.smem_bits(), 8);
     /// assert_eq!(smemdesc_core::ElementType::F16.smem_bits(), 16);
     /// ```
+    #[inline]
     pub const fn smem_bits(self) -> u32 {
         let b = self.bits();
         if b < 8 {
@@ -100,6 +101,7 @@ impl ElementType {
     /// ```
     /// assert_eq!(smemdesc_core::ElementType::TF32.smem_bytes(), 4);
     /// ```
+    #[inline]
     pub const fn smem_bytes(self) -> u32 {
         self.smem_bits() / 8
     }
@@ -110,6 +112,7 @@ impl ElementType {
     /// ```
     /// assert_eq!(smemdesc_core::ElementType::E4M3.per_16_bytes(), 16);
     /// ```
+    #[inline]
     pub const fn per_16_bytes(self) -> u32 {
         128 / self.smem_bits()
     }
@@ -122,6 +125,7 @@ impl ElementType {
     /// assert_eq!(smemdesc_core::ElementType::TF32.mma_k(), 8);
     /// assert_eq!(smemdesc_core::ElementType::E5M2.mma_k(), 32);
     /// ```
+    #[inline]
     pub const fn mma_k(self) -> u32 {
         256 / self.smem_bits()
     }

@@ -642,7 +642,7 @@ impl core::fmt::Display for Error {
                 "{} of {bytes} B is not a multiple of 16 B; descriptor fields hold 16-byte units",
                 field.name()
             ),
-            Error::SmemBudget { bytes, stage_bytes, stages, limit } => {
+            Error::SmemBudget { stage_bytes, stages, limit, .. } => {
                 if stage_bytes > limit {
                     write!(
                         f,
@@ -652,7 +652,9 @@ impl core::fmt::Display for Error {
                 } else {
                     write!(
                         f,
-                        "{stages} stages x {stage_bytes} B = {bytes} B exceed the {limit} B of shared memory per CTA; at most {} stages fit",
+                        "{stages} stages x {stage_bytes} B = {} B exceed the {limit} B of shared memory per CTA; at most {} stages fit",
+                        // In u64: the product of two u32 values fits (the field saturates).
+                        stages as u64 * stage_bytes as u64,
                         limit / stage_bytes
                     )
                 }
@@ -728,7 +730,8 @@ impl core::fmt::Display for Error {
             Error::MmaKNot32Bytes { k, dtype, expected } => write!(
                 f,
                 "MMA K = {k} is {} B of {}, but one MMA instruction reads 32 B of K; use K = {expected}",
-                k.saturating_mul(dtype.smem_bytes()),
+                // In u64: the product of two u32 values fits, so the bytes are the ones written.
+                k as u64 * dtype.smem_bytes() as u64,
                 dtype.name()
             ),
             Error::IllegalMmaM { arch, kind, cta_group, m, legal } => write!(
@@ -743,6 +746,14 @@ impl core::fmt::Display for Error {
                 arch.name(),
                 kind.name()
             ),
+            Error::TmaBoxWidth { inner: 0, legal_inner, max_rows, .. } => write!(
+                f,
+                "TMA box width 0 is not allowed (boxDim[0] is at least 1); a box spans exactly one swizzle atom: {legal_inner} elements (largest legal box: {max_rows} x {legal_inner})"
+            ),
+            Error::TmaBoxWidth { inner, legal_inner, max_rows, .. } if inner > 256 => write!(
+                f,
+                "TMA box is {inner} elements wide; boxDim[0] is at most 256 and a box spans exactly one swizzle atom: {legal_inner} elements (largest legal box: {max_rows} x {legal_inner})"
+            ),
             Error::TmaBoxWidth { inner, inner_bytes, swizzle, legal_inner, max_rows } => write!(
                 f,
                 "TMA box is {inner} elements ({inner_bytes} B) wide but the {} swizzle atom is {} B; a box spans exactly one atom: {legal_inner} elements (largest legal box: {max_rows} x {legal_inner})",
@@ -752,6 +763,10 @@ impl core::fmt::Display for Error {
             Error::TmaBoxRowsOver256 { rows, max_rows, inner } => write!(
                 f,
                 "TMA box has {rows} rows; boxDim is at most 256 (largest legal box here: {max_rows} x {inner})"
+            ),
+            Error::TmaBoxRowsIllegal { rows: 0, atom_rows, max_rows, inner } => write!(
+                f,
+                "TMA box of 0 rows is not allowed (boxDim is at least 1); legal rows are multiples of {atom_rows} that divide the tile, up to {max_rows} (largest legal box: {max_rows} x {inner})"
             ),
             Error::TmaBoxRowsIllegal { rows, atom_rows, max_rows, inner } => write!(
                 f,

@@ -283,7 +283,7 @@ pub struct InstrDesc {
     pub k96: bool,
     /// The CTA group (1 or 2), for validation; not encoded.
     pub cta_group: u32,
-    /// Sparsity selector (bits 0-1, sparse dense kinds), run time.
+    /// Sparsity selector (bits 0-1, sparse `kind::f16` / `kind::tf32` only; 0 elsewhere), run time.
     pub sparse_id: u32,
     /// A scale-factor id (bits 29-30), run time.
     pub sf_a_id: u32,
@@ -684,7 +684,13 @@ impl InstrDesc {
                 legal: legal_ids,
             });
         }
-        if self.sparse_id != 0 && (self.sparse_id > 3 || !self.sparse || is_block_scaled(kind)) {
+        // Sparsity selector (PTX ISA, tcgen05 "Sparse Matrices" -> "Sparsity selector", the
+        // "Layout of the Sparsity Metadata Matrix" subsections for M = 64 and M = 128 / 256): the
+        // selector picks sub-columns of the metadata only for `.kind::f16` and `.kind::tf32`; it
+        // "must be 0 for .kind::i8 and .kind::f8f6f4" and "is assumed to be 0" for the
+        // block-scaled kinds, whose descriptor bits 0-1 are reserved.
+        let selector_kind = matches!(kind, MmaKind::F16 | MmaKind::Tf32);
+        if self.sparse_id != 0 && (self.sparse_id > 3 || !self.sparse || !selector_kind) {
             return Err(IdescError::SparseIdIllegal {
                 kind,
                 id: self.sparse_id,

@@ -188,7 +188,8 @@ impl Idesc {
         }
     }
 
-    /// Sets the sparsity selector (bits 0-1; sparse dense kinds only), checked.
+    /// Sets the sparsity selector (bits 0-1), checked: 0-3 for sparse `kind::f16` / `kind::tf32`;
+    /// PTX requires 0 for `kind::i8` and `kind::f8f6f4` and reserves the bits elsewhere.
     ///
     /// ```
     /// use smemdesc_core::*;

@@ -103,6 +103,17 @@ pub enum IdescError {
         /// The legal formats, as text.
         legal: &'static str,
     },
+    /// Pairing: a scale vector size (`vec`) the kind and factor type do not have.
+    ScaleVecNotForKind {
+        /// The kind.
+        kind: MmaKind,
+        /// The factor type given (`None`: the kind's default).
+        sf: Option<ScaleFormat>,
+        /// The values per factor given.
+        vec: u32,
+        /// The legal sizes, as text.
+        legal: &'static str,
+    },
     /// The K = 96 bit where PTX does not allow it.
     K96NotAllowed {
         /// The kind.
@@ -121,8 +132,8 @@ pub enum IdescError {
         /// The legal ids, as text.
         legal: &'static str,
     },
-    /// A sparsity selector on a dense MMA, or on a block-scaled kind (PTX: bits 0-1 reserved), or
-    /// above 3.
+    /// A sparsity selector on a dense MMA, on `kind::i8` / `kind::f8f6f4` (PTX: must be 0), on a
+    /// block-scaled kind (PTX: bits 0-1 reserved), or above 3.
     SparseIdIllegal {
         /// The kind.
         kind: MmaKind,
@@ -287,6 +298,7 @@ impl IdescError {
             IdescError::IllegalM { .. } => "m",
             IdescError::IllegalN { .. } => "n",
             IdescError::ScaleFormatNotForKind { .. } => "sf",
+            IdescError::ScaleVecNotForKind { .. } => "vec",
             IdescError::K96NotAllowed { .. } => "k96",
             IdescError::SfIdIllegal { .. } => "sf_id",
             IdescError::SparseIdIllegal { .. } => "sparse_id",
@@ -329,11 +341,14 @@ impl IdescError {
             IdescError::ScaleFormatNotForKind { .. } => {
                 "scale-factor format not legal for this kind"
             }
+            IdescError::ScaleVecNotForKind { .. } => "scale vector size not legal for this kind",
             IdescError::K96NotAllowed { .. } => {
                 "K = 96 needs kind::mxf4/mxf4nvf4, cta_group 2, M 256"
             }
             IdescError::SfIdIllegal { .. } => "scale-factor id not legal for this kind",
-            IdescError::SparseIdIllegal { .. } => "sparsity selector needs a sparse dense-kind MMA",
+            IdescError::SparseIdIllegal { .. } => {
+                "sparsity selector needs a sparse kind::f16 or kind::tf32 MMA"
+            }
             IdescError::WsShiftNotModeled { .. } => ".ws B-reuse shift is not modeled",
             IdescError::ReservedBits { .. } => "instruction descriptor has reserved bits set",
             IdescError::UnknownFormat { .. } => "unknown A/B format code",
@@ -443,6 +458,15 @@ impl core::fmt::Display for IdescError {
                 ),
                 None => write!(f, "kind::{} needs a scale-factor format; legal: {legal}", kind.name()),
             },
+            IdescError::ScaleVecNotForKind { kind, sf, vec, legal } => write!(
+                f,
+                "vec = {vec}{} is not legal for kind::{}; legal: {legal}",
+                match sf {
+                    Some(s) => if matches!(s, ScaleFormat::Ue4m3) { " with sf = ue4m3" } else { " with sf = ue8m0" },
+                    None => "",
+                },
+                kind.name()
+            ),
             IdescError::K96NotAllowed { kind, cta_group, m } => write!(
                 f,
                 "K = 96 (bit 31) is legal only for dense kind::mxf4/mxf4nvf4 with cta_group::2 and \
@@ -456,8 +480,9 @@ impl core::fmt::Display for IdescError {
             ),
             IdescError::SparseIdIllegal { kind, id, sparse } => write!(
                 f,
-                "sparsity selector = {id} for kind::{}{}: it is legal (0-3) only for sparse dense \
-                 kinds (bits 0-1 are reserved in block-scaled descriptors)",
+                "sparsity selector = {id} for kind::{}{}: it is legal (0-3) only for sparse \
+                 kind::f16 and kind::tf32; kind::i8 and kind::f8f6f4 take 0 (PTX: \"must be 0\"), \
+                 and bits 0-1 are reserved in block-scaled descriptors",
                 kind.name(),
                 if sparse { " (sparse)" } else { " (dense)" }
             ),

@@ -19,6 +19,8 @@
 //! assert_eq!((A.lbo(), A.sbo(), A.stage_bytes()), (16, 1024, 16384));
 //! ```
 #![no_std]
+#![cfg_attr(target_arch = "nvptx64", feature(core_intrinsics, const_eval_select))]
+#![cfg_attr(target_arch = "nvptx64", allow(internal_features))]
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -44,6 +46,7 @@ mod descriptor;
 mod dtype;
 mod emulator;
 mod error;
+pub mod fragment;
 mod idesc;
 mod idesc_codec;
 mod idesc_error;

@@ -37,6 +37,9 @@ pub struct PairOptions {
     pub saturate: bool,
     /// Scale-factor format (sm100 block-scaled kinds; `None`: ue8m0 for them).
     pub sf: Option<ScaleFormat>,
+    /// Values per scale factor (`.scale_vectorsize`; `None`: 16 for ue4m3, else 32). PTX allows
+    /// 16 with ue8m0 too, for `kind::mxf4nvf4` (`.scale_vec::4X` / `.block16`).
+    pub vec: Option<u32>,
 }
 
 impl PairOptions {
@@ -52,6 +55,7 @@ impl PairOptions {
             negate_b: false,
             saturate: false,
             sf: None,
+            vec: None,
         }
     }
 
@@ -85,6 +89,18 @@ impl PairOptions {
     /// ```
     pub const fn scale_format(mut self, sf: ScaleFormat) -> PairOptions {
         self.sf = Some(sf);
+        self
+    }
+
+    /// Sets the values per scale factor (16 or 32; checked by [`MmaPair::check`] against the PTX
+    /// table "Valid combinations of scale_vectorsize with types and MMA-Kind").
+    ///
+    /// ```
+    /// use smemdesc_core::*;
+    /// assert_eq!(PairOptions::new(AccumType::F32).scale_vec(16).vec, Some(16));
+    /// ```
+    pub const fn scale_vec(mut self, vec: u32) -> PairOptions {
+        self.vec = Some(vec);
         self
     }
 }
@@ -235,6 +251,28 @@ impl MmaPair {
     /// assert_eq!(p.check(), Err(IdescError::NegateNotForKind { kind: MmaKind::I8 }));
     /// ```
     pub const fn check(&self) -> Result<(), IdescError> {
+        // PTX table "Valid combinations of scale_vectorsize with types and MMA-Kind":
+        // mxf8f6f4 and mxf4 read UE8M0 per 32 values; mxf4nvf4 reads UE8M0 per 32 or 16, UE4M3
+        // per 16; dense kinds have no scale factors.
+        if let Some(vec) = self.options.vec {
+            let ue4m3 = matches!(self.options.sf, Some(ScaleFormat::Ue4m3));
+            let (ok, legal) = match self.kind {
+                MmaKind::Mxf8f6f4 | MmaKind::Mxf4 => (vec == 32 && !ue4m3, "vec = 32 (ue8m0)"),
+                MmaKind::Mxf4nvf4 => (
+                    vec == 16 || (vec == 32 && !ue4m3),
+                    "vec = 16 (ue8m0 or ue4m3, .scale_vec::4X) or vec = 32 (ue8m0, .scale_vec::2X)",
+                ),
+                _ => (false, "none (dense kinds have no scale factors)"),
+            };
+            if !ok {
+                return Err(IdescError::ScaleVecNotForKind {
+                    kind: self.kind,
+                    sf: self.options.sf,
+                    vec,
+                    legal,
+                });
+            }
+        }
         match self.arch {
             // PTX `tcgen05.mma`: "For .kind::mxf4nvf4, the qualifier .scale_vectorsize must be
             // explicitly specified"; a pair does not pick one for it (its scale tiles default to
@@ -476,15 +514,15 @@ impl core::fmt::Display for Mnemonic {
                     p.cta_group,
                     p.kind.name()
                 )?;
-                let ue4m3 = matches!(p.options.sf, Some(ScaleFormat::Ue4m3));
-                let vec = match (p.kind, ue4m3) {
+                let v16 = matches!(p.scale_vec(), Some((_, 16)));
+                let vec = match (p.kind, v16) {
                     (MmaKind::Mxf8f6f4, _) => "scale_vec::1X",
                     // K = 96: `.scale_vec::NX` is defined for K = 64/128 only; the block-size
                     // forms name the 3 (block32) or 6 (block16) factors per row (PTX
                     // `tcgen05.mma` `.scale_vectorsize`, Table "Valid combinations of
                     // scale_vectorsize and shapes").
                     (MmaKind::Mxf4 | MmaKind::Mxf4nvf4, _) if p.shape.k == 96 => {
-                        if ue4m3 {
+                        if v16 {
                             "block16"
                         } else {
                             "block32"

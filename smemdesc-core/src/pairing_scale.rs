@@ -5,7 +5,8 @@
 //! Sources (PTX ISA, tcgen05 "Block Scaling"): the table "Valid combinations of
 //! scale_vectorsize with types and MMA-Kind" (`mxf8f6f4`, `mxf4`: ue8m0, `.block32`;
 //! `mxf4nvf4`: ue8m0 with `.block32` or `.block16`, ue4m3 with `.block16`); `tcgen05.mma` syntax
-//! (the mnemonic of [`MmaPair::mnemonic`] names `.block32` for ue8m0 and `.block16` for ue4m3);
+//! (the mnemonic of [`MmaPair::mnemonic`] names the vector the pair reads: `.block16` /
+//! `.scale_vec::4X` for ue4m3 or for ue8m0 with `vec = 16`, else `.block32` / `1X` / `2X`);
 //! the tcgen05 rule that every tcgen05 instruction of a kernel uses one `.cta_group`.
 
 use crate::decl::TilePlan;
@@ -18,7 +19,8 @@ use crate::scale::ScaleTile;
 impl MmaPair {
     /// The factor type and values per factor the instruction reads (`None` for dense kinds):
     /// ue8m0 per 32 values (`.block32`: `.scale_vec::1X` for `mxf8f6f4`, `2X` for the fp4 kinds)
-    /// unless the pair was given ue4m3 (`mxf4nvf4`, per 16 values, `.block16`).
+    /// unless the pair was given ue4m3 (`mxf4nvf4`, per 16 values, `.block16`) or
+    /// [`PairOptions::scale_vec`] 16 (`mxf4nvf4` with ue8m0, `.scale_vec::4X`).
     ///
     /// ```
     /// use smemdesc_core::*;
@@ -29,6 +31,9 @@ impl MmaPair {
     /// assert_eq!(p.scale_vec(), Some((ScaleFormat::Ue4m3, 16)));
     /// let p = MmaPair::pair(&t(Operand::A), &t(Operand::B), o.scale_format(ScaleFormat::Ue8m0)).unwrap();
     /// assert_eq!(p.scale_vec(), Some((ScaleFormat::Ue8m0, 32)));
+    /// let o16 = o.scale_format(ScaleFormat::Ue8m0).scale_vec(16);
+    /// let p = MmaPair::pair(&t(Operand::A), &t(Operand::B), o16).unwrap();
+    /// assert_eq!(p.scale_vec(), Some((ScaleFormat::Ue8m0, 16)));
     /// // mxf4nvf4 names its scale vector explicitly (PTX): no default
     /// assert!(MmaPair::pair(&t(Operand::A), &t(Operand::B), o).is_err());
     /// ```
@@ -36,8 +41,9 @@ impl MmaPair {
         if !is_block_scaled(self.kind) {
             return None;
         }
-        match self.options.sf {
-            Some(ScaleFormat::Ue4m3) => Some((ScaleFormat::Ue4m3, 16)),
+        match (self.options.sf, self.options.vec) {
+            (Some(ScaleFormat::Ue4m3), _) => Some((ScaleFormat::Ue4m3, 16)),
+            (_, Some(16)) => Some((ScaleFormat::Ue8m0, 16)),
             _ => Some((ScaleFormat::Ue8m0, 32)),
         }
     }

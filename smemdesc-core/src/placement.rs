@@ -64,6 +64,7 @@ impl Placement {
     /// let t100 = TileSpec::new(Arch::Sm100, ElementType::BF16, Major::K, 64, 64).build().unwrap();
     /// assert_eq!(Placement::Relative.min_align(&t100), 1024);
     /// ```
+    #[inline]
     pub const fn min_align(self, tile: &TileLayout) -> u32 {
         match tile.spec().arch {
             Arch::Sm90 => 128,

@@ -174,6 +174,7 @@ impl SmemForm {
     /// assert_eq!(SmemForm::Packed.values_in(ElementType::E2M1, 48), 96);
     /// assert_eq!(SmemForm::Padded16.values_in(ElementType::E2M1, 32), 32);
     /// ```
+    #[inline]
     pub const fn values_in(self, dtype: ElementType, bytes: u32) -> u32 {
         bytes / self.cell_bytes(dtype) * self.values_per_cell()
     }
@@ -297,6 +298,7 @@ impl TileSpec {
     /// # use smemdesc_core::*;
     /// assert_eq!(TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 64, 64).mma_k(), 16);
     /// ```
+    #[inline]
     pub const fn mma_k(&self) -> u32 {
         self.form.values_in(self.dtype, self.mma_k_bytes)
     }

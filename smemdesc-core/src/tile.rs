@@ -752,12 +752,7 @@ impl TileLayout {
         k: u32,
         stage: u32,
     ) -> Result<SmemDescriptor, Error> {
-        let a = self.access();
-        tri!(a.check_subtile(mn, k, stage));
-        a.try_encode(
-            smem_addr,
-            self.grid.eval(mn, k) + stage * self.advance_stage(),
-        )
+        self.access().try_desc(smem_addr, mn, k, stage)
     }
 
     /// The raw descriptor of subtile `(mn, k)`, stage `stage`, for a tile at `smem_addr`: the

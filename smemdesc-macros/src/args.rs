@@ -49,7 +49,7 @@ impl Value {
         }
     }
 
-    fn span(&self) -> Span {
+    pub(crate) fn span(&self) -> Span {
         match self {
             Value::Ident(i) => i.span(),
             Value::Int(l) => l.span(),
@@ -72,7 +72,7 @@ impl Value {
 
     /// The name a word-like value spells: an identifier, a string, or an integer with a suffix
     /// (`128B`). `None` for anything else.
-    fn word(&self) -> Option<String> {
+    pub(crate) fn word(&self) -> Option<String> {
         match self {
             Value::Ident(i) => Some(i.to_string().trim_start_matches("r#").to_owned()),
             Value::Str(s) => Some(s.value()),

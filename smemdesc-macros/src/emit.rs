@@ -3,7 +3,7 @@
 
 use crate::args::Decl;
 use proc_macro2::{Literal, Span, TokenStream};
-use quote::quote;
+use quote::{quote, ToTokens};
 use smemdesc_core::{
     Arch, Argument, ElementType, Error, Major, MmaKind, Operand, Order, SwizzleMode, TileDecl,
     TilePlan,
@@ -244,9 +244,6 @@ pub(crate) fn tile_struct(
         Literal::usize_unsuffixed(mmas_k as usize),
     );
     let stage_bytes = u(t.stage_bytes());
-    let last_start = u(t.access().last_start);
-    let access_align = u(t.access().align);
-    let values_per_cell = u(t.access().values_per_cell);
     let [box_inner, box_rows] = tma.box_dim();
     let (box_inner, box_rows) = (u(box_inner), u(box_rows));
     let n_boxes = Literal::usize_unsuffixed(tma.boxes as usize);
@@ -327,6 +324,22 @@ pub(crate) fn tile_struct(
             },
         },
     );
+    let a = t.access();
+    let access = crate::access::inherent(&crate::access::AccessFields {
+        arch: arch.clone(),
+        desc: quote!(#desc),
+        swizzle: swizzle.clone(),
+        align: u(a.align).into_token_stream(),
+        mmas_mn: quote!(#mmas_mn),
+        mmas_k: quote!(#mmas_k),
+        stages: quote!(#stages),
+        advance_stage: quote!(#adv_stage),
+        tile_mn: quote!(#tile_mn),
+        tile_k: quote!(#tile_k),
+        values_per_cell: u(a.values_per_cell).into_token_stream(),
+        last_start: u(a.last_start).into_token_stream(),
+    });
+    let access_fns = crate::access::trait_fns(name);
     Ok(quote! {
         #storage
 
@@ -407,98 +420,7 @@ pub(crate) fn tile_struct(
             pub const TMA_BOX_COORDS: [[u32; 2]; #n_boxes] = [#(#box_coords),*];
             #global_items
 
-            /// Run-time access numbers (literals) and the checks of the one contract
-            /// (`smemdesc::access`): what `desc`, `try_desc`, `offset`, … evaluate.
-            pub const ACCESS: ::smemdesc::TileAccess = ::smemdesc::TileAccess {
-                arch: #arch,
-                desc: #desc,
-                swizzle: #swizzle,
-                align: #access_align,
-                mmas_mn: #mmas_mn,
-                mmas_k: #mmas_k,
-                stages: #stages,
-                advance_stage: #adv_stage,
-                tile_mn: #tile_mn,
-                tile_k: #tile_k,
-                values_per_cell: #values_per_cell,
-                last_start: #last_start,
-                layout: Self::PLAN.tile.smem_layout(),
-            };
-
-            /// Descriptor of MMA subtile `(mn, k)` of stage `stage` for the tile at shared-memory
-            /// address `smem_addr`, checked: an index out of range (`mn < MMAS_MN`, `k < MMAS_K`,
-            /// `stage < STAGES`), an address off 128 B (16 B unswizzled) or a tile reaching past
-            /// the 14-bit start-address field is the core's typed error.
-            #[inline]
-            pub const fn try_desc(
-                smem_addr: u32,
-                mn: u32,
-                k: u32,
-                stage: u32,
-            ) -> ::core::result::Result<::smemdesc::SmemDescriptor, ::smemdesc::Error> {
-                if let ::core::result::Result::Err(e) = Self::ACCESS.check_subtile(mn, k, stage) {
-                    return ::core::result::Result::Err(e);
-                }
-                Self::ACCESS.try_encode(
-                    smem_addr,
-                    Self::ADVANCE_MN[mn as usize] as u32
-                        + Self::ADVANCE_K[k as usize] as u32
-                        + stage * Self::ADVANCE_STAGE,
-                )
-            }
-            /// Descriptor of MMA subtile `(mn, k)` of stage `stage` for the tile at shared-memory
-            /// address `smem_addr`: [`DESC`](Self::DESC) with the start address moved by the
-            /// advance tables (equal to the core's `TileLayout::desc`). The asserting form of
-            /// [`try_desc`](Self::try_desc): out of range is a compile error in `const` and a panic
-            /// naming the argument at run time. base_offset is 0 (the absolute placement TMA
-            /// writes, spec §7; `PLAN.tile.place::<Relative>(addr)` for the relative one). For
-            /// valid arguments `desc(a, mn, k, s) == desc(a, 0, 0, 0) + ADVANCE_MN[mn] +
-            /// ADVANCE_K[k] + s * ADVANCE_STAGE`: descriptor loops add constants.
-            #[inline]
-            #[track_caller]
-            pub const fn desc(smem_addr: u32, mn: u32, k: u32, stage: u32) -> u64 {
-                ::smemdesc::TileAccess::unwrap_desc(Self::try_desc(smem_addr, mn, k, stage))
-            }
-            /// [`desc`](Self::desc) without checks, never a panic: `mn`, `k` are taken modulo
-            /// `MMAS_MN`, `MMAS_K`, the stage advance wraps, the start address is taken modulo
-            /// the 14-bit field. Meaningful only for `mn < MMAS_MN`, `k < MMAS_K`,
-            /// `stage < STAGES` and `smem_addr` a 128-B-aligned shared-window address (tile below
-            /// 256 KiB): shifts, adds and an `and` in a kernel.
-            #[inline]
-            #[allow(clippy::modulo_one)]
-            pub const fn desc_unchecked(smem_addr: u32, mn: u32, k: u32, stage: u32) -> u64 {
-                Self::ACCESS.encode_unchecked(
-                    smem_addr,
-                    (Self::ADVANCE_MN[(mn % Self::MMAS_MN) as usize] as u32)
-                        .wrapping_add(Self::ADVANCE_K[(k % Self::MMAS_K) as usize] as u32)
-                        .wrapping_add(stage.wrapping_mul(Self::ADVANCE_STAGE)),
-                )
-            }
-            /// Swizzled byte offset of logical element `(mn, k)` of stage 0, checked
-            /// (`mn < TILE_MN`, `k < TILE_K`).
-            #[inline]
-            pub const fn try_offset(mn: u32, k: u32) -> ::core::result::Result<u32, ::smemdesc::Error> {
-                Self::ACCESS.try_offset(mn, k)
-            }
-            /// Swizzled byte offset of logical element `(mn, k)` of stage 0 (for 6/4-bit types the
-            /// byte cell: see `value_offset`); the asserting form of
-            /// [`try_offset`](Self::try_offset) (compile error in `const`, panic at run time).
-            #[inline]
-            #[track_caller]
-            pub const fn offset(mn: u32, k: u32) -> u32 {
-                ::smemdesc::TileAccess::unwrap_offset(Self::try_offset(mn, k))
-            }
-            /// [`offset`](Self::offset) without checks: `(mn % TILE_MN, k % TILE_K)`.
-            #[inline]
-            pub const fn offset_unchecked(mn: u32, k: u32) -> u32 {
-                Self::ACCESS.offset_unchecked(mn, k)
-            }
-            /// Byte and bit position of value `(mn, k)` of stage 0, for every SMEM form (the
-            /// nibble or 6-bit field of a padded or packed fp4/fp6 value).
-            #[inline]
-            pub const fn value_offset(mn: u32, k: u32) -> ::smemdesc::ValueOffset {
-                Self::PLAN.tile.value_offset(mn, k)
-            }
+            #access
         }
 
         impl ::core::default::Default for #name {
@@ -534,37 +456,7 @@ pub(crate) fn tile_struct(
             const TMA_BOX_COORDS: &'static [[u32; 2]] = &#name::TMA_BOX_COORDS;
             const ACCESS: ::smemdesc::TileAccess = #name::ACCESS;
 
-            #[inline]
-            #[track_caller]
-            fn desc(smem_addr: u32, mn: u32, k: u32, stage: u32) -> u64 {
-                #name::desc(smem_addr, mn, k, stage)
-            }
-            #[inline]
-            fn try_desc(
-                smem_addr: u32,
-                mn: u32,
-                k: u32,
-                stage: u32,
-            ) -> ::core::result::Result<::smemdesc::SmemDescriptor, ::smemdesc::Error> {
-                #name::try_desc(smem_addr, mn, k, stage)
-            }
-            #[inline]
-            fn desc_unchecked(smem_addr: u32, mn: u32, k: u32, stage: u32) -> u64 {
-                #name::desc_unchecked(smem_addr, mn, k, stage)
-            }
-            #[inline]
-            #[track_caller]
-            fn offset(mn: u32, k: u32) -> u32 {
-                #name::offset(mn, k)
-            }
-            #[inline]
-            fn try_offset(mn: u32, k: u32) -> ::core::result::Result<u32, ::smemdesc::Error> {
-                #name::try_offset(mn, k)
-            }
-            #[inline]
-            fn offset_unchecked(mn: u32, k: u32) -> u32 {
-                #name::offset_unchecked(mn, k)
-            }
+            #access_fns
         }
     })
 }
@@ -583,7 +475,7 @@ fn operand_path(o: Operand) -> TokenStream {
     }
 }
 
-fn dtype_path(d: ElementType) -> TokenStream {
+pub(crate) fn dtype_path(d: ElementType) -> TokenStream {
     let v = match d {
         ElementType::F16 => quote!(F16),
         ElementType::BF16 => quote!(BF16),
@@ -600,7 +492,7 @@ fn dtype_path(d: ElementType) -> TokenStream {
     quote!(::smemdesc::ElementType::#v)
 }
 
-fn major_path(m: Major) -> TokenStream {
+pub(crate) fn major_path(m: Major) -> TokenStream {
     match m {
         Major::K => quote!(::smemdesc::Major::K),
         Major::Mn => quote!(::smemdesc::Major::Mn),
@@ -614,7 +506,7 @@ fn order_path(o: Order) -> TokenStream {
     }
 }
 
-fn swizzle_path(s: SwizzleMode) -> TokenStream {
+pub(crate) fn swizzle_path(s: SwizzleMode) -> TokenStream {
     let v = match s {
         SwizzleMode::None => quote!(None),
         SwizzleMode::B32 => quote!(B32),

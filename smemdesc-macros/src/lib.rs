@@ -10,11 +10,14 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod access;
 mod args;
 mod emit;
 mod fallback;
+mod fragment;
 mod global;
 mod mma;
+mod mma_scan;
 mod scale;
 mod storage;
 
@@ -351,5 +354,50 @@ pub fn smem_storage(attr: TokenStream, item: TokenStream) -> TokenStream {
     match storage::expand(attr.into(), item2.clone()) {
         Ok(ts) => ts.into(),
         Err(e) => e.to_compile_error().into(),
+    }
+}
+
+/// Declares an `mma.sync` operand tile read with `ldmatrix` (sm80-sm120): the core chooses the
+/// swizzle (or checks the given one) so the `ldmatrix` reads (and the writer, if named) are
+/// conflict-free, and the struct gets the per-lane `ldmatrix` row offsets of every fragment of
+/// every k-step and the registers they fill (the core's `fragment::LdmatrixTile`).
+///
+/// ```ignore
+/// #[smemdesc::smem_fragment_tile(arch = sm80, mma = m16n8k16, dtype = bf16, operand = A,
+///     tile = (64, 64), reader = ldmatrix_x4, writer = cp_async, conflict_free = true)]
+/// struct As;
+/// let off = As::ldmatrix_offset(0, lane); // ldmatrix.x4 #0: a0..a7 of fragment 0, k-step 0
+/// ```
+///
+/// | key | values | default |
+/// |---|---|---|
+/// | `arch` | `sm80`, `sm86`, `sm89`, `sm90`, `sm120` | required |
+/// | `mma` | `m16n8k4`, `m16n8k8`, `m16n8k16`, `m16n8k32`, `m16n8k64` | required |
+/// | `dtype` | `f16`, `bf16`, `tf32`, `s8`, `u8`, `e4m3`, `e5m2`, ... | required |
+/// | `kind` | `plain`, `f8f6f4`, `mxf8f6f4`, `mxf4`, `mxf4nvf4` | `plain` |
+/// | `operand` | `A`, `B`; `D`: an `M x N` tile of 16-bit results written with `stmatrix` | required |
+/// | `major` | `K`, `MN` (`ldmatrix .trans`, 16-bit only; for `D`: row- or column-major) | `K` |
+/// | `tile` | `(MN, K)` in elements | required |
+/// | `reader` | `ldmatrix_x1`, `ldmatrix_x2`, `ldmatrix_x4`; for `D`: `stmatrix_x1/x2/x4` | `.x4` |
+/// | `writer` | `cp_async`, `tma`, `st_shared_4`, `st_shared_8`, `st_shared_16` | none |
+/// | `swizzle` | `auto`, `none`, `32B`, `64B`, `128B` | `auto` |
+/// | `conflict_free` | `true`, `false`: a conflict is a compile error naming lanes and bank | `false` |
+#[proc_macro_attribute]
+pub fn smem_fragment_tile(attr: TokenStream, item: TokenStream) -> TokenStream {
+    let item2 = proc_macro2::TokenStream::from(item);
+    let site = Span::call_site();
+    let (shell, item_errors) = parse_struct(item2.clone());
+    let out = match (shell, item_errors) {
+        (Some(st), None) => fragment::expand(attr.into(), &st, site),
+        (_, Some(e)) => Err(e),
+        (None, None) => Err(syn::Error::new(site, "expected a unit struct")),
+    };
+    match out {
+        Ok(ts) => ts.into(),
+        Err(e) => {
+            let mut ts = e.to_compile_error();
+            ts.extend(item2);
+            ts.into()
+        }
     }
 }

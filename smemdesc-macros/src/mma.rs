@@ -24,6 +24,7 @@ struct Opts {
     negate_b: Option<(bool, Span)>,
     saturate: Option<(bool, Span)>,
     sf: Option<(ScaleFormat, Span)>,
+    vec: Option<(u32, Span)>,
 }
 
 use smemdesc_core::MMA_KEYS as KEYS;
@@ -35,7 +36,9 @@ fn parse_opts(attr: TokenStream) -> syn::Result<Opts> {
         negate_b: None,
         saturate: None,
         sf: None,
+        vec: None,
     };
+    let mut seen: Vec<String> = Vec::new();
     let parser = syn::meta::parser(|meta| {
         let key = meta
             .path
@@ -46,6 +49,14 @@ fn parse_opts(attr: TokenStream) -> syn::Result<Opts> {
             .path
             .get_ident()
             .map_or_else(Span::call_site, |i| i.span());
+        // A key given twice is refused on its second occurrence (as `#[smem_tile]` does).
+        if seen.contains(&key) {
+            return Err(syn::Error::new(
+                span,
+                format!("duplicate key `{key}`: each key may be given once"),
+            ));
+        }
+        seen.push(key.clone());
         let flag = |meta: &syn::meta::ParseNestedMeta| -> syn::Result<(bool, Span)> {
             if meta.input.peek(syn::Token![=]) {
                 let b: syn::LitBool = meta.value()?.parse()?;
@@ -78,6 +89,18 @@ fn parse_opts(attr: TokenStream) -> syn::Result<Opts> {
                 })?;
                 o.sf = Some((s, v.span()));
             }
+            "vec" => {
+                let v: syn::LitInt = meta.value()?.parse()?;
+                match v.base10_parse::<u32>() {
+                    Ok(n @ (16 | 32)) => o.vec = Some((n, v.span())),
+                    _ => {
+                        return Err(syn::Error::new(
+                            v.span(),
+                            format!("vec = {v} is not a scale vector size; accepted: 16, 32"),
+                        ))
+                    }
+                }
+            }
             _ => return Err(meta.error(format!("unknown key `{key}`; accepted: {KEYS}"))),
         }
         Ok(())
@@ -95,7 +118,10 @@ fn parse_opts(attr: TokenStream) -> syn::Result<Opts> {
 /// The `#[smem_tile(...)]` (or, `scale = true`, `#[smem_scale_tile(...)]`) declarations at the
 /// top level of a module body: their arguments, the span of the attribute's name, and the name of
 /// the struct that follows.
-fn find_tiles(body: &TokenStream, scale: bool) -> Vec<(TokenStream, Span, Option<Ident>)> {
+pub(crate) fn find_tiles(
+    body: &TokenStream,
+    scale: bool,
+) -> Vec<(TokenStream, Span, Option<Ident>)> {
     let attr = if scale {
         "smem_scale_tile"
     } else {
@@ -167,6 +193,10 @@ fn blame(e: &IdescError, a: &Decl, b: &Decl, o: &Opts) -> Span {
         IdescError::ScaleFormatNotForKind { .. } | IdescError::NotOnSm90 { .. } => {
             o.sf.map_or_else(Span::call_site, |x| x.1)
         }
+        IdescError::ScaleVecNotForKind { .. } => or(
+            o.vec.map(|x| x.1),
+            o.sf.map_or_else(Span::call_site, |x| x.1),
+        ),
         _ => Span::call_site(),
     }
 }
@@ -209,6 +239,7 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> TokenStream {
 
 fn pairing(attr: TokenStream, body: &TokenStream) -> syn::Result<TokenStream> {
     let opts = parse_opts(attr)?;
+    crate::mma_scan::refuse_cfg_tiles(body)?;
     let mut a: Option<(Decl, TilePlan, Ident)> = None;
     let mut b: Option<(Decl, TilePlan, Ident)> = None;
     for (args_ts, span, name) in find_tiles(body, false) {
@@ -272,8 +303,22 @@ fn pairing(attr: TokenStream, body: &TokenStream) -> syn::Result<TokenStream> {
     if let Some((sf, _)) = opts.sf {
         po = po.scale_format(sf);
     }
-    let pair =
+    if let Some((v, _)) = opts.vec {
+        po = po.scale_vec(v);
+    }
+    let mut pair =
         MmaPair::pair(&pa, &pb, po).map_err(|e| syn::Error::new(blame(&e, &da, &db, &opts), e))?;
+    // No `vec` given with `sf = ue8m0`: an mxf4nvf4 pair reads UE8M0 per 16 values as well as 32
+    // (PTX table "Valid combinations of scale_vectorsize with types and MMA-Kind"), so the scale
+    // tiles of the module decide when they all state `vec = 16`.
+    if opts.vec.is_none()
+        && matches!(opts.sf, Some((ScaleFormat::Ue8m0, _)))
+        && crate::mma_scan::scale_tiles_vec(body) == Some(16)
+    {
+        if let Ok(p16) = MmaPair::pair(&pa, &pb, po.scale_vec(16)) {
+            (pair, po) = (p16, po.scale_vec(16));
+        }
+    }
     let mut ts = items(&pair, &na, &nb, &po)?;
     ts.extend(scale_tiles(&pair, body, (&pa, &na), (&pb, &nb))?);
     Ok(ts)
@@ -340,6 +385,10 @@ fn items(p: &MmaPair, na: &Ident, nb: &Ident, po: &PairOptions) -> syn::Result<T
         }
         None => quote! {},
     };
+    let vec = match po.vec {
+        Some(v) => quote! { .scale_vec(#v) },
+        None => quote! {},
+    };
     let mnemonic = Literal::string(&p.mnemonic().to_string());
     let (m, n, k, cg) = (p.shape.m, p.shape.n, p.shape.k, p.cta_group);
     let common = quote! {
@@ -351,7 +400,8 @@ fn items(p: &MmaPair, na: &Ident, nb: &Ident, po: &PairOptions) -> syn::Result<T
             ::smemdesc::PairOptions::new(::smemdesc::AccumType::#accum)
                 .negate(#neg_a, #neg_b)
                 .saturate(#sat)
-                #sf,
+                #sf
+                #vec,
         ) {
             Ok(p) => p,
             Err(e) => panic!("{}", e.summary()),
@@ -387,6 +437,31 @@ fn items(p: &MmaPair, na: &Ident, nb: &Ident, po: &PairOptions) -> syn::Result<T
             let raw = Literal::u32_suffixed(i.raw());
             let raw64 = Literal::u64_suffixed(i.runtime64());
             let kind = format_ident!("{}", format!("{:?}", p.kind));
+            // UE8M0 per 16 values: the descriptor (ue8m0) cannot tell it from per 32, but PTX
+            // "Scale Factor A ID" / "B ID" for scale_vec::4X/block16 with K = 64/128 says the id
+            // "must be 0" (block16 with K = 96: 0 or 2), so the pair checks the ids itself.
+            let sf_ids = if p.scale_vec() == Some((ScaleFormat::Ue8m0, 16)) {
+                let (mask, legal) = if p.shape.k == 96 {
+                    (0b0101u32, "0, 2 (ue8m0 per 16 values, block16 with K = 96)")
+                } else {
+                    (0b0001u32, "0 (ue8m0 per 16 values, scale_vec::4X)")
+                };
+                quote! {
+                    let (id_a, id_b) = (tsfa_addr >> 30, tsfb_addr >> 30);
+                    if (#mask >> id_a) & 1 == 0 {
+                        return Err(::smemdesc::IdescError::SfIdIllegal {
+                            operand: ::smemdesc::Operand::A, id: id_a, legal: #legal,
+                        });
+                    }
+                    if (#mask >> id_b) & 1 == 0 {
+                        return Err(::smemdesc::IdescError::SfIdIllegal {
+                            operand: ::smemdesc::Operand::B, id: id_b, legal: #legal,
+                        });
+                    }
+                }
+            } else {
+                quote! {}
+            };
             quote! {
                 /// The tcgen05 instruction descriptor (32 bits).
                 pub const IDESC: u32 = #raw;
@@ -410,6 +485,7 @@ fn items(p: &MmaPair, na: &Ident, nb: &Ident, po: &PairOptions) -> syn::Result<T
                     tsfa_addr: u32,
                     tsfb_addr: u32,
                 ) -> Result<u64, ::smemdesc::IdescError> {
+                    #sf_ids
                     match ::smemdesc::Idesc::new(IDESC, ::smemdesc::MmaKind::#kind)
                         .try_with_sf_tmem(tsfa_addr, tsfb_addr)
                     {
@@ -417,7 +493,7 @@ fn items(p: &MmaPair, na: &Ident, nb: &Ident, po: &PairOptions) -> syn::Result<T
                         Err(e) => Err(e),
                     }
                 }
-                /// `IDESC64` with a sparsity selector (sparse dense kinds only), checked.
+                /// `IDESC64` with a sparsity selector (0-3 for sparse kind::f16 / kind::tf32; 0 otherwise), checked.
                 pub const fn try_idesc_with_sparse_id(id: u32) -> Result<u64, ::smemdesc::IdescError> {
                     match ::smemdesc::Idesc::new(IDESC, ::smemdesc::MmaKind::#kind).try_with_sparse_id(id) {
                         Ok(i) => Ok(i.runtime64()),

@@ -12,6 +12,7 @@
 use proc_macro2::{Span, TokenStream, TokenTree};
 use quote::{format_ident, quote, quote_spanned};
 use smemdesc_core::Arch;
+use syn::ext::IdentExt;
 use syn::spanned::Spanned;
 
 /// Scalar types a member may have besides arrays, `Mbarrier` and tiles.
@@ -33,6 +34,9 @@ struct Member {
     ty: syn::Type,
     kind: Kind,
     align: Option<syn::LitInt>,
+    /// The field's `#[cfg(...)]` attributes: every item and offset term of the member is emitted
+    /// under them, so the compiler counts the member exactly when its configuration holds.
+    cfgs: Vec<syn::Attribute>,
 }
 
 fn parse_arch(attr: TokenStream) -> syn::Result<Arch> {
@@ -133,11 +137,18 @@ fn classify(f: &syn::Field, errs: &mut Vec<syn::Error>) -> Option<Member> {
             format!("`placement` applies to #[smem_tile] members only; `{ident}` is plain data"),
         ));
     }
+    let cfgs = f
+        .attrs
+        .iter()
+        .filter(|a| a.path().is_ident("cfg"))
+        .cloned()
+        .collect();
     Some(Member {
         ident,
         ty: f.ty.clone(),
         kind,
         align,
+        cfgs,
     })
 }
 
@@ -204,8 +215,11 @@ fn check_names(members: &[Member]) -> syn::Result<()> {
     .iter()
     .map(|n| (n.to_string(), "the storage".to_string()))
     .collect();
+    // Two members that both carry `#[cfg]` may be alternatives (`#[cfg(a)] x`, `#[cfg(not(a))] x`):
+    // only the compiler knows whether both are present, and it reports duplicates itself.
+    let mut cfg_owned = std::collections::HashSet::new();
     for m in members {
-        let f = m.ident.to_string();
+        let f = m.ident.unraw().to_string();
         let up = f.to_uppercase();
         let mut names = vec![
             f.clone(),
@@ -220,6 +234,9 @@ fn check_names(members: &[Member]) -> syn::Result<()> {
             Kind::Plain => {}
         }
         for n in names {
+            if !m.cfgs.is_empty() && !cfg_owned.insert(n.clone()) {
+                continue;
+            }
             if let Some(owner) = taken.insert(n.clone(), format!("member `{f}`")) {
                 return Err(syn::Error::new(
                     m.ident.span(),
@@ -236,12 +253,33 @@ fn emit(st: &syn::DeriveInput, arch: &TokenStream, members: &[Member]) -> TokenS
     let vis = &st.vis;
     let attrs = st.attrs.iter().filter(|a| !a.path().is_ident("smem"));
     let name_str = name.to_string();
-    let n = members.len();
+    // The number of members and each member's index, counting only members whose `#[cfg]`
+    // holds: without any `#[cfg]` plain literals, else the length of `&[(), #[cfg(..)] (), ..]`,
+    // which the compiler evaluates after configuration.
+    let any_cfg = members.iter().any(|m| !m.cfgs.is_empty());
+    let count = |upto: usize| -> TokenStream {
+        if any_cfg {
+            let units = members[..upto].iter().map(|m| {
+                let c = &m.cfgs;
+                quote!(#(#c)* ())
+            });
+            quote!({
+                let units: &[()] = &[#(#units),*];
+                units.len()
+            })
+        } else {
+            let n = upto;
+            quote!(#n)
+        }
+    };
+    let n = count(members.len());
     let mut list = Vec::new();
     let mut items = Vec::new();
-    for (i, m) in members.iter().enumerate() {
+    for (idx, m) in members.iter().enumerate() {
+        let i = count(idx);
+        let cfg = &m.cfgs;
         let f = &m.ident;
-        let fname = f.to_string();
+        let fname = f.unraw().to_string();
         let ty = &m.ty;
         let upper = fname.to_uppercase();
         let off = format_ident!("{}_OFFSET", upper);
@@ -263,7 +301,25 @@ fn emit(st: &syn::DeriveInput, arch: &TokenStream, members: &[Member]) -> TokenS
                 };
                 quote_spanned!(span=> ::smemdesc::StorageMember::tile(#fname, <#ty as ::smemdesc::SmemTile>::PLAN.tile, #pl))
             }
-            _ => quote_spanned!(span=> ::smemdesc::StorageMember::sized(
+            Kind::Array(elem) => {
+                // A zero-sized element (an `#[smem_storage]` struct is a unit struct: its bytes
+                // are constants, not a Rust size) would count 0 bytes: refused, not miscounted.
+                let msg = format!(
+                    "#[smem_storage] member `{fname}`: its element type `{}` is zero-sized (an #[smem_storage] struct, a unit struct or an empty array has no bytes of its own), so the array would take 0 bytes; legal elements: scalars, `Mbarrier`, #[smem_tile] structs and arrays of those; declare a nested storage's members in this storage",
+                    quote!(#elem)
+                );
+                let espan = elem.span();
+                let check = quote_spanned!(espan=> if ::core::mem::size_of::<#elem>() == 0 {
+                    ::core::panic!(#msg)
+                });
+                quote_spanned!(span=> {
+                    #check
+                    ::smemdesc::StorageMember::sized(
+                        #fname, ::core::mem::size_of::<#ty>(), ::core::mem::align_of::<#ty>()
+                    )
+                })
+            }
+            Kind::Plain => quote_spanned!(span=> ::smemdesc::StorageMember::sized(
                 #fname, ::core::mem::size_of::<#ty>(), ::core::mem::align_of::<#ty>()
             )),
         };
@@ -271,16 +327,20 @@ fn emit(st: &syn::DeriveInput, arch: &TokenStream, members: &[Member]) -> TokenS
             Some(a) => quote!(#member.at_least(#a)),
             None => member,
         };
-        list.push(member);
+        list.push(quote!(#(#cfg)* { #member }));
         let doc_off =
             format!("Byte offset of `{fname}` from the storage base (aligned to `ALIGN`).");
         items.push(quote! {
+            #(#cfg)*
             #[doc = #doc_off]
             pub const #off: u32 = Self::LAYOUT.offset(#i);
+            #(#cfg)*
             #[doc = "Bytes of the member."]
             pub const #bytes: u32 = Self::LAYOUT.member(#i).bytes;
+            #(#cfg)*
             #[doc = "Alignment of the member's offset."]
             pub const #align_c: u32 = Self::LAYOUT.member(#i).align;
+            #(#cfg)*
             #[doc = "Pointer to the member from the storage base pointer (which must be aligned to `ALIGN`; see `aligned_base`)."]
             pub fn #ptr(base: *mut u8) -> *mut #ty {
                 base.wrapping_add(Self::#off as usize).cast()
@@ -295,11 +355,13 @@ fn emit(st: &syn::DeriveInput, arch: &TokenStream, members: &[Member]) -> TokenS
                 let desc = format_ident!("{}_DESC", upper);
                 let doc = format!("`{fname}` placed at `base + {upper}_OFFSET` (`base`: the storage base address in the shared window, aligned to `ALIGN`): its descriptors, element addresses and TMA destinations.");
                 items.push(quote! {
+                    #(#cfg)*
                     #[doc = #doc]
                     pub const fn #f(base: u32) -> ::smemdesc::PlacedTile<#model> {
                         ::smemdesc::PlacedTile::new_unchecked(
                             <#ty as ::smemdesc::SmemTile>::PLAN.tile, base + Self::#off)
                     }
+                    #(#cfg)*
                     #[doc = "Descriptor of MMA subtile (0, 0), stage 0, for a storage base at address 0 (add `base >> 4` for another aligned base)."]
                     pub const #desc: u64 = Self::#f(0).desc(0, 0, 0);
                 });
@@ -309,10 +371,12 @@ fn emit(st: &syn::DeriveInput, arch: &TokenStream, members: &[Member]) -> TokenS
                     format!("Shared-window address of `{fname}` for the storage base `base`.");
                 let doc_at = format!("Shared-window address of element `i` of `{fname}`.");
                 items.push(quote! {
+                    #(#cfg)*
                     #[doc = #doc]
                     pub const fn #f(base: u32) -> u32 {
                         base + Self::#off
                     }
+                    #(#cfg)*
                     #[doc = #doc_at]
                     pub const fn #at(base: u32, i: u32) -> u32 {
                         base + Self::#off + i * ::core::mem::size_of::<#elem>() as u32
@@ -323,6 +387,7 @@ fn emit(st: &syn::DeriveInput, arch: &TokenStream, members: &[Member]) -> TokenS
                 let doc =
                     format!("Shared-window address of `{fname}` for the storage base `base`.");
                 items.push(quote! {
+                    #(#cfg)*
                     #[doc = #doc]
                     pub const fn #f(base: u32) -> u32 {
                         base + Self::#off

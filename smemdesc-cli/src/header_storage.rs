@@ -1,0 +1,281 @@
+//! For `smemdesc header --from` ([`crate::header_src`]): one `#[smem_storage]` struct as a
+//! namespace: its members (tiles, plain data, arrays of either) planned through the core's
+//! [`StorageLayout`](smemdesc_core::StorageLayout) as the macro plans them, their offsets, sizes
+//! and alignments, and the descriptors of tile members at their offsets.
+
+use super::header::{check_ident, item, scalar, Ns, Val};
+use super::header_args::{storage_arch, TileSrc};
+use super::header_check::no_cfg;
+use super::header_eval::{plain_layout, Plain};
+use super::header_src::{ident, Cx, Src};
+use super::tile::report_placed;
+use crate::CliError;
+use proc_macro2::Span;
+use smemdesc_core::{Placement, StorageMember, TilePlan};
+
+/// The kind of one storage member.
+enum Kind<'c> {
+    Tile(&'c TileSrc, Option<Placement>),
+    Plain(Plain),
+}
+
+/// A field's `#[smem]` settings: the placement (with its span) and the alignment.
+type FieldAttrs = (Option<(Placement, Span)>, Option<u32>);
+
+/// `#[smem(placement = …, align = N)]` on a field.
+fn field_attrs(src: &Src, f: &syn::Field) -> Result<FieldAttrs, CliError> {
+    let (mut placement, mut align) = (None, None);
+    for a in f.attrs.iter().filter(|a| a.path().is_ident("smem")) {
+        a.parse_nested_meta(|m| {
+            if m.path.is_ident("placement") {
+                let v: syn::Ident = m.value()?.parse()?;
+                placement = Some(match v.to_string().as_str() {
+                    "absolute" => (Placement::Absolute, v.span()),
+                    "relative" => (Placement::Relative, v.span()),
+                    _ => return Err(syn::Error::new(v.span(), format!("unknown placement `{v}`; legal: absolute, relative"))),
+                });
+                Ok(())
+            } else if m.path.is_ident("align") {
+                let v: syn::LitInt = m.value()?.parse()?;
+                match v.base10_parse::<u32>() {
+                    Ok(n) if n.is_power_of_two() => align = Some(n),
+                    _ => return Err(syn::Error::new(v.span(), format!("align = {v} is not a power of two in 1..=2^31; legal: 8, 16, 128, 1024, ..."))),
+                }
+                Ok(())
+            } else {
+                Err(m.error("unknown #[smem] key; legal: placement = absolute | relative, align = <power of two>"))
+            }
+        })
+        .map_err(|e| src.err(e.span(), e))?;
+    }
+    Ok((placement, align))
+}
+
+/// `#[smem_storage(arch = …)] struct S { … }` in module `path`.
+pub(crate) fn storage(
+    cx: &Cx,
+    attr: &syn::Attribute,
+    s: &syn::ItemStruct,
+    path: &[String],
+) -> Result<Ns, CliError> {
+    let src = &cx.src;
+    let arch = storage_arch(src, attr)?;
+    let sname = ident(&s.ident);
+    let syn::Fields::Named(fields) = &s.fields else {
+        return Err(src.err(
+            s.ident.span(),
+            "#[smem_storage] needs a struct with named fields, one per shared-memory member",
+        ));
+    };
+    if !s.generics.params.is_empty() {
+        return Err(src.err(s.ident.span(), "#[smem_storage] structs cannot be generic"));
+    }
+    let mut members = Vec::new();
+    let mut kinds = Vec::new();
+    for f in &fields.named {
+        let fname = f.ident.as_ref().map(ident).unwrap_or_default();
+        let span = f.ident.as_ref().map_or_else(Span::call_site, |i| i.span());
+        no_cfg(src, &f.attrs, &format!("member `{fname}`"))?;
+        check_ident(&fname, "member name").map_err(|e| src.err(span, e.0))?;
+        let (placement, align) = field_attrs(src, f)?;
+        let tile_size = |p: &syn::Path| {
+            // The struct's `size_of`: its bytes rounded up to its `repr(align)`.
+            Ok(cx.tile_by_path(path, p)?.map(|(_, _, t)| {
+                let align = u64::from(t.plan.tile.align());
+                (
+                    u64::from(t.plan.tile.bytes()).div_ceil(align) * align,
+                    align,
+                )
+            }))
+        };
+        let plain = plain_layout(src, &cx.consts, path, &f.ty, &tile_size)?;
+        let (member, kind) = match plain {
+            Some(p) => {
+                if let Some((_, sp)) = placement {
+                    return Err(src.err(sp, format!("`placement` applies to #[smem_tile] members only; `{fname}` is plain data")));
+                }
+                let sized = |x: u64| usize::try_from(x).unwrap_or(usize::MAX);
+                (
+                    StorageMember::sized(leak(&fname), sized(p.bytes), sized(p.align)),
+                    Kind::Plain(p),
+                )
+            }
+            None => {
+                let mut ty = &f.ty;
+                while let syn::Type::Paren(syn::TypeParen { elem, .. })
+                | syn::Type::Group(syn::TypeGroup { elem, .. }) = ty
+                {
+                    ty = elem;
+                }
+                // plain_layout refused every other type already; stay total anyway.
+                let syn::Type::Path(tp) = ty else {
+                    return Err(src.err(span, format!("member `{fname}`: type not supported")));
+                };
+                let t = cx
+                    .tile_by_path(path, &tp.path)
+                    .map_err(|e| src.err(span, format!("member `{fname}`: {e}")))?;
+                let Some((_, _, t)) = t else {
+                    return Err(src.err(
+                        span,
+                        format!(
+                            "member `{fname}`: `{}` is not an #[smem_tile] struct of this file; a member is an #[smem_tile] struct, `Mbarrier`, u8..u128, i8..i128, f32, f64, or an array of those with a constant length",
+                            quote::ToTokens::to_token_stream(&f.ty)
+                        ),
+                    ));
+                };
+                let pl = placement.map(|p| p.0);
+                (
+                    StorageMember::tile(leak(&fname), t.plan.tile, pl),
+                    Kind::Tile(t, pl),
+                )
+            }
+        };
+        let member = match align {
+            Some(a) => member.at_least(a),
+            None => member,
+        };
+        members.push(member);
+        kinds.push(kind);
+    }
+    if members.is_empty() {
+        return Err(src.err(s.ident.span(), "#[smem_storage] needs at least one member"));
+    }
+    let l = super::header_eval::plan_storage(leak(&sname), arch, &members)
+        .map_err(|m| src.err(s.ident.span(), m))?;
+    let mut items = vec![
+        scalar(
+            "BYTES",
+            "unsigned int",
+            l.bytes.into(),
+            "bytes from the storage base to the end of the last member",
+        ),
+        scalar(
+            "ALIGN",
+            "unsigned int",
+            l.align.into(),
+            "alignment the storage base needs",
+        ),
+        scalar(
+            "SLACK",
+            "unsigned int",
+            l.slack.into(),
+            "bytes to align a 16-byte aligned dynamic shared-memory base to ALIGN",
+        ),
+        scalar(
+            "LAUNCH_BYTES",
+            "unsigned int",
+            l.launch_bytes.into(),
+            "sharedMemBytes when the kernel aligns its dynamic base itself (BYTES + SLACK)",
+        ),
+    ];
+    for ((m, off), kind) in members.iter().zip(&l.offsets).zip(&kinds) {
+        let up = m.name.to_uppercase();
+        items.extend([
+            scalar(
+                format!("{up}_OFFSET"),
+                "unsigned int",
+                (*off).into(),
+                format!("byte offset of `{}` from the storage base", m.name),
+            ),
+            scalar(
+                format!("{up}_BYTES"),
+                "unsigned int",
+                m.bytes.into(),
+                format!("bytes of `{}`", m.name),
+            ),
+            scalar(
+                format!("{up}_ALIGN"),
+                "unsigned int",
+                m.align.into(),
+                format!("alignment of `{}`'s offset", m.name),
+            ),
+        ]);
+        match kind {
+            Kind::Plain(p) => {
+                if let Some((len, stride)) = p.array {
+                    items.extend([
+                        scalar(
+                            format!("{up}_LEN"),
+                            "unsigned int",
+                            len,
+                            format!("elements of `{}`", m.name),
+                        ),
+                        scalar(
+                            format!("{up}_STRIDE"),
+                            "unsigned int",
+                            stride,
+                            format!(
+                                "bytes per element of `{}` (element i at OFFSET + i * STRIDE)",
+                                m.name
+                            ),
+                        ),
+                    ]);
+                }
+            }
+            Kind::Tile(t, pl) => items.extend(member_descs(&t.plan, m.name, *off, *pl, &up)?),
+        }
+    }
+    let summary = format!(
+        "#[smem_storage] {sname} ({}): {} members, offsets from the storage base (aligned to ALIGN); tile descriptors for a base at address 0 (add base >> 4 for another aligned base)",
+        arch.name(),
+        members.len()
+    );
+    Ok(Ns {
+        name: sname,
+        summary,
+        items,
+        children: Vec::new(),
+    })
+}
+
+/// A tile member's descriptors at its offset: `DESC`, `DESCS[stage][mn][k]`, `BASE_OFFSET`.
+fn member_descs(
+    plan: &TilePlan,
+    name: &str,
+    off: u32,
+    pl: Option<Placement>,
+    up: &str,
+) -> Result<Vec<super::header::Item>, CliError> {
+    // On its repeat (no placement) both models agree; the absolute one is the macro's too.
+    let placement = pl.unwrap_or(Placement::Absolute);
+    let r = report_placed(plan, off, placement)
+        .map_err(|e| CliError(format!("member `{name}` at offset {off}: {}", e.0)))?;
+    let descs = super::header::desc_table(plan, &r)?;
+    let t = &plan.tile;
+    let dims = vec![
+        t.spec().stages as usize,
+        t.mmas_mn() as usize,
+        t.mmas_k() as usize,
+    ];
+    Ok(vec![
+        item(
+            format!("{up}_DESC"),
+            "unsigned long long",
+            Val::Scalar(descs[0], true),
+            format!("descriptor of `{name}`'s subtile (0, 0), stage 0, at its offset"),
+        ),
+        item(
+            format!("{up}_DESCS"),
+            "unsigned long long",
+            Val::Array(descs, dims, true),
+            format!("descriptor of `{name}`'s subtile [stage][mn][k] at its offset"),
+        ),
+        scalar(
+            format!("{up}_BASE_OFFSET"),
+            "unsigned int",
+            r.base_offset.into(),
+            format!(
+                "descriptor base_offset of `{name}` ({} placement)",
+                match placement {
+                    Placement::Absolute => "absolute",
+                    Placement::Relative => "relative",
+                }
+            ),
+        ),
+    ])
+}
+
+/// A `'static` name for the core's `StorageMember` (the process is short-lived).
+fn leak(s: &str) -> &'static str {
+    String::leak(s.to_owned())
+}

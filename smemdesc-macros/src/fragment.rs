@@ -1,0 +1,432 @@
+//! `#[smem_fragment_tile]`: an `mma.sync` operand tile read with `ldmatrix` (the core's
+//! `fragment::LdmatrixTile`): parse the arguments, let the core choose or check the layout and
+//! the bank verdicts, emit constants and `const fn`s that call the core.
+
+use crate::args::{collect, Errors, Sp, Value};
+use crate::emit::{dtype_path, major_path, swizzle_path};
+use proc_macro2::{Span, TokenStream};
+use quote::quote;
+use smemdesc_core::fragment::{
+    FragOperand, LdmatrixTile, MmaSync, SyncArch, SyncKind, SyncShape, TileError, Writer,
+};
+use smemdesc_core::{ElementType, Major, SwizzleMode};
+
+/// Every key of `#[smem_fragment_tile]` with the values it takes.
+pub(crate) const FRAG_KEYS: &[(&str, &str)] = &[
+    ("arch", "sm80 | sm86 | sm89 | sm90 | sm120"),
+    ("mma", "m16n8k4 | m16n8k8 | m16n8k16 | m16n8k32 | m16n8k64"),
+    (
+        "dtype",
+        "f16 | bf16 | tf32 | s8 | u8 | e4m3 | e5m2 | e3m2 | e2m3 | e2m1",
+    ),
+    ("kind", "plain | f8f6f4 | mxf8f6f4 | mxf4 | mxf4nvf4"),
+    ("operand", "A | B | D (16-bit results, written with stmatrix)"),
+    ("major", "K | MN"),
+    ("tile", "(MN, K) in elements"),
+    (
+        "reader",
+        "ldmatrix_x1 | ldmatrix_x2 | ldmatrix_x4 (A, B); stmatrix_x1 | stmatrix_x2 | stmatrix_x4 (D)",
+    ),
+    (
+        "writer",
+        "cp_async | tma | st_shared_4 | st_shared_8 | st_shared_16",
+    ),
+    ("swizzle", "auto | none | 32B | 64B | 128B"),
+    ("conflict_free", "true | false"),
+];
+
+const REQUIRED: &[&str] = &["arch", "mma", "dtype", "operand", "tile"];
+
+fn accepted(key: &str) -> &'static str {
+    FRAG_KEYS
+        .iter()
+        .find(|(k, _)| *k == key)
+        .map_or("", |(_, v)| *v)
+}
+
+fn word<T>(
+    v: &Value,
+    key: &str,
+    parse: impl Fn(&str) -> Option<T>,
+    errs: &mut Errors,
+) -> Option<Sp<T>> {
+    let found = v.word();
+    match found.as_deref().and_then(&parse) {
+        Some(value) => Some(Sp {
+            value,
+            span: v.span(),
+        }),
+        None => {
+            errs.push(syn::Error::new(
+                v.span(),
+                format!(
+                    "unknown {key} `{}`; accepted: {}",
+                    found.unwrap_or_default(),
+                    accepted(key)
+                ),
+            ));
+            None
+        }
+    }
+}
+
+fn pair(v: &Value, errs: &mut Errors) -> Option<Sp<(u32, u32)>> {
+    if let Value::Tuple(g, items) = v {
+        if let [Value::Int(a), Value::Int(b)] = items.as_slice() {
+            if let (Ok(a), Ok(b)) = (a.base10_parse::<u32>(), b.base10_parse::<u32>()) {
+                return Some(Sp {
+                    value: (a, b),
+                    span: g.span(),
+                });
+            }
+        }
+    }
+    errs.push(syn::Error::new(
+        v.span(),
+        "`tile` takes `(MN, K)`: two integers",
+    ));
+    None
+}
+
+/// The parsed, checked declaration.
+struct FragDecl {
+    tile: LdmatrixTile,
+    mma: MmaSync,
+    op: FragOperand,
+    major: Major,
+    mn: u32,
+    k: u32,
+    num: u32,
+    writer: Option<Writer>,
+}
+
+fn parse_writer(s: &str) -> Option<Writer> {
+    Some(match s {
+        "cp_async" => Writer::CpAsync16,
+        "tma" => Writer::Tma,
+        "st_shared_4" => Writer::StShared { bytes: 4 },
+        "st_shared_8" => Writer::StShared { bytes: 8 },
+        "st_shared_16" => Writer::StShared { bytes: 16 },
+        _ => return None,
+    })
+}
+
+fn parse_swizzle(s: &str) -> Option<Option<SwizzleMode>> {
+    if s == "auto" {
+        return Some(None);
+    }
+    match SwizzleMode::from_name(s) {
+        Some(SwizzleMode::B128Base32B) | None => None,
+        Some(m) => Some(Some(m)),
+    }
+}
+
+fn parse(input: TokenStream, site: Span) -> Result<FragDecl, syn::Error> {
+    let mut errs = Errors::default();
+    let given = collect(input, FRAG_KEYS, REQUIRED, site, &mut errs);
+    let get = |k: &str| given.iter().find(|(n, _, _)| n == k).map(|(_, _, v)| v);
+    let arch = get("arch").and_then(|v| word(v, "arch", SyncArch::from_name, &mut errs));
+    let shape = get("mma").and_then(|v| word(v, "mma", SyncShape::from_name, &mut errs));
+    let dtype = get("dtype").and_then(|v| word(v, "dtype", ElementType::from_name, &mut errs));
+    let kind = get("kind").and_then(|v| word(v, "kind", SyncKind::from_name, &mut errs));
+    let op = get("operand").and_then(|v| {
+        word(
+            v,
+            "operand",
+            |s| match s {
+                "A" => Some(FragOperand::A),
+                "B" => Some(FragOperand::B),
+                "C" | "D" => Some(FragOperand::C),
+                _ => None,
+            },
+            &mut errs,
+        )
+    });
+    let major = get("major").and_then(|v| word(v, "major", Major::from_name, &mut errs));
+    let tile = get("tile").and_then(|v| pair(v, &mut errs));
+    let reader = get("reader").and_then(|v| {
+        word(
+            v,
+            "reader",
+            |s| match s {
+                "ldmatrix_x1" => Some((1, false)),
+                "stmatrix_x1" => Some((1, true)),
+                "stmatrix_x2" => Some((2, true)),
+                "stmatrix_x4" => Some((4, true)),
+                "ldmatrix_x2" => Some((2, false)),
+                "ldmatrix_x4" => Some((4, false)),
+                _ => None,
+            },
+            &mut errs,
+        )
+    });
+    let writer = get("writer").and_then(|v| word(v, "writer", parse_writer, &mut errs));
+    let swizzle = get("swizzle").and_then(|v| word(v, "swizzle", parse_swizzle, &mut errs));
+    let cf = get("conflict_free").and_then(|v| {
+        word(
+            v,
+            "conflict_free",
+            |s| match s {
+                "true" => Some(true),
+                "false" => Some(false),
+                _ => None,
+            },
+            &mut errs,
+        )
+    });
+    if let Some(e) = errs.0 {
+        return Err(e);
+    }
+    let (Some(arch), Some(shape), Some(dtype), Some(op), Some(tile)) =
+        (arch, shape, dtype, op, tile)
+    else {
+        return Err(syn::Error::new(site, "incomplete declaration"));
+    };
+    let kind_v = kind.map_or(SyncKind::Plain, |k| k.value);
+    let mma = MmaSync::with_kind(
+        arch.value,
+        shape.value,
+        kind_v,
+        dtype.value,
+        dtype.value,
+        None,
+    )
+    .map_err(|e| {
+        let span = match e {
+            smemdesc_core::fragment::FragError::IllegalArch { .. } => arch.span,
+            smemdesc_core::fragment::FragError::IllegalScale { .. } => {
+                kind.map_or(site, |k| k.span)
+            }
+            smemdesc_core::fragment::FragError::IllegalType { .. } => dtype.span,
+        };
+        syn::Error::new(span, e.to_string())
+    })?;
+    let major_v = major.map_or(Major::K, |m| m.value);
+    let is_d = matches!(op.value, FragOperand::C);
+    if let Some(r) = reader {
+        if r.value.1 != is_d {
+            return Err(syn::Error::new(
+                r.span,
+                if is_d {
+                    "operand D (results) is written with stmatrix: reader = stmatrix_x1 | stmatrix_x2 | stmatrix_x4"
+                } else {
+                    "A and B are read with ldmatrix: reader = ldmatrix_x1 | ldmatrix_x2 | ldmatrix_x4"
+                },
+            ));
+        }
+    }
+    let num = reader.map_or(4, |r| r.value.0);
+    let (mn, k) = tile.value;
+    let t = LdmatrixTile::new(
+        mma,
+        op.value,
+        major_v,
+        mn,
+        k,
+        swizzle.and_then(|s| s.value),
+        num,
+    )
+    .map_err(|e| {
+        let span = match e {
+            TileError::TransNeeds16Bit { .. } => major.map_or(site, |m| m.span),
+            TileError::MatrixCount { .. } => reader.map_or(site, |r| r.span),
+            TileError::Swizzle { .. } => swizzle.map_or(site, |s| s.span),
+            _ => tile.span,
+        };
+        syn::Error::new(span, e.to_string())
+    })?;
+    let writer_v = writer.map(|w| w.value);
+    if cf.is_some_and(|c| c.value) {
+        let span = cf.map_or(site, |c| c.span);
+        let reader_res = t.check_reader();
+        let writer_res = writer_v.map_or(Ok(()), |w| t.check_writer(w));
+        if let Err(e) = reader_res.and(writer_res) {
+            return Err(syn::Error::new(
+                span,
+                format!(
+                    "conflict_free: {e} (layout: {} rows x {} B, swizzle {})",
+                    t.layout().rows,
+                    t.layout().row_bytes,
+                    t.layout().swizzle.name()
+                ),
+            ));
+        }
+    }
+    if let Some(w) = writer_v {
+        // TMA writes a swizzle mode's layout as is; anything else is not a TMA box.
+        if let Err(e) = t.check_writer(w).map(|_| ()).or_else(|e| match (w, e) {
+            (Writer::Tma, e) => Err(e),
+            _ => Ok(()),
+        }) {
+            return Err(syn::Error::new(
+                writer.map_or(site, |w| w.span),
+                e.to_string(),
+            ));
+        }
+    }
+    Ok(FragDecl {
+        tile: t,
+        mma,
+        op: op.value,
+        major: major_v,
+        mn,
+        k,
+        num,
+        writer: writer_v,
+    })
+}
+
+fn arch_path(a: SyncArch) -> TokenStream {
+    let v = match a {
+        SyncArch::Sm80 => quote!(Sm80),
+        SyncArch::Sm86 => quote!(Sm86),
+        SyncArch::Sm89 => quote!(Sm89),
+        SyncArch::Sm90 => quote!(Sm90),
+        SyncArch::Sm120 => quote!(Sm120),
+    };
+    quote!(::smemdesc::fragment::SyncArch::#v)
+}
+
+fn shape_path(s: SyncShape) -> TokenStream {
+    let v = match s {
+        SyncShape::M16N8K4 => quote!(M16N8K4),
+        SyncShape::M16N8K8 => quote!(M16N8K8),
+        SyncShape::M16N8K16 => quote!(M16N8K16),
+        SyncShape::M16N8K32 => quote!(M16N8K32),
+        SyncShape::M16N8K64 => quote!(M16N8K64),
+    };
+    quote!(::smemdesc::fragment::SyncShape::#v)
+}
+
+fn kind_path(k: SyncKind) -> TokenStream {
+    let v = match k {
+        SyncKind::Plain => quote!(Plain),
+        SyncKind::F8f6f4 => quote!(F8f6f4),
+        SyncKind::Mxf8f6f4 => quote!(Mxf8f6f4),
+        SyncKind::Mxf4 => quote!(Mxf4),
+        SyncKind::Mxf4Nvf4 => quote!(Mxf4Nvf4),
+    };
+    quote!(::smemdesc::fragment::SyncKind::#v)
+}
+
+/// Expands `#[smem_fragment_tile(...)]` on a unit struct.
+pub(crate) fn expand(
+    attr: TokenStream,
+    st: &syn::DeriveInput,
+    site: Span,
+) -> Result<TokenStream, syn::Error> {
+    let d = parse(attr, site)?;
+    let name = &st.ident;
+    let vis = &st.vis;
+    let attrs = &st.attrs;
+    let (arch, shape, kind) = (
+        arch_path(d.mma.arch),
+        shape_path(d.mma.shape),
+        kind_path(d.mma.kind),
+    );
+    let dt = dtype_path(d.mma.a);
+    let op = match d.op {
+        FragOperand::A => quote!(::smemdesc::fragment::FragOperand::A),
+        FragOperand::B => quote!(::smemdesc::fragment::FragOperand::B),
+        FragOperand::C => quote!(::smemdesc::fragment::FragOperand::C),
+    };
+    let major = major_path(d.major);
+    let sw = swizzle_path(d.tile.layout().swizzle);
+    let (mn, k, num) = (d.mn, d.k, d.num);
+    let l = d.tile.layout();
+    let bytes = l.bytes() as usize;
+    let (rows, row_bytes) = (l.rows, l.row_bytes);
+    let instrs = d.tile.instructions();
+    let ksteps = d.tile.ksteps();
+    let trans = d.tile.trans();
+    let mnemonic = format!(
+        "{}.sync.aligned.m8n8.x{num}{}.shared.b16",
+        if matches!(d.op, FragOperand::C) {
+            "stmatrix"
+        } else {
+            "ldmatrix"
+        },
+        if trans { ".trans" } else { "" }
+    );
+    let reader_free = d.tile.check_reader().is_ok();
+    let writer_items = match d.writer {
+        Some(w) => {
+            let issues = d.tile.writer_issues(w).unwrap_or(0);
+            let wexpr = match w {
+                Writer::CpAsync16 => quote!(::smemdesc::fragment::Writer::CpAsync16),
+                Writer::Tma => quote!(::smemdesc::fragment::Writer::Tma),
+                Writer::StShared { bytes } => {
+                    quote!(::smemdesc::fragment::Writer::StShared { bytes: #bytes })
+                }
+            };
+            quote! {
+                /// The writer.
+                pub const WRITER: ::smemdesc::fragment::Writer = #wexpr;
+                /// Warp issues the writer needs for the tile (0 for TMA).
+                pub const WRITER_ISSUES: u32 = #issues;
+                /// Byte offset lane `lane` writes in writer issue `issue` (tile in row order).
+                pub const fn writer_offset(issue: u32, lane: u32) -> u32 {
+                    Self::TILE.writer_address(Self::WRITER, issue, lane)
+                }
+            }
+        }
+        None => quote!(),
+    };
+    let doc = format!(
+        "`ldmatrix` operand tile: {} {} of `mma.sync.{}` ({}), {mn}x{k} {}-major, {rows} rows x {row_bytes} B, swizzle {}; {instrs} x `{mnemonic}`.",
+        d.op.name(),
+        d.mma.a.name(),
+        d.mma.shape.name(),
+        d.mma.arch.name(),
+        if matches!(d.major, Major::K) { "K" } else { "MN" },
+        l.swizzle.name()
+    );
+    Ok(quote! {
+        #(#attrs)*
+        #[doc = #doc]
+        #[derive(Clone, Copy, Debug)]
+        #vis struct #name;
+
+        impl #name {
+            /// The core's plan (checked when the macro expanded).
+            pub const TILE: ::smemdesc::fragment::LdmatrixTile = {
+                let mma = match ::smemdesc::fragment::MmaSync::with_kind(#arch, #shape, #kind, #dt, #dt, ::core::option::Option::None) {
+                    ::core::result::Result::Ok(m) => m,
+                    ::core::result::Result::Err(_) => panic!("checked by #[smem_fragment_tile]"),
+                };
+                let t = match ::smemdesc::fragment::LdmatrixTile::new(mma, #op, #major, #mn, #k, ::core::option::Option::Some(#sw), #num) {
+                    ::core::result::Result::Ok(t) => t,
+                    ::core::result::Result::Err(_) => panic!("checked by #[smem_fragment_tile]"),
+                };
+                t
+            };
+            /// Bytes of the tile.
+            pub const BYTES: usize = #bytes;
+            /// Stored rows and bytes per row.
+            pub const ROWS: u32 = #rows;
+            /// Bytes per stored row.
+            pub const ROW_BYTES: u32 = #row_bytes;
+            /// The swizzle (chosen or given).
+            pub const SWIZZLE: ::smemdesc::SwizzleMode = #sw;
+            /// `ldmatrix` instructions for the whole tile (k-step major).
+            pub const INSTRUCTIONS: u32 = #instrs;
+            /// k-steps of the tile.
+            pub const KSTEPS: u32 = #ksteps;
+            /// The `ldmatrix` mnemonic (`stmatrix` for a D tile).
+            pub const LDMATRIX: &'static str = #mnemonic;
+            /// Whether every `ldmatrix` (`stmatrix`) of the tile is conflict-free per the model.
+            pub const READER_CONFLICT_FREE: bool = #reader_free;
+            /// Byte offset (from the 1024-B-aligned tile base) lane `lane` passes to
+            /// `ldmatrix` number `instr`.
+            pub const fn ldmatrix_offset(instr: u32, lane: u32) -> u32 {
+                Self::TILE.address(instr, lane)
+            }
+            /// Register `d` of `ldmatrix` number `instr`: `(kstep, fragment, reg)`, the 32-bit
+            /// register `reg` of the fragment at index `fragment` along MN.
+            pub const fn dest(instr: u32, d: u32) -> (u32, u32, u32) {
+                Self::TILE.dest(instr, d)
+            }
+            #writer_items
+        }
+    })
+}

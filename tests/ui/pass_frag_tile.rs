@@ -1,0 +1,32 @@
+// An ldmatrix-read A tile: the macro chooses the 128B swizzle, and the offsets it emits feed
+// ldmatrix.x4 conflict-free; the cp.async writer is conflict-free too.
+#[smemdesc::smem_fragment_tile(arch = sm80, mma = m16n8k16, dtype = bf16, operand = A,
+    tile = (64, 64), reader = ldmatrix_x4, writer = cp_async, conflict_free = true)]
+struct As;
+
+#[smemdesc::smem_fragment_tile(arch = sm90, mma = m16n8k16, dtype = f16, operand = B,
+    major = MN, tile = (64, 32), writer = tma, conflict_free = true)]
+struct Bs;
+
+// Results: 16-bit D fragments stored with stmatrix.x4 into a 64 x 32 tile (64-B rows).
+#[smemdesc::smem_fragment_tile(arch = sm90, mma = m16n8k16, dtype = bf16, operand = D,
+    tile = (64, 32), reader = stmatrix_x4, conflict_free = true)]
+struct Ds;
+
+const OFF: u32 = As::ldmatrix_offset(0, 9);
+
+fn main() {
+    assert_eq!(As::SWIZZLE, smemdesc::SwizzleMode::B128);
+    assert_eq!((As::ROWS, As::ROW_BYTES, As::INSTRUCTIONS), (64, 128, 16));
+    // lane 9: row 1 of matrix 1 (a2/a3: rows 8..15) = tile row 9; 128B swizzle: chunk 0 -> 9 % 8
+    assert_eq!(OFF, 9 * 128 + 16);
+    assert_eq!(As::dest(1, 0), (0, 1, 0)); // second x4: fragment 1 (rows 16..31)
+    assert!(As::READER_CONFLICT_FREE);
+    assert_eq!(As::WRITER_ISSUES, 16);
+    assert_eq!(Bs::LDMATRIX, "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16");
+    assert_eq!(Bs::WRITER_ISSUES, 0);
+    assert_eq!(Ds::LDMATRIX, "stmatrix.sync.aligned.m8n8.x4.shared.b16");
+    assert_eq!((Ds::ROWS, Ds::ROW_BYTES, Ds::INSTRUCTIONS), (64, 64, 8));
+    assert_eq!(Ds::SWIZZLE, smemdesc::SwizzleMode::B64);
+    assert!(Ds::READER_CONFLICT_FREE);
+}
