@@ -114,10 +114,11 @@ pub unsafe extern "ptx-kernel" fn gemm_tile(
         wgmma_fence();
         let mut kk = 0;
         while kk < TileA::MMAS_K {
-            // The checked form with run-time (mn, k, stage): descriptors of A's subtile (wg, kk)
-            // and B's subtile (0, kk) in this stage.
-            let da = TileA::desc_unchecked(a, wg, kk, stage) ^ desc_a_xor;
-            let db = TileB::desc_unchecked(b, 0, kk, stage);
+            // Descriptors of A's subtile (wg, kk) and B's subtile (0, kk) of this stage, by the
+            // asserting form with run-time indices: arithmetic on constants, and a `trap` if an
+            // index were out of range (wg >= 2 with more than 256 threads, say).
+            let da = TileA::desc(a, wg, kk, stage) ^ desc_a_xor;
+            let db = TileB::desc(b, 0, kk, stage);
             wgmma_m64n128k16_bf16(&mut acc, da, db, (kt | kk != 0) as u32);
             kk += 1;
         }
