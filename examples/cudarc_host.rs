@@ -7,18 +7,25 @@
 //!
 //! ```text
 //! examples/kernel/build.sh                       # nightly: writes examples/kernel/out/gemm_tile.ptx
-//! cargo run --release --example cudarc_host --features cudarc [-- PTX_PATH]
+//! cargo run --release --example cudarc_host --features cuda-13000 [-- PTX_PATH]
 //! ```
 //!
-//! Needs an sm_90a GPU (H100/H200) and the CUDA driver at run time (cudarc loads it dynamically,
-//! so this builds anywhere). Exit status 0 only when the GEMM is exact and the control mismatches.
+//! `cuda-13000` turns on smemdesc's `cudarc` feature with CUDA 13.0's bindings (any `cuda-*`
+//! feature of smemdesc works: `src/cuda.rs`, "Choosing the CUDA bindings"). Needs an sm_90a GPU
+//! (H100/H200) and the CUDA driver at run time (cudarc loads it when first used, so this builds
+//! anywhere). Exit status 0 only when the GEMM is exact and the control mismatches.
 
 #[path = "kernel/src/tiles.rs"]
 mod tiles;
 
-use cudarc::driver::sys::{CUevent_flags, CUfunction_attribute};
-use cudarc::driver::{CudaContext, CudaSlice, CudaStream, DevicePtr, LaunchConfig, PushKernelArg};
-use cudarc::nvrtc::Ptx;
+// smemdesc re-exports the cudarc it is built against: no cudarc dependency of our own to keep in
+// step with it.
+use smemdesc::cuda::cudarc::driver::sys::{CUevent_flags, CUfunction_attribute};
+use smemdesc::cuda::cudarc::driver::{
+    CudaContext, CudaSlice, CudaStream, DevicePtr, LaunchConfig, PushKernelArg,
+};
+use smemdesc::cuda::cudarc::nvrtc::Ptx;
+use smemdesc::cuda::{self, AlignedTensorMap};
 use smemdesc::{Arch, DescriptorFields, GemmLaunch, SmemDescriptor, SmemTile, TensorMap};
 use std::error::Error;
 use std::sync::Arc;
@@ -75,11 +82,11 @@ fn mismatches(a: &[i32], b: &[i32], c: &[f32]) -> (usize, Vec<String>) {
 /// A's descriptor XORed with this gives the same descriptor with SBO doubled (the negative
 /// control); only the SBO field differs.
 fn wrong_sbo_xor() -> Res<u64> {
-    let right = TileA::try_desc(0, 0, 0, 0).map_err(|e| e.to_string())?;
-    let f = right.fields().map_err(|e| e.to_string())?;
+    let right = TileA::try_desc(0, 0, 0, 0)?;
+    let f = right.fields()?;
     let mut g = DescriptorFields::new(f.start_address, f.lbo, f.sbo * 2, f.layout);
     g.base_offset = f.base_offset;
-    let wrong = SmemDescriptor::encode(Arch::Sm90, g).map_err(|e| e.to_string())?;
+    let wrong = SmemDescriptor::encode(Arch::Sm90, g)?;
     let xor = wrong.raw() ^ right.raw();
     // PTX ISA, shared memory matrix descriptor: SBO >> 4 in bits 32..45. Only that field differs.
     assert_eq!(
@@ -89,17 +96,16 @@ fn wrong_sbo_xor() -> Res<u64> {
     Ok(xor)
 }
 
-/// The tensor map of operand `T` over the `rows x K` matrix at `data`, encoded by the driver
-/// and copied to device memory (the kernel reads it there).
-fn device_map<T: SmemTile>(
+/// The tensor map of operand `T` over the `rows x K` matrix at `data`, checked and encoded by
+/// the driver.
+fn tensor_map<T: SmemTile>(
     stream: &Arc<CudaStream>,
     data: &CudaSlice<u16>,
     rows: usize,
-) -> Res<CudaSlice<u64>> {
+) -> Res<AlignedTensorMap> {
     let (ptr, _sync) = data.device_ptr(stream);
     let map = TensorMap::for_tile_matrix(&T::PLAN, rows as u64, K as u64).address(ptr);
-    let encoded = smemdesc::cuda::encode(&map)?;
-    let a = encoded.args();
+    let a = map.try_args()?;
     println!(
         "  tensor map: globalDim {:?} globalStrides [{}] boxDim {:?} {}",
         &a.global_dim[..2],
@@ -107,8 +113,7 @@ fn device_map<T: SmemTile>(
         &a.box_dim[..2],
         a.swizzle.name()
     );
-    // The 128-byte CUtensorMap, copied as it is (cuMemAlloc memory is 256-byte aligned).
-    Ok(stream.clone_htod(&encoded.map.opaque)?)
+    Ok(cuda::encode(&map)?)
 }
 
 fn main() {
@@ -134,7 +139,7 @@ fn run() -> Res<bool> {
     let ctx = CudaContext::new(0)?;
     let mut driver = 0;
     // SAFETY: writes one integer through a valid pointer; cudarc has loaded the driver above.
-    unsafe { cudarc::driver::sys::cuDriverGetVersion(&mut driver) }.result()?;
+    unsafe { smemdesc::cuda::cudarc::driver::sys::cuDriverGetVersion(&mut driver) }.result()?;
     let (major, minor) = ctx.compute_capability()?;
     println!(
         "device: {} (sm_{major}{minor}), driver {}.{}",
@@ -163,14 +168,16 @@ fn run() -> Res<bool> {
     let a_dev = stream.clone_htod(&a.iter().map(|&v| bf16(v)).collect::<Vec<u16>>())?;
     let b_dev = stream.clone_htod(&b.iter().map(|&v| bf16(v)).collect::<Vec<u16>>())?;
     println!("A: {M} x {K} bf16, K contiguous");
-    let map_a = device_map::<TileA>(&stream, &a_dev, M)?;
+    let map_a = tensor_map::<TileA>(&stream, &a_dev, M)?;
     println!("B: {N} x {K} bf16, K contiguous");
-    let map_b = device_map::<TileB>(&stream, &b_dev, N)?;
+    let map_b = tensor_map::<TileB>(&stream, &b_dev, N)?;
+    // Into global memory, A's then B's: the kernel takes their address (a Rust kernel cannot take
+    // a CUtensorMap by value).
+    let maps = cuda::upload(&stream, &[map_a, map_b])?;
 
     // Grid and transaction bytes from the two declarations; the dynamic shared memory from the
     // storage, which holds the mbarriers too.
-    let launch = GemmLaunch::new(&TileA::PLAN, &TileB::PLAN, M as u32, N as u32)
-        .map_err(|e| e.to_string())?;
+    let launch = GemmLaunch::new(&TileA::PLAN, &TileB::PLAN, M as u32, N as u32)?;
     // The kernel computes whole tiles: one CTA per BM x BN block of C.
     assert!(M % BM as usize == 0 && N % BN as usize == 0 && K % BK as usize == 0);
     assert_eq!(
@@ -179,7 +186,7 @@ fn run() -> Res<bool> {
     );
     let cfg = LaunchConfig {
         shared_mem_bytes: smem,
-        ..smemdesc::cuda::launch_config(&launch, THREADS)
+        ..cuda::launch_config(&launch, THREADS)
     };
     println!(
         "launch: grid {:?}, block [{THREADS}, 1, 1], sharedMemBytes {smem} (Storage::LAUNCH_BYTES = {} + {} slack), {} transaction bytes per stage, {} K tiles of {BK}",
@@ -200,7 +207,7 @@ fn run() -> Res<bool> {
         start.record(&stream)?;
         for _ in 0..times {
             let mut l = stream.launch_builder(&f);
-            l.arg(&map_a).arg(&map_b).arg(&mut c_dev);
+            l.arg(&maps).arg(&mut c_dev);
             l.arg(&n).arg(&k).arg(&xor);
             // SAFETY: the arguments match `gemm_tile`'s signature and its documented
             // preconditions (THREADS threads, LAUNCH_BYTES of shared memory, a grid of

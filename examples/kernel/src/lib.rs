@@ -63,9 +63,10 @@ unsafe fn load_stage(base: u32, maps: (u64, u64), stage: u32, kt: u32, (m0, n0):
 
 /// One CTA computes the `BM x BN` tile of C at block `(ctaid.x, ctaid.y)` (rows, columns).
 ///
-/// Parameters: `map_a`, `map_b` are device pointers to the tensor maps of A (`[K, M]`) and B
-/// (`[K, N]`), encoded from `TileA` / `TileB` and copied to global memory before the launch (a
-/// by-value `CUtensorMap` parameter does not work from Rust: README.md); `c` is M x N f32,
+/// Parameters: `maps` is the device address of two 128-byte `CUtensorMap`s, A's (`[K, M]`) then
+/// B's (`[K, N]`), encoded from `TileA` / `TileB` and copied to global memory before the launch
+/// (`smemdesc::cuda::upload`; a by-value `CUtensorMap` parameter does not work from Rust:
+/// README.md); `c` is M x N f32,
 /// row-major; `n` and `k` are B's rows and the shared K (K a multiple of `BK`). `desc_a_xor` is
 /// XORed into A's descriptors: 0, except for the host's negative control.
 ///
@@ -74,13 +75,13 @@ unsafe fn load_stage(base: u32, maps: (u64, u64), stage: u32, kt: u32, (m0, n0):
 /// `(M / BM, N / BN)`, valid maps and buffers of those sizes.
 #[no_mangle]
 pub unsafe extern "ptx-kernel" fn gemm_tile(
-    map_a: u64,
-    map_b: u64,
+    maps: u64,
     c: *mut f32,
     n: u32,
     k: u32,
     desc_a_xor: u64,
 ) {
+    let (map_a, map_b) = (maps, maps + 128);
     let tid = tid();
     let wg = tid / 128; // this warpgroup's 64-row subtile of A (a run-time MMA index)
     let (bx, by) = ctaid();
