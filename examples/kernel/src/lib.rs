@@ -66,9 +66,9 @@ unsafe fn load_stage(base: u32, maps: (u64, u64), stage: u32, kt: u32, (m0, n0):
 /// Parameters: `maps` is the device address of two 128-byte `CUtensorMap`s, A's (`[K, M]`) then
 /// B's (`[K, N]`), encoded from `TileA` / `TileB` and copied to global memory before the launch
 /// (`smemdesc::cuda::upload`; a by-value `CUtensorMap` parameter does not work from Rust:
-/// README.md); `c` is M x N f32,
-/// row-major; `n` and `k` are B's rows and the shared K (K a multiple of `BK`). `desc_a_xor` is
-/// XORed into A's descriptors: 0, except for the host's negative control.
+/// README.md); `c` is M x N f32, row-major; `n` and `k` are B's rows and the shared K (K a
+/// multiple of `BK`). `desc_a_xor` is XORed into A's descriptors: 0, except for the host's
+/// negative control.
 ///
 /// # Safety
 /// `THREADS` threads per CTA, `Storage::LAUNCH_BYTES` of dynamic shared memory, a grid of
