@@ -192,6 +192,26 @@ pub mod tmem {
     pub use smemdesc_core::tmem::slot::TmemSlot;
 }
 
+pub mod cluster {
+    //! Thread-block clusters, TMA multicast and the sm100 `cta_group::2` CTA pair.
+    //!
+    //! ```
+    //! assert_eq!(smemdesc::cluster::MAX_PORTABLE_CTAS, 8);
+    //! ```
+    pub use smemdesc_core::cluster::*;
+}
+
+pub mod epilogue {
+    //! The epilogue's C/D tile ([`macro@crate::smem_epilogue_tile`]): its swizzle, writers and
+    //! TMA store.
+    //!
+    //! ```
+    //! use smemdesc::epilogue::EpilogueSpec;
+    //! let _ = core::mem::size_of::<EpilogueSpec>();
+    //! ```
+    pub use smemdesc_core::epilogue::*;
+}
+
 /// Internals the macros' expansions name; not part of the API.
 #[doc(hidden)]
 pub mod __private {
@@ -200,7 +220,7 @@ pub mod __private {
     };
 }
 pub use smemdesc_macros::{
-    smem_fragment_tile, smem_plan, smem_scale_tile, smem_storage, smem_tile,
+    smem_epilogue_tile, smem_fragment_tile, smem_plan, smem_scale_tile, smem_storage, smem_tile,
 };
 
 /// Pairs the A and B [`macro@smem_tile`] structs declared in an inline module into one MMA

@@ -36,6 +36,8 @@ macro_rules! tri {
 }
 
 pub mod base;
+pub mod cluster;
+pub mod epilogue;
 // `core::error::Error` for the error types of every group: above the groups, like lib.rs.
 mod error_trait;
 pub mod fragment;

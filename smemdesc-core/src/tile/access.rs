@@ -1,6 +1,6 @@
 //! Run-time access to a tile: descriptors and swizzled offsets from plain numbers, under one contract.
 //!
-//! Every way of asking for a descriptor or an element offset — the core's [`TileLayout`] methods,
+//! Every way of asking for a descriptor or an element offset — the core's [`TileLayout`](crate::TileLayout) methods,
 //! the inherent items a `#[smem_tile]` declaration emits, and the facade's `SmemTile` trait —
 //! comes in three forms with the same meaning:
 //!
@@ -66,7 +66,7 @@ const START_MASK: u32 = (1 << 14) - 1;
 
 /// The numbers a kernel needs at run time to form one tile's descriptors and element offsets, and
 /// the checks of the one contract (see the [module](self) docs). `#[smem_tile]` emits it as the
-/// inherent constant `ACCESS` with literal fields; [`TileLayout::access`] derives it.
+/// inherent constant `ACCESS` with literal fields; [`TileLayout::access`](crate::TileLayout::access) derives it.
 ///
 /// ```
 /// use smemdesc_core::*;
@@ -107,7 +107,7 @@ pub struct TileAccess {
     pub last_start: u32,
     /// The swizzled byte layout of one stage (what `offset` evaluates).
     pub layout: SwizzledLayout,
-    /// The grid of MMA subtile origins in 16-byte units ([`TileLayout::grid`]): subtile `(mn, k)`
+    /// The grid of MMA subtile origins in 16-byte units ([`TileLayout::grid`](crate::TileLayout::grid)): subtile `(mn, k)`
     /// starts `grid.eval(mn, k)` units after subtile (0, 0) (what [`advance`](Self::advance)
     /// evaluates).
     pub grid: Layout,
