@@ -18,6 +18,7 @@ mod fallback;
 mod fragment;
 mod global;
 mod mma;
+mod mma_items;
 mod mma_scan;
 mod scale;
 mod storage;
