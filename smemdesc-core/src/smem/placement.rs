@@ -222,6 +222,7 @@ impl<M: PlacementModel> PlacedTile<M> {
     /// let p = PlacedTile::<Absolute>::new_unvalidated(t, 0x400);
     /// assert_eq!(Ok(p), t.place::<Absolute>(0x400));
     /// ```
+    #[inline]
     pub const fn new_unvalidated(tile: TileLayout, addr: u32) -> PlacedTile<M> {
         PlacedTile {
             tile,
@@ -316,6 +317,37 @@ impl<M: PlacementModel> PlacedTile<M> {
         self.with_base_offset(self.tile.desc(self.addr, mn, k, stage))
     }
 
+    /// The descriptor of subtile `(mn, k)` of `stage` without a check and never a panic
+    /// ([`TileLayout::desc_wrapping`] with this model's base offset): indices wrap, meaningful
+    /// only in range. What a kernel's main loop uses.
+    ///
+    /// ```
+    /// # use smemdesc_core::*;
+    /// let t = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 128, 64).mma_mn(64).build().unwrap();
+    /// let p = t.place::<Absolute>(0x400).unwrap();
+    /// assert_eq!(p.desc_wrapping(1, 3, 0), p.desc(1, 3, 0));
+    /// assert_eq!(p.desc_wrapping(2, 0, 0), p.desc(0, 0, 0)); // 2 subtiles along MN: 2 wraps to 0
+    /// ```
+    #[inline]
+    pub const fn desc_wrapping(&self, mn: u32, k: u32, stage: u32) -> u64 {
+        self.with_base_offset(self.tile.desc_wrapping(self.addr, mn, k, stage))
+    }
+
+    /// Address of stage `stage` (a TMA destination is this plus the box offset); wraps for
+    /// `stage >= stages` instead of panicking.
+    ///
+    /// ```
+    /// # use smemdesc_core::*;
+    /// let t = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 128, 64).stages(3).build().unwrap();
+    /// // 128 x 64 bf16 = 16384 B per stage
+    /// assert_eq!(t.place::<Absolute>(0x400).unwrap().stage_addr(2), 0x400 + 2 * 16384);
+    /// ```
+    #[inline]
+    pub const fn stage_addr(&self, stage: u32) -> u32 {
+        self.addr
+            .wrapping_add(stage.wrapping_mul(self.tile.stage_bytes()))
+    }
+
     /// The raw descriptor `units` 16-byte units past the tile start ([`TileLayout::desc_advanced`]
     /// with this model's base offset): the run-time path with the advance tables.
     ///
@@ -329,6 +361,7 @@ impl<M: PlacementModel> PlacedTile<M> {
         self.with_base_offset(self.tile.desc_advanced(self.addr, units))
     }
 
+    #[inline]
     const fn with_base_offset(&self, raw: u64) -> u64 {
         (raw & !(7 << 49)) | (self.base_offset() as u64) << 49
     }
