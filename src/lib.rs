@@ -17,7 +17,7 @@
 //!
 //! const D: u64 = TileA::desc(0, 1, 3, 2); // MMA subtile (1, 3) of stage 2, tile at address 0
 //! assert_eq!(D, TileA::DESC + (TileA::ADVANCE_MN[1] + TileA::ADVANCE_K[3]) as u64 + 2 * TileA::ADVANCE_STAGE as u64);
-//! assert_eq!((TileA::SBO, TileA::TMA_BOX), (1024, [64, 128]));
+//! assert_eq!((TileA::SBO, TileA::TMA_BOX_DIM), (1024, [64, 128]));
 //! assert_eq!(core::mem::size_of::<TileA>(), TileA::BYTES as usize);
 //! assert_eq!(core::mem::align_of::<TileA>(), 1024);
 //! assert_eq!(<TileA as SmemTile>::ADVANCE_K, &[0, 2, 4, 6]); // generic code sees slices
@@ -324,8 +324,16 @@ pub trait SmemTile {
     const BYTES: u32;
     /// Alignment of the storage, bytes.
     const ALIGN: u32;
-    /// `boxDim` for `cuTensorMapEncodeTiled`: `[inner, rows]`.
-    const TMA_BOX: [u32; 2];
+    /// `boxDim` of `cuTensorMapEncodeTiled`, in the driver's order (innermost first):
+    /// `[inner, rows]` (the key `tma_box = (rows, inner)` is in tile order).
+    const TMA_BOX_DIM: [u32; 2];
+    /// Former name of [`TMA_BOX_DIM`](Self::TMA_BOX_DIM).
+    #[doc(hidden)]
+    #[deprecated(
+        since = "0.2.0",
+        note = "renamed to `TMA_BOX_DIM` (the driver's `boxDim`, innermost first; user-facing shapes are (rows, inner))"
+    )]
+    const TMA_BOX: [u32; 2] = Self::TMA_BOX_DIM;
     /// TMA boxes per stage.
     const TMA_BOXES: u32;
     /// `CUtensorMapSwizzle` value.

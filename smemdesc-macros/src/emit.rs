@@ -400,8 +400,13 @@ pub(crate) fn tile_struct(
             pub const BYTES: u32 = #bytes;
             /// Alignment of the storage, bytes.
             pub const ALIGN: u32 = #align;
-            /// `boxDim` for `cuTensorMapEncodeTiled`: `[inner, rows]`.
-            pub const TMA_BOX: [u32; 2] = [#box_inner, #box_rows];
+            /// `boxDim` of `cuTensorMapEncodeTiled`, in the driver's order (innermost first):
+            /// `[inner, rows]` (the key `tma_box = (rows, inner)` is in tile order).
+            pub const TMA_BOX_DIM: [u32; 2] = [#box_inner, #box_rows];
+            /// Former name of `TMA_BOX_DIM`.
+            #[doc(hidden)]
+            #[deprecated(since = "0.2.0", note = "renamed to `TMA_BOX_DIM` (the driver's `boxDim`, innermost first; user-facing shapes are (rows, inner))")]
+            pub const TMA_BOX: [u32; 2] = Self::TMA_BOX_DIM;
             /// TMA boxes per stage.
             pub const TMA_BOXES: u32 = #boxes;
             /// Bytes of one TMA box.
@@ -448,7 +453,7 @@ pub(crate) fn tile_struct(
             const STAGE_BYTES: u32 = #name::STAGE_BYTES;
             const BYTES: u32 = #name::BYTES;
             const ALIGN: u32 = #name::ALIGN;
-            const TMA_BOX: [u32; 2] = #name::TMA_BOX;
+            const TMA_BOX_DIM: [u32; 2] = #name::TMA_BOX_DIM;
             const TMA_BOXES: u32 = #name::TMA_BOXES;
             const TMA_SWIZZLE: u32 = #name::TMA_SWIZZLE;
             const TMA_DATA_TYPE: u32 = #name::TMA_DATA_TYPE;

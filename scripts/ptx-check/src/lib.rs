@@ -106,7 +106,7 @@ macro_rules! defaults_impl {
             const STAGE_BYTES: u32 = $t::STAGE_BYTES;
             const BYTES: u32 = $t::BYTES;
             const ALIGN: u32 = $t::ALIGN;
-            const TMA_BOX: [u32; 2] = $t::TMA_BOX;
+            const TMA_BOX_DIM: [u32; 2] = $t::TMA_BOX_DIM;
             const TMA_BOXES: u32 = $t::TMA_BOXES;
             const TMA_SWIZZLE: u32 = $t::TMA_SWIZZLE;
             const TMA_DATA_TYPE: u32 = $t::TMA_DATA_TYPE;
