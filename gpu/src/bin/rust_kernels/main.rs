@@ -365,6 +365,11 @@ fn main() {
 }
 
 #[cfg(test)]
+#[path = "../../class.rs"]
+#[allow(dead_code)]
+mod class;
+
+#[cfg(test)]
 #[path = "../../plan.rs"]
 #[allow(dead_code)]
 mod plan;
