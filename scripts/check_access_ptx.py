@@ -13,7 +13,7 @@ Usage: check_access_ptx.py ACCESS.PTX. Asserts, and prints what it checked:
     panic message in memory), no `.local` memory;
   - each kernel reads from its parameters the indices its form takes (they are run-time values);
   - the asserting forms (`desc`, `offset`, `byte_offset`; `Placed::desc`) keep their failing path
-    in the module, as a `trap`; the `try_*` and `*_unchecked` forms have none.
+    in the module, as a `trap`; the `try_*` and `*_wrapping` forms have none.
 """
 import itertools
 import re
@@ -54,6 +54,14 @@ FORMS = {
         "try_desc": (DESC, False),
         "desc_wrapping": (DESC, False),
         "elem_addr": (DESC, False),
+    },
+    "storage": {
+        "place_desc": (DESC, True),
+        "desc": (DESC, True),
+        "try_desc": (DESC, False),
+        "address": (DESC, False),
+        "try_address": (DESC, False),
+        "tma_dst": ((1, 4), False),  # the box index folds away for a tile of one box per stage
     },
 }
 # The kernels of issue 19 as a user wrote them (scripts/ptx-check/src/user.rs): name -> trap.

@@ -32,6 +32,7 @@ impl TmaSwizzle {
     /// use smemdesc_core::{SwizzleMode, TmaSwizzle};
     /// assert_eq!(TmaSwizzle::of(SwizzleMode::None), TmaSwizzle::None);
     /// ```
+    #[inline]
     pub const fn of(mode: SwizzleMode) -> TmaSwizzle {
         match mode {
             SwizzleMode::None => TmaSwizzle::None,
@@ -47,6 +48,7 @@ impl TmaSwizzle {
     /// ```
     /// assert_eq!(smemdesc_core::TmaSwizzle::B128Atom32B.value(), 4);
     /// ```
+    #[inline]
     pub const fn value(self) -> u32 {
         match self {
             TmaSwizzle::None => 0,
@@ -62,6 +64,7 @@ impl TmaSwizzle {
     /// ```
     /// assert_eq!(smemdesc_core::TmaSwizzle::B64.name(), "CU_TENSOR_MAP_SWIZZLE_64B");
     /// ```
+    #[inline]
     pub const fn name(self) -> &'static str {
         match self {
             TmaSwizzle::None => "CU_TENSOR_MAP_SWIZZLE_NONE",
@@ -116,6 +119,7 @@ impl TmaDataType {
     /// assert_eq!(TmaDataType::of(ElementType::E3M2), TmaDataType::U6x16Align16B);
     /// assert_eq!(TmaDataType::of(ElementType::F32), TmaDataType::Tfloat32);
     /// ```
+    #[inline]
     pub const fn of(dtype: ElementType) -> TmaDataType {
         match dtype {
             ElementType::F16 => TmaDataType::Float16,
@@ -134,6 +138,7 @@ impl TmaDataType {
     /// ```
     /// assert_eq!(smemdesc_core::TmaDataType::Tfloat32.value(), 11);
     /// ```
+    #[inline]
     pub const fn value(self) -> u32 {
         match self {
             TmaDataType::Uint8 => 0,
@@ -152,6 +157,7 @@ impl TmaDataType {
     /// ```
     /// assert_eq!(smemdesc_core::TmaDataType::Float16.name(), "CU_TENSOR_MAP_DATA_TYPE_FLOAT16");
     /// ```
+    #[inline]
     pub const fn name(self) -> &'static str {
         match self {
             TmaDataType::Uint8 => "CU_TENSOR_MAP_DATA_TYPE_UINT8",
