@@ -11,7 +11,25 @@
 //! let base = smemdesc::smem::align_up(raw, LAYOUT_ALIGN); // the launch asks for BYTES + slack
 //! ```
 //!
-//! [`SmemCarve`] computes, in `const` items, where each tile goes (at its [`ALIGN`](SmemTile::ALIGN))
+//! **The way to place tiles is [`macro@crate::smem_storage`]**: one declaration per kernel gives
+//! every member's offset, the launch size, and per tile member a [`PlacedTile`] at a run-time base
+//! (`Storage::a(base)`: [`desc`](PlacedTile::desc), [`try_desc`](PlacedTile::try_desc),
+//! [`desc_wrapping`](PlacedTile::desc_wrapping), [`stage_addr`](PlacedTile::stage_addr),
+//! [`address`](PlacedTile::address), [`tma_dst`](PlacedTile::tma_dst)).
+//!
+//! ```
+//! use smemdesc::{smem_storage, smem_tile};
+//! #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 64), major = K, stages = 2)]
+//! struct TileA;
+//! #[smem_storage(arch = sm90)]
+//! struct Storage { a: TileA }
+//! let a = Storage::a(0x400);
+//! assert_eq!(a.desc_wrapping(1, 2, 1), TileA::desc(0x400, 1, 2, 1));
+//! assert_eq!(a.stage_addr(1), 0x400 + 128 * 64 * 2);
+//! ```
+//!
+//! The older one-tile-at-a-time helpers below remain for code generic over the tile type (the
+//! GPU check kernels): [`SmemCarve`] computes, in `const` items, where each tile goes (at its [`ALIGN`](SmemTile::ALIGN))
 //! and how many bytes the launch must ask for; [`Placed`] is a tile at a run-time shared address,
 //! whose descriptors follow the one contract of [`crate::access`].
 //!
