@@ -286,7 +286,7 @@ fn parse_writer(s: &str) -> Result<Writer, String> {
 }
 
 fn parse_tile(s: &str) -> Result<(u32, u32), String> {
-    let (a, b) = crate::tile::split_pair(s)
+    let (a, b) = super::tile::split_pair(s)
         .ok_or_else(|| format!("malformed tile `{s}`; expected MNxK or MN,K, e.g. 64x32"))?;
     let p = |t: &str| {
         t.parse::<u32>()
