@@ -88,3 +88,11 @@ __device__ __forceinline__ void mbar_arrive_cluster(u32 bar, u32 cta) {
     asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote) : "r"(bar), "r"(cta));
     asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];" ::"r"(remote) : "memory");
 }
+
+// CUTLASS-style peer release: a plain (default .release.cta) arrive on the peer CTA's mbarrier
+// through its mapa address; the consumer's wgmma reads were already waited for (wgmma.wait_group).
+__device__ __forceinline__ void mbar_arrive_remote(u32 bar, u32 cta) {
+    u32 remote;
+    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote) : "r"(bar), "r"(cta));
+    asm volatile("mbarrier.arrive.shared::cluster.b64 _, [%0];" ::"r"(remote) : "memory");
+}
