@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <chrono>
 #include <map>
+#include <random>
 #include <tuple>
 #include <cstdio>
 #include <cstdlib>
