@@ -1,6 +1,10 @@
 //! The run-time access items of a `#[smem_tile]` type (`smemdesc::access`): the `ACCESS`
 //! constant and the `desc` / `offset` forms, inherent and on the `SmemTile` impl.
 //!
+//! `ACCESS` is all literals (the layouts too, written from the plan the macro computed), so
+//! using a tile does not make the compiler evaluate `PLAN` (the core's whole validation) again;
+//! `PLAN` is evaluated only where it is referenced.
+//!
 //! Every form evaluates `ACCESS` (a constant: its subtile grid, counts and swizzled layout are
 //! folded into the caller), so a run-time index is arithmetic on constants: no advance table is
 //! indexed at run time (the `ADVANCE_*` arrays stay for constant indices), and the asserting
@@ -23,6 +27,10 @@ pub(crate) struct AccessFields {
     pub(crate) tile_k: TokenStream,
     pub(crate) values_per_cell: TokenStream,
     pub(crate) last_start: TokenStream,
+    /// The swizzled layout of one stage, as a literal `SwizzledLayout` expression.
+    pub(crate) layout: TokenStream,
+    /// The subtile grid, as a literal `Layout` expression.
+    pub(crate) grid: TokenStream,
 }
 
 /// The inherent items: `ACCESS`, `try_desc`, `desc`, `desc_unchecked`, `try_offset`, `offset`,
@@ -41,9 +49,11 @@ pub(crate) fn inherent(f: &AccessFields) -> TokenStream {
         tile_k,
         values_per_cell,
         last_start,
+        layout,
+        grid,
     } = f;
     quote! {
-        /// Run-time access numbers (literals, and the plan's subtile grid and swizzled layout)
+        /// Run-time access numbers (literals, with the plan's subtile grid and swizzled layout)
         /// and the checks of the one contract (`smemdesc::access`): what `desc`, `try_desc`,
         /// `offset`, … evaluate.
         pub const ACCESS: ::smemdesc::TileAccess = ::smemdesc::TileAccess {
@@ -59,8 +69,8 @@ pub(crate) fn inherent(f: &AccessFields) -> TokenStream {
             tile_k: #tile_k,
             values_per_cell: #values_per_cell,
             last_start: #last_start,
-            layout: Self::PLAN.tile.smem_layout(),
-            grid: Self::PLAN.tile.grid(),
+            layout: #layout,
+            grid: #grid,
         };
 
         /// Descriptor of MMA subtile `(mn, k)` of stage `stage` for the tile at shared-memory

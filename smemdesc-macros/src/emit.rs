@@ -5,8 +5,8 @@ use crate::args::Decl;
 use proc_macro2::{Literal, Span, TokenStream};
 use quote::{quote, ToTokens};
 use smemdesc_core::{
-    Arch, Argument, ElementType, Error, Major, MmaKind, Operand, Order, SwizzleMode, TileDecl,
-    TilePlan,
+    Arch, Argument, ElementType, Error, Layout, Major, MmaKind, Mode, Operand, Order,
+    SwizzleMode, SwizzledLayout, TileDecl, TilePlan, MAX_SUBMODES,
 };
 
 /// The core declaration for the parsed arguments (only what was given; the core fills defaults).
@@ -338,13 +338,16 @@ pub(crate) fn tile_struct(
         tile_k: quote!(#tile_k),
         values_per_cell: u(a.values_per_cell).into_token_stream(),
         last_start: u(a.last_start).into_token_stream(),
+        layout: swizzled_layout_expr(&a.layout),
+        grid: layout_expr(&a.grid),
     });
     let access_fns = crate::access::trait_fns(name);
     Ok(quote! {
         #storage
 
         impl #name {
-            /// The validated core plan this tile was generated from (evaluated at compile time).
+            /// The validated core plan this tile was generated from (evaluated at compile time
+            /// where it is used; the other items are literals the macro computed from it).
             pub const PLAN: ::smemdesc::TilePlan = #decl.expect_valid();
             #accessors
 
@@ -458,6 +461,32 @@ pub(crate) fn tile_struct(
 
             #access_fns
         }
+    })
+}
+
+/// `m` as a literal `Mode` (every slot, so the value is equal field for field).
+fn mode_expr(m: &Mode) -> TokenStream {
+    let len = Literal::usize_unsuffixed(m.rank());
+    let shape = (0..MAX_SUBMODES).map(|i| u(m.shape(i)));
+    let stride = (0..MAX_SUBMODES).map(|i| u(m.stride(i)));
+    quote!(::smemdesc::Mode::from_parts(#len, [#(#shape),*], [#(#stride),*]))
+}
+
+/// `l` as a literal `Layout`.
+fn layout_expr(l: &Layout) -> TokenStream {
+    let (mn, k) = (mode_expr(&l.mn), mode_expr(&l.k));
+    quote!(::smemdesc::Layout { mn: #mn, k: #k })
+}
+
+/// `s` as a literal `SwizzledLayout`.
+fn swizzled_layout_expr(s: &SwizzledLayout) -> TokenStream {
+    let (bits, base, shift) = (u(s.swizzle.bits), u(s.swizzle.base), u(s.swizzle.shift));
+    let layout = layout_expr(&s.layout);
+    let elem_bytes = u(s.elem_bytes);
+    quote!(::smemdesc::SwizzledLayout {
+        swizzle: ::smemdesc::Swizzle { bits: #bits, base: #base, shift: #shift },
+        layout: #layout,
+        elem_bytes: #elem_bytes,
     })
 }
 
