@@ -1,10 +1,47 @@
 //! `cudarc` feature: encodes a checked [`TensorMap`] with the driver's `cuTensorMapEncodeTiled`
-//! (through `cudarc::driver::sys`, loaded dynamically, so this builds without CUDA), into a
-//! `CUtensorMap` held 128-byte aligned (CUDA 13 wants 128; several projects declare 64).
+//! (through `cudarc::driver::sys`, loaded at run time unless you choose linking, so this builds
+//! without CUDA) into an [`AlignedTensorMap`], which a cudarc launch takes as a kernel argument or
+//! [`upload`]s to global memory.
 //!
 //! Every documented rule is checked first ([`TensorMap::try_args`]); the driver sees only argument
 //! sets smemdesc accepts. If it still refuses one, that is a disagreement between the rules and the
 //! driver, reported as [`EncodeError::DriverRefused`] with the arguments.
+//!
+//! # Choosing the CUDA bindings
+//!
+//! cudarc 0.19 compiles the bindings of exactly one CUDA version, chosen by a cargo feature; two
+//! different ones in one build are a compile error (`... is defined multiple times`). smemdesc's
+//! `cudarc` feature names none, so the choice is yours, in one of two ways:
+//!
+//! - on smemdesc: `smemdesc = { version = "0.1", features = ["cuda-12080"] }` (each `cuda-*`
+//!   feature turns `cudarc` on: `cuda-12080`, `cuda-12090`, `cuda-13000`, `cuda-13010`,
+//!   `cuda-13020`, `cuda-13030`, `cuda-13040`);
+//! - or on your own cudarc dependency, when you have one: `smemdesc = { version = "0.1", features =
+//!   ["cudarc"] }` beside `cudarc = { version = "0.19", features = ["cuda-12080", ...] }` (cargo
+//!   unifies the two into one cudarc, or use the re-export [`cudarc`](mod@cudarc) and skip the
+//!   dependency).
+//!
+//! Bindings of CUDA 12.8 or later are needed: older ones lack the sub-byte data types
+//! (`CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN8B`, ...) and the `128B_ATOM` swizzles that
+//! [`TensorMapDataType`] and [`TensorMapSwizzle`] cover. The bindings' version is the newest API
+//! your program may call; the driver installed at run time may be newer (with dynamic loading,
+//! cudarc's default, the library is found when first used). With no version chosen, cudarc's build
+//! script stops with the list of its `cuda-*` features. The feature needs Rust 1.88 (cudarc's
+//! `libloading`), above the crate's 1.83 MSRV.
+//!
+//! # Passing a map to a kernel
+//!
+//! [`AlignedTensorMap`] is exactly the driver's 128-byte `CUtensorMap` and implements cudarc's
+//! `DeviceRepr`, so both forms work:
+//!
+//! - **by value**, for a CUDA C++ kernel parameter `const __grid_constant__ CUtensorMap map`:
+//!   `stream.launch_builder(&f).arg(&map)`;
+//! - **in global memory**, for a kernel that takes a pointer: [`upload`] the maps and pass the
+//!   returned `CudaSlice` like any buffer. A Rust nvptx64 kernel needs this form: a by-value
+//!   `CUtensorMap` parameter does not work there (nightly rustc stops with an internal compiler
+//!   error at 64-byte alignment; at less, LLVM copies the parameter to local memory, which TMA
+//!   cannot read). The kernel issues `fence.proxy.tensormap::generic.acquire.gpu` on a map (PTX 8.3)
+//!   before its first TMA with it, as `gpu/rust-kernel` does.
 
 extern crate std;
 
@@ -14,33 +51,129 @@ use crate::{
 };
 use cudarc::driver::sys;
 
-/// A `CUtensorMap` at a 128-byte aligned address, ready to pass to a kernel by value
-/// (`const __grid_constant__ CUtensorMap`) or to copy to the device.
+/// The cudarc this module is built against (0.19): its `driver` (with `sys`) and `nvrtc` modules,
+/// so a host program can use it without a dependency of its own and cannot mix two versions.
 ///
 /// ```
-/// assert_eq!(core::mem::align_of::<smemdesc::cuda::AlignedTensorMap>(), 128);
+/// use smemdesc::cuda::cudarc::driver::LaunchConfig;
+/// assert_eq!(LaunchConfig::for_num_elems(1).grid_dim, (1, 1, 1));
+/// ```
+pub use cudarc;
+
+/// An encoded `CUtensorMap`, 128 bytes at a 128-byte aligned address (CUDA 13 declares the type
+/// 128-byte aligned, CUDA 12 64), the form both kernel-argument and global-memory use need
+/// (see the [module docs](self#passing-a-map-to-a-kernel)).
+///
+/// ```
+/// use smemdesc::cuda::AlignedTensorMap;
+/// assert_eq!(core::mem::size_of::<AlignedTensorMap>(), 128); // exactly one CUtensorMap
+/// assert_eq!(core::mem::align_of::<AlignedTensorMap>(), 128);
+/// ```
+///
+/// By value, to a CUDA C++ kernel `__global__ void k(const __grid_constant__ CUtensorMap map)`
+/// (needs a GPU):
+///
+/// ```no_run
+/// use smemdesc::*;
+/// use smemdesc::cuda::{self, cudarc::driver::{CudaContext, DevicePtr, LaunchConfig, PushKernelArg}};
+/// const A: TilePlan = TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 128, 64).expect_valid();
+/// let ctx = CudaContext::new(0)?;
+/// let stream = ctx.default_stream();
+/// let a = stream.alloc_zeros::<u16>(256 * 64)?;
+/// let (ptr_a, _sync) = a.device_ptr(&stream);
+/// let map = cuda::encode(&TensorMap::for_tile_matrix(&A, 256, 64).address(ptr_a))?;
+/// # let f: cuda::cudarc::driver::CudaFunction = unimplemented!();
+/// let mut launch = stream.launch_builder(&f); // f: from ctx.load_module(..)?.load_function("k")
+/// launch.arg(&map);
+/// unsafe { launch.launch(LaunchConfig::for_num_elems(1)) }?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[repr(C, align(128))]
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct AlignedTensorMap {
     /// The driver's opaque 128-byte object.
     pub map: sys::CUtensorMap,
-    /// The arguments it was encoded from.
-    args: TensorMapArgs,
 }
 
+// Both uses below depend on the wrapper being exactly one `CUtensorMap`: no field after it, no
+// padding, whatever the alignment the chosen bindings give `CUtensorMap` (64 or 128).
+const _: () = assert!(core::mem::size_of::<AlignedTensorMap>() == 128);
+const _: () = assert!(core::mem::size_of::<sys::CUtensorMap>() == 128);
+
+// SAFETY: cudarc's `DeviceRepr` promises that the type's bytes are its device representation, for
+// a kernel argument (cudarc passes the driver a pointer to the value, and `cuLaunchKernel` copies
+// as many bytes as the kernel's parameter has) and for host-to-device copies of slices.
+// `AlignedTensorMap` is `repr(C)` around `CUtensorMap` alone, `{ opaque: [u64; 16] }`: 128 bytes,
+// no padding (asserted above), holding what `cuTensorMapEncodeTiled` wrote, which is the value a
+// `const __grid_constant__ CUtensorMap` parameter (128 bytes, 64-byte aligned) expects; our
+// 128-byte alignment satisfies both CUDA 12's 64 and CUDA 13's 128. A slice of them in device
+// memory is an array of `CUtensorMap` 128 bytes apart, each 128-byte aligned when the allocation
+// is (`upload` checks). Every bit pattern is a valid value (plain integers), so copies back are
+// sound too.
+#[allow(unsafe_code)]
+unsafe impl cudarc::driver::DeviceRepr for AlignedTensorMap {}
+
 impl AlignedTensorMap {
-    /// The arguments the map was encoded from.
+    /// The map's 128 bytes as the driver wrote them (for copying into a byte buffer of your own,
+    /// e.g. kernel parameters packed by hand).
     ///
-    /// ```no_run
-    /// # use smemdesc::*;
-    /// let m = TensorMap::new(Arch::Sm90, TensorMapDataType::Uint8, 2).dim(0, 64).dim(1, 64).box_dim(0, 64);
-    /// let t = smemdesc::cuda::encode(&m.address(0x7000_0000_0000)).unwrap(); // needs a CUDA context
-    /// assert_eq!(t.args().box_dim[0], 64);
     /// ```
-    pub fn args(&self) -> &TensorMapArgs {
-        &self.args
+    /// use smemdesc::cuda::{cudarc::driver::sys::CUtensorMap, AlignedTensorMap};
+    /// let mut opaque = [0u64; 16];
+    /// opaque[0] = 0x0807_0605_0403_0201;
+    /// let m = AlignedTensorMap { map: CUtensorMap { opaque } };
+    /// assert_eq!(m.to_bytes()[..8], 0x0807_0605_0403_0201u64.to_ne_bytes());
+    /// ```
+    pub fn to_bytes(&self) -> [u8; 128] {
+        let mut out = [0u8; 128];
+        for (chunk, word) in out.chunks_exact_mut(8).zip(self.map.opaque) {
+            chunk.copy_from_slice(&word.to_ne_bytes());
+        }
+        out
     }
+}
+
+/// Copies `maps` to a new device allocation on `stream` (in order, 128 bytes each), for a kernel
+/// that takes a pointer to its tensor maps instead of the maps by value (a Rust nvptx64 kernel:
+/// see the [module docs](self#passing-a-map-to-a-kernel)). Pass the returned slice as the kernel
+/// argument; element `i` is at `ptr + 128 * i`.
+///
+/// The copy is ordered on `stream` before the launches issued after it on that stream; the kernel
+/// still needs `fence.proxy.tensormap::generic.acquire.gpu` on a map before using it with TMA.
+///
+/// # Panics
+///
+/// If the driver returns an allocation that is not 128-byte aligned (`cuMemAlloc` promises 256).
+///
+/// ```no_run
+/// use smemdesc::*;
+/// use smemdesc::cuda::{self, cudarc::driver::{CudaContext, DevicePtr, LaunchConfig, PushKernelArg}};
+/// const A: TilePlan = TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 128, 64).expect_valid();
+/// let ctx = CudaContext::new(0)?;
+/// let stream = ctx.default_stream();
+/// let a = stream.alloc_zeros::<u16>(256 * 64)?;
+/// let (ptr_a, _sync) = a.device_ptr(&stream);
+/// let map = cuda::encode(&TensorMap::for_tile_matrix(&A, 256, 64).address(ptr_a))?;
+/// let maps = cuda::upload(&stream, &[map])?; // kernel: `maps: *const CUtensorMap`
+/// # let f: cuda::cudarc::driver::CudaFunction = unimplemented!();
+/// let mut launch = stream.launch_builder(&f);
+/// launch.arg(&maps);
+/// unsafe { launch.launch(LaunchConfig::for_num_elems(1)) }?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn upload(
+    stream: &std::sync::Arc<cudarc::driver::CudaStream>,
+    maps: &[AlignedTensorMap],
+) -> Result<cudarc::driver::CudaSlice<AlignedTensorMap>, cudarc::driver::DriverError> {
+    use cudarc::driver::DevicePtr;
+    let slice = stream.clone_htod(maps)?;
+    let (ptr, sync) = slice.device_ptr(stream);
+    drop(sync);
+    assert!(
+        ptr % 128 == 0,
+        "the driver returned a device allocation at {ptr:#x}, not 128-byte aligned: tensor maps in global memory need 64 (CUDA 12) or 128 (CUDA 13)"
+    );
+    Ok(slice)
 }
 
 /// Why a tensor map was not encoded.
@@ -92,7 +225,19 @@ impl core::fmt::Display for EncodeError {
     }
 }
 
-impl std::error::Error for EncodeError {}
+/// The message of [`EncodeError::Invalid`] includes the [`TensorMapError`]'s (so it has no
+/// separate `source`).
+///
+/// ```
+/// use smemdesc::*;
+/// fn encode(ptr: u64) -> Result<cuda::AlignedTensorMap, Box<dyn std::error::Error>> {
+///     let m = TensorMap::new(Arch::Sm90, TensorMapDataType::Uint8, 1).dim(0, 16).box_dim(0, 16);
+///     Ok(cuda::encode(&m.address(ptr))?)
+/// }
+/// // misaligned: refused before the driver is called, so no GPU is needed to see it
+/// assert!(encode(8).unwrap_err().to_string().contains("globalAddress"));
+/// ```
+impl core::error::Error for EncodeError {}
 
 /// Checks `map` ([`TensorMap::try_args`]) and encodes it with the driver (a current context is
 /// needed).
@@ -119,7 +264,6 @@ pub fn encode(map: &TensorMap) -> Result<AlignedTensorMap, EncodeError> {
 pub fn encode_args(args: &TensorMapArgs) -> Result<AlignedTensorMap, EncodeError> {
     let mut out = AlignedTensorMap {
         map: sys::CUtensorMap { opaque: [0; 16] },
-        args: *args,
     };
     // cudarc loads libcuda dynamically and panics when it cannot: report that as no driver.
     let call = std::panic::catch_unwind(|| {
@@ -275,8 +419,23 @@ mod tests {
     }
 
     #[test]
-    fn wrapper_is_128_aligned() {
+    fn wrapper_is_one_128_aligned_map() {
         assert_eq!(core::mem::align_of::<AlignedTensorMap>(), 128);
+        assert_eq!(core::mem::size_of::<AlignedTensorMap>(), 128);
         assert_eq!(core::mem::offset_of!(AlignedTensorMap, map), 0);
+        // An array of them is an array of CUtensorMap: 128 bytes apart.
+        let two = [AlignedTensorMap {
+            map: sys::CUtensorMap { opaque: [0; 16] },
+        }; 2];
+        let (p0, p1) = (&two[0] as *const _ as usize, &two[1] as *const _ as usize);
+        assert_eq!((p1 - p0, p0 % 128), (128, 0));
+    }
+
+    /// `launch_builder(&f).arg(&map)` and `clone_htod(&[map])` need `DeviceRepr`.
+    #[test]
+    fn map_is_device_repr() {
+        fn device_repr<T: cudarc::driver::DeviceRepr>() {}
+        device_repr::<AlignedTensorMap>();
+        device_repr::<[AlignedTensorMap; 4]>();
     }
 }

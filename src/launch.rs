@@ -60,6 +60,19 @@ impl core::fmt::Display for LaunchError {
     }
 }
 
+/// `?` carries it into `Box<dyn std::error::Error>` (the trait is `core`'s, so no `std` is needed):
+///
+/// ```
+/// use smemdesc::*;
+/// fn launch(m: u32) -> Result<GemmLaunch, Box<dyn std::error::Error>> {
+///     let a = TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 128, 64).build()?;
+///     let b = TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::K, 128, 64).build()?;
+///     Ok(GemmLaunch::new(&a, &b, m, 4096)?)
+/// }
+/// assert_eq!(launch(0).unwrap_err().to_string(), "m and n must be at least 1");
+/// ```
+impl core::error::Error for LaunchError {}
+
 /// Launch parameters of a GEMM `m × n` whose CTAs hold tiles `A` and `B`.
 ///
 /// Shared memory: A at offset 0, B at A's bytes rounded up to B's alignment; `shared_mem_bytes`

@@ -57,13 +57,23 @@
 //! assert_eq!(Storage::b(base).desc(0, 1, 2), TileB::desc(base + 65536, 0, 1, 2));
 //! assert_eq!(Storage::full_at(base, 3), base + 196608 + 3 * 8);
 //! ```
+//!
+//! ## Features
+//!
+//! Off by default: `cudarc` adds the module `cuda` (tensor maps encoded by the driver, passed to or
+//! uploaded for a cudarc launch). It names no CUDA version: choose the bindings with one of
+//! `cuda-12080`, `cuda-12090`, `cuda-13000` … `cuda-13040` (each turns `cudarc` on), or on your own
+//! cudarc 0.19 dependency (the module `cuda` says how).
 #![no_std]
 // The `cudarc` feature makes one driver call (`cuda::encode_args`); everything else stays safe.
 #![cfg_attr(not(feature = "cudarc"), forbid(unsafe_code))]
 #![cfg_attr(feature = "cudarc", deny(unsafe_code))]
 #![warn(missing_docs)]
+// docs.rs (Cargo.toml `package.metadata.docs.rs`) marks the feature-gated items.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 #[cfg(feature = "cudarc")]
+#[cfg_attr(docsrs, doc(cfg(feature = "cudarc")))]
 pub mod cuda;
 mod launch;
 

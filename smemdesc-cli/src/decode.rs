@@ -4,7 +4,7 @@
 //! ([`SmemDescriptor`], [`SwizzleMode`]); this module only explains them.
 
 use serde::Serialize;
-use smemdesc_core::{Arch, SmemDescriptor, SwizzleMode};
+use smemdesc_core::{Arch, Idesc, MmaKind, SmemDescriptor, SwizzleMode};
 use std::fmt::Write as _;
 
 /// One descriptor field: its raw value (as stored in the bits) and its meaning.
@@ -195,6 +195,12 @@ pub fn decode(arch: Arch, raw: u64) -> DecodeReport {
                 .to_string(),
         );
     }
+    // What else the value looks like comes first: it explains the warnings above.
+    let (mut first_warnings, mut first_notes) = (Vec::new(), Vec::new());
+    lookalike_hints(arch, raw, &mut first_warnings, &mut first_notes);
+    first_warnings.append(&mut warnings);
+    first_notes.append(&mut notes);
+    let (warnings, notes) = (first_warnings, first_notes);
 
     DecodeReport {
         arch: arch.name(),
@@ -216,6 +222,58 @@ pub fn decode(arch: Arch, raw: u64) -> DecodeReport {
         notes,
         placements,
     }
+}
+
+/// What else `raw` looks like: a tcgen05 instruction descriptor (32-bit, or its 64-bit run-time
+/// form `idesc << 32`), or a descriptor of the other architecture.
+fn lookalike_hints(arch: Arch, raw: u64, warnings: &mut Vec<String>, notes: &mut Vec<String>) {
+    let (hi, lo) = ((raw >> 32) as u32, raw as u32);
+    if raw != 0 && hi == 0 {
+        warnings.push(format!(
+            "the value fits in 32 bits (bits 32-63, SBO and layout among them, are all 0): it looks like a tcgen05 instruction descriptor{}; to read it as one: smemdesc decode --idesc {raw:#010x}",
+            legal_idesc_kinds(lo)
+                .map(|k| format!(" (a legal one for kind::{k})"))
+                .unwrap_or_default()
+        ));
+        return;
+    }
+    if lo == 0 && hi != 0 {
+        if let Some(kinds) = legal_idesc_kinds(hi) {
+            notes.push(format!(
+                "the low 32 bits are 0 and the high half {hi:#010x} is a legal tcgen05 instruction descriptor (kind::{kinds}): if this is its 64-bit run-time form (idesc << 32), read it with smemdesc decode --idesc {hi:#010x}"
+            ));
+        }
+    }
+    let other = match arch {
+        Arch::Sm90 => Arch::Sm100,
+        Arch::Sm100 => Arch::Sm90,
+    };
+    let (here, there) = (
+        SmemDescriptor::from_raw(arch, raw),
+        SmemDescriptor::from_raw(other, raw),
+    );
+    let clean = |d: &SmemDescriptor| d.reserved_bits() == 0 && d.layout().is_some();
+    if !clean(&here) && clean(&there) {
+        let why = match other {
+            Arch::Sm100 => "bit 46, the tcgen05 descriptor version, is set",
+            Arch::Sm90 => "bit 46 is clear, and every sm100 descriptor sets it",
+        };
+        warnings.push(format!(
+            "this looks like an {o} descriptor ({why}): read as {o}, every fixed and reserved bit is right and the layout is {l}; decode it with --arch {o}",
+            o = other.name(),
+            l = there.layout().map(|l| l.name()).unwrap_or_default()
+        ));
+    }
+}
+
+/// The kinds (comma-separated) whose table reads `raw` as a legal instruction descriptor.
+fn legal_idesc_kinds(raw: u32) -> Option<String> {
+    let kinds: Vec<&str> = MmaKind::ALL
+        .iter()
+        .filter(|&&k| matches!(Idesc::new(raw, k).decode(), Ok(d) if d.validate().is_ok()))
+        .map(|k| k.name())
+        .collect();
+    (!kinds.is_empty()).then(|| kinds.join(", kind::"))
 }
 
 fn layout_meaning(l: SwizzleMode) -> String {

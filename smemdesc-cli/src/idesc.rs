@@ -163,6 +163,9 @@ pub struct IdescReport {
     pub fields: Vec<FieldOut>,
     /// Rules the descriptor breaks (decode only; `idesc` refuses an illegal one).
     pub problems: Vec<String>,
+    /// How `decode --idesc` read a value written without `0x` (absent when not inferred).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub input: Option<String>,
 }
 
 fn report(raw: u32, d: &InstrDesc) -> IdescReport {
@@ -203,6 +206,7 @@ fn report(raw: u32, d: &InstrDesc) -> IdescReport {
             Ok(()) => Vec::new(),
             Err(e) => vec![e.to_string()],
         },
+        input: None,
     }
 }
 
@@ -315,19 +319,35 @@ pub fn render_text(r: &IdescReport) -> String {
     s
 }
 
-/// Text form of every reading of `decode --idesc`, with a note when the kind is ambiguous.
+/// Text form of every reading of `decode --idesc`: how the value was read when that was inferred,
+/// then, with several readings, whether they are legal (all of them, or none: [`decode`] keeps only
+/// the legal ones when there are any).
 pub fn render_all(readings: &[IdescReport]) -> String {
     let mut s = String::new();
+    if let Some(note) = readings.first().and_then(|r| r.input.as_ref()) {
+        let _ = writeln!(s, "input: {note}\n");
+    }
     if let [first, _, ..] = readings {
         let kinds: Vec<&str> = readings.iter().map(|r| r.kind).collect();
-        let _ = writeln!(
-            s,
-            "{} reads as a legal descriptor of {} kinds ({}); the kind is part of the opcode, \
-             not of the descriptor: pass --kind to choose\n",
-            first.idesc,
-            readings.len(),
-            kinds.join(", ")
-        );
+        if readings.iter().all(|r| r.problems.is_empty()) {
+            let _ = writeln!(
+                s,
+                "{} reads as a legal descriptor of {} kinds ({}); the kind is part of the opcode, \
+                 not of the descriptor: pass --kind to choose\n",
+                first.idesc,
+                readings.len(),
+                kinds.join(", ")
+            );
+        } else {
+            let _ = writeln!(
+                s,
+                "{} is not a legal descriptor of any kind: it decodes with the tables of {} kinds \
+                 ({}), each reading with the problems listed below\n",
+                first.idesc,
+                readings.len(),
+                kinds.join(", ")
+            );
+        }
     }
     let texts: Vec<String> = readings.iter().map(render_text).collect();
     s.push_str(&texts.join("\n"));

@@ -20,6 +20,7 @@
 #![warn(missing_docs)]
 
 mod decode;
+mod decode_input;
 mod draw;
 mod fragment;
 mod header;
@@ -72,21 +73,27 @@ struct Cli {
 enum Command {
     /// Decode raw 64-bit descriptors: every field by name, plus warnings.
     ///
-    /// With several descriptors, `--json` prints an array of reports.
+    /// With several descriptors, `--json` prints an array of reports. Values: `0x` hex; without
+    /// `0x`, hex when they have a letter a-f, decimal when too long for hex (over 16 digits; 8
+    /// for --idesc) or with --decimal; other bare digits are refused as ambiguous.
     Decode {
-        /// The descriptor(s) (0x-prefixed hex or decimal).
-        #[arg(value_parser = parse_num, required_unless_present = "idesc")]
-        descriptors: Vec<u64>,
+        /// The descriptor(s): 0x-prefixed hex (bare hex with a letter a-f, or decimal with
+        /// --decimal, are read too, and the report says how).
+        #[arg(required_unless_present = "idesc")]
+        descriptors: Vec<String>,
         /// Architecture whose encoding to use: sm90 or sm100.
         #[arg(long, value_parser = parse_arch_arg, required_unless_present = "idesc")]
         arch: Option<Arch>,
         /// Explain a 32-bit tcgen05 instruction descriptor instead (every kind whose table reads
         /// it, or only --kind).
-        #[arg(long, value_parser = parse_num, conflicts_with_all = ["descriptors", "arch"])]
-        idesc: Option<u64>,
+        #[arg(long, conflicts_with_all = ["descriptors", "arch"])]
+        idesc: Option<String>,
         /// With --idesc: the kind whose table to read it with.
         #[arg(long, requires = "idesc")]
         kind: Option<String>,
+        /// Read values written without 0x as decimal.
+        #[arg(long)]
+        decimal: bool,
         /// Print JSON instead of text.
         #[arg(long)]
         json: bool,
@@ -175,13 +182,26 @@ fn parse_arch_arg(s: &str) -> Result<Arch, String> {
 fn run(cli: Cli) -> Result<String, CliError> {
     match cli.command {
         Command::Decode {
-            idesc: Some(raw),
+            idesc: Some(text),
             kind,
+            decimal,
             json,
             ..
         } => {
-            let raw = u32::try_from(raw)
-                .map_err(|_| CliError(format!("--idesc {raw:#x} does not fit in 32 bits")))?;
+            let input = decode_input::parse_raw(&text, 32, decimal)
+                .map_err(|e| CliError(format!("--idesc: {e}")))?;
+            let raw = u32::try_from(input.value).map_err(|_| {
+                let v = input.value;
+                let hint = if v as u32 == 0 {
+                    format!(
+                        "; its low half is zero: if it is the 64-bit run-time form (idesc << 32), the descriptor is --idesc {:#010x}",
+                        v >> 32
+                    )
+                } else {
+                    format!("; a 64-bit value is an SMEM descriptor: smemdesc decode {v:#018x} --arch sm90|sm100")
+                };
+                CliError(format!("--idesc {v:#x} does not fit in 32 bits{hint}"))
+            })?;
             let kind = match kind {
                 Some(k) => Some(smemdesc_core::MmaKind::from_name(&k).ok_or_else(|| {
                     CliError(format!(
@@ -191,7 +211,10 @@ fn run(cli: Cli) -> Result<String, CliError> {
                 })?),
                 None => None,
             };
-            let reports = idesc::decode(raw, kind)?;
+            let mut reports = idesc::decode(raw, kind)?;
+            for r in &mut reports {
+                r.input.clone_from(&input.note);
+            }
             if json {
                 match reports.as_slice() {
                     [one] => to_json(one),
@@ -204,14 +227,20 @@ fn run(cli: Cli) -> Result<String, CliError> {
         Command::Decode {
             descriptors,
             arch,
+            decimal,
             json,
             ..
         } => {
             let arch = arch.ok_or_else(|| CliError("--arch is required".to_string()))?;
-            let reports: Vec<_> = descriptors
-                .iter()
-                .map(|&d| decode::decode(arch, d))
-                .collect();
+            let mut reports = Vec::new();
+            for text in &descriptors {
+                let input = decode_input::parse_raw(text, 64, decimal).map_err(CliError)?;
+                let mut r = decode::decode(arch, input.value);
+                if let Some(note) = input.note {
+                    r.notes.insert(0, note);
+                }
+                reports.push(r);
+            }
             if json {
                 match reports.as_slice() {
                     [one] => to_json(one),

@@ -46,6 +46,7 @@ mod descriptor;
 mod dtype;
 mod emulator;
 mod error;
+mod error_trait;
 pub mod fragment;
 mod idesc;
 mod idesc_codec;

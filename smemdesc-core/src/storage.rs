@@ -156,6 +156,31 @@ pub enum StorageProblem {
     },
 }
 
+/// The reason alone; [`StorageLayout::message`] names the storage and its members.
+///
+/// ```
+/// # use smemdesc_core::*;
+/// let e = StorageProblem::ArchMismatch { member: 2 };
+/// assert_eq!(e.to_string(), "member 2 is a tile declared for another architecture than the storage");
+/// ```
+impl core::fmt::Display for StorageProblem {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match *self {
+            StorageProblem::OverBudget => write!(
+                f,
+                "the members plus the slack to align the dynamic shared-memory base exceed the per-CTA shared-memory limit"
+            ),
+            StorageProblem::AlignNotPowerOfTwo { member } => {
+                write!(f, "member {member} has an alignment that is 0 or not a power of two")
+            }
+            StorageProblem::ArchMismatch { member } => write!(
+                f,
+                "member {member} is a tile declared for another architecture than the storage"
+            ),
+        }
+    }
+}
+
 /// The layout of one CTA's shared memory: every member's offset from the storage base (which must
 /// be aligned to [`align`](Self::align)), in declaration order, each the smallest offset after the
 /// previous member that honours the member's alignment.
