@@ -1,5 +1,7 @@
 //! The run-time access items of a `#[smem_tile]` type (`smemdesc::access`): the `ACCESS`
-//! constant and the `desc` / `offset` forms, inherent and on the `SmemTile` impl.
+//! constant and the inherent `desc` / `offset` forms. The `SmemTile` impl sets only `ACCESS`:
+//! the trait's provided `desc` / `offset` forms evaluate it the same way (one body each in the
+//! trait instead of six per tile).
 //!
 //! `ACCESS` is all literals (the layouts too, written from the plan the macro computed), so
 //! using a tile does not make the compiler evaluate `PLAN` (the core's whole validation) again;
@@ -10,7 +12,7 @@
 //! indexed at run time (the `ADVANCE_*` arrays stay for constant indices), and the asserting
 //! forms' failure is the core's (a `trap` on nvptx64).
 
-use proc_macro2::{Ident, TokenStream};
+use proc_macro2::TokenStream;
 use quote::quote;
 
 /// The literal fields of `ACCESS` that the tile attribute computed from the plan.
@@ -134,43 +136,6 @@ pub(crate) fn inherent(f: &AccessFields) -> TokenStream {
         #[inline]
         pub const fn value_offset(mn: u32, k: u32) -> ::smemdesc::ValueOffset {
             Self::PLAN.tile.value_offset(mn, k)
-        }
-    }
-}
-
-/// The access functions of the `SmemTile` impl for `name`: each calls the inherent item.
-pub(crate) fn trait_fns(name: &Ident) -> TokenStream {
-    quote! {
-        #[inline]
-        #[track_caller]
-        fn desc(smem_addr: u32, mn: u32, k: u32, stage: u32) -> u64 {
-            #name::desc(smem_addr, mn, k, stage)
-        }
-        #[inline]
-        fn try_desc(
-            smem_addr: u32,
-            mn: u32,
-            k: u32,
-            stage: u32,
-        ) -> ::core::result::Result<::smemdesc::SmemDescriptor, ::smemdesc::Error> {
-            #name::try_desc(smem_addr, mn, k, stage)
-        }
-        #[inline]
-        fn desc_unchecked(smem_addr: u32, mn: u32, k: u32, stage: u32) -> u64 {
-            #name::desc_unchecked(smem_addr, mn, k, stage)
-        }
-        #[inline]
-        #[track_caller]
-        fn offset(mn: u32, k: u32) -> u32 {
-            #name::offset(mn, k)
-        }
-        #[inline]
-        fn try_offset(mn: u32, k: u32) -> ::core::result::Result<u32, ::smemdesc::Error> {
-            #name::try_offset(mn, k)
-        }
-        #[inline]
-        fn offset_unchecked(mn: u32, k: u32) -> u32 {
-            #name::offset_unchecked(mn, k)
         }
     }
 }

@@ -341,7 +341,6 @@ pub(crate) fn tile_struct(
         layout: swizzled_layout_expr(&a.layout),
         grid: layout_expr(&a.grid),
     });
-    let access_fns = crate::access::trait_fns(name);
     Ok(quote! {
         #storage
 
@@ -458,8 +457,6 @@ pub(crate) fn tile_struct(
             const TMA_BOX_OFFSETS: &'static [u32] = &#name::TMA_BOX_OFFSETS;
             const TMA_BOX_COORDS: &'static [[u32; 2]] = &#name::TMA_BOX_COORDS;
             const ACCESS: ::smemdesc::TileAccess = #name::ACCESS;
-
-            #access_fns
         }
     })
 }
