@@ -58,6 +58,9 @@
 //! assert_eq!(Storage::full_at(base, 3), base + 196608 + 3 * 8);
 //! ```
 //!
+//! The [`guide`] explains all of it chapter by chapter: tiles, storage, the instruction, a Rust
+//! kernel, the host, Blackwell, register fragments, the CLI, the C/C++ header, correctness.
+//!
 //! ## Features
 //!
 //! Off by default: `cudarc` adds the module `cuda` (tensor maps encoded by the driver, passed to or
@@ -75,6 +78,7 @@
 #[cfg(feature = "cudarc")]
 #[cfg_attr(docsrs, doc(cfg(feature = "cudarc")))]
 pub mod cuda;
+pub mod guide;
 mod launch;
 
 pub use launch::{GemmLaunch, LaunchError};

@@ -67,7 +67,10 @@ impl Mode {
         shape: [u32; MAX_SUBMODES],
         stride: [u32; MAX_SUBMODES],
     ) -> Mode {
-        assert!(len <= MAX_SUBMODES, "smemdesc: a mode holds at most 4 sub-modes");
+        assert!(
+            len <= MAX_SUBMODES,
+            "smemdesc: a mode holds at most 4 sub-modes"
+        );
         Mode { len, shape, stride }
     }
 

@@ -5,8 +5,8 @@ use crate::args::Decl;
 use proc_macro2::{Literal, Span, TokenStream};
 use quote::{quote, ToTokens};
 use smemdesc_core::{
-    Arch, Argument, ElementType, Error, Layout, Major, MmaKind, Mode, Operand, Order,
-    SwizzleMode, SwizzledLayout, TileDecl, TilePlan, MAX_SUBMODES,
+    Arch, Argument, ElementType, Error, Layout, Major, MmaKind, Mode, Operand, Order, SwizzleMode,
+    SwizzledLayout, TileDecl, TilePlan, MAX_SUBMODES,
 };
 
 /// The core declaration for the parsed arguments (only what was given; the core fills defaults).
