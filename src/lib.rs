@@ -93,7 +93,7 @@ pub use smemdesc_macros::{
 /// from A and N from B, majors, accumulator, negate/saturate/scale settings legal for the kind;
 /// `sf` is required for `mxf4nvf4`; `vec = 16 | 32` sets the values per scale factor), checks the module's [`macro@smem_scale_tile`]s against the
 /// instruction ([`MmaPair::check_scale_tile`]), and adds the instruction's items to the module
-/// (README "The instruction: pairing A and B").
+/// ([the instruction chapter](crate::guide::instruction) of the guide).
 ///
 /// ```
 /// #[smemdesc::smem_mma(accum = f32)]

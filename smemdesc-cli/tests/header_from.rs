@@ -1,6 +1,6 @@
 //! `smemdesc header --from FILE`: the headers of `examples/host_launch.rs` and of
-//! `tests/header_fixture.rs` (the README's GEMM tiles paired by `#[smem_mma]` on sm90 and sm100,
-//! the README's storage, placed tiles, nested arrays, `const` lengths) compile together as C++17
+//! `tests/header_fixture.rs` (the guide's GEMM tiles paired by `#[smem_mma]` on sm90 and sm100,
+//! the guide's storage, placed tiles, nested arrays, `const` lengths) compile together as C++17
 //! and as C with `-Wall -Werror`, with `static_assert`s whose expected values come from outside
 //! smemdesc: storage offsets worked by hand from the alignment rules, descriptors assembled from
 //! the PTX ISA's matrix-descriptor fields, CuTe's golden descriptors and `make_instr_desc` rows,
