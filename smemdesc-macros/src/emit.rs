@@ -431,29 +431,12 @@ pub(crate) fn tile_struct(
             }
         }
 
+        // The trait provides its other constants from `PLAN` and `ACCESS` (evaluated only
+        // where used); an impl with six items keeps a declaration cheap to build.
         impl ::smemdesc::SmemTile for #name {
             const PLAN: ::smemdesc::TilePlan = #name::PLAN;
-            const DESC: u64 = #name::DESC;
-            const LBO: u32 = #name::LBO;
-            const SBO: u32 = #name::SBO;
-            const LAYOUT_TYPE: u8 = #name::LAYOUT_TYPE;
-            const SWIZZLE: ::smemdesc::SwizzleMode = #name::SWIZZLE;
-            const MMA_M: u32 = #name::MMA_M;
-            const MMA_N: u32 = #name::MMA_N;
-            const MMA_K: u32 = #name::MMA_K;
-            const MMAS_MN: u32 = #name::MMAS_MN;
-            const MMAS_K: u32 = #name::MMAS_K;
             const ADVANCE_MN: &'static [u16] = &#name::ADVANCE_MN;
             const ADVANCE_K: &'static [u16] = &#name::ADVANCE_K;
-            const ADVANCE_STAGE: u32 = #name::ADVANCE_STAGE;
-            const STAGES: u32 = #name::STAGES;
-            const STAGE_BYTES: u32 = #name::STAGE_BYTES;
-            const BYTES: u32 = #name::BYTES;
-            const ALIGN: u32 = #name::ALIGN;
-            const TMA_BOX: [u32; 2] = #name::TMA_BOX;
-            const TMA_BOXES: u32 = #name::TMA_BOXES;
-            const TMA_SWIZZLE: u32 = #name::TMA_SWIZZLE;
-            const TMA_DATA_TYPE: u32 = #name::TMA_DATA_TYPE;
             const TMA_BOX_OFFSETS: &'static [u32] = &#name::TMA_BOX_OFFSETS;
             const TMA_BOX_COORDS: &'static [[u32; 2]] = &#name::TMA_BOX_COORDS;
             const ACCESS: ::smemdesc::TileAccess = #name::ACCESS;
