@@ -80,6 +80,7 @@
 pub mod cuda;
 pub mod guide;
 mod launch;
+mod tile_items;
 
 pub use launch::{GemmLaunch, LaunchError};
 pub use smemdesc_core as core;
