@@ -59,7 +59,8 @@
 //! ```
 //!
 //! The [`guide`] explains all of it chapter by chapter: tiles, storage, the instruction, a Rust
-//! kernel, the host, Blackwell, register fragments, the CLI, the C/C++ header, correctness.
+//! kernel, the host, Blackwell, the epilogue and clusters, register fragments, the CLI, the C/C++
+//! header, correctness.
 //!
 //! ## Features
 //!
@@ -86,7 +87,7 @@ pub use launch::{GemmLaunch, LaunchError};
 pub use smemdesc_core as core;
 pub use smemdesc_core::*;
 pub use smemdesc_macros::{
-    smem_fragment_tile, smem_plan, smem_scale_tile, smem_storage, smem_tile,
+    smem_epilogue_tile, smem_fragment_tile, smem_plan, smem_scale_tile, smem_storage, smem_tile,
 };
 
 /// Pairs the A and B [`macro@smem_tile`] structs declared in an inline module into one MMA

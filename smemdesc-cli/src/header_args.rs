@@ -284,7 +284,17 @@ pub(crate) fn mma_options(src: &Src, attr: &syn::Attribute) -> Result<PairOption
     let given = pairs(
         src,
         &metas,
-        &["accum", "negate_a", "negate_b", "saturate", "sf", "vec"],
+        // `cluster` / `non_portable` are the macro's multicast plan: no header values.
+        &[
+            "accum",
+            "negate_a",
+            "negate_b",
+            "saturate",
+            "sf",
+            "vec",
+            "cluster",
+            "non_portable",
+        ],
     )?;
     let flag = |k: &str| -> Result<bool, CliError> {
         match given.iter().find(|(n, _)| n == k).map(|(_, m)| *m) {

@@ -48,8 +48,8 @@ pub const TILE_KEYS: &[(&str, &str)] = &[
 /// ```
 /// use smemdesc_core::MMA_KEYS;
 /// assert!(MMA_KEYS.starts_with("accum = f16 | f32 | s32 (required), "));
-/// assert!(MMA_KEYS.ends_with("sf = ue8m0 | ue4m3, vec = 16 | 32"));
+/// assert!(MMA_KEYS.ends_with("vec = 16 | 32, cluster = (x, y), non_portable = true | false"));
 /// ```
 pub const MMA_KEYS: &str = "accum = f16 | f32 | s32 (required), negate_a = true | false, \
                             negate_b = true | false, saturate = true | false, sf = ue8m0 | ue4m3, \
-                            vec = 16 | 32";
+                            vec = 16 | 32, cluster = (x, y), non_portable = true | false";

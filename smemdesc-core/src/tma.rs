@@ -380,6 +380,11 @@ impl TmaPlan {
         let spec = tile.spec();
         tile.layout().eval(mn, k / spec.form.values_per_cell()) * spec.dtype.smem_bytes()
     }
+
+    /// Whether box rows run along MN (K-major tile) rather than K.
+    pub(crate) const fn box_coord_major_is_k(&self) -> bool {
+        matches!(self.major, Major::K)
+    }
 }
 
 /// A tile's extents seen from TMA in layout cells: `strided` rows of `contig` cells, boxes `inner`

@@ -12,6 +12,7 @@
 
 mod args;
 mod emit;
+mod epilogue;
 mod fallback;
 mod fragment;
 mod global;
@@ -388,6 +389,51 @@ pub fn smem_fragment_tile(attr: TokenStream, item: TokenStream) -> TokenStream {
     let (shell, item_errors) = parse_struct(item2.clone());
     let out = match (shell, item_errors) {
         (Some(st), None) => fragment::expand(attr.into(), &st, site),
+        (_, Some(e)) => Err(e),
+        (None, None) => Err(syn::Error::new(site, "expected a unit struct")),
+    };
+    match out {
+        Ok(ts) => ts.into(),
+        Err(e) => {
+            let mut ts = e.to_compile_error();
+            ts.extend(item2);
+            ts.into()
+        }
+    }
+}
+
+/// Declares the epilogue's C/D tile (sm90): the shared-memory tile a `wgmma` `m64nNk*`
+/// accumulator is written into (`stmatrix` / `st.shared`) and stored from (TMA store, TMA
+/// reduce-add, plain loads). The core picks the widest swizzle whose every writer instruction is
+/// conflict-free under the bank model (or checks the given one), checks the TMA store map's
+/// `tma_swizzle` against it, and the struct gets the per-lane writer offsets, register pairs, TMA
+/// store boxes and its storage footprint (`#[smem(epilogue)]` in [`macro@smem_storage`]).
+///
+/// ```ignore
+/// #[smemdesc::smem_epilogue_tile(dtype = bf16, tile = (64, 64), wgmma_n = 256, stages = 2,
+///     writer = stmatrix_x4, reader = tma_store, tma_swizzle = 128B)]
+/// struct C;
+/// let off = C::writer_offset(0, warp, instr, lane);
+/// ```
+///
+/// | key | values | default |
+/// |---|---|---|
+/// | `dtype` | `f16`, `bf16` (`stmatrix`), `f32`, `s32` (`st_shared_8`) | required |
+/// | `tile` | `(M, N)`: M a multiple of 64 (a warpgroup's rows), N dividing `wgmma_n` | required |
+/// | `wgmma_n` | the accumulator's N | required |
+/// | `major` | `n` (row-major), `m` (with `stmatrix_*_trans`) | `n` |
+/// | `stages` | buffers | `1` |
+/// | `writer` | `stmatrix_x1/x2/x4[_trans]`, `st_shared_4`, `st_shared_8` | `stmatrix_x4` |
+/// | `reader` | `tma_store`, `tma_reduce_add`, `loads` | `tma_store` |
+/// | `swizzle` | `auto`, `none`, `32B`, `64B`, `128B` | `auto` |
+/// | `tma_swizzle` | the TMA store map's swizzle: must equal the tile's | unchecked |
+#[proc_macro_attribute]
+pub fn smem_epilogue_tile(attr: TokenStream, item: TokenStream) -> TokenStream {
+    let item2 = proc_macro2::TokenStream::from(item);
+    let site = Span::call_site();
+    let (shell, item_errors) = parse_struct(item2.clone());
+    let out = match (shell, item_errors) {
+        (Some(st), None) => epilogue::expand(attr.into(), &st, site),
         (_, Some(e)) => Err(e),
         (None, None) => Err(syn::Error::new(site, "expected a unit struct")),
     };

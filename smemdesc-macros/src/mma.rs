@@ -25,6 +25,8 @@ struct Opts {
     saturate: Option<(bool, Span)>,
     sf: Option<(ScaleFormat, Span)>,
     vec: Option<(u32, Span)>,
+    cluster: Option<((u32, u32), Span)>,
+    non_portable: Option<(bool, Span)>,
 }
 
 use smemdesc_core::MMA_KEYS as KEYS;
@@ -37,6 +39,8 @@ fn parse_opts(attr: TokenStream) -> syn::Result<Opts> {
         saturate: None,
         sf: None,
         vec: None,
+        cluster: None,
+        non_portable: None,
     };
     let mut seen: Vec<String> = Vec::new();
     let parser = syn::meta::parser(|meta| {
@@ -79,6 +83,22 @@ fn parse_opts(attr: TokenStream) -> syn::Result<Opts> {
             "negate_a" => o.negate_a = Some(flag(&meta)?),
             "negate_b" => o.negate_b = Some(flag(&meta)?),
             "saturate" => o.saturate = Some(flag(&meta)?),
+            "non_portable" => o.non_portable = Some(flag(&meta)?),
+            "cluster" => {
+                let v = meta.value()?;
+                let content;
+                let paren = syn::parenthesized!(content in v);
+                let span = paren.span.join();
+                let bad =
+                    || syn::Error::new(span, "`cluster` takes `(x, y)`: CTAs along M and along N");
+                let x: syn::LitInt = content.parse().map_err(|_| bad())?;
+                content.parse::<syn::Token![,]>().map_err(|_| bad())?;
+                let y: syn::LitInt = content.parse().map_err(|_| bad())?;
+                if !content.is_empty() {
+                    return Err(bad());
+                }
+                o.cluster = Some(((x.base10_parse()?, y.base10_parse()?), span));
+            }
             "sf" => {
                 let v: Ident = meta.value()?.parse()?;
                 let s = ScaleFormat::from_name(&v.to_string()).ok_or_else(|| {
@@ -320,6 +340,7 @@ fn pairing(attr: TokenStream, body: &TokenStream) -> syn::Result<TokenStream> {
         }
     }
     let mut ts = items(&pair, &na, &nb, &po)?;
+    ts.extend(cluster_items(&opts, &pair, (&pa, &na), (&pb, &nb))?);
     ts.extend(scale_tiles(&pair, body, (&pa, &na), (&pb, &nb))?);
     Ok(ts)
 }
@@ -327,6 +348,82 @@ fn pairing(attr: TokenStream, body: &TokenStream) -> syn::Result<TokenStream> {
 /// The `#[smem_scale_tile]`s of the module: each must hold the factors of its operand's tile
 /// ([`MmaPair::check_scale_tile`]), checked at expansion time with a spanned error and again by
 /// the compiler from the tiles' `PLAN` and the scale tile's `SCALE`.
+/// `cluster = (x, y)`: the multicast plan of both operands (the core's `Cluster::multicast`),
+/// checked now (a spanned error naming the legal values), and for `cta_group::2` the CTA pair.
+fn cluster_items(
+    o: &Opts,
+    pair: &MmaPair,
+    a: (&TilePlan, &Ident),
+    b: (&TilePlan, &Ident),
+) -> syn::Result<TokenStream> {
+    use smemdesc_core::cluster::{Cluster, CtaPair};
+    let mut ts = TokenStream::new();
+    if pair.cta_group == 2 {
+        CtaPair::new(pair.shape.m, pair.shape.n)
+            .map_err(|e| syn::Error::new(Span::call_site(), e))?;
+        let (m, n) = (pair.shape.m, pair.shape.n);
+        ts.extend(quote! {
+            /// The `cta_group::2` CTA pair: A split by M, B by N, SFA by M, SFB to both.
+            pub const CTA_PAIR: ::smemdesc::cluster::CtaPair = match ::smemdesc::cluster::CtaPair::new(#m, #n) {
+                Ok(p) => p,
+                Err(_) => panic!("checked by #[smem_mma]"),
+            };
+        });
+    }
+    let Some(((x, y), span)) = o.cluster else {
+        if let Some((_, s)) = o.non_portable {
+            return Err(syn::Error::new(
+                s,
+                "`non_portable` applies to a `cluster = (x, y)`",
+            ));
+        }
+        return Ok(ts);
+    };
+    let np = o.non_portable.is_some_and(|v| v.0);
+    let c = if np {
+        Cluster::non_portable(x, y)
+    } else {
+        Cluster::new(x, y)
+    }
+    .map_err(|e| syn::Error::new(span, e))?;
+    for (op, (plan, _)) in [(Operand::A, a), (Operand::B, b)] {
+        c.multicast(
+            op,
+            &plan.tile,
+            Some((plan.tma.box_rows, plan.tma.box_inner)),
+        )
+        .map_err(|e| syn::Error::new(span, format!("cluster ({x}, {y}): {e}")))?;
+    }
+    let ctor = if np {
+        quote!(non_portable)
+    } else {
+        quote!(new)
+    };
+    let (na, nb) = (a.1, b.1);
+    ts.extend(quote! {
+        /// The cluster (`x` CTAs along M, `y` along N).
+        pub const CLUSTER: ::smemdesc::cluster::Cluster = match ::smemdesc::cluster::Cluster::#ctor(#x, #y) {
+            Ok(c) => c,
+            Err(_) => panic!("checked by #[smem_mma]"),
+        };
+        /// A's multicast: sharers, box slices, SMEM offsets, `ctaMask`s.
+        pub const A_MULTICAST: ::smemdesc::cluster::Multicast = match CLUSTER.multicast(
+            ::smemdesc::Operand::A, &#na::PLAN.tile, Some((#na::PLAN.tma.box_rows, #na::PLAN.tma.box_inner))) {
+            Ok(m) => m,
+            Err(_) => panic!("checked by #[smem_mma]"),
+        };
+        /// B's multicast.
+        pub const B_MULTICAST: ::smemdesc::cluster::Multicast = match CLUSTER.multicast(
+            ::smemdesc::Operand::B, &#nb::PLAN.tile, Some((#nb::PLAN.tma.box_rows, #nb::PLAN.tma.box_inner))) {
+            Ok(m) => m,
+            Err(_) => panic!("checked by #[smem_mma]"),
+        };
+        /// Bytes every CTA's full barrier expects per stage (both operands' whole tiles).
+        pub const EXPECT_TX: u32 = ::smemdesc::cluster::Multicast::expect_tx_total(&A_MULTICAST, &B_MULTICAST);
+    });
+    Ok(ts)
+}
+
 fn scale_tiles(
     pair: &MmaPair,
     body: &TokenStream,

@@ -27,6 +27,8 @@ enum Kind {
     Plain,
     /// An `#[smem_tile]` type, with the placement model requested (`None`: on its repeat).
     Tile(Option<(bool, Span)>),
+    /// An `#[smem_epilogue_tile]` type (`#[smem(epilogue)]`): its stages' bytes and alignment.
+    Epilogue,
 }
 
 struct Member {
@@ -65,12 +67,12 @@ fn parse_arch(attr: TokenStream) -> syn::Result<Arch> {
     }
 }
 
-/// `#[smem(placement = absolute | relative, align = N)]` on a field.
+/// `#[smem(placement = absolute | relative, align = N, epilogue)]` on a field.
 fn parse_field_attrs(
     f: &syn::Field,
     errs: &mut Vec<syn::Error>,
-) -> (Option<(bool, Span)>, Option<syn::LitInt>) {
-    let (mut placement, mut align) = (None, None);
+) -> (Option<(bool, Span)>, Option<syn::LitInt>, bool) {
+    let (mut placement, mut align, mut epilogue) = (None, None, false);
     for a in f.attrs.iter().filter(|a| a.path().is_ident("smem")) {
         let r = a.parse_nested_meta(|m| {
             if m.path.is_ident("placement") {
@@ -98,20 +100,23 @@ fn parse_field_attrs(
                     }
                 }
                 Ok(())
+            } else if m.path.is_ident("epilogue") {
+                epilogue = true;
+                Ok(())
             } else {
-                Err(m.error("unknown #[smem] key; legal: placement = absolute | relative, align = <power of two>"))
+                Err(m.error("unknown #[smem] key; legal: placement = absolute | relative, align = <power of two>, epilogue"))
             }
         });
         if let Err(e) = r {
             errs.push(e);
         }
     }
-    (placement, align)
+    (placement, align, epilogue)
 }
 
 fn classify(f: &syn::Field, errs: &mut Vec<syn::Error>) -> Option<Member> {
     let ident = f.ident.clone()?;
-    let (placement, align) = parse_field_attrs(f, errs);
+    let (placement, align, epilogue) = parse_field_attrs(f, errs);
     let kind = match &f.ty {
         syn::Type::Array(a) => Kind::Array(a.elem.clone()),
         syn::Type::Path(p) if p.qself.is_none() => {
@@ -120,6 +125,7 @@ fn classify(f: &syn::Field, errs: &mut Vec<syn::Error>) -> Option<Member> {
                 Some(s) if SCALARS.contains(&s) || s == "Mbarrier" || s == "TmemSlot" => {
                     Kind::Plain
                 }
+                _ if epilogue => Kind::Epilogue,
                 _ => Kind::Tile(placement),
             }
         }
@@ -131,7 +137,7 @@ fn classify(f: &syn::Field, errs: &mut Vec<syn::Error>) -> Option<Member> {
             return None;
         }
     };
-    if let (Some((_, span)), Kind::Array(_) | Kind::Plain) = (placement, &kind) {
+    if let (Some((_, span)), Kind::Array(_) | Kind::Plain | Kind::Epilogue) = (placement, &kind) {
         errs.push(syn::Error::new(
             span,
             format!("`placement` applies to #[smem_tile] members only; `{ident}` is plain data"),
@@ -231,7 +237,7 @@ fn check_names(members: &[Member]) -> syn::Result<()> {
         match m.kind {
             Kind::Tile(_) => names.push(format!("{up}_DESC")),
             Kind::Array(_) => names.push(format!("{f}_at")),
-            Kind::Plain => {}
+            Kind::Plain | Kind::Epilogue => {}
         }
         for n in names {
             if !m.cfgs.is_empty() && !cfg_owned.insert(n.clone()) {
@@ -319,6 +325,9 @@ fn emit(st: &syn::DeriveInput, arch: &TokenStream, members: &[Member]) -> TokenS
                     )
                 })
             }
+            Kind::Epilogue => {
+                quote_spanned!(span=> ::smemdesc::StorageMember::new(#fname, #ty::BYTES, #ty::ALIGN))
+            }
             Kind::Plain => quote_spanned!(span=> ::smemdesc::StorageMember::sized(
                 #fname, ::core::mem::size_of::<#ty>(), ::core::mem::align_of::<#ty>()
             )),
@@ -383,7 +392,7 @@ fn emit(st: &syn::DeriveInput, arch: &TokenStream, members: &[Member]) -> TokenS
                     }
                 });
             }
-            Kind::Plain => {
+            Kind::Plain | Kind::Epilogue => {
                 let doc =
                     format!("Shared-window address of `{fname}` for the storage base `base`.");
                 items.push(quote! {

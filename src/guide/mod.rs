@@ -12,6 +12,7 @@
 //! | [`kernel`] | a Rust `nvptx64` kernel: toolchain, dynamic shared memory, TMA and the descriptor loop, the host launch |
 //! | [`host`] | tensor maps (`cuTensorMapEncodeTiled`) in the core, the `cudarc` feature, launch sizes |
 //! | [`blackwell`] | sm100: fp6/fp4 in shared memory, block-scale factors, Tensor Memory |
+//! | [`epilogue`] | the epilogue's C/D tile (`#[smem_epilogue_tile]`), clusters and TMA multicast |
 //! | [`fragments`] | register fragments: `ldmatrix`, `mma.sync`, the `wgmma` accumulator, bank conflicts |
 //! | [`cli`] | the `smemdesc` command: `decode`, `tile`, `draw`, `idesc` |
 //! | [`header`] | `smemdesc header`: tiles, pairs and storages as a C/C++ header |
@@ -36,6 +37,9 @@ pub mod host {}
 
 #[doc = include_str!("../../docs/guide/blackwell.md")]
 pub mod blackwell {}
+
+#[doc = include_str!("../../docs/guide/epilogue.md")]
+pub mod epilogue {}
 
 #[doc = include_str!("../../docs/guide/fragments.md")]
 pub mod fragments {}

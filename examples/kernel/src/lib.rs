@@ -1,0 +1,153 @@
+//! A complete nvptx64 kernel crate that uses smemdesc: one bf16 GEMM tile per CTA,
+//! `C[m0.., n0..] = A · Bᵀ` over all of K (A: M x K, B: N x K, both K contiguous; C: M x N f32,
+//! row-major), with TMA loads into a two-stage pipeline, one mbarrier per stage and wgmma.
+//!
+//! Everything about the shared-memory layout comes from smemdesc (`tiles.rs`): where each tile
+//! and barrier sits (`#[smem_storage]`), the TMA destinations and box coordinates, the bytes a
+//! stage delivers, the wgmma descriptors. The PTX instructions are this crate's own `asm!`
+//! (`ptx.rs`). Build (see README.md; the PTX lands in `out/gemm_tile.ptx`):
+//!
+//! ```text
+//! ./build.sh
+//! ```
+#![no_std]
+#![feature(abi_ptx, asm_experimental_arch)]
+
+mod ptx;
+pub mod tiles;
+
+use ptx::*;
+use smemdesc::smem::Placed;
+use smemdesc::Major;
+use tiles::{Storage, TileA, TileB, BK, BM, BN, THREADS};
+
+// The dynamic shared memory of the module. Rust has no shared-memory `static`; the storage's
+// offsets are from this symbol's address rounded up to `Storage::ALIGN`, and the host launches
+// with `Storage::LAUNCH_BYTES`, which includes the slack for that rounding.
+core::arch::global_asm!(".extern .shared .align 16 .b8 smem_dyn[];");
+
+// The box coordinates below are (K, M/N) in that order: the tensor maps' innermost dimension is
+// K, which is what a K-major tile's map has.
+const _: () = assert!(matches!(TileA::MAJOR, Major::K) && matches!(TileB::MAJOR, Major::K));
+// One wgmma covers B's whole tile along N; A has one 64-row subtile per warpgroup.
+const _: () = assert!(TileB::MMAS_MN == 1 && THREADS == 128 * TileA::MMAS_MN);
+const _: () = assert!(TileA::STAGES == TileB::STAGES && TileA::TILE_K == TileB::TILE_K);
+
+/// Bytes the TMA loads of one stage deliver (the mbarrier's transaction count).
+const STAGE_TX: u32 =
+    TileA::TMA_BOXES * TileA::TMA_BOX_BYTES + TileB::TMA_BOXES * TileB::TMA_BOX_BYTES;
+
+/// Issues the TMA loads of K tile `kt` into `stage`: every box of A's and B's stage, at the
+/// destinations and tile coordinates smemdesc planned, completing on the stage's mbarrier.
+#[inline(always)]
+unsafe fn load_stage(base: u32, maps: (u64, u64), stage: u32, kt: u32, (m0, n0): (u32, u32)) {
+    let bar = Storage::full_at(base, stage);
+    mbarrier_arrive_expect_tx(bar, STAGE_TX);
+    let a = Placed::<TileA>::at_unchecked(Storage::a(base).addr());
+    let b = Placed::<TileB>::at_unchecked(Storage::b(base).addr());
+    let mut i = 0;
+    while i < TileA::TMA_BOXES {
+        let [mn0, k0] = TileA::TMA_BOX_COORDS[i as usize];
+        let dst = a.stage_addr(stage) + TileA::TMA_BOX_OFFSETS[i as usize];
+        tma_load_2d(dst, maps.0, kt * BK + k0, m0 + mn0, bar);
+        i += 1;
+    }
+    let mut i = 0;
+    while i < TileB::TMA_BOXES {
+        let [mn0, k0] = TileB::TMA_BOX_COORDS[i as usize];
+        let dst = b.stage_addr(stage) + TileB::TMA_BOX_OFFSETS[i as usize];
+        tma_load_2d(dst, maps.1, kt * BK + k0, n0 + mn0, bar);
+        i += 1;
+    }
+}
+
+/// One CTA computes the `BM x BN` tile of C at block `(ctaid.x, ctaid.y)` (rows, columns).
+///
+/// Parameters: `maps` is the device address of two 128-byte `CUtensorMap`s, A's (`[K, M]`) then
+/// B's (`[K, N]`), encoded from `TileA` / `TileB` and copied to global memory before the launch
+/// (`smemdesc::cuda::upload`; a by-value `CUtensorMap` parameter does not work from Rust:
+/// README.md); `c` is M x N f32, row-major; `n` and `k` are B's rows and the shared K (K a
+/// multiple of `BK`). `desc_a_xor` is XORed into A's descriptors: 0, except for the host's
+/// negative control.
+///
+/// # Safety
+/// `THREADS` threads per CTA, `Storage::LAUNCH_BYTES` of dynamic shared memory, a grid of
+/// `(M / BM, N / BN)`, valid maps and buffers of those sizes.
+#[no_mangle]
+pub unsafe extern "ptx-kernel" fn gemm_tile(
+    maps: u64,
+    c: *mut f32,
+    n: u32,
+    k: u32,
+    desc_a_xor: u64,
+) {
+    let (map_a, map_b) = (maps, maps + 128);
+    let tid = tid();
+    let wg = tid / 128; // this warpgroup's 64-row subtile of A (a run-time MMA index)
+    let (bx, by) = ctaid();
+    let origin = (bx * BM, by * BN);
+    let k_tiles = k / BK;
+    let base = Storage::aligned_base(smem_dyn());
+    let (a, b) = (Storage::a(base).addr(), Storage::b(base).addr());
+
+    if tid == 0 {
+        let mut s = 0;
+        while s < TileA::STAGES {
+            mbarrier_init(Storage::full_at(base, s), 1);
+            s += 1;
+        }
+        fence_mbarrier_init();
+        tensormap_acquire(map_a);
+        tensormap_acquire(map_b);
+        let mut s = 0;
+        while s < TileA::STAGES && s < k_tiles {
+            load_stage(base, (map_a, map_b), s, s, origin);
+            s += 1;
+        }
+    }
+    sync_threads();
+
+    let mut acc = [0f32; 64];
+    let mut kt = 0;
+    while kt < k_tiles {
+        let stage = kt % TileA::STAGES;
+        mbarrier_wait(Storage::full_at(base, stage), (kt / TileA::STAGES) & 1);
+        wgmma_fence();
+        let mut kk = 0;
+        while kk < TileA::MMAS_K {
+            // Descriptors of A's subtile (wg, kk) and B's subtile (0, kk) of this stage, by the
+            // asserting form with run-time indices: arithmetic on constants, and a `trap` if an
+            // index were out of range (wg >= 2 with more than 256 threads, say).
+            let da = TileA::desc(a, wg, kk, stage) ^ desc_a_xor;
+            let db = TileB::desc(b, 0, kk, stage);
+            wgmma_m64n128k16_bf16(&mut acc, da, db, (kt | kk != 0) as u32);
+            kk += 1;
+        }
+        wgmma_commit_group();
+        wgmma_wait_all();
+        // Both warpgroups are done reading this stage: refill it with K tile kt + STAGES.
+        sync_threads();
+        if tid == 0 && kt + TileA::STAGES < k_tiles {
+            load_stage(base, (map_a, map_b), stage, kt + TileA::STAGES, origin);
+        }
+        kt += 1;
+    }
+
+    // The m64n128 fragment to C: element 4 j + 2 h + e is row 16 warp + lane / 4 + 8 h,
+    // column 8 j + 2 (lane % 4) + e of this warpgroup's 64 x 128 block.
+    let (warp, lane) = ((tid % 128) / 32, tid % 32);
+    let row0 = origin.0 + wg * 64 + warp * 16 + lane / 4;
+    let col0 = origin.1 + 2 * (lane % 4);
+    for j in 0..16 {
+        for h in 0..2 {
+            let at = (row0 + 8 * h as u32) as usize * n as usize + col0 as usize + 8 * j;
+            c.add(at).write(acc[4 * j + 2 * h]);
+            c.add(at + 1).write(acc[4 * j + 2 * h + 1]);
+        }
+    }
+}
+
+#[panic_handler]
+fn panic(_: &core::panic::PanicInfo) -> ! {
+    trap()
+}
