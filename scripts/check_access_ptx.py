@@ -55,6 +55,14 @@ FORMS = {
         "desc_unchecked": (DESC, False),
         "elem_addr": (DESC, False),
     },
+    "storage": {
+        "place_desc": (DESC, True),
+        "desc": (DESC, True),
+        "try_desc": (DESC, False),
+        "address": (DESC, False),
+        "try_address": (DESC, False),
+        "tma_dst": ((1, 4), False),  # the box index folds away for a tile of one box per stage
+    },
 }
 # The kernels of issue 19 as a user wrote them (scripts/ptx-check/src/user.rs): name -> trap.
 USER = {

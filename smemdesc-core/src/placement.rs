@@ -47,6 +47,7 @@ impl Placement {
     /// ```
     /// assert_eq!(smemdesc_core::Placement::Relative.name(), "relative");
     /// ```
+    #[inline]
     pub const fn name(self) -> &'static str {
         match self {
             Placement::Absolute => "absolute",
@@ -83,6 +84,7 @@ impl Placement {
     /// assert_eq!(Placement::Absolute.base_offset(&t, 0x2180), 0);
     /// assert_eq!(Placement::Relative.base_offset(&t, 0x2180), 3);
     /// ```
+    #[inline]
     pub const fn base_offset(self, tile: &TileLayout, addr: u32) -> u8 {
         match self {
             Placement::Absolute => 0,
@@ -100,6 +102,7 @@ impl Placement {
     /// assert_eq!(Placement::Absolute.written_address(SwizzleMode::B64, 0x800, 0x90),
     ///            Placement::Relative.written_address(SwizzleMode::B64, 0x800, 0x90));
     /// ```
+    #[inline]
     pub const fn written_address(self, swizzle: SwizzleMode, start: u32, offset: u32) -> u32 {
         let f = swizzle.functor();
         match self {
@@ -192,6 +195,7 @@ impl TileLayout {
     /// let t100 = TileSpec::new(Arch::Sm100, ElementType::BF16, Major::K, 64, 64).build().unwrap();
     /// assert!(t100.place::<Relative>(0x480).is_err()); // sm100: aligned to the repeat
     /// ```
+    #[inline(always)]
     pub const fn place<M: PlacementModel>(self, addr: u32) -> Result<PlacedTile<M>, Error> {
         let align = M::PLACEMENT.min_align(&self);
         if addr % align != 0 {
@@ -223,6 +227,7 @@ impl<M: PlacementModel> PlacedTile<M> {
     /// let p = PlacedTile::<Absolute>::new_unchecked(t, 0x400);
     /// assert_eq!(Ok(p), t.place::<Absolute>(0x400));
     /// ```
+    #[inline(always)]
     pub const fn new_unchecked(tile: TileLayout, addr: u32) -> PlacedTile<M> {
         PlacedTile {
             tile,
@@ -238,6 +243,7 @@ impl<M: PlacementModel> PlacedTile<M> {
     /// let t = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 64, 64).build().unwrap();
     /// assert_eq!(t.place::<Absolute>(0).unwrap().tile(), t);
     /// ```
+    #[inline(always)]
     pub const fn tile(&self) -> TileLayout {
         self.tile
     }
@@ -249,6 +255,7 @@ impl<M: PlacementModel> PlacedTile<M> {
     /// let t = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 64, 64).build().unwrap();
     /// assert_eq!(t.place::<Relative>(0x180).unwrap().addr(), 0x180);
     /// ```
+    #[inline(always)]
     pub const fn addr(&self) -> u32 {
         self.addr
     }
@@ -260,6 +267,7 @@ impl<M: PlacementModel> PlacedTile<M> {
     /// let t = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 64, 64).build().unwrap();
     /// assert_eq!(t.place::<Relative>(0).unwrap().placement(), Placement::Relative);
     /// ```
+    #[inline(always)]
     pub const fn placement(&self) -> Placement {
         M::PLACEMENT
     }
@@ -272,6 +280,7 @@ impl<M: PlacementModel> PlacedTile<M> {
     /// let t = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 64, 32).build().unwrap(); // 64B
     /// assert_eq!(t.place::<Relative>(0x380).unwrap().base_offset(), 7); // hardware reads it mod 4
     /// ```
+    #[inline(always)]
     pub const fn base_offset(&self) -> u8 {
         M::PLACEMENT.base_offset(&self.tile, self.addr)
     }
@@ -286,11 +295,50 @@ impl<M: PlacementModel> PlacedTile<M> {
     /// assert_eq!((d.start_address(), d.base_offset()), (0x280 + 8192 + 64, 5));
     /// assert!(t.place::<Relative>(0x280).unwrap().try_desc(2, 0, 0).is_err());
     /// ```
+    #[inline(always)]
     pub const fn try_desc(&self, mn: u32, k: u32, stage: u32) -> Result<SmemDescriptor, Error> {
-        match self.tile.try_desc(self.addr, mn, k, stage) {
-            Ok(d) => Ok(d.with_base_offset(self.base_offset())),
-            Err(e) => Err(e),
+        // The same checks and numbers as `TileLayout::try_desc`, from the tile's fields alone: a
+        // `PlacedTile` is a run-time value in a kernel, and building its whole `TileAccess` there
+        // does not fold (nvptx64 kept the layout in local memory and a bounds-check call).
+        let t = &self.tile;
+        let spec = t.spec();
+        let counts = [
+            (crate::access::WHAT_SUBTILE_MN, mn, t.mmas_mn()),
+            (crate::access::WHAT_SUBTILE_K, k, t.mmas_k()),
+            (crate::access::WHAT_STAGE, stage, spec.stages),
+        ];
+        let mut i = 0;
+        while i < counts.len() {
+            let (what, index, count) = counts[i];
+            if index >= count {
+                return Err(Error::IndexOutOfRange { what, index, count });
+            }
+            i += 1;
         }
+        let align = if t.swizzle_mode().is_swizzled() {
+            Placement::Absolute.min_align(t)
+        } else {
+            16
+        };
+        if self.addr % align != 0 {
+            return Err(Error::UnalignedBase {
+                addr: self.addr,
+                align,
+            });
+        }
+        let last_start = t.subtile_offset_bytes(t.mmas_mn() - 1, t.mmas_k() - 1)
+            + (spec.stages - 1) * t.stage_bytes();
+        if self.addr as u64 + last_start as u64 >= crate::base_range::START_LIMIT {
+            return Err(crate::base_range::start_out_of_range(
+                self.addr, last_start, align,
+            ));
+        }
+        let units = t.grid().eval(mn, k) + stage * t.advance_stage();
+        let start = ((self.addr >> 4) + units) as u64 & ((1 << 14) - 1);
+        Ok(SmemDescriptor::from_raw(
+            spec.arch,
+            self.with_base_offset(t.base_descriptor().raw() | start),
+        ))
     }
 
     /// The raw descriptor of subtile `(mn, k)` of `stage` (indices wrap, as [`TileLayout::desc`]).
@@ -301,8 +349,9 @@ impl<M: PlacementModel> PlacedTile<M> {
     /// let p = t.place::<Relative>(0x280).unwrap();
     /// assert_eq!(p.desc(1, 3, 0), p.try_desc(1, 3, 0).unwrap().raw());
     /// ```
+    #[inline(always)]
     pub const fn desc(&self, mn: u32, k: u32, stage: u32) -> u64 {
-        self.with_base_offset(self.tile.desc(self.addr, mn, k, stage))
+        crate::access::TileAccess::unwrap_desc(self.try_desc(mn, k, stage))
     }
 
     /// The raw descriptor `units` 16-byte units past the tile start ([`TileLayout::desc_advanced`]
@@ -314,10 +363,12 @@ impl<M: PlacementModel> PlacedTile<M> {
     /// let p = t.place::<Relative>(0x180).unwrap();
     /// assert_eq!(p.desc_advanced(t.advance_mn(1) + t.advance_k(2)), p.desc(1, 2, 0));
     /// ```
+    #[inline(always)]
     pub const fn desc_advanced(&self, units: u32) -> u64 {
         self.with_base_offset(self.tile.desc_advanced(self.addr, units))
     }
 
+    #[inline(always)]
     const fn with_base_offset(&self, raw: u64) -> u64 {
         (raw & !(7 << 49)) | (self.base_offset() as u64) << 49
     }
@@ -332,6 +383,7 @@ impl<M: PlacementModel> PlacedTile<M> {
     /// let abs = t.place::<Absolute>(0x400).unwrap(); // on the repeat: both models agree
     /// assert_eq!(abs.address(7, 0, 1), 0x400 + 8192 + t.byte_offset(7, 0));
     /// ```
+    #[inline(always)]
     pub const fn address(&self, mn: u32, k: u32, stage: u32) -> u32 {
         let spec = self.tile.spec();
         let start = self
@@ -351,6 +403,7 @@ impl<M: PlacementModel> PlacedTile<M> {
     /// assert!(matches!(p.try_address(64, 0, 0), Err(Error::IndexOutOfRange { .. })));
     /// assert!(matches!(p.try_address(0, 0, 1), Err(Error::IndexOutOfRange { .. })));
     /// ```
+    #[inline(always)]
     pub const fn try_address(&self, mn: u32, k: u32, stage: u32) -> Result<u32, Error> {
         let spec = self.tile.spec();
         let checks = [
@@ -378,6 +431,7 @@ impl<M: PlacementModel> PlacedTile<M> {
     /// assert_eq!(t.place::<Relative>(0x80).unwrap().offset(1, 0, 0), 128 + 16);
     /// assert_eq!(t.place::<Absolute>(0x80).unwrap().offset(1, 0, 0), 128 + 32);
     /// ```
+    #[inline(always)]
     pub const fn offset(&self, mn: u32, k: u32, stage: u32) -> u32 {
         self.address(mn, k, stage) - self.addr
     }
@@ -393,6 +447,7 @@ impl PlacedTile<Absolute> {
     /// let placed = p.tile.place::<Absolute>(0x280).unwrap();
     /// assert_eq!(placed.tma_dst(&p.tma, 1, 0), 0x280 + 8192);
     /// ```
+    #[inline(always)]
     pub const fn tma_dst(&self, plan: &TmaPlan, b: u32, stage: u32) -> u32 {
         self.addr + stage * self.tile.stage_bytes() + plan.box_offset(&self.tile, b)
     }

@@ -744,7 +744,7 @@ impl TileLayout {
     /// assert_eq!(t.try_desc(0x480, 0, 0, 0).unwrap().base_offset(), 0);
     /// assert!(t.try_desc(0x440, 0, 0, 0).is_err());
     /// ```
-    #[inline]
+    #[inline(always)]
     pub const fn try_desc(
         &self,
         smem_addr: u32,
@@ -768,7 +768,7 @@ impl TileLayout {
     /// assert_eq!(t.desc(0, 1, 4, 0), t.try_desc(0, 1, 4, 0).unwrap().raw());
     /// assert!(std::panic::catch_unwind(|| t.desc(0, 2, 0, 0)).is_err()); // mn out of range
     /// ```
-    #[inline]
+    #[inline(always)]
     #[track_caller]
     pub const fn desc(&self, smem_addr: u32, mn: u32, k: u32, stage: u32) -> u64 {
         crate::access::TileAccess::unwrap_desc(self.try_desc(smem_addr, mn, k, stage))

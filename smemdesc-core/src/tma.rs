@@ -41,6 +41,7 @@ impl TmaSwizzle {
     /// use smemdesc_core::{SwizzleMode, TmaSwizzle};
     /// assert_eq!(TmaSwizzle::of(SwizzleMode::None), TmaSwizzle::None);
     /// ```
+    #[inline]
     pub const fn of(mode: SwizzleMode) -> TmaSwizzle {
         match mode {
             SwizzleMode::None => TmaSwizzle::None,
@@ -56,6 +57,7 @@ impl TmaSwizzle {
     /// ```
     /// assert_eq!(smemdesc_core::TmaSwizzle::B128Atom32B.value(), 4);
     /// ```
+    #[inline]
     pub const fn value(self) -> u32 {
         match self {
             TmaSwizzle::None => 0,
@@ -71,6 +73,7 @@ impl TmaSwizzle {
     /// ```
     /// assert_eq!(smemdesc_core::TmaSwizzle::B64.name(), "CU_TENSOR_MAP_SWIZZLE_64B");
     /// ```
+    #[inline]
     pub const fn name(self) -> &'static str {
         match self {
             TmaSwizzle::None => "CU_TENSOR_MAP_SWIZZLE_NONE",
@@ -125,6 +128,7 @@ impl TmaDataType {
     /// assert_eq!(TmaDataType::of(ElementType::E3M2), TmaDataType::U6x16Align16B);
     /// assert_eq!(TmaDataType::of(ElementType::F32), TmaDataType::Tfloat32);
     /// ```
+    #[inline]
     pub const fn of(dtype: ElementType) -> TmaDataType {
         match dtype {
             ElementType::F16 => TmaDataType::Float16,
@@ -143,6 +147,7 @@ impl TmaDataType {
     /// ```
     /// assert_eq!(smemdesc_core::TmaDataType::Tfloat32.value(), 11);
     /// ```
+    #[inline]
     pub const fn value(self) -> u32 {
         match self {
             TmaDataType::Uint8 => 0,
@@ -161,6 +166,7 @@ impl TmaDataType {
     /// ```
     /// assert_eq!(smemdesc_core::TmaDataType::Float16.name(), "CU_TENSOR_MAP_DATA_TYPE_FLOAT16");
     /// ```
+    #[inline]
     pub const fn name(self) -> &'static str {
         match self {
             TmaDataType::Uint8 => "CU_TENSOR_MAP_DATA_TYPE_UINT8",
@@ -227,6 +233,7 @@ impl TmaPlan {
     /// let e = TmaPlan::new(&t, Some((8, 64))).unwrap_err();
     /// assert!(e.to_string().contains("32 elements"));
     /// ```
+    #[inline]
     pub const fn new(tile: &TileLayout, request: Option<(u32, u32)>) -> Result<TmaPlan, Error> {
         let spec = tile.spec();
         let swizzle = tile.swizzle_mode();
@@ -340,6 +347,7 @@ impl TmaPlan {
     /// let t = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 128, 64).build().unwrap();
     /// assert_eq!(TmaPlan::new(&t, None).unwrap().box_dim(), [64, 128]);
     /// ```
+    #[inline]
     pub const fn box_dim(&self) -> [u32; 2] {
         [self.box_inner, self.box_rows]
     }
@@ -354,6 +362,7 @@ impl TmaPlan {
     /// let p = TmaPlan::new(&t, None).unwrap();
     /// assert_eq!(p.box_coord(1), (0, 64));
     /// ```
+    #[inline]
     pub const fn box_coord(&self, b: u32) -> (u32, u32) {
         let (s, c) = if self.strided_first {
             (b % self.boxes_strided, b / self.boxes_strided)
@@ -375,6 +384,7 @@ impl TmaPlan {
     /// let p = TmaPlan::new(&t, None).unwrap();
     /// assert_eq!(p.box_offset(&t, 1), 8192);
     /// ```
+    #[inline]
     pub const fn box_offset(&self, tile: &TileLayout, b: u32) -> u32 {
         let (mn, k) = self.box_coord(b);
         let spec = tile.spec();
@@ -382,6 +392,7 @@ impl TmaPlan {
     }
 
     /// Whether box rows run along MN (K-major tile) rather than K.
+    #[inline]
     pub(crate) const fn box_coord_major_is_k(&self) -> bool {
         matches!(self.major, Major::K)
     }
@@ -398,6 +409,7 @@ struct Coords {
 }
 
 /// The element offset the tile's layout gives row `s` (strided), column `k` (contiguous).
+#[inline]
 const fn element_at(tile: &TileLayout, c: Coords, s: u32, k: u32) -> u32 {
     match c.major {
         Major::K => tile.layout().eval(s, k),
@@ -410,6 +422,7 @@ const fn element_at(tile: &TileLayout, c: Coords, s: u32, k: u32) -> u32 {
 /// row `r` of a box at `inner × r` elements past the box's first element. Read off the tile's
 /// layout; rows past the strided extent are not looked at. Within an atom rows are dense, so the
 /// first row of each atom decides (`rows` is a multiple of the atom's rows).
+#[inline]
 const fn box_is_dense(tile: &TileLayout, c: Coords, rows: u32) -> bool {
     let atom_rows = tile.swizzle_mode().atom_rows();
     let mut s0 = 0;

@@ -14,6 +14,7 @@
 //! | `trait`: the facade's `SmemTile` defaults (an impl that overrides none of them) | `desc`, `try_desc`, `desc_unchecked`, `offset`, `try_offset`, `offset_unchecked` |
 //! | `core`: the core's `TileLayout` (a `const` of the plan's tile) | `desc`, `try_desc`, `desc_unchecked`, `byte_offset`, `try_offset`, `offset_unchecked` |
 //! | `placed`: `smemdesc::smem::Placed` | `at` + `desc`, `desc`, `try_desc`, `desc_unchecked`, `elem_addr` |
+//! | `storage`: `PlacedTile<Absolute>` (an `#[smem_storage]` member) | `place` + `desc`, `desc`, `try_desc`, `address`, `try_address`, `tma_dst` |
 //!
 //! plus `user.rs`: the kernels of issue 19 as a user wrote them.
 #![no_std]
@@ -139,7 +140,7 @@ macro_rules! tile_kernels {
         #[allow(non_snake_case)]
         pub mod $name {
             use smemdesc::smem::Placed;
-            use smemdesc::{smem_tile, SmemTile, TileLayout};
+            use smemdesc::{smem_tile, Absolute, PlacedTile, SmemTile, TileLayout};
             use crate::{code, desc_code};
 
             /// The tile.
@@ -182,6 +183,17 @@ macro_rules! tile_kernels {
             pub mod placed_try_desc { use super::*; kernel!("placed", "try_desc", $name, |a, mn, k, s| desc_code(Placed::<T>::at_unchecked(a).try_desc(mn, k, s))); }
             pub mod placed_desc_unchecked { use super::*; kernel!("placed", "desc_unchecked", $name, |a, mn, k, s| Placed::<T>::at_unchecked(a).desc_unchecked(mn, k, s)); }
             pub mod placed_elem_addr { use super::*; kernel!("placed", "elem_addr", $name, |a, mn, k, s| Placed::<T>::at_unchecked(a).elem_addr(s, mn, k) as u64); }
+
+            // What an `#[smem_storage]` member accessor returns: the core's `PlacedTile<Absolute>`.
+            pub mod storage_place_desc { use super::*; kernel!("storage", "place_desc", $name, |a, mn, k, s| match L.place::<Absolute>(a) {
+                Ok(p) => p.desc(mn, k, s),
+                Err(e) => code::<u64>(Err(e)),
+            }); }
+            pub mod storage_desc { use super::*; kernel!("storage", "desc", $name, |a, mn, k, s| PlacedTile::<Absolute>::new_unchecked(L, a).desc(mn, k, s)); }
+            pub mod storage_try_desc { use super::*; kernel!("storage", "try_desc", $name, |a, mn, k, s| desc_code(PlacedTile::<Absolute>::new_unchecked(L, a).try_desc(mn, k, s))); }
+            pub mod storage_address { use super::*; kernel!("storage", "address", $name, |a, mn, k, s| PlacedTile::<Absolute>::new_unchecked(L, a).address(mn, k, s) as u64); }
+            pub mod storage_try_address { use super::*; kernel!("storage", "try_address", $name, |a, mn, k, s| code(PlacedTile::<Absolute>::new_unchecked(L, a).try_address(mn, k, s))); }
+            pub mod storage_tma_dst { use super::*; kernel!("storage", "tma_dst", $name, |a, mn, k, s| PlacedTile::<Absolute>::new_unchecked(L, a).tma_dst(&T::PLAN.tma, k, s) as u64); }
         }
     };
 }
