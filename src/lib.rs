@@ -58,6 +58,10 @@
 //! assert_eq!(Storage::full_at(base, 3), base + 196608 + 3 * 8);
 //! ```
 //!
+//! The [`guide`] explains all of it chapter by chapter: tiles, storage, the instruction, a Rust
+//! kernel, the host, Blackwell, the epilogue and clusters, register fragments, the CLI, the C/C++
+//! header, correctness.
+//!
 //! ## Features
 //!
 //! Off by default: `cudarc` adds the module `cuda` (tensor maps encoded by the driver, passed to or
@@ -75,6 +79,8 @@
 #[cfg(feature = "cudarc")]
 #[cfg_attr(docsrs, doc(cfg(feature = "cudarc")))]
 pub mod cuda;
+pub mod guide;
+mod tile_items;
 
 pub mod launch;
 
@@ -228,7 +234,7 @@ pub use smemdesc_macros::{
 /// from A and N from B, majors, accumulator, negate/saturate/scale settings legal for the kind;
 /// `sf` is required for `mxf4nvf4`; `vec = 16 | 32` sets the values per scale factor), checks the module's [`macro@smem_scale_tile`]s against the
 /// instruction ([`MmaPair::check_scale_tile`]), and adds the instruction's items to the module
-/// (README "The instruction: pairing A and B").
+/// ([the instruction chapter](crate::guide::instruction) of the guide).
 ///
 /// ```
 /// #[smemdesc::smem_mma(accum = f32)]
@@ -274,6 +280,11 @@ pub mod plan {
 /// All descriptor quantities are in bytes unless said otherwise; advances are in the descriptor's
 /// 16-byte units.
 ///
+/// An impl sets [`PLAN`](Self::PLAN), [`ACCESS`](Self::ACCESS) and the four slices; the other
+/// constants are provided, read off `ACCESS` or `PLAN` (so, like any associated constant, they
+/// are evaluated only where they are used). `#[smem_tile]` writes exactly those six items: fewer
+/// items per declaration is a cheaper build.
+///
 /// ```
 /// use smemdesc::{smem_tile, SmemTile};
 ///
@@ -291,42 +302,42 @@ pub trait SmemTile {
     /// The validated core plan (declaration with defaults resolved, layout, TMA plan, MMA).
     const PLAN: TilePlan;
     /// Base descriptor: subtile (0, 0), stage 0, start address 0.
-    const DESC: u64;
+    const DESC: u64 = Self::ACCESS.desc;
     /// Leading dimension byte offset, bytes (as encoded).
-    const LBO: u32;
+    const LBO: u32 = Self::PLAN.tile.lbo();
     /// Stride dimension byte offset, bytes.
-    const SBO: u32;
+    const SBO: u32 = Self::PLAN.tile.sbo();
     /// Descriptor layout-type code on the tile's architecture.
-    const LAYOUT_TYPE: u8;
+    const LAYOUT_TYPE: u8 = Self::PLAN.tile.layout_type();
     /// The swizzle mode (resolved when `auto`).
-    const SWIZZLE: SwizzleMode;
+    const SWIZZLE: SwizzleMode = Self::ACCESS.swizzle;
     /// Instruction M.
-    const MMA_M: u32;
+    const MMA_M: u32 = Self::PLAN.mma.m;
     /// Instruction N.
-    const MMA_N: u32;
+    const MMA_N: u32 = Self::PLAN.mma.n;
     /// Instruction K in elements (32 bytes).
-    const MMA_K: u32;
+    const MMA_K: u32 = Self::PLAN.mma.k;
     /// MMA subtiles along M/N.
-    const MMAS_MN: u32;
+    const MMAS_MN: u32 = Self::ACCESS.mmas_mn;
     /// MMA subtiles along K.
-    const MMAS_K: u32;
+    const MMAS_K: u32 = Self::ACCESS.mmas_k;
     /// Start-address advance of subtile `(i, 0)`, 16-byte units (`MMAS_MN` entries).
     const ADVANCE_MN: &'static [u16];
     /// Start-address advance of subtile `(0, j)`, 16-byte units (`MMAS_K` entries).
     const ADVANCE_K: &'static [u16];
     /// Start-address advance of one stage, 16-byte units.
-    const ADVANCE_STAGE: u32;
+    const ADVANCE_STAGE: u32 = Self::ACCESS.advance_stage;
     /// Pipeline stages.
-    const STAGES: u32;
+    const STAGES: u32 = Self::ACCESS.stages;
     /// Bytes of one stage.
-    const STAGE_BYTES: u32;
+    const STAGE_BYTES: u32 = Self::PLAN.tile.stage_bytes();
     /// Bytes of all stages.
-    const BYTES: u32;
+    const BYTES: u32 = Self::PLAN.tile.bytes();
     /// Alignment of the storage, bytes.
-    const ALIGN: u32;
+    const ALIGN: u32 = Self::PLAN.tile.align();
     /// `boxDim` of `cuTensorMapEncodeTiled`, in the driver's order (innermost first):
     /// `[inner, rows]` (the key `tma_box = (rows, inner)` is in tile order).
-    const TMA_BOX_DIM: [u32; 2];
+    const TMA_BOX_DIM: [u32; 2] = Self::PLAN.tma.box_dim();
     /// Former name of [`TMA_BOX_DIM`](Self::TMA_BOX_DIM).
     #[doc(hidden)]
     #[deprecated(
@@ -335,11 +346,11 @@ pub trait SmemTile {
     )]
     const TMA_BOX: [u32; 2] = Self::TMA_BOX_DIM;
     /// TMA boxes per stage.
-    const TMA_BOXES: u32;
+    const TMA_BOXES: u32 = Self::PLAN.tma.boxes;
     /// `CUtensorMapSwizzle` value.
-    const TMA_SWIZZLE: u32;
+    const TMA_SWIZZLE: u32 = Self::PLAN.tma.swizzle.value();
     /// `CUtensorMapDataType` value.
-    const TMA_DATA_TYPE: u32;
+    const TMA_DATA_TYPE: u32 = Self::PLAN.tma.data_type.value();
     /// Byte offset of each TMA box inside one stage (`TMA_BOXES` entries).
     const TMA_BOX_OFFSETS: &'static [u32];
     /// Tile coordinates `[mn0, k0]` of each TMA box (`TMA_BOXES` entries).

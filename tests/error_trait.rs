@@ -1,5 +1,5 @@
 //! Every public error type works with `?` into `Box<dyn std::error::Error>` (issue 19: the
-//! README's `TileA::TENSOR_MAP.dim(1, m).address(ptr_a).try_args()?` did not compile, E0277), and
+//! guide's `TileA::TENSOR_MAP.dim(1, m).address(ptr_a).try_args()?` did not compile, E0277), and
 //! the boxed error keeps the type's own message. Each function below is the way a host program
 //! meets the error; before `core::error::Error` was implemented, this file did not compile.
 
@@ -12,7 +12,7 @@ type Res<T> = Result<T, Box<dyn StdError>>;
             mma = m64n256k16, stages = 4, global_dims = (4096, _))]
 pub struct TileA;
 
-/// The README's line: M known at run time, the address from the allocator.
+/// The guide's line (docs/guide/host.md): M known at run time, the address from the allocator.
 fn readme_tensor_map(m: u64, ptr_a: u64) -> Res<TensorMapArgs> {
     let a = TileA::TENSOR_MAP.dim(1, m).address(ptr_a).try_args()?;
     Ok(a)

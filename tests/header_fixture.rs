@@ -1,5 +1,5 @@
 //! The declarations that `smemdesc header --from` is tested on (`smemdesc-cli/tests/header_from.rs`
-//! reads this file): the README's GEMM tiles paired by `#[smem_mma]` (sm90 and sm100), the README's
+//! reads this file): the guide's GEMM tiles paired by `#[smem_mma]` (sm90 and sm100), the guide's
 //! storage, and storages with placed tiles, nested arrays and `const` lengths. Compiled here with
 //! the real macros, so the file is what a kernel crate would hold; the test below holds the macros
 //! to the same hand-worked values that the header test holds the header to.
@@ -13,7 +13,7 @@ const STAGES: usize = 2;
 /// f32 staging elements.
 const C_ELEMS: usize = (EPI_BYTES / 16) >> 1;
 
-/// The README's GEMM tiles (`examples/host_launch.rs`), paired.
+/// The guide's GEMM tiles (`examples/host_launch.rs`), paired.
 #[smem_mma(accum = f32)]
 pub mod gemm {
     use smemdesc::smem_tile;
@@ -25,7 +25,7 @@ pub mod gemm {
     pub struct TileB;
 }
 
-/// The README's pairing section: A negated, B MN-major.
+/// The guide's pairing example (docs/guide/instruction.md): A negated, B MN-major.
 #[smemdesc::smem_mma(accum = f32, negate_a = true)]
 pub mod hopper {
     use smemdesc::smem_tile;
@@ -46,7 +46,7 @@ pub mod blackwell {
     pub struct TileB;
 }
 
-/// The README's storage.
+/// The guide's storage.
 #[smem_storage(arch = sm90)]
 pub struct GemmStorage {
     a: gemm::TileA,
@@ -77,7 +77,7 @@ pub struct Relative {
 
 #[test]
 fn the_macros_agree_with_the_hand_worked_values() {
-    // Offsets worked by hand from the alignment rules (README "One CTA's shared memory").
+    // Offsets worked by hand from the alignment rules (docs/guide/storage.md).
     assert_eq!(
         [
             GemmStorage::A_OFFSET,

@@ -17,9 +17,6 @@
 //! The generator is a fixed PRNG (SplitMix64), so a run is reproducible from its seed; a failure
 //! prints the input that caused it.
 
-#[allow(dead_code)]
-#[path = "../../smemdesc-macros/src/access.rs"]
-mod access;
 #[path = "../../smemdesc-macros/src/args.rs"]
 mod args;
 #[allow(dead_code, missing_docs)]

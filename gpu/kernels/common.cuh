@@ -82,9 +82,20 @@ __device__ __forceinline__ void cluster_sync() {
     asm volatile("barrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;" ::: "memory");
 }
 
-// Arrive on the mbarrier at the same SMEM offset in cluster CTA `cta`.
+// Arrive on the mbarrier at the same SMEM offset in cluster CTA `cta`, with cluster-scope release.
+// ptxas emits MEMBAR.ALL.CTA + MEMBAR.ALL.GPU + ERRBAR + CGAERRBAR before the arrive: once per
+// k-tile on a consumer's path it cost the H100 cluster GEMM 40 % (gpu/RESULTS.md, issue 22); the
+// GEMMs use mbar_arrive_remote below. Kept for gemm.cu's old cluster2 variant and the diagnostic.
 __device__ __forceinline__ void mbar_arrive_cluster(u32 bar, u32 cta) {
     u32 remote;
     asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote) : "r"(bar), "r"(cta));
     asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];" ::"r"(remote) : "memory");
+}
+
+// CUTLASS-style peer release: a plain (default .release.cta) arrive on the peer CTA's mbarrier
+// through its mapa address; the consumer's wgmma reads were already waited for (wgmma.wait_group).
+__device__ __forceinline__ void mbar_arrive_remote(u32 bar, u32 cta) {
+    u32 remote;
+    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote) : "r"(bar), "r"(cta));
+    asm volatile("mbarrier.arrive.shared::cluster.b64 _, [%0];" ::"r"(remote) : "memory");
 }

@@ -52,11 +52,11 @@ pub struct DecodeReport {
     pub warnings: Vec<String>,
     /// Things a reviewer should know (ignored fields, legal-but-unusual values).
     pub notes: Vec<String>,
-    /// For a swizzled layout: whether each placement model (spec §7) reads this descriptor right.
+    /// For a swizzled layout: whether each placement model reads this descriptor right.
     pub placements: Vec<PlacementVerdict>,
 }
 
-/// What a swizzled descriptor means under one placement model (spec §7, measured on an H100).
+/// What a swizzled descriptor means under one placement model (measured on an H100).
 #[derive(Debug, Serialize)]
 pub struct PlacementVerdict {
     /// `absolute` (bytes written on absolute addresses: TMA, CuTe) or `relative` (pattern restarts
@@ -348,7 +348,7 @@ fn layout_warnings(
     }
 }
 
-/// LBO/SBO values no canonical layout (PTX "Shared Memory Matrix Layout" table, spec §4) has:
+/// LBO/SBO values no canonical layout (PTX "Shared Memory Matrix Layout" table) has:
 /// swizzled, SBO steps between 8-row groups (K-major) or atoms along K (MN-major) and LBO between
 /// atoms along M/N (MN-major; ignored if K-major, where CuTe writes 16 B): whole atoms. Without
 /// swizzle both step between 128-B core matrices: whole core matrices.
@@ -387,7 +387,7 @@ fn canonical_warnings(d: &SmemDescriptor, l: SwizzleMode, warnings: &mut Vec<Str
     }
 }
 
-/// What the base_offset means under each placement model (spec §7, measured on an H100 for sm90):
+/// What the base_offset means under each placement model (measured on an H100 for sm90):
 /// the tensor core swizzles the absolute address with its row phase shifted by base_offset (modulo
 /// the pattern's rows). An MMA subtile starts on an atom's first row, so `(start >> 7) mod rows` is
 /// where the tile sits in its pattern. Bytes written on absolute addresses (TMA) read right with

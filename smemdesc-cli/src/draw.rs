@@ -29,7 +29,7 @@ pub struct ChunkGrid<'a> {
 pub type CellRect = (u32, u32, u32, u32);
 
 impl<'a> ChunkGrid<'a> {
-    /// The grid of `plan`'s tile placed at `base` under `placement` (spec §7).
+    /// The grid of `plan`'s tile placed at `base` under `placement`.
     pub fn new(plan: &'a TilePlan, base: u32, placement: Placement) -> ChunkGrid<'a> {
         let spec = plan.tile.spec();
         // Values per 16-byte chunk in the tile's SMEM form (32 for packed fp4).

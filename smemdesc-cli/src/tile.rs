@@ -59,7 +59,7 @@ pub struct TileArgs {
     /// Shared-memory byte address of stage 0's element (0, 0) (decimal or 0x hex).
     #[arg(long, value_parser = parse_u32, default_value = "0")]
     pub base: u32,
-    /// Placement model (spec §7): absolute (TMA/CuTe data, base_offset 0 anywhere) or relative
+    /// Placement model (measured on an H100): absolute (TMA/CuTe data, base_offset 0 anywhere) or relative
     /// (pattern restarts at --base, base_offset (base >> 7) & 7).
     #[arg(long, value_parser = parse_placement, default_value = "absolute")]
     pub placement: Placement,
@@ -334,11 +334,11 @@ pub struct TileReport {
     pub advance: AdvanceReport,
     /// TMA plan of one stage.
     pub tma: TmaReport,
-    /// Placement model of the descriptors (`absolute` or `relative`, spec §7).
+    /// Placement model of the descriptors (`absolute` or `relative`).
     pub placement: &'static str,
 }
 
-/// Builds the report for a plan placed at `base` under `placement` (spec §7); fails if a
+/// Builds the report for a plan placed at `base` under `placement`; fails if a
 /// descriptor cannot be encoded there.
 pub fn report_placed(
     plan: &TilePlan,

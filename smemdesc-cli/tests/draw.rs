@@ -152,7 +152,8 @@ fn worked_example_svg_is_committed_current_and_in_readme() {
         readme.contains("](docs/worked_example.svg)"),
         "README shows the SVG"
     );
-    assert!(readme.contains("## Command line"));
+    let cli = std::fs::read_to_string(repo_root().join("docs/guide/cli.md")).unwrap();
+    assert!(cli.contains("# Command line") && cli.contains("--svg docs/worked_example.svg"));
 }
 
 #[test]

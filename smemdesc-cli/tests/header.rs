@@ -1,5 +1,5 @@
-//! `smemdesc header`: the README's GEMM tiles compile as C++17 (`g++ -std=c++17 -fsyntax-only`) and
-//! as C (`gcc -x c`), with `static_assert`s on the values the README documents and on CuTe's golden
+//! `smemdesc header`: the guide's GEMM tiles compile as C++17 (`g++ -std=c++17 -fsyntax-only`) and
+//! as C (`gcc -x c`), with `static_assert`s on the values the guide documents and on CuTe's golden
 //! descriptors and offsets (`tests/data/golden`), so a wrong number is a compile failure.
 //! Skipped, with the reason printed, where g++/gcc is absent. (A failing compile keeps its
 //! directory under the temp dir for inspection.)
@@ -31,7 +31,7 @@ fn bf16_tile(
     ]
 }
 
-/// The flags of the README's GEMM tiles (`examples/gemm_tiles.rs`, README "A declaration").
+/// The flags of the guide's GEMM tiles (`examples/gemm_tiles.rs`, docs/guide/tiles.md).
 fn tile_a() -> Vec<&'static str> {
     [bf16_tile("A", "128x64", "auto"), vec!["--stages", "4"]].concat()
 }
@@ -54,7 +54,7 @@ fn readme_gemm_tiles_compile_as_cpp17_and_c() {
     let dir = tmp_dir("readme");
     std::fs::write(dir.join("gemm_a.h"), header(&tile_a(), &[], "gemm_a")).unwrap();
     std::fs::write(dir.join("gemm_b.h"), header(&tile_b(), &[], "gemm_b")).unwrap();
-    // Expected values: the README's table for TileA (base 0, CuTe's numbers); TileB: its sizes.
+    // Expected values: the tiles chapter's table for TileA (base 0, CuTe's numbers); TileB: its sizes.
     let cpp = r#"
 #include "gemm_a.h"
 #include "gemm_b.h"
@@ -106,7 +106,7 @@ int main(void) { return (int)(a_descs[0][0][0] & 1) + (int)b_box[0] + (int)a_chu
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Whether a golden row is of the README's A tile shape: bf16 K-major 128B, 128 x 64, mn_first.
+/// Whether a golden row is of the guide's A tile shape: bf16 K-major 128B, 128 x 64, mn_first.
 fn readme_a_tile(r: &std::collections::HashMap<String, String>) -> bool {
     r["dtype"] == "bf16"
         && r["major"] == "K"
@@ -116,7 +116,7 @@ fn readme_a_tile(r: &std::collections::HashMap<String, String>) -> bool {
         && r["order"] == "mn_first"
 }
 
-/// CuTe's descriptors and element offsets for the README's A tile shape (sm90 bf16 K-major 128B,
+/// CuTe's descriptors and element offsets for the guide's A tile shape (sm90 bf16 K-major 128B,
 /// 128 x 64, mn_first), at the golden file's base address: every row as a `static_assert`.
 #[test]
 fn golden_rows_hold_in_the_header() {

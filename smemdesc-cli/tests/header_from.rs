@@ -1,6 +1,6 @@
 //! `smemdesc header --from FILE`: the headers of `examples/host_launch.rs` and of
-//! `tests/header_fixture.rs` (the README's GEMM tiles paired by `#[smem_mma]` on sm90 and sm100,
-//! the README's storage, placed tiles, nested arrays, `const` lengths) compile together as C++17
+//! `tests/header_fixture.rs` (the guide's GEMM tiles paired by `#[smem_mma]` on sm90 and sm100,
+//! the guide's storage, placed tiles, nested arrays, `const` lengths) compile together as C++17
 //! and as C with `-Wall -Werror`, with `static_assert`s whose expected values come from outside
 //! smemdesc: storage offsets worked by hand from the alignment rules, descriptors assembled from
 //! the PTX ISA's matrix-descriptor fields, CuTe's golden descriptors and `make_instr_desc` rows,
@@ -157,14 +157,15 @@ int main(void) { return (int)(b_descs[0][0][0] & 1u) + mnemonic[0] + imms[0]; }
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// The README's excerpt of `smemdesc header --from examples/host_launch.rs` is real output.
+/// The guide's excerpt of `smemdesc header --from examples/host_launch.rs` (its C/C++ header
+/// chapter) is real output.
 #[test]
 fn readme_excerpt_is_real_output() {
-    let readme = std::fs::read_to_string(repo("README.md")).unwrap();
+    let readme = std::fs::read_to_string(repo("docs/guide/header.md")).unwrap();
     let marker = "$ smemdesc header --from examples/host_launch.rs";
-    let at = readme.find(marker).expect("README shows header --from");
+    let at = readme.find(marker).expect("the guide shows header --from");
     let block = readme[at + marker.len()..].split("```").next().unwrap();
-    // Run from the repository root, as the README's reader would.
+    // Run from the repository root, as the guide's reader would.
     let run = smemdesc()
         .current_dir(repo(""))
         .args(["header", "--from", "examples/host_launch.rs"])
@@ -179,7 +180,7 @@ fn readme_excerpt_is_real_output() {
     {
         assert!(
             out.lines().any(|o| o == line),
-            "README line not in the output: {line}"
+            "guide line not in the output: {line}"
         );
         n += 1;
     }

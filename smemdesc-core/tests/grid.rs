@@ -300,6 +300,19 @@ fn check_shard(shard: usize) -> u64 {
 /// The element walk is split into shards so that `cargo test` runs it on every core.
 const SHARDS: usize = 4;
 
+/// Shards 2 and 3 (the configurations whose grid index is 2 or 3 modulo 4) are walked only when
+/// `SMEMDESC_FULL_GRID` is set, as `.ci/run` does: a plain `cargo test` walks half of the grid,
+/// spread over every class, and CI walks all of it.
+fn full_grid(shard: usize) -> bool {
+    if std::env::var_os("SMEMDESC_FULL_GRID").is_some() {
+        return true;
+    }
+    println!(
+        "grid shard {shard}/{SHARDS}: walked by CI only (set SMEMDESC_FULL_GRID=1 to walk it)"
+    );
+    false
+}
+
 #[test]
 fn every_legal_configuration_reads_and_writes_the_tile_layout_0() {
     check_shard(0);
@@ -312,12 +325,16 @@ fn every_legal_configuration_reads_and_writes_the_tile_layout_1() {
 
 #[test]
 fn every_legal_configuration_reads_and_writes_the_tile_layout_2() {
-    check_shard(2);
+    if full_grid(2) {
+        check_shard(2);
+    }
 }
 
 #[test]
 fn every_legal_configuration_reads_and_writes_the_tile_layout_3() {
-    check_shard(3);
+    if full_grid(3) {
+        check_shard(3);
+    }
 }
 
 #[test]

@@ -3,10 +3,10 @@
 
 use crate::args::Decl;
 use proc_macro2::{Literal, Span, TokenStream};
-use quote::{quote, ToTokens};
+use quote::quote;
 use smemdesc_core::{
-    Arch, Argument, ElementType, Error, Major, MmaKind, Operand, Order, SwizzleMode, TileDecl,
-    TilePlan,
+    Arch, Argument, ElementType, Error, Major, MmaKind, Mode, Operand, Order, SwizzleMode,
+    TileDecl, TilePlan, MAX_SUBMODES,
 };
 
 /// The core declaration for the parsed arguments (only what was given; the core fills defaults).
@@ -167,9 +167,28 @@ pub(crate) struct StorageDocs {
     pub(crate) more: TokenStream,
 }
 
-/// The storage struct a tile attribute turns `item` into (its own attributes, a blank doc line
-/// and `summary`, `#[repr(C, align(align))]`, a private `[u8; bytes]`, `bytes` a `usize`
-/// literal), and the storage accessors of its inherent impl: `ZERO`, `new`, `as_ptr`,
+/// The storage struct a tile attribute turns `item` into: its own attributes, a blank doc line
+/// and `summary`, `#[repr(C, align(align))]`, a private `[u8; bytes]`, `bytes` a `usize` literal.
+pub(crate) fn storage_struct(
+    item: &syn::DeriveInput,
+    summary: &str,
+    align: u32,
+    bytes: &Literal,
+) -> TokenStream {
+    let (attrs, vis, name) = (&item.attrs, &item.vis, &item.ident);
+    let align = u(align);
+    quote! {
+        #(#attrs)*
+        #[doc = ""]
+        #[doc = #summary]
+        #[repr(C, align(#align))]
+        #vis struct #name {
+            bytes: [u8; #bytes],
+        }
+    }
+}
+
+/// [`storage_struct`], and the storage accessors of its inherent impl: `ZERO`, `new`, `as_ptr`,
 /// `docs.more`, `as_bytes`.
 pub(crate) fn storage(
     item: &syn::DeriveInput,
@@ -178,18 +197,8 @@ pub(crate) fn storage(
     bytes: &Literal,
     docs: StorageDocs,
 ) -> (TokenStream, TokenStream) {
-    let (attrs, vis, name) = (&item.attrs, &item.vis, &item.ident);
-    let align = u(align);
+    let storage = storage_struct(item, summary, align, bytes);
     let StorageDocs { zero, as_ptr, more } = docs;
-    let storage = quote! {
-        #(#attrs)*
-        #[doc = ""]
-        #[doc = #summary]
-        #[repr(C, align(#align))]
-        #vis struct #name {
-            bytes: [u8; #bytes],
-        }
-    };
     let accessors = quote! {
         #zero
         pub const ZERO: Self = Self { bytes: [0; #bytes] };
@@ -239,14 +248,9 @@ pub(crate) fn tile_struct(
     let adv_mn = u16s((0..mmas_mn).map(|i| t.advance_mn(i)), "MN advance", site)?;
     let adv_k = u16s((0..mmas_k).map(|j| t.advance_k(j)), "K advance", site)?;
     let adv_stage = u(t.advance_stage());
-    let (n_mn, n_k) = (
-        Literal::usize_unsuffixed(mmas_mn as usize),
-        Literal::usize_unsuffixed(mmas_k as usize),
-    );
     let stage_bytes = u(t.stage_bytes());
     let [box_inner, box_rows] = tma.box_dim();
     let (box_inner, box_rows) = (u(box_inner), u(box_rows));
-    let n_boxes = Literal::usize_unsuffixed(tma.boxes as usize);
     let boxes = u(tma.boxes);
     let box_bytes = u(tma.box_bytes);
     let box_offsets: Vec<Literal> = (0..tma.boxes).map(|b| u(plan.box_offset(b))).collect();
@@ -303,167 +307,62 @@ pub(crate) fn tile_struct(
         tma_swizzle_name,
     );
 
-    let (storage, accessors) = storage(
+    let storage = storage_struct(
         item,
         &summary,
         t.align(),
         &Literal::usize_unsuffixed(bytes as usize),
-        StorageDocs {
-            zero: quote! {
-                /// Zeroed storage (host buffers and tests: a Rust `static` never lands in GPU shared
-                /// memory; kernels place tiles in dynamic shared memory, see `smemdesc::smem`).
-            },
-            as_ptr: quote! {
-                /// Address of the first byte (element (0, 0) of stage 0).
-            },
-            more: quote! {
-                /// Mutable address of the first byte.
-                pub fn as_mut_ptr(&mut self) -> *mut u8 {
-                    self.bytes.as_mut_ptr()
-                }
-            },
-        },
     );
     let a = t.access();
-    let access = crate::access::inherent(&crate::access::AccessFields {
-        arch: arch.clone(),
-        desc: quote!(#desc),
-        swizzle: swizzle.clone(),
-        align: u(a.align).into_token_stream(),
-        mmas_mn: quote!(#mmas_mn),
-        mmas_k: quote!(#mmas_k),
-        stages: quote!(#stages),
-        advance_stage: quote!(#adv_stage),
-        tile_mn: quote!(#tile_mn),
-        tile_k: quote!(#tile_k),
-        values_per_cell: u(a.values_per_cell).into_token_stream(),
-        last_start: u(a.last_start).into_token_stream(),
-    });
-    let access_fns = crate::access::trait_fns(name);
+    let v = |p: TokenStream| p.into_iter().last().expect("a path ends in its variant");
+    let (arch, operand, dtype, major) = (v(arch), v(operand), v(dtype), v(major));
+    let (swizzle, order, kind) = (v(swizzle), v(order), v(kind));
+    let (mmas_mn, mmas_k, stages, bytes) = (u(mmas_mn), u(mmas_k), u(stages), u(bytes));
+    let sl = &a.layout;
+    let (sw_bits, sw_base, sw_shift) =
+        (u(sl.swizzle.bits), u(sl.swizzle.base), u(sl.swizzle.shift));
+    let elem_bytes = u(sl.elem_bytes);
+    let (lmn, lk) = (mode_parts(&sl.layout.mn), mode_parts(&sl.layout.k));
+    let (gmn, gk) = (mode_parts(&a.grid.mn), mode_parts(&a.grid.k));
+    let (access_align, values_per_cell, last_start) =
+        (u(a.align), u(a.values_per_cell), u(a.last_start));
+    // The fixed items (documentation, function bodies) come from `__smem_tile_items!`, which the
+    // compiler expands: the attribute writes only the numbers, a fraction of the tokens.
     Ok(quote! {
         #storage
 
-        impl #name {
-            /// The validated core plan this tile was generated from (evaluated at compile time).
-            pub const PLAN: ::smemdesc::TilePlan = #decl.expect_valid();
-            #accessors
-
-            /// Target architecture.
-            pub const ARCH: ::smemdesc::Arch = #arch;
-            /// Operand (A or B).
-            pub const OPERAND: ::smemdesc::Operand = #operand;
-            /// Element type.
-            pub const DTYPE: ::smemdesc::ElementType = #dtype;
-            /// Contiguous dimension.
-            pub const MAJOR: ::smemdesc::Major = #major;
-            /// Swizzle mode (resolved when `auto`).
-            pub const SWIZZLE: ::smemdesc::SwizzleMode = #swizzle;
-            /// Atom stacking order (resolved when defaulted).
-            pub const ORDER: ::smemdesc::Order = #order;
-            /// MMA kind.
-            pub const KIND: ::smemdesc::MmaKind = #kind;
-            /// CTA group (sm100: 1 or 2).
-            pub const CTA_GROUP: u32 = #cta_group;
-            /// Tile extent along M (A) or N (B), elements.
-            pub const TILE_MN: u32 = #tile_mn;
-            /// Tile extent along K, elements.
-            pub const TILE_K: u32 = #tile_k;
-            /// Base descriptor: subtile (0, 0), stage 0, start address 0.
-            pub const DESC: u64 = #desc;
-            /// Leading dimension byte offset, bytes (as encoded).
-            pub const LBO: u32 = #lbo;
-            /// Stride dimension byte offset, bytes.
-            pub const SBO: u32 = #sbo;
-            /// Descriptor layout-type code on this architecture.
-            pub const LAYOUT_TYPE: u8 = #layout_type;
-            /// Instruction M.
-            pub const MMA_M: u32 = #mma_m;
-            /// Instruction N.
-            pub const MMA_N: u32 = #mma_n;
-            /// Instruction K (elements; 32 bytes).
-            pub const MMA_K: u32 = #mma_k;
-            /// MMA subtiles along M/N.
-            pub const MMAS_MN: u32 = #mmas_mn;
-            /// MMA subtiles along K.
-            pub const MMAS_K: u32 = #mmas_k;
-            /// Start-address advance of subtile `(i, 0)`, 16-byte units.
-            pub const ADVANCE_MN: [u16; #n_mn] = [#(#adv_mn),*];
-            /// Start-address advance of subtile `(0, j)`, 16-byte units.
-            pub const ADVANCE_K: [u16; #n_k] = [#(#adv_k),*];
-            /// Start-address advance of one stage, 16-byte units.
-            pub const ADVANCE_STAGE: u32 = #adv_stage;
-            /// Pipeline stages.
-            pub const STAGES: u32 = #stages;
-            /// Bytes of one stage.
-            pub const STAGE_BYTES: u32 = #stage_bytes;
-            /// Bytes of all stages (the struct's size).
-            pub const BYTES: u32 = #bytes;
-            /// Alignment of the storage, bytes.
-            pub const ALIGN: u32 = #align;
-            /// `boxDim` of `cuTensorMapEncodeTiled`, in the driver's order (innermost first):
-            /// `[inner, rows]` (the key `tma_box = (rows, inner)` is in tile order).
-            pub const TMA_BOX_DIM: [u32; 2] = [#box_inner, #box_rows];
-            /// Former name of `TMA_BOX_DIM`.
-            #[doc(hidden)]
-            #[deprecated(since = "0.2.0", note = "renamed to `TMA_BOX_DIM` (the driver's `boxDim`, innermost first; user-facing shapes are (rows, inner))")]
-            pub const TMA_BOX: [u32; 2] = Self::TMA_BOX_DIM;
-            /// TMA boxes per stage.
-            pub const TMA_BOXES: u32 = #boxes;
-            /// Bytes of one TMA box.
-            pub const TMA_BOX_BYTES: u32 = #box_bytes;
-            /// `CUtensorMapSwizzle` value.
-            pub const TMA_SWIZZLE: u32 = #tma_swizzle;
-            /// `CUtensorMapSwizzle` enumerator name.
-            pub const TMA_SWIZZLE_NAME: &'static str = #tma_swizzle_name;
-            /// `CUtensorMapDataType` value.
-            pub const TMA_DATA_TYPE: u32 = #tma_dtype;
-            /// `CUtensorMapDataType` enumerator name.
-            pub const TMA_DATA_TYPE_NAME: &'static str = #tma_dtype_name;
-            /// Byte offset of each TMA box inside one stage.
-            pub const TMA_BOX_OFFSETS: [u32; #n_boxes] = [#(#box_offsets),*];
-            /// Tile coordinates `[mn0, k0]` (elements) of each TMA box.
-            pub const TMA_BOX_COORDS: [[u32; 2]; #n_boxes] = [#(#box_coords),*];
-            #global_items
-
-            #access
-        }
-
-        impl ::core::default::Default for #name {
-            fn default() -> Self {
-                Self::ZERO
-            }
-        }
-
-        impl ::smemdesc::SmemTile for #name {
-            const PLAN: ::smemdesc::TilePlan = #name::PLAN;
-            const DESC: u64 = #name::DESC;
-            const LBO: u32 = #name::LBO;
-            const SBO: u32 = #name::SBO;
-            const LAYOUT_TYPE: u8 = #name::LAYOUT_TYPE;
-            const SWIZZLE: ::smemdesc::SwizzleMode = #name::SWIZZLE;
-            const MMA_M: u32 = #name::MMA_M;
-            const MMA_N: u32 = #name::MMA_N;
-            const MMA_K: u32 = #name::MMA_K;
-            const MMAS_MN: u32 = #name::MMAS_MN;
-            const MMAS_K: u32 = #name::MMAS_K;
-            const ADVANCE_MN: &'static [u16] = &#name::ADVANCE_MN;
-            const ADVANCE_K: &'static [u16] = &#name::ADVANCE_K;
-            const ADVANCE_STAGE: u32 = #name::ADVANCE_STAGE;
-            const STAGES: u32 = #name::STAGES;
-            const STAGE_BYTES: u32 = #name::STAGE_BYTES;
-            const BYTES: u32 = #name::BYTES;
-            const ALIGN: u32 = #name::ALIGN;
-            const TMA_BOX_DIM: [u32; 2] = #name::TMA_BOX_DIM;
-            const TMA_BOXES: u32 = #name::TMA_BOXES;
-            const TMA_SWIZZLE: u32 = #name::TMA_SWIZZLE;
-            const TMA_DATA_TYPE: u32 = #name::TMA_DATA_TYPE;
-            const TMA_BOX_OFFSETS: &'static [u32] = &#name::TMA_BOX_OFFSETS;
-            const TMA_BOX_COORDS: &'static [[u32; 2]] = &#name::TMA_BOX_COORDS;
-            const ACCESS: ::smemdesc::TileAccess = #name::ACCESS;
-
-            #access_fns
+        ::smemdesc::__smem_tile_items! {
+            #name,
+            plan: (#decl),
+            bytes: #bytes,
+            arch: #arch, operand: #operand, dtype: #dtype, major: #major,
+            swizzle: #swizzle, order: #order, kind: #kind, cta_group: #cta_group,
+            tile: (#tile_mn, #tile_k),
+            desc: #desc, lbo: #lbo, sbo: #sbo, layout_type: #layout_type,
+            mma: (#mma_m, #mma_n, #mma_k), mmas: (#mmas_mn, #mmas_k),
+            advance_mn: [#(#adv_mn),*], advance_k: [#(#adv_k),*],
+            advance_stage: #adv_stage,
+            stages: #stages, stage_bytes: #stage_bytes, align: #align,
+            tma_box: [#box_inner, #box_rows], tma_boxes: #boxes,
+            tma_box_bytes: #box_bytes,
+            tma_swizzle: (#tma_swizzle, #tma_swizzle_name),
+            tma_data_type: (#tma_dtype, #tma_dtype_name),
+            box_offsets: [#(#box_offsets),*], box_coords: [#(#box_coords),*],
+            access: (#access_align, #values_per_cell, #last_start),
+            layout: (#sw_bits, #sw_base, #sw_shift, #elem_bytes, #lmn, #lk),
+            grid: (#gmn, #gk),
+            more: { #global_items }
         }
     })
+}
+
+/// `m` as `(len, [shapes], [strides])`, every slot (so the `Mode` it becomes is equal field for
+/// field): the input of `__smem_tile_layout!`.
+fn mode_parts(m: &Mode) -> TokenStream {
+    let len = Literal::usize_unsuffixed(m.rank());
+    let shape = (0..MAX_SUBMODES).map(|i| u(m.shape(i)));
+    let stride = (0..MAX_SUBMODES).map(|i| u(m.stride(i)));
+    quote!((#len, [#(#shape),*], [#(#stride),*]))
 }
 
 fn arch_path(a: Arch) -> TokenStream {

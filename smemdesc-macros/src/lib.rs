@@ -10,7 +10,6 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-mod access;
 mod args;
 mod emit;
 mod epilogue;

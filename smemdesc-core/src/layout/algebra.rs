@@ -51,6 +51,28 @@ impl Mode {
         m
     }
 
+    /// A mode from its raw parts: `len` sub-modes, then the unused slots as stored. What
+    /// `#[smem_tile]` writes for a layout it computed at expansion time, so that the compiler
+    /// does not evaluate the plan again (`len` above [`MAX_SUBMODES`] is a `const` panic).
+    ///
+    /// ```
+    /// use smemdesc_core::Mode;
+    /// let m = Mode::new(8, 8).push(2, 64).unwrap();
+    /// assert_eq!(Mode::from_parts(2, [8, 2, 1, 1], [8, 64, 0, 0]), m);
+    /// ```
+    #[doc(hidden)]
+    pub const fn from_parts(
+        len: usize,
+        shape: [u32; MAX_SUBMODES],
+        stride: [u32; MAX_SUBMODES],
+    ) -> Mode {
+        assert!(
+            len <= MAX_SUBMODES,
+            "smemdesc: a mode holds at most 4 sub-modes"
+        );
+        Mode { len, shape, stride }
+    }
+
     /// Appends a slower sub-mode.
     ///
     /// ```

@@ -1,4 +1,5 @@
-//! An emulator that reads a descriptor the way the tensor core does (spec §12).
+//! An emulator that reads a descriptor the way the tensor core does, written from the PTX
+//! canonical layouts independently of the layout algebra.
 //!
 //! It is deliberately independent of the layout algebra: it decodes the raw 64-bit value, walks the
 //! PTX canonical layout for the operand's major-ness with the decoded LBO/SBO, and applies the
@@ -121,7 +122,7 @@ pub const fn emulate_value(
 }
 
 /// Where a writer puts the byte at unswizzled offset `offset` of a tile starting at `tile_start`,
-/// under each placement model (spec §7), computed with the emulator's own bit arithmetic:
+/// under each placement model ([`Placement`](crate::Placement)), computed with the emulator's own bit arithmetic:
 /// [`Placement::Absolute`] (TMA) XORs the 16-byte chunk bits with the row bits of the **absolute**
 /// address `tile_start + offset`; [`Placement::Relative`] XORs them with the row bits of `offset`
 /// and adds `tile_start` afterwards. Read back with [`emulate_address`]: the measured rule is that a

@@ -1,4 +1,5 @@
-//! Where a tile's swizzle pattern is anchored: the two placement models the H100 measured (spec §7).
+//! Where a tile's swizzle pattern is anchored: the two placement models, as an H100
+//! measured them.
 //!
 //! The tensor core (`wgmma`) and TMA apply the swizzle to **absolute** shared-memory address bits;
 //! `base_offset` only shifts the row phase the tensor core uses. So a tile whose bytes were written
@@ -22,7 +23,7 @@ use crate::layout::descriptor::SmemDescriptor;
 use crate::tile::spec::TileLayout;
 use crate::tile::tma_plan::TmaPlan;
 
-/// The two ways a swizzle pattern can be anchored (spec §7).
+/// The two ways a swizzle pattern can be anchored (module docs: what the H100 measured).
 ///
 /// ```
 /// use smemdesc_core::{Placement, SwizzleMode};

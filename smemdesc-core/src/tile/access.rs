@@ -83,7 +83,7 @@ pub struct TileAccess {
     pub desc: u64,
     /// Swizzle mode.
     pub swizzle: SwizzleMode,
-    /// The alignment `smem_addr` needs (absolute placement, spec §7): 128 B for a swizzled sm90
+    /// The alignment `smem_addr` needs (absolute placement, see [`Placement`](crate::Placement)): 128 B for a swizzled sm90
     /// tile, the swizzle pattern's repeat on sm100 (not measured there), 16 B without swizzle.
     pub align: u32,
     /// MMA subtiles along M/N.
@@ -203,7 +203,7 @@ impl TileAccess {
     }
 
     /// The descriptor whose start address is `(smem_addr >> 4) + units` modulo the 14-bit field,
-    /// base offset 0 (the absolute placement, spec §7); no check (the unchecked contract).
+    /// base offset 0 (the absolute placement, see [`Placement`](crate::Placement)); no check (the unchecked contract).
     ///
     /// ```
     /// use smemdesc_core::*;

@@ -1,5 +1,6 @@
 //! One declaration → one validated plan: the validation model shared by the macro, the CLI and
-//! `const` users. Every legality rule of spec §8–§11 is applied here, in the order a kernel author
+//! `const` users. Every legality rule (instruction shapes, TMA, the swizzle
+//! selector, the illegal combinations) is applied here, in the order a kernel author
 //! reads a declaration (architecture, types, instruction, layout, budget, TMA).
 
 use crate::base::arch::{Arch, Major, Order};

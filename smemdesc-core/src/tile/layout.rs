@@ -496,7 +496,7 @@ impl TileLayout {
     }
 
     /// The matrix base offset for a tile whose swizzle pattern *restarts* at `smem_addr` (the
-    /// [`Relative`](crate::Placement::Relative) placement; spec §7): 0 when the pattern starts on its
+    /// [`Relative`](crate::Placement::Relative) placement, see [`Placement`](crate::Placement)): 0 when the pattern starts on its
     /// repeat boundary — 1024/512/256 B for 128B/64B/32B — else `(pattern start >> 7) & 7`; always 0
     /// without swizzle. Every atom of every stage starts at the same phase as the tile base, because
     /// atoms and stages are whole repeats. Bytes written on absolute addresses (TMA) need 0 instead:
@@ -520,7 +520,7 @@ impl TileLayout {
     /// The descriptor of MMA subtile `(mn, k)` of stage `stage`, for a tile whose element (0, 0)
     /// (stage 0) is at shared-memory address `smem_addr`. Checks every index and field.
     ///
-    /// `smem_addr` must be a multiple of 16 B, and when swizzled of 128 B on sm90 (spec §7) or of
+    /// `smem_addr` must be a multiple of 16 B, and when swizzled of 128 B on sm90 (measured on an H100) or of
     /// the pattern's repeat on sm100 ([`Placement::min_align`](crate::Placement::min_align)). The
     /// descriptor follows the [`Absolute`](crate::Placement::Absolute) placement (what TMA writes):
     /// base_offset 0 wherever the tile sits. For the relative model use
@@ -567,7 +567,7 @@ impl TileLayout {
 
     /// The raw base descriptor with its start address moved to `smem_addr` plus `units` 16-byte
     /// units (modulo the 14-bit field), base_offset 0 (the [`Absolute`](crate::Placement::Absolute)
-    /// placement, spec §7). The one place descriptor fields are filled at
+    /// placement, see [`Placement`](crate::Placement)). The one place descriptor fields are filled at
     /// use; [`desc`](Self::desc) and the macro's table-driven `desc` both end here.
     ///
     /// ```

@@ -1,6 +1,6 @@
 //! TMA (`cp.async.bulk.tensor`) plans that write exactly the layout a tile's descriptors describe.
 //!
-//! Rules (spec §9; CUDA driver API `cuTensorMapEncodeTiled`): the box's inner (contiguous) extent is
+//! Rules (CUDA driver API `cuTensorMapEncodeTiled`, and what the tensor core reads): the box's inner (contiguous) extent is
 //! exactly one swizzle atom wide; TMA writes a box row after row, densely, and swizzles on the
 //! absolute SMEM address, so a box may only cover atoms that follow each other in SMEM along the
 //! strided dimension — decided from the tile's layout: a whole column of atoms when the tile stacks
@@ -21,7 +21,7 @@ pub use crate::base::tma_types::{TmaDataType, TmaSwizzle};
 ///
 /// ```
 /// # use smemdesc_core::*;
-/// // spec §9: a 64 x 256 B K-major SW128 tile -> 2 boxes of 64 x 128 B
+/// // a 64 x 256 B K-major SW128 tile -> 2 boxes of 64 x 128 B (a box spans one 128-B atom)
 /// let t = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 64, 128).swizzle(SwizzleMode::B128).build().unwrap();
 /// let p = TmaPlan::new(&t, None).unwrap();
 /// assert_eq!((p.boxes, p.box_rows, p.box_inner * 2), (2, 64, 128));
@@ -41,7 +41,8 @@ pub struct TmaPlan {
     /// The tensor map's data type.
     pub data_type: TmaDataType,
     /// Alignment of the SMEM destination in smemdesc storage (the swizzle pattern's repeat, at
-    /// least 128 B; TMA itself needs only 128 B on sm90, spec §7: see `PlacedTile::<Absolute>::tma_dst`).
+    /// least 128 B; TMA itself needs only 128 B on sm90, measured on an H100: see
+    /// `PlacedTile::<Absolute>::tma_dst`).
     pub smem_align: u32,
     boxes_strided: u32,
     boxes_contig: u32,
@@ -55,7 +56,7 @@ impl TmaPlan {
     ///
     /// ```
     /// # use smemdesc_core::*;
-    /// // spec §9: a 64 x 64 B K-major SW32 tile stacked K-first -> 16 boxes of 8 x 32 B
+    /// // a 64 x 64 B K-major SW32 tile stacked K-first -> 16 boxes of 8 x 32 B (one atom each)
     /// let t = TileSpec::new(Arch::Sm90, ElementType::E4M3, Major::K, 64, 64)
     ///     .swizzle(SwizzleMode::B32).order(Order::KFirst).build().unwrap();
     /// let p = TmaPlan::new(&t, None).unwrap();

@@ -1,0 +1,282 @@
+//! The fixed part of a `#[smem_tile]` expansion, as a `macro_rules!` macro: the documented
+//! inherent items, `Default` and the `SmemTile` impl of a tile, given the numbers the attribute
+//! computed. The attribute writes one invocation of it (the numbers) instead of every item's
+//! tokens; the compiler expands it, which costs a fraction of passing the same tokens out of a
+//! proc-macro (`benches/macro_build_time.sh`). Not an API: its input is whatever the attribute of
+//! the same version writes.
+
+/// Items of a `#[smem_tile]` struct (internal to the attribute; not an API).
+///
+/// ```
+/// // What `#[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (64, 64), major = K)]`
+/// // gives, through this macro; its items are documented on every tile.
+/// #[smemdesc::smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (64, 64), major = K)]
+/// struct T;
+/// assert_eq!(T::ACCESS, T::PLAN.tile.access());
+/// ```
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __smem_tile_items {
+    (
+        $name:ident,
+        plan: ($($plan:tt)*),
+        bytes: $bytes:literal,
+        arch: $arch:ident, operand: $operand:ident, dtype: $dtype:ident, major: $major:ident,
+        swizzle: $swizzle:ident, order: $order:ident, kind: $kind:ident, cta_group: $cta_group:literal,
+        tile: ($tile_mn:literal, $tile_k:literal),
+        desc: $desc:literal, lbo: $lbo:literal, sbo: $sbo:literal, layout_type: $layout_type:literal,
+        mma: ($mma_m:literal, $mma_n:literal, $mma_k:literal), mmas: ($mmas_mn:literal, $mmas_k:literal),
+        advance_mn: [$($adv_mn:literal),*], advance_k: [$($adv_k:literal),*],
+        advance_stage: $adv_stage:literal,
+        stages: $stages:literal, stage_bytes: $stage_bytes:literal, align: $align:literal,
+        tma_box: [$box_inner:literal, $box_rows:literal], tma_boxes: $boxes:literal,
+        tma_box_bytes: $box_bytes:literal,
+        tma_swizzle: ($tma_swizzle:literal, $tma_swizzle_name:literal),
+        tma_data_type: ($tma_dtype:literal, $tma_dtype_name:literal),
+        box_offsets: [$($box_offset:literal),*], box_coords: [$($box_coord:tt),*],
+        access: ($access_align:literal, $values_per_cell:literal, $last_start:literal),
+        layout: ($sw_bits:literal, $sw_base:literal, $sw_shift:literal, $elem_bytes:literal,
+                 $lmn:tt, $lk:tt),
+        grid: ($gmn:tt, $gk:tt),
+        more: {$($more:tt)*}
+    ) => {
+        impl $name {
+            /// The validated core plan this tile was generated from (evaluated at compile time
+            /// where it is used; the other items are literals the macro computed from it).
+            pub const PLAN: $crate::TilePlan = $($plan)*.expect_valid();
+            /// Zeroed storage (host buffers and tests: a Rust `static` never lands in GPU shared
+            /// memory; kernels place tiles in dynamic shared memory, see `smemdesc::smem`).
+            pub const ZERO: Self = Self { bytes: [0; $bytes] };
+            /// Zeroed storage (same as [`ZERO`](Self::ZERO)).
+            pub const fn new() -> Self {
+                Self::ZERO
+            }
+            /// Address of the first byte (element (0, 0) of stage 0).
+            pub const fn as_ptr(&self) -> *const u8 {
+                self.bytes.as_ptr()
+            }
+            /// Mutable address of the first byte.
+            pub fn as_mut_ptr(&mut self) -> *mut u8 {
+                self.bytes.as_mut_ptr()
+            }
+            /// The raw bytes of all stages.
+            pub const fn as_bytes(&self) -> &[u8; $bytes] {
+                &self.bytes
+            }
+
+            /// Target architecture.
+            pub const ARCH: $crate::Arch = $crate::Arch::$arch;
+            /// Operand (A or B).
+            pub const OPERAND: $crate::Operand = $crate::Operand::$operand;
+            /// Element type.
+            pub const DTYPE: $crate::ElementType = $crate::ElementType::$dtype;
+            /// Contiguous dimension.
+            pub const MAJOR: $crate::Major = $crate::Major::$major;
+            /// Swizzle mode (resolved when `auto`).
+            pub const SWIZZLE: $crate::SwizzleMode = $crate::SwizzleMode::$swizzle;
+            /// Atom stacking order (resolved when defaulted).
+            pub const ORDER: $crate::Order = $crate::Order::$order;
+            /// MMA kind.
+            pub const KIND: $crate::MmaKind = $crate::MmaKind::$kind;
+            /// CTA group (sm100: 1 or 2).
+            pub const CTA_GROUP: u32 = $cta_group;
+            /// Tile extent along M (A) or N (B), elements.
+            pub const TILE_MN: u32 = $tile_mn;
+            /// Tile extent along K, elements.
+            pub const TILE_K: u32 = $tile_k;
+            /// Base descriptor: subtile (0, 0), stage 0, start address 0.
+            pub const DESC: u64 = $desc;
+            /// Leading dimension byte offset, bytes (as encoded).
+            pub const LBO: u32 = $lbo;
+            /// Stride dimension byte offset, bytes.
+            pub const SBO: u32 = $sbo;
+            /// Descriptor layout-type code on this architecture.
+            pub const LAYOUT_TYPE: u8 = $layout_type;
+            /// Instruction M.
+            pub const MMA_M: u32 = $mma_m;
+            /// Instruction N.
+            pub const MMA_N: u32 = $mma_n;
+            /// Instruction K (elements; 32 bytes).
+            pub const MMA_K: u32 = $mma_k;
+            /// MMA subtiles along M/N.
+            pub const MMAS_MN: u32 = $mmas_mn;
+            /// MMA subtiles along K.
+            pub const MMAS_K: u32 = $mmas_k;
+            /// Start-address advance of subtile `(i, 0)`, 16-byte units.
+            pub const ADVANCE_MN: [u16; $mmas_mn] = [$($adv_mn),*];
+            /// Start-address advance of subtile `(0, j)`, 16-byte units.
+            pub const ADVANCE_K: [u16; $mmas_k] = [$($adv_k),*];
+            /// Start-address advance of one stage, 16-byte units.
+            pub const ADVANCE_STAGE: u32 = $adv_stage;
+            /// Pipeline stages.
+            pub const STAGES: u32 = $stages;
+            /// Bytes of one stage.
+            pub const STAGE_BYTES: u32 = $stage_bytes;
+            /// Bytes of all stages (the struct's size).
+            pub const BYTES: u32 = $bytes;
+            /// Alignment of the storage, bytes.
+            pub const ALIGN: u32 = $align;
+            /// `boxDim` of `cuTensorMapEncodeTiled`, in the driver's order (innermost first):
+            /// `[inner, rows]` (the key `tma_box = (rows, inner)` is in tile order).
+            pub const TMA_BOX_DIM: [u32; 2] = [$box_inner, $box_rows];
+            /// Former name of `TMA_BOX_DIM`.
+            #[doc(hidden)]
+            #[deprecated(since = "0.2.0", note = "renamed to `TMA_BOX_DIM` (the driver's `boxDim`, innermost first; user-facing shapes are (rows, inner))")]
+            pub const TMA_BOX: [u32; 2] = Self::TMA_BOX_DIM;
+            /// TMA boxes per stage.
+            pub const TMA_BOXES: u32 = $boxes;
+            /// Bytes of one TMA box.
+            pub const TMA_BOX_BYTES: u32 = $box_bytes;
+            /// `CUtensorMapSwizzle` value.
+            pub const TMA_SWIZZLE: u32 = $tma_swizzle;
+            /// `CUtensorMapSwizzle` enumerator name.
+            pub const TMA_SWIZZLE_NAME: &'static str = $tma_swizzle_name;
+            /// `CUtensorMapDataType` value.
+            pub const TMA_DATA_TYPE: u32 = $tma_dtype;
+            /// `CUtensorMapDataType` enumerator name.
+            pub const TMA_DATA_TYPE_NAME: &'static str = $tma_dtype_name;
+            /// Byte offset of each TMA box inside one stage.
+            pub const TMA_BOX_OFFSETS: [u32; $boxes] = [$($box_offset),*];
+            /// Tile coordinates `[mn0, k0]` (elements) of each TMA box.
+            pub const TMA_BOX_COORDS: [[u32; 2]; $boxes] = [$($box_coord),*];
+            $($more)*
+
+            /// Run-time access numbers (literals, with the plan's subtile grid and swizzled layout)
+            /// and the checks of the one contract (`smemdesc::access`): what `desc`, `try_desc`,
+            /// `offset`, … evaluate.
+            pub const ACCESS: $crate::TileAccess = $crate::TileAccess {
+                arch: $crate::Arch::$arch,
+                desc: $desc,
+                swizzle: $crate::SwizzleMode::$swizzle,
+                align: $access_align,
+                mmas_mn: $mmas_mn,
+                mmas_k: $mmas_k,
+                stages: $stages,
+                advance_stage: $adv_stage,
+                tile_mn: $tile_mn,
+                tile_k: $tile_k,
+                values_per_cell: $values_per_cell,
+                last_start: $last_start,
+                layout: $crate::SwizzledLayout {
+                    swizzle: $crate::Swizzle { bits: $sw_bits, base: $sw_base, shift: $sw_shift },
+                    layout: $crate::__smem_tile_layout!($lmn, $lk),
+                    elem_bytes: $elem_bytes,
+                },
+                grid: $crate::__smem_tile_layout!($gmn, $gk),
+            };
+
+            /// Descriptor of MMA subtile `(mn, k)` of stage `stage` for the tile at shared-memory
+            /// address `smem_addr`, checked: an index out of range (`mn < MMAS_MN`, `k < MMAS_K`,
+            /// `stage < STAGES`), an address off 128 B (16 B unswizzled) or a tile reaching past
+            /// the 14-bit start-address field is the core's typed error.
+            #[inline]
+            pub const fn try_desc(
+                smem_addr: u32,
+                mn: u32,
+                k: u32,
+                stage: u32,
+            ) -> ::core::result::Result<$crate::SmemDescriptor, $crate::Error> {
+                Self::ACCESS.try_desc(smem_addr, mn, k, stage)
+            }
+            /// Descriptor of MMA subtile `(mn, k)` of stage `stage` for the tile at shared-memory
+            /// address `smem_addr`: [`DESC`](Self::DESC) with the start address moved (equal to
+            /// the core's `TileLayout::desc`). The asserting form of [`try_desc`](Self::try_desc):
+            /// out of range is a compile error in `const` and a panic naming the argument at run
+            /// time (a `trap` in a nvptx64 kernel). base_offset is 0 (the absolute placement TMA
+            /// writes, see `smemdesc::Placement`; `PLAN.tile.place::<Relative>(addr)` for the
+            /// relative one). For valid arguments `desc(a, mn, k, s) == desc(a, 0, 0, 0) +
+            /// ADVANCE_MN[mn] + ADVANCE_K[k] + s * ADVANCE_STAGE`: descriptor loops add constants.
+            /// A run-time index reads no table (the advance is computed from the subtile grid).
+            #[inline]
+            #[track_caller]
+            pub const fn desc(smem_addr: u32, mn: u32, k: u32, stage: u32) -> u64 {
+                Self::ACCESS.desc(smem_addr, mn, k, stage)
+            }
+            /// [`desc`](Self::desc) without checks, never a panic: `mn`, `k` are taken modulo
+            /// `MMAS_MN`, `MMAS_K`, the stage advance wraps, the start address is taken modulo
+            /// the 14-bit field. Meaningful only for `mn < MMAS_MN`, `k < MMAS_K`,
+            /// `stage < STAGES` and `smem_addr` a 128-B-aligned shared-window address (tile below
+            /// 256 KiB): shifts, adds and an `and` in a kernel.
+            #[inline]
+            pub const fn desc_wrapping(smem_addr: u32, mn: u32, k: u32, stage: u32) -> u64 {
+                Self::ACCESS.desc_wrapping(smem_addr, mn, k, stage)
+            }
+            /// Former name of [`desc_wrapping`](Self::desc_wrapping), kept for one release.
+            #[doc(hidden)]
+            #[deprecated(since = "0.2.0", note = "renamed to `desc_wrapping` (a safe function; `_unchecked` suggested `unsafe`)")]
+            #[inline]
+            pub const fn desc_unchecked(smem_addr: u32, mn: u32, k: u32, stage: u32) -> u64 {
+                Self::desc_wrapping(smem_addr, mn, k, stage)
+            }
+            /// Swizzled byte offset of logical element `(mn, k)` of stage 0, checked
+            /// (`mn < TILE_MN`, `k < TILE_K`).
+            #[inline]
+            pub const fn try_offset(mn: u32, k: u32) -> ::core::result::Result<u32, $crate::Error> {
+                Self::ACCESS.try_offset(mn, k)
+            }
+            /// Swizzled byte offset of logical element `(mn, k)` of stage 0 (for 6/4-bit types the
+            /// byte cell: see `value_offset`); the asserting form of
+            /// [`try_offset`](Self::try_offset) (compile error in `const`, panic at run time, a
+            /// `trap` in a nvptx64 kernel).
+            #[inline]
+            #[track_caller]
+            pub const fn offset(mn: u32, k: u32) -> u32 {
+                Self::ACCESS.offset(mn, k)
+            }
+            /// [`offset`](Self::offset) without checks: `(mn % TILE_MN, k % TILE_K)`.
+            #[inline]
+            pub const fn offset_wrapping(mn: u32, k: u32) -> u32 {
+                Self::ACCESS.offset_wrapping(mn, k)
+            }
+            /// Former name of [`offset_wrapping`](Self::offset_wrapping), kept for one release.
+            #[doc(hidden)]
+            #[deprecated(since = "0.2.0", note = "renamed to `offset_wrapping` (a safe function; `_unchecked` suggested `unsafe`)")]
+            #[inline]
+            pub const fn offset_unchecked(mn: u32, k: u32) -> u32 {
+                Self::offset_wrapping(mn, k)
+            }
+            /// Byte and bit position of value `(mn, k)` of stage 0, for every SMEM form (the
+            /// nibble or 6-bit field of a padded or packed fp4/fp6 value).
+            #[inline]
+            pub const fn value_offset(mn: u32, k: u32) -> $crate::ValueOffset {
+                Self::PLAN.tile.value_offset(mn, k)
+            }
+        }
+
+        impl ::core::default::Default for $name {
+            fn default() -> Self {
+                Self::ZERO
+            }
+        }
+
+        // The trait provides its other constants from `PLAN` and `ACCESS` (evaluated only where
+        // used): six items per declaration keep it cheap to build.
+        impl $crate::SmemTile for $name {
+            const PLAN: $crate::TilePlan = $name::PLAN;
+            const ADVANCE_MN: &'static [u16] = &$name::ADVANCE_MN;
+            const ADVANCE_K: &'static [u16] = &$name::ADVANCE_K;
+            const TMA_BOX_OFFSETS: &'static [u32] = &$name::TMA_BOX_OFFSETS;
+            const TMA_BOX_COORDS: &'static [[u32; 2]] = &$name::TMA_BOX_COORDS;
+            const ACCESS: $crate::TileAccess = $name::ACCESS;
+        }
+    };
+}
+
+/// A literal `Layout` from two modes written `(len, [shapes], [strides])` (internal to
+/// `#[smem_tile]`; not an API).
+///
+/// ```
+/// use smemdesc::{Layout, Mode};
+/// let l = smemdesc::__smem_tile_layout!((1, [8, 1, 1, 1], [1, 0, 0, 0]), (0, [1, 1, 1, 1], [0, 0, 0, 0]));
+/// assert_eq!(l, Layout::new(Mode::new(8, 1), Mode::EMPTY));
+/// ```
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __smem_tile_layout {
+    (($mn_len:literal, $mn_shape:tt, $mn_stride:tt), ($k_len:literal, $k_shape:tt, $k_stride:tt)) => {
+        $crate::Layout {
+            mn: $crate::Mode::from_parts($mn_len, $mn_shape, $mn_stride),
+            k: $crate::Mode::from_parts($k_len, $k_shape, $k_stride),
+        }
+    };
+}
