@@ -9,7 +9,7 @@
 //! column offset. Nothing here calls the core's fragment or placement arithmetic. (There is no
 //! Blackwell GPU here: the model and the core both rest on the documents and CuTe.)
 
-use smemdesc::core::{AccumType, LoadShape, TmemAccum, TmemLoad};
+use smemdesc_core::{AccumType, LoadShape, TmemAccum, TmemLoad};
 use std::collections::{BTreeSet, HashMap};
 
 /// Rows `lane: cells`; `{t}` patterns are expanded by `expand`.
