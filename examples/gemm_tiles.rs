@@ -113,7 +113,7 @@ fn print_tile<T: SmemTile>(name: &str, base: u32) {
     }
     println!();
     println!("  TMA (cuTensorMapEncodeTiled): boxDim = {:?} ([inner, rows] elements), {} box(es) of {} B per stage",
-        T::TMA_BOX, T::TMA_BOXES, p.tma.box_bytes);
+        T::TMA_BOX_DIM, T::TMA_BOXES, p.tma.box_bytes);
     println!(
         "    swizzle {} = {}, data type {} = {}",
         p.tma.swizzle.name(),

@@ -31,7 +31,7 @@ const LAYOUT_A: TileLayout = TileA::PLAN.tile;
 #[no_mangle]
 #[inline(never)]
 pub fn desc_rt_unchecked(base: u32, mn: u32, k: u32, stage: u32) -> u64 {
-    TileA::desc_unchecked(base, mn, k, stage)
+    TileA::desc_wrapping(base, mn, k, stage)
 }
 
 /// Checked form with every argument at run time: compares and a `Result`, no panic path.
@@ -61,7 +61,7 @@ pub fn desc_rt_in_range(mn: u32, k: u32, stage: u32) -> u64 {
 #[no_mangle]
 #[inline(never)]
 pub fn desc_rt_loop(base: u32, stage: u32, out: &mut [u64; 4]) {
-    let d0 = TileA::desc_unchecked(base, 0, 0, stage);
+    let d0 = TileA::desc_wrapping(base, 0, 0, stage);
     for (k, o) in out.iter_mut().enumerate() {
         *o = d0 + TileA::ADVANCE_K[k] as u64;
     }
@@ -71,7 +71,7 @@ pub fn desc_rt_loop(base: u32, stage: u32, out: &mut [u64; 4]) {
 #[no_mangle]
 #[inline(never)]
 pub fn offset_rt(mn: u32, k: u32) -> u32 {
-    <TileA as SmemTile>::offset_unchecked(mn, k)
+    <TileA as SmemTile>::offset_wrapping(mn, k)
 }
 
 /// Asserting form, every index unmasked: compares, the descriptor, and one call on the failing
@@ -86,7 +86,7 @@ pub fn desc_rt_asserting(base: u32, mn: u32, k: u32, stage: u32) -> u64 {
 #[no_mangle]
 #[inline(never)]
 pub fn desc_rt_trait(base: u32, mn: u32, k: u32, stage: u32) -> u64 {
-    <TileA as SmemTile>::desc_unchecked(base, mn, k, stage)
+    <TileA as SmemTile>::desc_wrapping(base, mn, k, stage)
 }
 
 /// The checked form of the core's `TileLayout`, unmasked.
@@ -103,21 +103,21 @@ pub fn desc_rt_core_checked(base: u32, mn: u32, k: u32, stage: u32) -> u64 {
 #[no_mangle]
 #[inline(never)]
 pub fn desc_rt_core(base: u32, mn: u32, k: u32, stage: u32) -> u64 {
-    LAYOUT_A.desc_unchecked(base, mn, k, stage)
+    LAYOUT_A.desc_wrapping(base, mn, k, stage)
 }
 
 /// A placed tile's unchecked descriptor, unmasked.
 #[no_mangle]
 #[inline(never)]
 pub fn desc_rt_placed(base: u32, mn: u32, k: u32, stage: u32) -> u64 {
-    Placed::<TileA>::at_unchecked(base).desc_unchecked(mn, k, stage)
+    Placed::<TileA>::at_unchecked(base).desc_wrapping(mn, k, stage)
 }
 
 /// Radices 3 and 6: the reductions are multiply-high sequences, still no table.
 #[no_mangle]
 #[inline(never)]
 pub fn desc_rt_mixed_radix(base: u32, mn: u32, k: u32, stage: u32) -> u64 {
-    TileB3::desc_unchecked(base, mn, k, stage)
+    TileB3::desc_wrapping(base, mn, k, stage)
 }
 
 /// Checked element offset, unmasked.
@@ -131,7 +131,7 @@ pub fn offset_rt_checked(mn: u32, k: u32) -> u32 {
 #[no_mangle]
 #[inline(never)]
 pub fn offset_rt_core(mn: u32, k: u32) -> u32 {
-    LAYOUT_A.offset_unchecked(mn, k)
+    LAYOUT_A.offset_wrapping(mn, k)
 }
 
 fn main() {

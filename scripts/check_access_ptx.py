@@ -13,7 +13,7 @@ Usage: check_access_ptx.py ACCESS.PTX. Asserts, and prints what it checked:
     panic message in memory), no `.local` memory;
   - each kernel reads from its parameters the indices its form takes (they are run-time values);
   - the asserting forms (`desc`, `offset`, `byte_offset`; `Placed::desc`) keep their failing path
-    in the module, as a `trap`; the `try_*` and `*_unchecked` forms have none.
+    in the module, as a `trap`; the `try_*` and `*_wrapping` forms have none.
 """
 import itertools
 import re
@@ -26,33 +26,33 @@ FORMS = {
     "inherent": {
         "desc": (DESC, True),
         "try_desc": (DESC, False),
-        "desc_unchecked": (DESC, False),
+        "desc_wrapping": (DESC, False),
         "offset": (ELEM, True),
         "try_offset": (ELEM, False),
-        "offset_unchecked": (ELEM, False),
+        "offset_wrapping": (ELEM, False),
         "value_offset": (ELEM, False),
     },
     "trait": {
         "desc": (DESC, True),
         "try_desc": (DESC, False),
-        "desc_unchecked": (DESC, False),
+        "desc_wrapping": (DESC, False),
         "offset": (ELEM, True),
         "try_offset": (ELEM, False),
-        "offset_unchecked": (ELEM, False),
+        "offset_wrapping": (ELEM, False),
     },
     "core": {
         "desc": (DESC, True),
         "try_desc": (DESC, False),
-        "desc_unchecked": (DESC, False),
+        "desc_wrapping": (DESC, False),
         "byte_offset": (ELEM, True),
         "try_offset": (ELEM, False),
-        "offset_unchecked": (ELEM, False),
+        "offset_wrapping": (ELEM, False),
     },
     "placed": {
         "at_desc": (DESC, True),
         "desc": (DESC, True),
         "try_desc": (DESC, False),
-        "desc_unchecked": (DESC, False),
+        "desc_wrapping": (DESC, False),
         "elem_addr": (DESC, False),
     },
     "storage": {

@@ -17,7 +17,7 @@
 //!
 //! const D: u64 = TileA::desc(0, 1, 3, 2); // MMA subtile (1, 3) of stage 2, tile at address 0
 //! assert_eq!(D, TileA::DESC + (TileA::ADVANCE_MN[1] + TileA::ADVANCE_K[3]) as u64 + 2 * TileA::ADVANCE_STAGE as u64);
-//! assert_eq!((TileA::SBO, TileA::TMA_BOX), (1024, [64, 128]));
+//! assert_eq!((TileA::SBO, TileA::TMA_BOX_DIM), (1024, [64, 128]));
 //! assert_eq!(core::mem::size_of::<TileA>(), TileA::BYTES as usize);
 //! assert_eq!(core::mem::align_of::<TileA>(), 1024);
 //! assert_eq!(<TileA as SmemTile>::ADVANCE_K, &[0, 2, 4, 6]); // generic code sees slices
@@ -80,12 +80,151 @@
 #[cfg_attr(docsrs, doc(cfg(feature = "cudarc")))]
 pub mod cuda;
 pub mod guide;
-mod launch;
 mod tile_items;
 
-pub use launch::{GemmLaunch, LaunchError};
+pub mod launch;
+
 pub use smemdesc_core as core;
+// Every item of the core stays reachable at the root (the macros' expansions and existing code
+// name `smemdesc::TileSpec`, ...), but the documented API is the modules below and the prelude.
+#[doc(hidden)]
+pub use launch::{GemmLaunch, LaunchError};
+#[doc(hidden)]
 pub use smemdesc_core::*;
+
+pub mod prelude {
+    //! The items most kernels and host programs use, for `use smemdesc::prelude::*;`.
+    //!
+    //! ```
+    //! use smemdesc::prelude::*;
+    //! #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (64, 64), major = K)]
+    //! struct TileA;
+    //! assert_eq!(<TileA as SmemTile>::BYTES, 64 * 64 * 2);
+    //! assert_eq!(Arch::from_name("sm90"), Some(Arch::Sm90));
+    //! ```
+    pub use crate::smem_mma;
+    pub use crate::SmemTile;
+    pub use smemdesc_core::{
+        Arch, ElementType, Error, Major, Mbarrier, MmaKind, Operand, SwizzleMode,
+    };
+    pub use smemdesc_macros::{smem_storage, smem_tile};
+}
+
+pub mod tile {
+    //! The SMEM operand tile: its specification and validated layout, its matrix descriptors,
+    //! element offsets and run-time access ([`access`]), and the vocabulary it is described in
+    //! (architecture, element type, major-ness, swizzle) with the error type.
+    //!
+    //! ```
+    //! use smemdesc::tile::{Arch, ElementType, Major, SwizzleMode, TileLayout, TileSpec};
+    //! const A: TileLayout = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 128, 64)
+    //!     .swizzle(SwizzleMode::B128).expect_valid();
+    //! assert_eq!(A.sbo(), 1024);
+    //! ```
+    pub use smemdesc_core::access;
+    pub use smemdesc_core::{
+        emulate_address, emulate_store, emulate_value, layout_type_code, layout_type_from_code,
+        select_swizzle, Arch, Argument, Atom, DescriptorFields, Dim, ElementType, Error, Field,
+        Layout, Major, Order, SmemDescriptor, SmemForm, Swizzle, SwizzleMode, SwizzledLayout,
+        TileAccess, TileDecl, TileLayout, TilePlan, TileSpec, ValueOffset,
+    };
+}
+
+pub mod mma {
+    //! The instruction that reads the tiles: MMA kinds and shapes, pairing an A and a B tile for
+    //! one `wgmma`/`tcgen05.mma` ([`MmaPair`]), and the tcgen05 instruction descriptor.
+    //!
+    //! ```
+    //! use smemdesc::mma::MmaShape;
+    //! assert_eq!(MmaShape::parse("m64n256k16").map(|s| s.n), Some(256));
+    //! ```
+    pub use smemdesc_core::{
+        check_mma_shape, check_mn_major, format_code, format_type, idesc_fields, is_block_scaled,
+        AccumType, Idesc, IdescError, IdescField, InstrDesc, MmaKind, MmaPair, MmaShape, Mnemonic,
+        Operand, PairOptions, ScaleFormat,
+    };
+}
+
+pub mod tma {
+    //! TMA: the box plan that writes a tile's layout, and the tensor map
+    //! (`cuTensorMapEncodeTiled` arguments) that carries it.
+    //!
+    //! ```
+    //! use smemdesc::tma::{TmaSwizzle};
+    //! use smemdesc::tile::SwizzleMode;
+    //! assert_eq!(TmaSwizzle::of(SwizzleMode::B128).value(), 3);
+    //! ```
+    pub use smemdesc_core::{
+        TensorMap, TensorMapArg, TensorMapArgs, TensorMapDataType, TensorMapError,
+        TensorMapInterleave, TensorMapL2Promotion, TensorMapOobFill, TensorMapSwizzle, TmaDataType,
+        TmaPlan, TmaSwizzle, TENSOR_MAP_MAX_BOX_BYTES,
+    };
+}
+
+pub mod scale {
+    //! Block-scale factor tiles for tcgen05 `.block_scale` MMAs ([`macro@crate::smem_scale_tile`]).
+    //!
+    //! ```
+    //! assert_eq!(smemdesc::scale::SCALE_ATOM_ROWS, 128);
+    //! ```
+    pub use smemdesc_core::{
+        ScaleDecl, ScaleTile, SCALE_ATOM_BYTES, SCALE_ATOM_FACTORS, SCALE_ATOM_ROWS,
+    };
+}
+
+pub mod fragment {
+    //! Register fragments of `mma.sync`/`wgmma`, `ldmatrix` tiles and the shared-memory bank model
+    //! ([`macro@crate::smem_fragment_tile`]).
+    //!
+    //! ```
+    //! assert_eq!(smemdesc::fragment::bank_of(0x84), 1);
+    //! ```
+    pub use smemdesc_core::fragment::*;
+}
+
+pub mod tmem {
+    //! Blackwell Tensor Memory: accumulator allocation, `tcgen05.ld` shapes and plans
+    //! ([`macro@crate::smem_plan`] keys `tmem`).
+    //!
+    //! ```
+    //! assert_eq!(smemdesc::tmem::TMEM_COLUMNS, 512);
+    //! ```
+    pub use smemdesc_core::tmem::accum::{DataPath, TmemAccum};
+    pub use smemdesc_core::tmem::error::TmemError;
+    pub use smemdesc_core::tmem::load::{LoadShape, TmemLoad};
+    pub use smemdesc_core::tmem::map::TmemLoadMap;
+    pub use smemdesc_core::tmem::plan::{TmemPlan, TmemPlanDecl, TMEM_COLUMNS};
+    pub use smemdesc_core::tmem::scale::TmemScale;
+    pub use smemdesc_core::tmem::slot::TmemSlot;
+}
+
+pub mod cluster {
+    //! Thread-block clusters, TMA multicast and the sm100 `cta_group::2` CTA pair.
+    //!
+    //! ```
+    //! assert_eq!(smemdesc::cluster::MAX_PORTABLE_CTAS, 8);
+    //! ```
+    pub use smemdesc_core::cluster::*;
+}
+
+pub mod epilogue {
+    //! The epilogue's C/D tile ([`macro@crate::smem_epilogue_tile`]): its swizzle, writers and
+    //! TMA store.
+    //!
+    //! ```
+    //! use smemdesc::epilogue::EpilogueSpec;
+    //! let _ = core::mem::size_of::<EpilogueSpec>();
+    //! ```
+    pub use smemdesc_core::epilogue::*;
+}
+
+/// Internals the macros' expansions name; not part of the API.
+#[doc(hidden)]
+pub mod __private {
+    pub use smemdesc_core::{
+        CanonicalForm, ConstText, Mode, Slot, MAX_SUBMODES, MMA_KEYS, TILE_KEYS,
+    };
+}
 pub use smemdesc_macros::{
     smem_epilogue_tile, smem_fragment_tile, smem_plan, smem_scale_tile, smem_storage, smem_tile,
 };
@@ -196,8 +335,16 @@ pub trait SmemTile {
     const BYTES: u32 = Self::PLAN.tile.bytes();
     /// Alignment of the storage, bytes.
     const ALIGN: u32 = Self::PLAN.tile.align();
-    /// `boxDim` for `cuTensorMapEncodeTiled`: `[inner, rows]`.
-    const TMA_BOX: [u32; 2] = Self::PLAN.tma.box_dim();
+    /// `boxDim` of `cuTensorMapEncodeTiled`, in the driver's order (innermost first):
+    /// `[inner, rows]` (the key `tma_box = (rows, inner)` is in tile order).
+    const TMA_BOX_DIM: [u32; 2] = Self::PLAN.tma.box_dim();
+    /// Former name of [`TMA_BOX_DIM`](Self::TMA_BOX_DIM).
+    #[doc(hidden)]
+    #[deprecated(
+        since = "0.2.0",
+        note = "renamed to `TMA_BOX_DIM` (the driver's `boxDim`, innermost first; user-facing shapes are (rows, inner))"
+    )]
+    const TMA_BOX: [u32; 2] = Self::TMA_BOX_DIM;
     /// TMA boxes per stage.
     const TMA_BOXES: u32 = Self::PLAN.tma.boxes;
     /// `CUtensorMapSwizzle` value.
@@ -229,10 +376,22 @@ pub trait SmemTile {
     }
 
     /// Unchecked descriptor: no check and no panic, meaningful only under the precondition of
-    /// [`access`] ([`TileLayout::desc_unchecked`]).
+    /// [`access`] ([`TileLayout::desc_wrapping`]).
+    #[inline]
+    fn desc_wrapping(smem_addr: u32, mn: u32, k: u32, stage: u32) -> u64 {
+        Self::ACCESS.desc_wrapping(smem_addr, mn, k, stage)
+    }
+
+    /// Former name of [`desc_wrapping`](Self::desc_wrapping), kept for one release: the function is safe
+    /// (`_unchecked` names `unsafe` functions in Rust).
+    #[doc(hidden)]
+    #[deprecated(
+        since = "0.2.0",
+        note = "renamed to `desc_wrapping` (a safe function; `_unchecked` suggested `unsafe`)"
+    )]
     #[inline]
     fn desc_unchecked(smem_addr: u32, mn: u32, k: u32, stage: u32) -> u64 {
-        Self::ACCESS.desc_unchecked(smem_addr, mn, k, stage)
+        Self::desc_wrapping(smem_addr, mn, k, stage)
     }
 
     /// Swizzled byte offset of logical element `(mn, k)`, asserting (the core's
@@ -249,9 +408,21 @@ pub trait SmemTile {
         Self::ACCESS.try_offset(mn, k)
     }
 
-    /// Unchecked offset of `(mn % TILE_MN, k % TILE_K)` ([`TileLayout::offset_unchecked`]).
+    /// Unchecked offset of `(mn % TILE_MN, k % TILE_K)` ([`TileLayout::offset_wrapping`]).
+    #[inline]
+    fn offset_wrapping(mn: u32, k: u32) -> u32 {
+        Self::ACCESS.offset_wrapping(mn, k)
+    }
+
+    /// Former name of [`offset_wrapping`](Self::offset_wrapping), kept for one release: the function is safe
+    /// (`_unchecked` names `unsafe` functions in Rust).
+    #[doc(hidden)]
+    #[deprecated(
+        since = "0.2.0",
+        note = "renamed to `offset_wrapping` (a safe function; `_unchecked` suggested `unsafe`)"
+    )]
     #[inline]
     fn offset_unchecked(mn: u32, k: u32) -> u32 {
-        Self::ACCESS.offset_unchecked(mn, k)
+        Self::offset_wrapping(mn, k)
     }
 }

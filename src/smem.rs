@@ -11,7 +11,25 @@
 //! let base = smemdesc::smem::align_up(raw, LAYOUT_ALIGN); // the launch asks for BYTES + slack
 //! ```
 //!
-//! [`SmemCarve`] computes, in `const` items, where each tile goes (at its [`ALIGN`](SmemTile::ALIGN))
+//! **The way to place tiles is [`macro@crate::smem_storage`]**: one declaration per kernel gives
+//! every member's offset, the launch size, and per tile member a [`PlacedTile`] at a run-time base
+//! (`Storage::a(base)`: [`desc`](PlacedTile::desc), [`try_desc`](PlacedTile::try_desc),
+//! [`desc_wrapping`](PlacedTile::desc_wrapping), [`stage_addr`](PlacedTile::stage_addr),
+//! [`address`](PlacedTile::address), [`tma_dst`](PlacedTile::tma_dst)).
+//!
+//! ```
+//! use smemdesc::{smem_storage, smem_tile};
+//! #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 64), major = K, stages = 2)]
+//! struct TileA;
+//! #[smem_storage(arch = sm90)]
+//! struct Storage { a: TileA }
+//! let a = Storage::a(0x400);
+//! assert_eq!(a.desc_wrapping(1, 2, 1), TileA::desc(0x400, 1, 2, 1));
+//! assert_eq!(a.stage_addr(1), 0x400 + 128 * 64 * 2);
+//! ```
+//!
+//! The older one-tile-at-a-time helpers below remain for code generic over the tile type (the
+//! GPU check kernels): [`SmemCarve`] computes, in `const` items, where each tile goes (at its [`ALIGN`](SmemTile::ALIGN))
 //! and how many bytes the launch must ask for; [`Placed`] is a tile at a run-time shared address,
 //! whose descriptors follow the one contract of [`crate::access`].
 //!
@@ -20,6 +38,11 @@
 //! shared-window address to [`Placed::at`]. Rust-CUDA: `shared_array![u8; N]` aligns only to the
 //! element type, so ask for `N = T::BYTES + T::ALIGN - 1` and round the address up with
 //! [`align_up`].
+
+pub use smemdesc_core::{
+    Absolute, Mbarrier, PlacedTile, Placement, PlacementModel, Relative, StorageLayout,
+    StorageMember, StorageProblem, DYNAMIC_SMEM_BASE_ALIGN,
+};
 
 use crate::{Error, SmemTile};
 use core::marker::PhantomData;
@@ -258,7 +281,7 @@ impl<T: SmemTile> Placed<T> {
         self.addr.wrapping_add(stage.wrapping_mul(T::STAGE_BYTES))
     }
 
-    /// Address of element `(mn, k)` of stage `stage` (unchecked: [`SmemTile::offset_unchecked`]).
+    /// Address of element `(mn, k)` of stage `stage` (unchecked: [`SmemTile::offset_wrapping`]).
     ///
     /// ```
     /// # use smemdesc::{smem::Placed, smem_tile};
@@ -269,7 +292,7 @@ impl<T: SmemTile> Placed<T> {
     #[inline]
     pub fn elem_addr(self, stage: u32, mn: u32, k: u32) -> u32 {
         self.stage_addr(stage)
-            .wrapping_add(T::offset_unchecked(mn, k))
+            .wrapping_add(T::offset_wrapping(mn, k))
     }
 
     /// Descriptor of MMA subtile `(mn, k)` of stage `stage`, asserting ([`SmemTile::desc`]).
@@ -299,17 +322,29 @@ impl<T: SmemTile> Placed<T> {
         T::try_desc(self.addr, mn, k, stage)
     }
 
-    /// Descriptor, unchecked ([`SmemTile::desc_unchecked`]): what a kernel's main loop uses.
+    /// Descriptor, unchecked ([`SmemTile::desc_wrapping`]): what a kernel's main loop uses.
     ///
     /// ```
     /// # use smemdesc::{smem::Placed, smem_tile};
     /// # #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 64), major = K)]
     /// # struct TileA;
     /// let a = Placed::<TileA>::at(0x400).unwrap();
-    /// assert_eq!(a.desc_unchecked(0, 3, 0), a.desc(0, 3, 0));
+    /// assert_eq!(a.desc_wrapping(0, 3, 0), a.desc(0, 3, 0));
     /// ```
     #[inline]
+    pub fn desc_wrapping(self, mn: u32, k: u32, stage: u32) -> u64 {
+        T::desc_wrapping(self.addr, mn, k, stage)
+    }
+
+    /// Former name of [`desc_wrapping`](Self::desc_wrapping), kept for one release: the function is safe
+    /// (`_unchecked` names `unsafe` functions in Rust).
+    #[doc(hidden)]
+    #[deprecated(
+        since = "0.2.0",
+        note = "renamed to `desc_wrapping` (a safe function; `_unchecked` suggested `unsafe`)"
+    )]
+    #[inline]
     pub fn desc_unchecked(self, mn: u32, k: u32, stage: u32) -> u64 {
-        T::desc_unchecked(self.addr, mn, k, stage)
+        self.desc_wrapping(mn, k, stage)
     }
 }

@@ -116,8 +116,13 @@ macro_rules! __smem_tile_items {
             pub const BYTES: u32 = $bytes;
             /// Alignment of the storage, bytes.
             pub const ALIGN: u32 = $align;
-            /// `boxDim` for `cuTensorMapEncodeTiled`: `[inner, rows]`.
-            pub const TMA_BOX: [u32; 2] = [$box_inner, $box_rows];
+            /// `boxDim` of `cuTensorMapEncodeTiled`, in the driver's order (innermost first):
+            /// `[inner, rows]` (the key `tma_box = (rows, inner)` is in tile order).
+            pub const TMA_BOX_DIM: [u32; 2] = [$box_inner, $box_rows];
+            /// Former name of `TMA_BOX_DIM`.
+            #[doc(hidden)]
+            #[deprecated(since = "0.2.0", note = "renamed to `TMA_BOX_DIM` (the driver's `boxDim`, innermost first; user-facing shapes are (rows, inner))")]
+            pub const TMA_BOX: [u32; 2] = Self::TMA_BOX_DIM;
             /// TMA boxes per stage.
             pub const TMA_BOXES: u32 = $boxes;
             /// Bytes of one TMA box.
@@ -193,8 +198,15 @@ macro_rules! __smem_tile_items {
             /// `stage < STAGES` and `smem_addr` a 128-B-aligned shared-window address (tile below
             /// 256 KiB): shifts, adds and an `and` in a kernel.
             #[inline]
+            pub const fn desc_wrapping(smem_addr: u32, mn: u32, k: u32, stage: u32) -> u64 {
+                Self::ACCESS.desc_wrapping(smem_addr, mn, k, stage)
+            }
+            /// Former name of [`desc_wrapping`](Self::desc_wrapping), kept for one release.
+            #[doc(hidden)]
+            #[deprecated(since = "0.2.0", note = "renamed to `desc_wrapping` (a safe function; `_unchecked` suggested `unsafe`)")]
+            #[inline]
             pub const fn desc_unchecked(smem_addr: u32, mn: u32, k: u32, stage: u32) -> u64 {
-                Self::ACCESS.desc_unchecked(smem_addr, mn, k, stage)
+                Self::desc_wrapping(smem_addr, mn, k, stage)
             }
             /// Swizzled byte offset of logical element `(mn, k)` of stage 0, checked
             /// (`mn < TILE_MN`, `k < TILE_K`).
@@ -213,8 +225,15 @@ macro_rules! __smem_tile_items {
             }
             /// [`offset`](Self::offset) without checks: `(mn % TILE_MN, k % TILE_K)`.
             #[inline]
+            pub const fn offset_wrapping(mn: u32, k: u32) -> u32 {
+                Self::ACCESS.offset_wrapping(mn, k)
+            }
+            /// Former name of [`offset_wrapping`](Self::offset_wrapping), kept for one release.
+            #[doc(hidden)]
+            #[deprecated(since = "0.2.0", note = "renamed to `offset_wrapping` (a safe function; `_unchecked` suggested `unsafe`)")]
+            #[inline]
             pub const fn offset_unchecked(mn: u32, k: u32) -> u32 {
-                Self::ACCESS.offset_unchecked(mn, k)
+                Self::offset_wrapping(mn, k)
             }
             /// Byte and bit position of value `(mn, k)` of stage 0, for every SMEM form (the
             /// nibble or 6-bit field of a padded or packed fp4/fp6 value).

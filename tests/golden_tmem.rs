@@ -99,7 +99,7 @@ fn every_golden_tmem_row_matches_the_core() {
         let mut ours = Vec::with_capacity(gold.len());
         for t in 0..128 {
             for r in 0..map.regs_per_thread() {
-                let (lane, col) = map.reg_address_unchecked(t, r);
+                let (lane, col) = map.reg_address_wrapping(t, r);
                 let (m, n) = map.try_reg_element(t, r).unwrap();
                 assert_eq!(map.accum.try_element(lane, col), Ok((m, n)));
                 ours.push([t, r, m, n, lane, col]);
@@ -199,14 +199,14 @@ fn unchecked_forms_never_panic() {
         let map = map_of(c);
         for &a in &big {
             for &b in &big {
-                let _ = map.reg_address_unchecked(a, b);
-                let _ = map.reg_element_unchecked(a, b);
-                let _ = map.element_reg_unchecked(a, b);
+                let _ = map.reg_address_wrapping(a, b);
+                let _ = map.reg_element_wrapping(a, b);
+                let _ = map.element_reg_wrapping(a, b);
                 let _ = map.load_offset(a, b);
                 let _ = map.load.fragment(a, b);
                 let _ = map.load.register_of(a, b);
-                let _ = map.accum.address_unchecked(a, b);
-                let _ = map.accum.element_unchecked(a, b);
+                let _ = map.accum.address_wrapping(a, b);
+                let _ = map.accum.element_wrapping(a, b);
                 let _ = TmemAccum::taddr(a, b, b);
             }
         }

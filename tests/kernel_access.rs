@@ -171,8 +171,8 @@ fn offsets_past_the_tile_are_errors() {
     assert_eq!(TileA::offset(7, 0), 7 * 128 + 7 * 16);
     assert_eq!(TileA::try_offset(127, 63), Ok(TileA::offset(127, 63)));
     // Unchecked: coordinates reduced modulo the extents (documented), no panic.
-    assert_eq!(TileA::offset_unchecked(128 + 7, 64), TileA::offset(7, 0));
-    let _ = TileA::offset_unchecked(u32::MAX, u32::MAX);
+    assert_eq!(TileA::offset_wrapping(128 + 7, 64), TileA::offset(7, 0));
+    let _ = TileA::offset_wrapping(u32::MAX, u32::MAX);
 }
 
 #[test]
@@ -180,18 +180,18 @@ fn unchecked_never_panics() {
     // Before: a large run-time stage panicked with "attempt to multiply with overflow" (tests run
     // with overflow checks on).
     for v in [0, 1, 4, 100, 1 << 20, u32::MAX - 1, u32::MAX] {
-        let _ = TileA::desc_unchecked(v, v, v, v);
-        let _ = <TileA as SmemTile>::desc_unchecked(v, v, v, v);
-        let _ = TileA::PLAN.tile.desc_unchecked(v, v, v, v);
-        let _ = TileBMn::desc_unchecked(v, v, v, v);
+        let _ = TileA::desc_wrapping(v, v, v, v);
+        let _ = <TileA as SmemTile>::desc_wrapping(v, v, v, v);
+        let _ = TileA::PLAN.tile.desc_wrapping(v, v, v, v);
+        let _ = TileBMn::desc_wrapping(v, v, v, v);
     }
     // The documented reduction: indices modulo their counts, start modulo 2^14 units.
-    assert_eq!(TileA::desc_unchecked(0, 2, 5, 0), TileA::desc(0, 0, 1, 0));
+    assert_eq!(TileA::desc_wrapping(0, 2, 5, 0), TileA::desc(0, 0, 1, 0));
     assert_eq!(
-        TileA::desc_unchecked(0x3fc00, 0, 0, 0) + 0x40,
+        TileA::desc_wrapping(0x3fc00, 0, 0, 0) + 0x40,
         TileA::DESC | 0x4000
     );
-    assert_eq!(TileA::desc_unchecked(0x3fc00 + 0x400, 0, 0, 0), TileA::DESC);
+    assert_eq!(TileA::desc_wrapping(0x3fc00 + 0x400, 0, 0, 0), TileA::DESC);
 }
 
 /// For every valid argument of tile `T`: all three forms and the core agree, and the descriptor is
@@ -209,9 +209,9 @@ fn check_steps<T: SmemTile>(bases: &[u32]) -> usize {
                     let step = T::ADVANCE_MN[i as usize] as u64 + T::ADVANCE_K[j as usize] as u64;
                     assert_eq!(d, ds + step, "{a:#x} ({i},{j},{s})");
                     assert_eq!(Ok(d), T::try_desc(a, i, j, s).map(|d| d.raw()));
-                    assert_eq!(d, T::desc_unchecked(a, i, j, s));
+                    assert_eq!(d, T::desc_wrapping(a, i, j, s));
                     assert_eq!(d, T::PLAN.tile.desc(a, i, j, s));
-                    assert_eq!(d, T::PLAN.tile.desc_unchecked(a, i, j, s));
+                    assert_eq!(d, T::PLAN.tile.desc_wrapping(a, i, j, s));
                     n += 1;
                 }
             }
@@ -247,7 +247,7 @@ fn check_advance<T: SmemTile>() -> usize {
                 let (a, b) = (i + wi * T::MMAS_MN, j + wj * T::MMAS_K);
                 assert_eq!(T::ACCESS.advance(a, b), T::ACCESS.advance(i, j));
                 let s = T::STAGES - 1;
-                assert_eq!(T::desc_unchecked(0x400, a, b, s), T::desc(0x400, i, j, s));
+                assert_eq!(T::desc_wrapping(0x400, a, b, s), T::desc(0x400, i, j, s));
             }
             n += 1;
         }
@@ -281,7 +281,7 @@ fn inherent_trait_and_core_offsets_agree() {
             for k in 0..p.tile_k {
                 let o = T::offset(mn, k);
                 assert_eq!(Ok(o), T::try_offset(mn, k));
-                assert_eq!(o, T::offset_unchecked(mn, k));
+                assert_eq!(o, T::offset_wrapping(mn, k));
                 assert_eq!(o, T::PLAN.tile.byte_offset(mn, k));
                 // the layout algebra's swizzled address (independent of the access path)
                 assert_eq!(o, T::PLAN.tile.smem_layout().byte_address(0, mn, k));

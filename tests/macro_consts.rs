@@ -56,7 +56,7 @@ fn trait_agrees<T: SmemTile>(e: &Emitted) -> bool {
         && T::ADVANCE_STAGE == e.advance_stage
         && (T::STAGES, T::STAGE_BYTES, T::BYTES, T::ALIGN)
             == (e.stages, e.stage_bytes, e.bytes, e.align_const)
-        && T::TMA_BOX == e.tma_box
+        && T::TMA_BOX_DIM == e.tma_box
         && (T::TMA_BOXES, T::TMA_SWIZZLE, T::TMA_DATA_TYPE)
             == (e.tma_boxes, e.tma_swizzle, e.tma_data_type)
         && T::TMA_BOX_OFFSETS == e.tma_box_offsets.as_slice()
@@ -97,7 +97,7 @@ macro_rules! case {
                 stage_bytes: $t::STAGE_BYTES,
                 bytes: $t::BYTES,
                 align_const: $t::ALIGN,
-                tma_box: $t::TMA_BOX,
+                tma_box: $t::TMA_BOX_DIM,
                 tma_boxes: $t::TMA_BOXES,
                 tma_box_bytes: $t::TMA_BOX_BYTES,
                 tma_swizzle: $t::TMA_SWIZZLE,
@@ -165,7 +165,7 @@ fn compare(c: &Case) -> Vec<String> {
     check("STAGE_BYTES", e.stage_bytes == t.stage_bytes());
     check("BYTES", e.bytes == t.bytes());
     check("ALIGN", e.align_const == t.align());
-    check("TMA_BOX", e.tma_box == p.tma.box_dim());
+    check("TMA_BOX_DIM", e.tma_box == p.tma.box_dim());
     check("TMA_BOXES", e.tma_boxes == p.tma.boxes);
     check("TMA_BOX_BYTES", e.tma_box_bytes == p.tma.box_bytes);
     check("TMA_SWIZZLE", e.tma_swizzle == p.tma.swizzle.value());

@@ -187,7 +187,10 @@ fn padded_f8f6f4_pairs() {
     // The tiles are the padded SMEM form: TMA 16U6_ALIGN16B = 15 / 16U4_ALIGN16B = 14 (cuda.h),
     // box 128 values wide; the fp8 tile moves as UINT8 = 0.
     assert_eq!((fp6::A::TMA_DATA_TYPE, fp6::B::TMA_DATA_TYPE), (15, 15));
-    assert_eq!((fp4::A::TMA_DATA_TYPE, fp4::B::TMA_BOX), (14, [128, 48]));
+    assert_eq!(
+        (fp4::A::TMA_DATA_TYPE, fp4::B::TMA_BOX_DIM),
+        (14, [128, 48])
+    );
     assert_eq!(
         (fp8_fp4::A::TMA_DATA_TYPE, fp8_fp4::B::TMA_DATA_TYPE),
         (0, 14)

@@ -119,8 +119,8 @@ fn exercise(d: TileDecl, r: &mut Lcg) -> bool {
             let _ = t.byte_offset(s.tile_mn - 1, s.tile_k - 1);
             // Arbitrary run-time arguments: the unchecked form never panics, the checked form
             // returns an error (the asserting `desc` panics by contract; not called here).
-            let _ = t.desc_unchecked(r.val(), r.val(), r.val(), r.val());
-            let _ = t.offset_unchecked(r.val(), r.val());
+            let _ = t.desc_wrapping(r.val(), r.val(), r.val(), r.val());
+            let _ = t.offset_wrapping(r.val(), r.val());
             let _ = t.try_offset(r.val(), r.val());
             let _ = t.try_desc(r.val(), r.val(), r.val(), r.val());
             let _ = t

@@ -10,7 +10,7 @@
 //! One negative control per model reads its bytes with the other model's base_offset and must
 //! mismatch. B stays aligned in every class.
 
-use crate::plan::{ClassCfg, OperandCfg};
+use crate::class::{ClassCfg, OperandCfg};
 use smemdesc_core::{
     Absolute, ElementType, Major, Order, Placement, Relative, SmemDescriptor, SwizzleMode,
     TileLayout,

@@ -286,9 +286,8 @@ fn parse_writer(s: &str) -> Result<Writer, String> {
 }
 
 fn parse_tile(s: &str) -> Result<(u32, u32), String> {
-    let (a, b) = s
-        .split_once(['x', 'X'])
-        .ok_or_else(|| format!("malformed tile `{s}`; expected MNxK, e.g. 64x32"))?;
+    let (a, b) = super::tile::split_pair(s)
+        .ok_or_else(|| format!("malformed tile `{s}`; expected MNxK or MN,K, e.g. 64x32"))?;
     let p = |t: &str| {
         t.parse::<u32>()
             .map_err(|e| format!("malformed tile `{s}`: {e}"))

@@ -3,7 +3,7 @@
 //! as the macros, each value looked up with the core's parsers (`Arch::from_name`,
 //! `MmaShape::parse`, ...) and the declaration validated by [`TileDecl::build`].
 
-use super::header_src::Src;
+use super::header_loc::Src;
 use crate::CliError;
 use proc_macro2::Span;
 use quote::ToTokens;

@@ -7,7 +7,7 @@
 //! than count or drop a member). Also the `use … as …` renames a storage member may name a tile
 //! by, and the text of the source path as the header's comments show it.
 
-use super::header_src::Src;
+use super::header_loc::Src;
 use crate::CliError;
 use quote::ToTokens;
 

@@ -2,7 +2,7 @@
 //! (`Mbarrier`, scalars, arrays), the integer `const` expressions their lengths use, path lookup
 //! in the file's modules, and the core's [`StorageLayout`] for a member list of any length.
 
-use super::header_src::Src;
+use super::header_loc::Src;
 use crate::CliError;
 use quote::ToTokens;
 use smemdesc_core::{Arch, Mbarrier, StorageLayout, StorageMember};

@@ -15,23 +15,10 @@ use super::header::{check_ident, item, render_tree, scalar, tile_items, Ns, Val}
 use super::header_args::{mma_options, tile_decl, TileSrc};
 use super::header_check::{comment_path, item_attr, nesting, no_cfg, renames};
 use super::header_eval::{resolve, Consts, Named};
+use super::header_loc::Src;
 use crate::CliError;
-use proc_macro2::Span;
 use smemdesc_core::{Arch, MmaPair, Placement};
 use std::path::Path;
-
-/// Where a span is, as `FILE:LINE:COLUMN`.
-pub(crate) struct Src<'a> {
-    pub(crate) file: &'a str,
-}
-
-impl Src<'_> {
-    /// An error at `span`.
-    pub(crate) fn err(&self, span: Span, msg: impl std::fmt::Display) -> CliError {
-        let p = span.start();
-        CliError(format!("{}:{}:{}: {msg}", self.file, p.line, p.column + 1))
-    }
-}
 
 /// The smemdesc attribute `name` of an item whose attributes pass 1 checked
 /// ([`item_attr`]: a recognised path, at most one per item).

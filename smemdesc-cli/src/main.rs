@@ -27,6 +27,7 @@ mod header;
 mod header_args;
 mod header_check;
 mod header_eval;
+mod header_loc;
 mod header_src;
 mod header_storage;
 mod idesc;

@@ -128,10 +128,21 @@ fn parse_u32(s: &str) -> Result<u32, String> {
     u32::try_from(v).map_err(|_| format!("`{s}` does not fit in 32 bits"))
 }
 
+/// `A` and `B` of an extent pair written `AxB`, `A,B` or `(A, B)` (the macros' spelling).
+pub(crate) fn split_pair(s: &str) -> Option<(&str, &str)> {
+    let t = s.trim();
+    let t = t
+        .strip_prefix('(')
+        .and_then(|t| t.strip_suffix(')'))
+        .unwrap_or(t);
+    let (a, b) = t.split_once(['x', 'X', ','])?;
+    Some((a.trim(), b.trim()))
+}
+
 fn parse_pair(s: &str) -> Result<(u32, u32), String> {
-    let (a, b) = s
-        .split_once(['x', 'X'])
-        .ok_or_else(|| format!("malformed extent pair `{s}`; expected AxB, e.g. 128x64"))?;
+    let (a, b) = split_pair(s).ok_or_else(|| {
+        format!("malformed extent pair `{s}`; expected AxB or A,B, e.g. 128x64 or 128,64")
+    })?;
     Ok((parse_u32(a)?, parse_u32(b)?))
 }
 

@@ -167,7 +167,7 @@ pub fn build(a: &TmemArgs) -> Result<TmemReport, CliError> {
     let mut rows = Vec::with_capacity((128 * map.regs_per_thread()) as usize);
     for t in 0..128 {
         for r in 0..map.regs_per_thread() {
-            let (lane, col) = map.reg_address_unchecked(t, r);
+            let (lane, col) = map.reg_address_wrapping(t, r);
             let (m, n) = acc.try_element(lane, col).map_err(err)?;
             rows.push([t, r, m, n, lane, col]);
         }

@@ -35,74 +35,53 @@ macro_rules! tri {
     };
 }
 
-pub mod access;
-mod advice;
-mod arch;
-mod atom;
-mod base_range;
-mod canonical;
+pub mod base;
 pub mod cluster;
-mod decl;
-mod descriptor;
-mod dtype;
-mod emulator;
 pub mod epilogue;
-mod error;
+// `core::error::Error` for the error types of every group: above the groups, like lib.rs.
 mod error_trait;
 pub mod fragment;
-mod idesc;
-mod idesc_codec;
-mod idesc_error;
-mod layout;
-mod mma;
-mod pairing;
-mod pairing_scale;
-mod placement;
-mod scale;
-mod smem_form;
-mod storage;
-mod swizzle;
-mod tensor_map;
-mod tensor_map_error;
-mod tensor_map_types;
-mod text;
-mod tile;
-mod tile_keys;
-mod tma;
+pub mod layout;
+pub mod mma;
+pub mod pairing;
+pub mod scale;
+pub mod smem;
+pub mod tile;
+pub mod tma;
 pub mod tmem;
 
+pub use tile::access;
+
 pub use access::TileAccess;
-pub use arch::{Arch, Major, Order};
-pub use atom::Atom;
-pub use canonical::{CanonicalForm, Slot};
-pub use decl::{TileDecl, TilePlan};
-pub use descriptor::{layout_type_code, layout_type_from_code, DescriptorFields, SmemDescriptor};
-pub use dtype::ElementType;
-pub use emulator::{emulate_address, emulate_store, emulate_value};
-pub use error::{Argument, Dim, Error, Field};
-pub use idesc::{format_code, format_type, is_block_scaled, AccumType, InstrDesc, ScaleFormat};
-pub use idesc_codec::{idesc_fields, Idesc, IdescField};
-pub use idesc_error::IdescError;
+pub use base::ConstText;
+pub use base::ElementType;
+pub use base::{Arch, Major, Order};
+pub use base::{Argument, Dim, Error, Field};
+pub use base::{Swizzle, SwizzleMode};
+pub use base::{MMA_KEYS, TILE_KEYS};
+pub use layout::Atom;
+pub use layout::{layout_type_code, layout_type_from_code, DescriptorFields, SmemDescriptor};
+pub use layout::{CanonicalForm, Slot};
 pub use layout::{Layout, Mode, SwizzledLayout, MAX_SUBMODES};
+pub use mma::IdescError;
 pub use mma::{check_mma_shape, check_mn_major, MmaKind, MmaShape, Operand};
+pub use mma::{format_code, format_type, is_block_scaled, AccumType, InstrDesc, ScaleFormat};
+pub use mma::{idesc_fields, Idesc, IdescField};
 pub use pairing::{MmaPair, Mnemonic, PairOptions};
-pub use placement::{Absolute, PlacedTile, Placement, PlacementModel, Relative};
 pub use scale::{ScaleDecl, ScaleTile, SCALE_ATOM_BYTES, SCALE_ATOM_FACTORS, SCALE_ATOM_ROWS};
-pub use smem_form::{SmemForm, ValueOffset};
-pub use storage::{
-    Mbarrier, StorageLayout, StorageMember, StorageProblem, DYNAMIC_SMEM_BASE_ALIGN,
-};
-pub use swizzle::{Swizzle, SwizzleMode};
-pub use tensor_map::{TensorMap, TensorMapArgs, TENSOR_MAP_MAX_BOX_BYTES};
-pub use tensor_map_error::{TensorMapArg, TensorMapError};
-pub use tensor_map_types::{
+pub use smem::{emulate_address, emulate_store, emulate_value};
+pub use smem::{Absolute, PlacedTile, Placement, PlacementModel, Relative};
+pub use smem::{Mbarrier, StorageLayout, StorageMember, StorageProblem, DYNAMIC_SMEM_BASE_ALIGN};
+pub use tile::{select_swizzle, TileLayout, TileSpec};
+pub use tile::{SmemForm, ValueOffset};
+pub use tile::{TileDecl, TilePlan};
+pub use tile::{TmaDataType, TmaPlan, TmaSwizzle};
+pub use tma::{TensorMap, TensorMapArgs, TENSOR_MAP_MAX_BOX_BYTES};
+pub use tma::{TensorMapArg, TensorMapError};
+pub use tma::{
     TensorMapDataType, TensorMapInterleave, TensorMapL2Promotion, TensorMapOobFill,
     TensorMapSwizzle,
 };
-pub use text::ConstText;
-pub use tile::{select_swizzle, TileLayout, TileSpec};
-pub use tile_keys::{MMA_KEYS, TILE_KEYS};
-pub use tma::{TmaDataType, TmaPlan, TmaSwizzle};
 pub use tmem::accum::{DataPath, TmemAccum};
 pub use tmem::error::TmemError;
 pub use tmem::load::{LoadShape, TmemLoad};

@@ -307,7 +307,9 @@ fn full_grid(shard: usize) -> bool {
     if std::env::var_os("SMEMDESC_FULL_GRID").is_some() {
         return true;
     }
-    println!("grid shard {shard}/{SHARDS}: walked by CI only (set SMEMDESC_FULL_GRID=1 to walk it)");
+    println!(
+        "grid shard {shard}/{SHARDS}: walked by CI only (set SMEMDESC_FULL_GRID=1 to walk it)"
+    );
     false
 }
 

@@ -172,8 +172,8 @@ fn the_ptx_figures_agree_with_the_core_everywhere() {
                     let mut got = BTreeSet::new();
                     for t in 0..128 {
                         for reg in 0..map.regs_per_thread() {
-                            let (lane, col) = map.reg_address_unchecked(t, reg);
-                            let (mm, nn) = map.reg_element_unchecked(t, reg);
+                            let (lane, col) = map.reg_address_wrapping(t, reg);
+                            let (mm, nn) = map.reg_element_wrapping(t, reg);
                             got.insert((t, reg % per, mm, nn, lane, col));
                         }
                     }

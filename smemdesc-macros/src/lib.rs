@@ -17,6 +17,7 @@ mod fallback;
 mod fragment;
 mod global;
 mod mma;
+mod mma_items;
 mod mma_scan;
 mod scale;
 mod storage;
@@ -57,7 +58,7 @@ use proc_macro2::Span;
 /// | `global_strides` | `(stride1, …)` bytes of dims 1.., `_` = run time | dense |
 ///
 /// The struct gets `#[repr(C, align(ALIGN))]` and a private `[u8; BYTES]` field, `ZERO`/`new()`,
-/// inherent `const`s (`DESC`, `LBO`, `SBO`, `ADVANCE_MN`, `ADVANCE_K`, `TMA_BOX`, ... and the
+/// inherent `const`s (`DESC`, `LBO`, `SBO`, `ADVANCE_MN`, `ADVANCE_K`, `TMA_BOX_DIM`, ... and the
 /// validated `PLAN`; `TENSOR_MAP` with `global_dims`), `const fn desc(smem_addr, mn, k, stage)`,
 /// `const fn offset(mn, k)` and `const fn value_offset(mn, k)` (the bits of a padded or packed
 /// fp6/fp4 value), and an impl of `smemdesc::SmemTile`, and implements `Default` (zeroed storage).

@@ -199,7 +199,11 @@ pub(crate) fn expand(a: &ScaleArgs, st: &syn::DeriveInput) -> Result<TokenStream
             /// `tcgen05.cp` of one atom.
             pub const COPY_INSTRUCTION: &'static str = #cp;
             /// `boxDim` (innermost first) of the rank-4 `UINT8` tensor map (see `ScaleTile::tma_box`).
-            pub const TMA_BOX: [u32; 4] = [#(#box_dim),*];
+            pub const TMA_BOX_DIM: [u32; 4] = [#(#box_dim),*];
+            /// Former name of `TMA_BOX_DIM`.
+            #[doc(hidden)]
+            #[deprecated(since = "0.2.0", note = "renamed to `TMA_BOX_DIM` (the driver's `boxDim`, innermost first; user-facing shapes are (rows, inner))")]
+            pub const TMA_BOX: [u32; 4] = Self::TMA_BOX_DIM;
             /// TMA boxes per stage (one per K atom).
             pub const TMA_BOXES: u32 = #boxes;
             /// SMEM offset of each box in its stage.

@@ -367,7 +367,7 @@ fn emit(st: &syn::DeriveInput, arch: &TokenStream, members: &[Member]) -> TokenS
                     #(#cfg)*
                     #[doc = #doc]
                     pub const fn #f(base: u32) -> ::smemdesc::PlacedTile<#model> {
-                        ::smemdesc::PlacedTile::new_unchecked(
+                        ::smemdesc::PlacedTile::new_unvalidated(
                             <#ty as ::smemdesc::SmemTile>::PLAN.tile, base + Self::#off)
                     }
                     #(#cfg)*

@@ -20,7 +20,7 @@ fn uses<T: SmemTile>() -> u32 {
 fn main() {
     let _ = CoreError::DESC;
     let _ = CoreError::desc(0, 0, 0, 0);
-    let _ = <CoreError as SmemTile>::TMA_BOX;
+    let _ = <CoreError as SmemTile>::TMA_BOX_DIM;
     let _ = uses::<CoreError>();
     static A: ArgError = ArgError::ZERO;
     let _ = (ArgError::SBO, A.as_ptr(), ArgError::offset(0, 0));

@@ -14,7 +14,7 @@ fn main() {
     assert_eq!((SfA::VEC, SfA::SF_K, SfA::K_BLOCKS, SfA::STAGE_BYTES), (16, 16, 4, 2048));
     assert_eq!((SfA::BYTES, SfA::FACTORS_PER_MMA), (4 * 2048, 4));
     assert_eq!(SfA::COPY_INSTRUCTION, "tcgen05.cp.cta_group::1.32x128b.warpx4");
-    assert_eq!(SfA::TMA_BOX, [256, 2, 1, 1]);
+    assert_eq!(SfA::TMA_BOX_DIM, [256, 2, 1, 1]);
     assert_eq!(SfA::TMA_BOX_OFFSETS, [0, 512, 1024, 1536]);
     const D: u64 = SfA::copy_desc(0x400, 0, 1, 2);
     assert_eq!(D & 0x3fff, (0x400 + 2 * 2048 + 512) >> 4);

@@ -19,7 +19,7 @@ struct PackedK96;
 
 fn main() {
     // 16U4_ALIGN16B = 14, 16U6_ALIGN16B = 15, 16U4_ALIGN8B = 13 (cuda.h)
-    assert_eq!((PaddedFp4::TMA_DATA_TYPE, PaddedFp4::TMA_BOX), (14, [128, 128]));
+    assert_eq!((PaddedFp4::TMA_DATA_TYPE, PaddedFp4::TMA_BOX_DIM), (14, [128, 128]));
     assert_eq!(PaddedFp6::TMA_DATA_TYPE, 15);
     assert_eq!((PackedK64::TMA_DATA_TYPE, PackedK64::MMA_K), (13, 64));
     assert_eq!((PackedK96::MMA_K, PackedK96::MMAS_K, PackedK96::LAYOUT_TYPE), (96, 2, 0));

@@ -17,7 +17,6 @@ mod ptx;
 pub mod tiles;
 
 use ptx::*;
-use smemdesc::smem::Placed;
 use smemdesc::Major;
 use tiles::{Storage, TileA, TileB, BK, BM, BN, THREADS};
 
@@ -43,8 +42,7 @@ const STAGE_TX: u32 =
 unsafe fn load_stage(base: u32, maps: (u64, u64), stage: u32, kt: u32, (m0, n0): (u32, u32)) {
     let bar = Storage::full_at(base, stage);
     mbarrier_arrive_expect_tx(bar, STAGE_TX);
-    let a = Placed::<TileA>::at_unchecked(Storage::a(base).addr());
-    let b = Placed::<TileB>::at_unchecked(Storage::b(base).addr());
+    let (a, b) = (Storage::a(base), Storage::b(base));
     let mut i = 0;
     while i < TileA::TMA_BOXES {
         let [mn0, k0] = TileA::TMA_BOX_COORDS[i as usize];

@@ -116,7 +116,7 @@ unsafe fn check_body<A: SmemTile, B: SmemTile>(
         }
     }
     let da = |i: u32, k: u32, s: u32| {
-        let d = pa.desc_unchecked(i, k, s);
+        let d = pa.desc_wrapping(i, k, s);
         if negative {
             wrong_sbo(d)
         } else {
@@ -138,7 +138,7 @@ unsafe fn check_body<A: SmemTile, B: SmemTile>(
         unroll!(B::STAGES, |s| {
             unroll!(B::MMAS_K, |k| {
                 unroll!(B::MMAS_MN, |i| {
-                    *dbg.add(n) = pb.desc_unchecked(i, k, s);
+                    *dbg.add(n) = pb.desc_wrapping(i, k, s);
                     n += 1;
                 });
             });
@@ -152,7 +152,7 @@ unsafe fn check_body<A: SmemTile, B: SmemTile>(
             wgmma_fence();
             unroll!(A::STAGES, |s| {
                 unroll!(A::MMAS_K, |k| {
-                    mma64::<A, B>(&mut d, da(im, k, s), pb.desc_unchecked(jn, k, s), s | k);
+                    mma64::<A, B>(&mut d, da(im, k, s), pb.desc_wrapping(jn, k, s), s | k);
                 });
             });
             wgmma_commit();

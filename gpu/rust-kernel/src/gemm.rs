@@ -219,8 +219,8 @@ pub unsafe fn gemm_body<A: SmemTile, B: SmemTile, const STAGES: u32>(
                 mbar_wait(full + 8 * p.stage, p.phase);
                 wgmma_fence();
                 // One descriptor per stage, then the K subtiles are adds of constants.
-                let da = pa.desc_unchecked(0, 0, p.stage) + a_im;
-                let db = pb.desc_unchecked(0, 0, p.stage);
+                let da = pa.desc_wrapping(0, 0, p.stage) + a_im;
+                let db = pb.desc_wrapping(0, 0, p.stage);
                 unroll!(A::MMAS_K, |k| {
                     let (ka, kb) = (A::ADVANCE_K[k as usize], B::ADVANCE_K[k as usize]);
                     mma(

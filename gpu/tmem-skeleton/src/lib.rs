@@ -12,7 +12,7 @@
 //!    an mbarrier;
 //! 4. every warp reads its subpartition with `tcgen05.ld.sync.aligned.32x32b.x32` at
 //!    `TmemLoadMap::load_offset` and stores each register at the element
-//!    `TmemLoadMap::reg_element_unchecked` names;
+//!    `TmemLoadMap::reg_element_wrapping` names;
 //! 5. warp 0 frees the columns with `tcgen05.dealloc`.
 //!
 //! The operand tiles are assumed to be in shared memory already (no TMA: a skeleton). It is
@@ -189,7 +189,7 @@ pub unsafe extern "ptx-kernel" fn tmem_epilogue_16x256b(out: *mut f32, tmem: u32
         asm!("tcgen05.wait::ld.sync.aligned;", options(nostack));
         let mut j = 0;
         while j < 32 {
-            let (m, n) = MAP16.reg_element_unchecked(t, i * 32 + j);
+            let (m, n) = MAP16.reg_element_wrapping(t, i * 32 + j);
             *out.add((m * PAIR.shape.n + n) as usize) = f32::from_bits(r[j as usize]);
             j += 1;
         }
@@ -278,7 +278,7 @@ pub unsafe extern "ptx-kernel" fn tmem_skeleton(out: *mut f32) {
         asm!("tcgen05.wait::ld.sync.aligned;", options(nostack));
         let mut j = 0;
         while j < 32 {
-            let (m, n) = MAP.reg_element_unchecked(t, i * 32 + j);
+            let (m, n) = MAP.reg_element_wrapping(t, i * 32 + j);
             *out.add((m * PAIR.shape.n + n) as usize) = f32::from_bits(r[j as usize]);
             j += 1;
         }

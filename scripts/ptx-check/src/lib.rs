@@ -10,10 +10,10 @@
 //!
 //! | path | forms |
 //! |---|---|
-//! | `inherent`: the items `#[smem_tile]` emits | `desc`, `try_desc`, `desc_unchecked`, `offset`, `try_offset`, `offset_unchecked`, `value_offset` |
-//! | `trait`: the facade's `SmemTile` defaults (an impl that overrides none of them) | `desc`, `try_desc`, `desc_unchecked`, `offset`, `try_offset`, `offset_unchecked` |
-//! | `core`: the core's `TileLayout` (a `const` of the plan's tile) | `desc`, `try_desc`, `desc_unchecked`, `byte_offset`, `try_offset`, `offset_unchecked` |
-//! | `placed`: `smemdesc::smem::Placed` | `at` + `desc`, `desc`, `try_desc`, `desc_unchecked`, `elem_addr` |
+//! | `inherent`: the items `#[smem_tile]` emits | `desc`, `try_desc`, `desc_wrapping`, `offset`, `try_offset`, `offset_wrapping`, `value_offset` |
+//! | `trait`: the facade's `SmemTile` defaults (an impl that overrides none of them) | `desc`, `try_desc`, `desc_wrapping`, `offset`, `try_offset`, `offset_wrapping` |
+//! | `core`: the core's `TileLayout` (a `const` of the plan's tile) | `desc`, `try_desc`, `desc_wrapping`, `byte_offset`, `try_offset`, `offset_wrapping` |
+//! | `placed`: `smemdesc::smem::Placed` | `at` + `desc`, `desc`, `try_desc`, `desc_wrapping`, `elem_addr` |
 //! | `storage`: `PlacedTile<Absolute>` (an `#[smem_storage]` member) | `place` + `desc`, `desc`, `try_desc`, `address`, `try_address`, `tma_dst` |
 //!
 //! plus `user.rs`: the kernels of issue 19 as a user wrote them.
@@ -107,7 +107,7 @@ macro_rules! defaults_impl {
             const STAGE_BYTES: u32 = $t::STAGE_BYTES;
             const BYTES: u32 = $t::BYTES;
             const ALIGN: u32 = $t::ALIGN;
-            const TMA_BOX: [u32; 2] = $t::TMA_BOX;
+            const TMA_BOX_DIM: [u32; 2] = $t::TMA_BOX_DIM;
             const TMA_BOXES: u32 = $t::TMA_BOXES;
             const TMA_SWIZZLE: u32 = $t::TMA_SWIZZLE;
             const TMA_DATA_TYPE: u32 = $t::TMA_DATA_TYPE;
@@ -152,10 +152,10 @@ macro_rules! tile_kernels {
 
             pub mod inherent_desc { use super::*; kernel!("inherent", "desc", $name, |a, mn, k, s| T::desc(a, mn, k, s)); }
             pub mod inherent_try_desc { use super::*; kernel!("inherent", "try_desc", $name, |a, mn, k, s| desc_code(T::try_desc(a, mn, k, s))); }
-            pub mod inherent_desc_unchecked { use super::*; kernel!("inherent", "desc_unchecked", $name, |a, mn, k, s| T::desc_unchecked(a, mn, k, s)); }
+            pub mod inherent_desc_unchecked { use super::*; kernel!("inherent", "desc_wrapping", $name, |a, mn, k, s| T::desc_wrapping(a, mn, k, s)); }
             pub mod inherent_offset { use super::*; kernel!("inherent", "offset", $name, |a, mn, k, s| T::offset(mn, k) as u64); }
             pub mod inherent_try_offset { use super::*; kernel!("inherent", "try_offset", $name, |a, mn, k, s| code(T::try_offset(mn, k))); }
-            pub mod inherent_offset_unchecked { use super::*; kernel!("inherent", "offset_unchecked", $name, |a, mn, k, s| T::offset_unchecked(mn, k) as u64); }
+            pub mod inherent_offset_unchecked { use super::*; kernel!("inherent", "offset_wrapping", $name, |a, mn, k, s| T::offset_wrapping(mn, k) as u64); }
             pub mod inherent_value_offset { use super::*; kernel!("inherent", "value_offset", $name, |a, mn, k, s| {
                 let v = T::value_offset(mn, k);
                 ((v.byte as u64) << 16) | ((v.bit as u64) << 8) | v.bits as u64
@@ -163,17 +163,17 @@ macro_rules! tile_kernels {
 
             pub mod trait_desc { use super::*; kernel!("trait", "desc", $name, |a, mn, k, s| <D as SmemTile>::desc(a, mn, k, s)); }
             pub mod trait_try_desc { use super::*; kernel!("trait", "try_desc", $name, |a, mn, k, s| desc_code(<D as SmemTile>::try_desc(a, mn, k, s))); }
-            pub mod trait_desc_unchecked { use super::*; kernel!("trait", "desc_unchecked", $name, |a, mn, k, s| <D as SmemTile>::desc_unchecked(a, mn, k, s)); }
+            pub mod trait_desc_unchecked { use super::*; kernel!("trait", "desc_wrapping", $name, |a, mn, k, s| <D as SmemTile>::desc_wrapping(a, mn, k, s)); }
             pub mod trait_offset { use super::*; kernel!("trait", "offset", $name, |a, mn, k, s| <D as SmemTile>::offset(mn, k) as u64); }
             pub mod trait_try_offset { use super::*; kernel!("trait", "try_offset", $name, |a, mn, k, s| code(<D as SmemTile>::try_offset(mn, k))); }
-            pub mod trait_offset_unchecked { use super::*; kernel!("trait", "offset_unchecked", $name, |a, mn, k, s| <D as SmemTile>::offset_unchecked(mn, k) as u64); }
+            pub mod trait_offset_unchecked { use super::*; kernel!("trait", "offset_wrapping", $name, |a, mn, k, s| <D as SmemTile>::offset_wrapping(mn, k) as u64); }
 
             pub mod core_desc { use super::*; kernel!("core", "desc", $name, |a, mn, k, s| L.desc(a, mn, k, s)); }
             pub mod core_try_desc { use super::*; kernel!("core", "try_desc", $name, |a, mn, k, s| desc_code(L.try_desc(a, mn, k, s))); }
-            pub mod core_desc_unchecked { use super::*; kernel!("core", "desc_unchecked", $name, |a, mn, k, s| L.desc_unchecked(a, mn, k, s)); }
+            pub mod core_desc_unchecked { use super::*; kernel!("core", "desc_wrapping", $name, |a, mn, k, s| L.desc_wrapping(a, mn, k, s)); }
             pub mod core_byte_offset { use super::*; kernel!("core", "byte_offset", $name, |a, mn, k, s| L.byte_offset(mn, k) as u64); }
             pub mod core_try_offset { use super::*; kernel!("core", "try_offset", $name, |a, mn, k, s| code(L.try_offset(mn, k))); }
-            pub mod core_offset_unchecked { use super::*; kernel!("core", "offset_unchecked", $name, |a, mn, k, s| L.offset_unchecked(mn, k) as u64); }
+            pub mod core_offset_unchecked { use super::*; kernel!("core", "offset_wrapping", $name, |a, mn, k, s| L.offset_wrapping(mn, k) as u64); }
 
             pub mod placed_at_desc { use super::*; kernel!("placed", "at_desc", $name, |a, mn, k, s| match Placed::<T>::at(a) {
                 Ok(p) => p.desc(mn, k, s),
@@ -181,7 +181,7 @@ macro_rules! tile_kernels {
             }); }
             pub mod placed_desc { use super::*; kernel!("placed", "desc", $name, |a, mn, k, s| Placed::<T>::at_unchecked(a).desc(mn, k, s)); }
             pub mod placed_try_desc { use super::*; kernel!("placed", "try_desc", $name, |a, mn, k, s| desc_code(Placed::<T>::at_unchecked(a).try_desc(mn, k, s))); }
-            pub mod placed_desc_unchecked { use super::*; kernel!("placed", "desc_unchecked", $name, |a, mn, k, s| Placed::<T>::at_unchecked(a).desc_unchecked(mn, k, s)); }
+            pub mod placed_desc_unchecked { use super::*; kernel!("placed", "desc_wrapping", $name, |a, mn, k, s| Placed::<T>::at_unchecked(a).desc_wrapping(mn, k, s)); }
             pub mod placed_elem_addr { use super::*; kernel!("placed", "elem_addr", $name, |a, mn, k, s| Placed::<T>::at_unchecked(a).elem_addr(s, mn, k) as u64); }
 
             // What an `#[smem_storage]` member accessor returns: the core's `PlacedTile<Absolute>`.
@@ -189,11 +189,11 @@ macro_rules! tile_kernels {
                 Ok(p) => p.desc(mn, k, s),
                 Err(e) => code::<u64>(Err(e)),
             }); }
-            pub mod storage_desc { use super::*; kernel!("storage", "desc", $name, |a, mn, k, s| PlacedTile::<Absolute>::new_unchecked(L, a).desc(mn, k, s)); }
-            pub mod storage_try_desc { use super::*; kernel!("storage", "try_desc", $name, |a, mn, k, s| desc_code(PlacedTile::<Absolute>::new_unchecked(L, a).try_desc(mn, k, s))); }
-            pub mod storage_address { use super::*; kernel!("storage", "address", $name, |a, mn, k, s| PlacedTile::<Absolute>::new_unchecked(L, a).address(mn, k, s) as u64); }
-            pub mod storage_try_address { use super::*; kernel!("storage", "try_address", $name, |a, mn, k, s| code(PlacedTile::<Absolute>::new_unchecked(L, a).try_address(mn, k, s))); }
-            pub mod storage_tma_dst { use super::*; kernel!("storage", "tma_dst", $name, |a, mn, k, s| PlacedTile::<Absolute>::new_unchecked(L, a).tma_dst(&T::PLAN.tma, k, s) as u64); }
+            pub mod storage_desc { use super::*; kernel!("storage", "desc", $name, |a, mn, k, s| PlacedTile::<Absolute>::new_unvalidated(L, a).desc(mn, k, s)); }
+            pub mod storage_try_desc { use super::*; kernel!("storage", "try_desc", $name, |a, mn, k, s| desc_code(PlacedTile::<Absolute>::new_unvalidated(L, a).try_desc(mn, k, s))); }
+            pub mod storage_address { use super::*; kernel!("storage", "address", $name, |a, mn, k, s| PlacedTile::<Absolute>::new_unvalidated(L, a).address(mn, k, s) as u64); }
+            pub mod storage_try_address { use super::*; kernel!("storage", "try_address", $name, |a, mn, k, s| code(PlacedTile::<Absolute>::new_unvalidated(L, a).try_address(mn, k, s))); }
+            pub mod storage_tma_dst { use super::*; kernel!("storage", "tma_dst", $name, |a, mn, k, s| PlacedTile::<Absolute>::new_unvalidated(L, a).tma_dst(&T::PLAN.tma, k, s) as u64); }
         }
     };
 }

@@ -26,7 +26,7 @@ pub unsafe extern "ptx-kernel" fn user_desc_k(out: *mut u64, k: u32, stage: u32)
 /// `ld.global.nc.b16`).
 #[no_mangle]
 pub unsafe extern "ptx-kernel" fn user_desc_unchecked_k(out: *mut u64, k: u32, stage: u32) {
-    *out = TileA::desc_unchecked(0, 0, k, stage);
+    *out = TileA::desc_wrapping(0, 0, k, stage);
 }
 
 /// Masked indices (before: two `.global` tables and two `ld.global.nc`).

@@ -54,18 +54,22 @@ impl SyncArch {
         }
     }
 
-    /// Parses `sm80`, `sm_80`, `sm90a`, `sm_120a`, ...
+    /// Parses `sm80`, `sm_80`, `sm90a`, `sm_120a`, ... in any letter case (`SM_90A`).
     ///
     /// ```
     /// use smemdesc_core::fragment::SyncArch;
     /// assert_eq!(SyncArch::from_name("sm_120a"), Some(SyncArch::Sm120));
+    /// assert_eq!(SyncArch::from_name("SM_90A"), Some(SyncArch::Sm90));
     /// assert_eq!(SyncArch::from_name("sm75"), None);
     /// ```
     pub fn from_name(name: &str) -> Option<SyncArch> {
-        let n = name
-            .strip_prefix("sm_")
-            .or_else(|| name.strip_prefix("sm"))?;
-        let n = n.strip_suffix('a').unwrap_or(n);
+        // `sm`/`SM` in any letter case, an optional `_`, the number, an optional `a`/`A`.
+        let n = match name.get(..2) {
+            Some(p) if p.eq_ignore_ascii_case("sm") => &name[2..],
+            _ => return None,
+        };
+        let n = n.strip_prefix('_').unwrap_or(n);
+        let n = n.strip_suffix(['a', 'A']).unwrap_or(n);
         Some(match n {
             "80" => SyncArch::Sm80,
             "86" => SyncArch::Sm86,

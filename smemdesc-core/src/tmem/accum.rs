@@ -1,11 +1,11 @@
-//! Where the accumulator D of one `tcgen05.mma` sits in Tensor Memory: D[m][n] <-> (lane, column).
+//! Where the accumulator D of one `tcgen05.mma` sits in Tensor Memory: `D[m][n]` <-> (lane, column).
 //!
 //! Facts (PTX ISA, `tcgen05` "Data path layout organization"; the same placements are in the
 //! golden rows CuTe's `make_fragment_C` gives, `tests/data/golden-tmem/`): a 32-bit accumulator
 //! element takes one 32-bit column of one lane, and a CTA's rows (M, or M/2 of a `cta_group::2`
 //! pair) are placed in one of three ways ([`DataPath`]):
 //!
-//! | M, `cta_group` | rows per CTA | D[m][n] at | columns |
+//! | M, `cta_group` | rows per CTA | `D[m][n]` at | columns |
 //! |---|---|---|---|
 //! | 128, 1 and 256, 2 | 128 | lane `m`, column `n` | N |
 //! | 64, 1 | 64 | lane `32·⌊m/16⌋ + m mod 16`, column `n` (lanes 0-15 of each subpartition) | N |
@@ -17,12 +17,12 @@
 //! use smemdesc_core::*;
 //! const D: TmemAccum = TmemAccum::expect_new(128, 128, 2, AccumType::F32);
 //! assert_eq!((D.rows(), D.cols(), D.path), (64, 64, DataPath::SplitN));
-//! assert_eq!(D.address_unchecked(5, 70), (69, 6));
+//! assert_eq!(D.address_wrapping(5, 70), (69, 6));
 //! assert_eq!(D.try_element(69, 6), Ok((5, 70)));
 //! ```
 
 use super::error::TmemError;
-use crate::idesc::AccumType;
+use crate::mma::idesc::AccumType;
 
 /// How a CTA's accumulator rows are spread over the 128 lanes (see the [module](self) docs).
 ///
@@ -61,7 +61,7 @@ impl DataPath {
 /// ```
 /// use smemdesc_core::*;
 /// let d = TmemAccum::new(64, 32, 1, AccumType::F32).unwrap();
-/// assert_eq!(d.address_unchecked(17, 3), (33, 3)); // row 17 in the second subpartition
+/// assert_eq!(d.address_wrapping(17, 3), (33, 3)); // row 17 in the second subpartition
 /// assert_eq!(d.try_element(20, 0), Err(TmemError::NotAnElement { lane: 20, col: 0 }));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -169,16 +169,16 @@ impl TmemAccum {
         self.rows() * self.n
     }
 
-    /// (lane, column) of D[m][n] (CTA-local `m`), unchecked: meaningful for `m < rows()`,
+    /// (lane, column) of `D[m][n]` (CTA-local `m`), unchecked: meaningful for `m < rows()`,
     /// `n < n`; integer code only.
     ///
     /// ```
     /// # use smemdesc_core::*;
     /// let d = TmemAccum::new(128, 64, 1, AccumType::F32).unwrap();
-    /// assert_eq!(d.address_unchecked(100, 7), (100, 7));
+    /// assert_eq!(d.address_wrapping(100, 7), (100, 7));
     /// ```
     #[inline]
-    pub const fn address_unchecked(&self, m: u32, n: u32) -> (u32, u32) {
+    pub const fn address_wrapping(&self, m: u32, n: u32) -> (u32, u32) {
         // out-of-range arguments wrap (never an overflow panic)
         match self.path {
             DataPath::Full => (m, n),
@@ -191,7 +191,19 @@ impl TmemAccum {
         }
     }
 
-    /// (lane, column) of D[m][n], checked.
+    /// Former name of [`address_wrapping`](Self::address_wrapping), kept for one release: the function is safe
+    /// (`_unchecked` names `unsafe` functions in Rust).
+    #[doc(hidden)]
+    #[deprecated(
+        since = "0.2.0",
+        note = "renamed to `address_wrapping` (a safe function; `_unchecked` suggested `unsafe`)"
+    )]
+    #[inline]
+    pub const fn address_unchecked(&self, m: u32, n: u32) -> (u32, u32) {
+        self.address_wrapping(m, n)
+    }
+
+    /// (lane, column) of `D[m][n]`, checked.
     ///
     /// ```
     /// # use smemdesc_core::*;
@@ -213,19 +225,19 @@ impl TmemAccum {
                 count: self.n,
             });
         }
-        Ok(self.address_unchecked(m, n))
+        Ok(self.address_wrapping(m, n))
     }
 
-    /// D[m][n] held at (lane, column), unchecked: meaningful when [`try_element`](Self::try_element)
+    /// `D[m][n]` held at (lane, column), unchecked: meaningful when [`try_element`](Self::try_element)
     /// is `Ok`.
     ///
     /// ```
     /// # use smemdesc_core::*;
     /// let d = TmemAccum::new(64, 64, 1, AccumType::F32).unwrap();
-    /// assert_eq!(d.element_unchecked(97, 5), (49, 5));
+    /// assert_eq!(d.element_wrapping(97, 5), (49, 5));
     /// ```
     #[inline]
-    pub const fn element_unchecked(&self, lane: u32, col: u32) -> (u32, u32) {
+    pub const fn element_wrapping(&self, lane: u32, col: u32) -> (u32, u32) {
         match self.path {
             DataPath::Full => (lane, col),
             DataPath::HalfLanes => (((lane >> 5) << 4) | (lane & 15), col),
@@ -236,7 +248,19 @@ impl TmemAccum {
         }
     }
 
-    /// D[m][n] held at (lane, column), or why none is.
+    /// Former name of [`element_wrapping`](Self::element_wrapping), kept for one release: the function is safe
+    /// (`_unchecked` names `unsafe` functions in Rust).
+    #[doc(hidden)]
+    #[deprecated(
+        since = "0.2.0",
+        note = "renamed to `element_wrapping` (a safe function; `_unchecked` suggested `unsafe`)"
+    )]
+    #[inline]
+    pub const fn element_unchecked(&self, lane: u32, col: u32) -> (u32, u32) {
+        self.element_wrapping(lane, col)
+    }
+
+    /// `D[m][n]` held at (lane, column), or why none is.
     ///
     /// ```
     /// # use smemdesc_core::*;
@@ -249,7 +273,7 @@ impl TmemAccum {
         if !lane_ok || col >= self.cols() {
             return Err(TmemError::NotAnElement { lane, col });
         }
-        Ok(self.element_unchecked(lane, col))
+        Ok(self.element_wrapping(lane, col))
     }
 
     /// The 32-bit TMEM address of (lane, column) from the allocation's base address (lane in

@@ -1,7 +1,7 @@
 //! The errors of the Tensor Memory plan and maps.
 
-use crate::idesc::AccumType;
-use crate::text::ConstText;
+use crate::base::text::ConstText;
+use crate::mma::idesc::AccumType;
 
 /// Why a Tensor Memory accumulator, load map or plan is refused.
 ///

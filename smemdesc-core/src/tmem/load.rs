@@ -29,7 +29,7 @@
 //! ```
 
 use super::error::TmemError;
-use crate::text::ConstText;
+use crate::base::text::ConstText;
 
 /// A `tcgen05.ld` / `tcgen05.st` data-movement shape.
 ///

@@ -21,8 +21,8 @@
 //! const D: TmemAccum = TmemAccum::expect_new(128, 64, 1, AccumType::F32);
 //! const M: TmemLoadMap = D.expect_load_map(TmemLoad::expect_new(LoadShape::S16x64b, 1));
 //! assert_eq!((M.loads(), M.regs_per_thread()), (64, 64));
-//! assert_eq!(M.reg_element_unchecked(1, 1), (24, 0)); // lane 8 + 16 (second half), column 0
-//! assert_eq!(M.element_reg_unchecked(24, 0), (1, 1));
+//! assert_eq!(M.reg_element_wrapping(1, 1), (24, 0)); // lane 8 + 16 (second half), column 0
+//! assert_eq!(M.element_reg_wrapping(24, 0), (1, 1));
 //! let load = TmemLoadMap::load_offset(&M, 1, 3); // warp 1's 4th load: half 1 of column block 1
 //! assert_eq!(load, ((32 + 16) << 16) | 2);
 //! ```
@@ -167,10 +167,10 @@ impl TmemLoadMap {
     /// ```
     /// # use smemdesc_core::*;
     /// let m = TmemAccum::new(128, 64, 1, AccumType::F32).unwrap().load_map(TmemLoad::parse("16x256b.x1").unwrap()).unwrap();
-    /// assert_eq!(m.reg_address_unchecked(37, 6), (32 + 16 + 1 + 8, 2)); // load 1 = lanes +16
+    /// assert_eq!(m.reg_address_wrapping(37, 6), (32 + 16 + 1 + 8, 2)); // load 1 = lanes +16
     /// ```
     #[inline]
-    pub const fn reg_address_unchecked(&self, thread: u32, reg: u32) -> (u32, u32) {
+    pub const fn reg_address_wrapping(&self, thread: u32, reg: u32) -> (u32, u32) {
         // regs() and cols() are powers of two, halves is 1 or 2: shifts and masks only;
         // `thread` is taken modulo 128, out-of-range registers wrap
         let per = self.load.regs();
@@ -184,20 +184,44 @@ impl TmemLoadMap {
         )
     }
 
-    /// D[m][n] (CTA-local) in register `reg` of thread `thread`, unchecked.
+    /// Former name of [`reg_address_wrapping`](Self::reg_address_wrapping), kept for one release: the function is safe
+    /// (`_unchecked` names `unsafe` functions in Rust).
+    #[doc(hidden)]
+    #[deprecated(
+        since = "0.2.0",
+        note = "renamed to `reg_address_wrapping` (a safe function; `_unchecked` suggested `unsafe`)"
+    )]
+    #[inline]
+    pub const fn reg_address_unchecked(&self, thread: u32, reg: u32) -> (u32, u32) {
+        self.reg_address_wrapping(thread, reg)
+    }
+
+    /// `D[m][n]` (CTA-local) in register `reg` of thread `thread`, unchecked.
     ///
     /// ```
     /// # use smemdesc_core::*;
     /// let m = TmemAccum::new(128, 128, 2, AccumType::F32).unwrap().load_map(TmemLoad::parse("32x32b.x16").unwrap()).unwrap();
-    /// assert_eq!(m.reg_element_unchecked(64, 0), (0, 64));
+    /// assert_eq!(m.reg_element_wrapping(64, 0), (0, 64));
     /// ```
     #[inline]
-    pub const fn reg_element_unchecked(&self, thread: u32, reg: u32) -> (u32, u32) {
-        let (lane, col) = self.reg_address_unchecked(thread, reg);
-        self.accum.element_unchecked(lane, col)
+    pub const fn reg_element_wrapping(&self, thread: u32, reg: u32) -> (u32, u32) {
+        let (lane, col) = self.reg_address_wrapping(thread, reg);
+        self.accum.element_wrapping(lane, col)
     }
 
-    /// D[m][n] in register `reg` of thread `thread`, checked.
+    /// Former name of [`reg_element_wrapping`](Self::reg_element_wrapping), kept for one release: the function is safe
+    /// (`_unchecked` names `unsafe` functions in Rust).
+    #[doc(hidden)]
+    #[deprecated(
+        since = "0.2.0",
+        note = "renamed to `reg_element_wrapping` (a safe function; `_unchecked` suggested `unsafe`)"
+    )]
+    #[inline]
+    pub const fn reg_element_unchecked(&self, thread: u32, reg: u32) -> (u32, u32) {
+        self.reg_element_wrapping(thread, reg)
+    }
+
+    /// `D[m][n]` in register `reg` of thread `thread`, checked.
     ///
     /// ```
     /// # use smemdesc_core::*;
@@ -219,20 +243,20 @@ impl TmemLoadMap {
                 count: self.regs_per_thread(),
             });
         }
-        Ok(self.reg_element_unchecked(thread, reg))
+        Ok(self.reg_element_wrapping(thread, reg))
     }
 
-    /// (thread, register) holding D[m][n] (CTA-local), unchecked: meaningful for in-range
+    /// (thread, register) holding `D[m][n]` (CTA-local), unchecked: meaningful for in-range
     /// `m`, `n`; integer code only.
     ///
     /// ```
     /// # use smemdesc_core::*;
     /// let m = TmemAccum::new(64, 64, 1, AccumType::F32).unwrap().load_map(TmemLoad::parse("16x32bx2.x16").unwrap()).unwrap();
-    /// assert_eq!(m.element_reg_unchecked(17, 20), (33 + 16, 4));
+    /// assert_eq!(m.element_reg_wrapping(17, 20), (33 + 16, 4));
     /// ```
     #[inline]
-    pub const fn element_reg_unchecked(&self, m: u32, n: u32) -> (u32, u32) {
-        let (lane, col) = self.accum.address_unchecked(m, n);
+    pub const fn element_reg_wrapping(&self, m: u32, n: u32) -> (u32, u32) {
+        let (lane, col) = self.accum.address_wrapping(m, n);
         let within = lane & 31;
         // two halves: lanes +0 / +16 of the subpartition; one: the load's 16 or 32 lanes
         let (half, l) = if self.halves == 2 {
@@ -250,7 +274,19 @@ impl TmemLoadMap {
         )
     }
 
-    /// (thread, register) holding D[m][n], checked.
+    /// Former name of [`element_reg_wrapping`](Self::element_reg_wrapping), kept for one release: the function is safe
+    /// (`_unchecked` names `unsafe` functions in Rust).
+    #[doc(hidden)]
+    #[deprecated(
+        since = "0.2.0",
+        note = "renamed to `element_reg_wrapping` (a safe function; `_unchecked` suggested `unsafe`)"
+    )]
+    #[inline]
+    pub const fn element_reg_unchecked(&self, m: u32, n: u32) -> (u32, u32) {
+        self.element_reg_wrapping(m, n)
+    }
+
+    /// (thread, register) holding `D[m][n]`, checked.
     ///
     /// ```
     /// # use smemdesc_core::*;
@@ -260,6 +296,6 @@ impl TmemLoadMap {
     /// ```
     pub const fn try_element_reg(&self, m: u32, n: u32) -> Result<(u32, u32), TmemError> {
         tri!(self.accum.try_address(m, n));
-        Ok(self.element_reg_unchecked(m, n))
+        Ok(self.element_reg_wrapping(m, n))
     }
 }

@@ -1,8 +1,8 @@
 //! Blackwell Tensor Memory (TMEM) at compile time: where a `tcgen05.mma` accumulator sits
-//! ([`TmemAccum`]), which thread and register of each `tcgen05.ld` shape receives which element
-//! ([`TmemLoad`], [`TmemLoadMap`]), the allocation plan of accumulator stages and scale-factor
-//! columns ([`TmemPlan`]), and the shared-memory slot `tcgen05.alloc` writes the address to
-//! ([`TmemSlot`]).
+//! ([`TmemAccum`](crate::TmemAccum)), which thread and register of each `tcgen05.ld` shape receives which element
+//! ([`TmemLoad`](crate::TmemLoad), [`TmemLoadMap`](crate::TmemLoadMap)), the allocation plan of accumulator stages and scale-factor
+//! columns ([`TmemPlan`](crate::TmemPlan)), and the shared-memory slot `tcgen05.alloc` writes the address to
+//! ([`TmemSlot`](crate::TmemSlot)).
 //!
 //! TMEM has 128 lanes × 512 columns of 32 bits per SM; a TMEM address holds the lane in bits
 //! 16-31 and the column in bits 0-15; warp `w` of a warpgroup may access only lanes
@@ -14,7 +14,7 @@
 //! const D: TmemAccum = TmemAccum::expect_new(128, 256, 1, AccumType::F32);
 //! const M: TmemLoadMap = D.expect_load_map(TmemLoad::expect_new(LoadShape::S32x32b, 32));
 //! // thread 40 (warp 1), register 33: the second load (columns 32..64), lane 40
-//! assert_eq!(M.reg_element_unchecked(40, 33), (40, 33));
+//! assert_eq!(M.reg_element_wrapping(40, 33), (40, 33));
 //! assert_eq!((M.loads(), M.regs_per_thread()), (8, 256));
 //! ```
 

@@ -20,14 +20,14 @@
 use super::accum::TmemAccum;
 use super::error::TmemError;
 use super::scale::TmemScale;
-use crate::arch::Arch;
-use crate::idesc::is_block_scaled;
-use crate::idesc_codec::Idesc;
-use crate::idesc_error::IdescError;
-use crate::mma::Operand;
-use crate::pairing::MmaPair;
-use crate::scale::ScaleTile;
-use crate::text::ConstText;
+use crate::base::arch::Arch;
+use crate::base::text::ConstText;
+use crate::mma::idesc::is_block_scaled;
+use crate::mma::idesc_codec::Idesc;
+use crate::mma::idesc_error::IdescError;
+use crate::mma::shape::Operand;
+use crate::pairing::pair::MmaPair;
+use crate::scale::tile::ScaleTile;
 
 /// Columns of Tensor Memory per SM.
 pub const TMEM_COLUMNS: u32 = 512;

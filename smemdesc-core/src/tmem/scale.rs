@@ -22,7 +22,7 @@
 //! assert_eq!(s.kstep_column(3), (4, 2)); // factors 6,7: K block 1 (columns 4..8), byte 2
 //! ```
 
-use crate::scale::ScaleTile;
+use crate::scale::tile::ScaleTile;
 
 /// The Tensor Memory side of one scale-factor tile (see the [module](self) docs).
 ///

@@ -5,9 +5,9 @@
 //!   with the 32-byte swizzle, so the element placement is not the identity.
 //! * The shared arrays get their size and alignment from the tiles (`BYTES`, `ALIGN`).
 //! * The 128 threads copy the operands from global memory with plain stores at the swizzled byte
-//!   offsets `offset_unchecked(mn, k)` gives, evaluated on the device (LLVM folds the layout into
+//!   offsets `offset_wrapping(mn, k)` gives, evaluated on the device (LLVM folds the layout into
 //!   shifts, masks and one XOR).
-//! * The descriptors come from `Placed::at_unchecked(shared_address).desc_unchecked(0, 0, 0)`
+//! * The descriptors come from `Placed::at_unchecked(shared_address).desc_wrapping(0, 0, 0)`
 //!   after the kernel checks the placement precondition itself (base aligned to `ALIGN`, tile
 //!   inside the 14-bit start-address field); a failed check sets a status bit instead of
 //!   producing a descriptor. The checked forms (`try_offset`, `try_desc`, `Placed::at`) do not
@@ -63,11 +63,11 @@ pub unsafe fn smemdesc_wgmma_m64n64k16(a: &[u16], b: &[u16], mut out: DisjointSl
         while i < per_thread {
             let e = tid * per_thread + i;
             let (mn, k) = (e / 16, e % 16);
-            // `offset_unchecked`, not the checked `try_offset`: cuda-oxide cannot yet translate
+            // `offset_wrapping`, not the checked `try_offset`: cuda-oxide cannot yet translate
             // the `&'static str` constants of smemdesc's index errors (RECIPE.md). The indices
             // are in range by construction (mn < 64, k < 16).
-            let off_a = TileA::offset_unchecked(mn, k);
-            let off_b = TileB::offset_unchecked(mn, k);
+            let off_a = TileA::offset_wrapping(mn, k);
+            let off_b = TileB::offset_wrapping(mn, k);
             *(pa.add(off_a as usize) as *mut u16) = a[e as usize];
             *(pb.add(off_b as usize) as *mut u16) = b[e as usize];
             i += 1;
@@ -88,13 +88,13 @@ pub unsafe fn smemdesc_wgmma_m64n64k16(a: &[u16], b: &[u16], mut out: DisjointSl
             addr.is_multiple_of(align) && addr + bytes <= 1 << 18
         };
         let desc_a = if placed(a_addr, TileA::ALIGN, TileA::BYTES) {
-            Placed::<TileA>::at_unchecked(a_addr).desc_unchecked(0, 0, 0)
+            Placed::<TileA>::at_unchecked(a_addr).desc_wrapping(0, 0, 0)
         } else {
             status |= 4;
             0
         };
         let desc_b = if placed(b_addr, TileB::ALIGN, TileB::BYTES) {
-            Placed::<TileB>::at_unchecked(b_addr).desc_unchecked(0, 0, 0)
+            Placed::<TileB>::at_unchecked(b_addr).desc_wrapping(0, 0, 0)
         } else {
             status |= 8;
             0
@@ -136,7 +136,7 @@ const HEADER_K64: usize = 128 * 32;
 const STATUS_K64: usize = HEADER_K64 + 24;
 
 /// K = 64 with the 128-byte swizzle: four `wgmma m64n64k16` into one accumulator, the k-th reading
-/// the subtile `desc_unchecked(0, k, 0)` (smemdesc's `ADVANCE_K`: +32 bytes in the 128-byte atom
+/// the subtile `desc_wrapping(0, k, 0)` (smemdesc's `ADVANCE_K`: +32 bytes in the 128-byte atom
 /// row). `a`: A row-major (64 x 64), `b`: B^T row-major (64 x 64); `out` needs `STATUS_K64 + 128`
 /// words. Launch: one block of 128 threads.
 ///
@@ -162,8 +162,8 @@ pub unsafe fn smemdesc_wgmma_k64_sw128(a: &[u16], b: &[u16], mut out: DisjointSl
         while i < per_thread {
             let e = tid * per_thread + i;
             let (mn, k) = (e / 64, e % 64);
-            let off_a = TileA128::offset_unchecked(mn, k);
-            let off_b = TileB128::offset_unchecked(mn, k);
+            let off_a = TileA128::offset_wrapping(mn, k);
+            let off_b = TileB128::offset_wrapping(mn, k);
             *(pa.add(off_a as usize) as *mut u16) = a[e as usize];
             *(pb.add(off_b as usize) as *mut u16) = b[e as usize];
             i += 1;
@@ -187,16 +187,16 @@ pub unsafe fn smemdesc_wgmma_k64_sw128(a: &[u16], b: &[u16], mut out: DisjointSl
             Placed::<TileB128>::at_unchecked(b_addr),
         );
         let da = [
-            ta.desc_unchecked(0, 0, 0),
-            ta.desc_unchecked(0, 1, 0),
-            ta.desc_unchecked(0, 2, 0),
-            ta.desc_unchecked(0, 3, 0),
+            ta.desc_wrapping(0, 0, 0),
+            ta.desc_wrapping(0, 1, 0),
+            ta.desc_wrapping(0, 2, 0),
+            ta.desc_wrapping(0, 3, 0),
         ];
         let db = [
-            tb.desc_unchecked(0, 0, 0),
-            tb.desc_unchecked(0, 1, 0),
-            tb.desc_unchecked(0, 2, 0),
-            tb.desc_unchecked(0, 3, 0),
+            tb.desc_wrapping(0, 0, 0),
+            tb.desc_wrapping(0, 1, 0),
+            tb.desc_wrapping(0, 2, 0),
+            tb.desc_wrapping(0, 3, 0),
         ];
 
         let mut acc: [[f32; 8]; 4] = [[0.0f32; 8]; 4];

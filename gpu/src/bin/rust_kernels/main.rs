@@ -97,7 +97,7 @@ mod data;
 use data::{bf16_of_f32 as bf16, e4m3_of_int as e4m3, encode, Lcg};
 
 /// A tensor map of a 2-D tensor of `mn` x `k` elements stored as tile `T` expects it, boxes
-/// from `T::TMA_BOX`, in device memory (returned with the map's buffer).
+/// from `T::TMA_BOX_DIM`, in device memory (returned with the map's buffer).
 fn device_map<T: SmemTile>(data: &cuda::Buf, mn: u64, k: u64) -> cuda::Res<cuda::Buf> {
     let eb = T::PLAN.decl.dtype.smem_bytes() as u64;
     let (dims, stride) = match T::PLAN.decl.major {
@@ -110,7 +110,7 @@ fn device_map<T: SmemTile>(data: &cuda::Buf, mn: u64, k: u64) -> cuda::Res<cuda:
         data.ptr,
         dims,
         stride,
-        T::TMA_BOX,
+        T::TMA_BOX_DIM,
     )?;
     cuda::Buf::from(std::slice::from_ref(&map))
 }
@@ -363,6 +363,11 @@ fn main() {
     std::fs::write(&path, json).expect("write results");
     println!("wrote {}", path.display());
 }
+
+#[cfg(test)]
+#[path = "../../class.rs"]
+#[allow(dead_code)]
+mod class;
 
 #[cfg(test)]
 #[path = "../../plan.rs"]
