@@ -28,10 +28,7 @@ pub(crate) const EPI_KEYS: &[(&str, &str)] = &[
 const REQUIRED: &[&str] = &["dtype", "tile", "wgmma_n"];
 
 fn accepted(key: &str) -> &'static str {
-    EPI_KEYS
-        .iter()
-        .find(|(k, _)| *k == key)
-        .map_or("", |(_, v)| *v)
+    crate::keyed::accepted_in(EPI_KEYS, key)
 }
 
 fn word<T>(
@@ -40,24 +37,7 @@ fn word<T>(
     parse: impl Fn(&str) -> Option<T>,
     errs: &mut Errors,
 ) -> Option<Sp<T>> {
-    let found = v.word();
-    match found.as_deref().and_then(&parse) {
-        Some(value) => Some(Sp {
-            value,
-            span: v.span(),
-        }),
-        None => {
-            errs.push(syn::Error::new(
-                v.span(),
-                format!(
-                    "unknown {key} `{}`; accepted: {}",
-                    found.unwrap_or_default(),
-                    accepted(key)
-                ),
-            ));
-            None
-        }
-    }
+    crate::keyed::word_in(EPI_KEYS, v, key, parse, errs)
 }
 
 fn int(v: &Value, key: &str, errs: &mut Errors) -> Option<Sp<u32>> {

@@ -37,37 +37,13 @@ pub(crate) const FRAG_KEYS: &[(&str, &str)] = &[
 
 const REQUIRED: &[&str] = &["arch", "mma", "dtype", "operand", "tile"];
 
-fn accepted(key: &str) -> &'static str {
-    FRAG_KEYS
-        .iter()
-        .find(|(k, _)| *k == key)
-        .map_or("", |(_, v)| *v)
-}
-
 fn word<T>(
     v: &Value,
     key: &str,
     parse: impl Fn(&str) -> Option<T>,
     errs: &mut Errors,
 ) -> Option<Sp<T>> {
-    let found = v.word();
-    match found.as_deref().and_then(&parse) {
-        Some(value) => Some(Sp {
-            value,
-            span: v.span(),
-        }),
-        None => {
-            errs.push(syn::Error::new(
-                v.span(),
-                format!(
-                    "unknown {key} `{}`; accepted: {}",
-                    found.unwrap_or_default(),
-                    accepted(key)
-                ),
-            ));
-            None
-        }
-    }
+    crate::keyed::word_in(FRAG_KEYS, v, key, parse, errs)
 }
 
 fn pair(v: &Value, errs: &mut Errors) -> Option<Sp<(u32, u32)>> {

@@ -16,6 +16,7 @@ mod epilogue;
 mod fallback;
 mod fragment;
 mod global;
+mod keyed;
 mod mma;
 mod mma_items;
 mod mma_scan;
