@@ -366,6 +366,9 @@ fn emit(st: &syn::DeriveInput, arch: &TokenStream, members: &[Member]) -> TokenS
                 items.push(quote! {
                     #(#cfg)*
                     #[doc = #doc]
+                    // `inline`: emitted only where it is used (inlined), so a kernel crate with a
+                    // `pub` storage has no out-of-line copy holding the tile in `.global` data.
+                    #[inline]
                     pub const fn #f(base: u32) -> ::smemdesc::PlacedTile<#model> {
                         ::smemdesc::PlacedTile::new_unvalidated(
                             <#ty as ::smemdesc::SmemTile>::PLAN.tile, base + Self::#off)
