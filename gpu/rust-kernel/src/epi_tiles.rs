@@ -76,7 +76,7 @@ pub const C_BOXES: [(u32, (u32, u32)); MAX_C_BOXES] = {
 /// uploads this table and the kernel reads its 4 entries once: the lane is a run-time index,
 /// and a table indexed at run time would be a `.global` copy in the PTX module.
 pub const fn c_lane_offsets() -> [[[u32; 32]; 4]; 4] {
-    assert!(CTile::INSTRUCTIONS == 4);
+    const { assert!(CTile::INSTRUCTIONS == 4) };
     let mut t = [[[0; 32]; 4]; 4];
     let mut w = 0;
     while w < 4 {
@@ -276,7 +276,7 @@ impl_decl!(Decl12, cl12, Storage12);
 // The C tile: one stage per chunk in turn, so a chunk's buffer is `chunk % STAGES` (the chunks
 // per tile are a multiple of the stages); the TMA store's swizzle is the tile's.
 const _: () = assert!(
-    CTile::CHUNKS % CTile::STAGES == 0
+    CTile::CHUNKS.is_multiple_of(CTile::STAGES)
         && CTile::EPILOGUE.spec().m == 64
         && CTile::EPILOGUE.spec().n * CTile::CHUNKS == BN
         && matches!(CTile::SWIZZLE, smemdesc::SwizzleMode::B128)
