@@ -48,7 +48,7 @@ echo "ncu source rc=$?" >> "$L"
 python3 "$STSM_SUM" /tmp/ncu_source.csv > "$OUT/stsm_source.json" 2>&1
 cat /tmp/ncu1/epi_ncu.json >> "$L" 2>&1
 # Exactness and timings; then the negative controls in their own process.
-timeout 400 "$BIN" --ptx "$MOD" --out "$OUT" --epi "$@" 2>&1 | tee -a "$L"
+timeout 330 "$BIN" --ptx "$MOD" --out "$OUT" --epi "$@" 2>&1 | tee -a "$L"
 echo "epi rc=$?" >> "$L"
 timeout 60 "$BIN" --ptx "$MOD" --out /tmp/ctl --epi-controls 2>&1 | tee -a "$L"
 echo "controls rc=$? (124: the harness's timeout ended a hang)" >> "$L"
