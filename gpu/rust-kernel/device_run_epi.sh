@@ -7,6 +7,7 @@
 # hangs past its watchdog cannot hang the harness. Outputs (at most 8 files) in $OUT.
 #
 #   BIN=.../rust_kernels PTX=.../kernels.ptx OUT=... bash device_run_epi.sh [--epi-shapes S]
+#   SKIP_NCU=1 leaves out Nsight Compute (stsm_source.json then holds an error, bank_conflicts null).
 #   ALL=1 also runs device_run.sh (the class checks and the bf16/FP8 GEMMs) first, into $OUT/old.
 set -o pipefail
 OUT=${OUT:-gpu/out-rust-epi}
@@ -36,7 +37,8 @@ echo "ptxas rc=$? module $MOD" >> "$L"
     grep -E 'SYNCS|MEMBAR|ERRBAR|MAPA|UCGABAR' /tmp/f.sass | sed 's@/\* 0x[0-9a-f]* \*/@@' | awk '{$1=""; print}' | sort | uniq -c | head -12
   done
 } > "$OUT/sass.txt" 2>&1
-# Nsight Compute: aggregate counters, then per-instruction source counters.
+# Nsight Compute: aggregate counters, then per-instruction source counters (SKIP_NCU=1: none).
+if [ "${SKIP_NCU:-0}" != 1 ]; then
 HW=l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum
 SS=sm__sass_inst_executed_op_shared_stsm.sum,sm__sass_data_bytes_mem_shared_op_stsm.sum
 timeout 150 ncu --metrics $HW,$SS --kernel-name regex:"gemm_epi_rust|gemm_cl|epi_store_only" \
@@ -47,6 +49,7 @@ echo "ncu rc=$?" >> "$L"
 echo "ncu source rc=$?" >> "$L"
 python3 "$STSM_SUM" /tmp/ncu_source.csv > "$OUT/stsm_source.json" 2>&1
 cat /tmp/ncu1/epi_ncu.json >> "$L" 2>&1
+fi
 # Exactness and timings; then the negative controls in their own process.
 timeout 330 "$BIN" --ptx "$MOD" --out "$OUT" --epi "$@" 2>&1 | tee -a "$L"
 echo "epi rc=$?" >> "$L"

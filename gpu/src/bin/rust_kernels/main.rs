@@ -37,6 +37,7 @@ mod tiles;
 mod epi_tiles;
 
 mod epi;
+mod epi_problem;
 mod gemm;
 use gemm::{gemm_json, run_gemm, Kind};
 
