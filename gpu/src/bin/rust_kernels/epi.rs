@@ -96,8 +96,9 @@ fn bank_model() -> (u32, u32) {
 }
 
 /// `--ncu`: one launch of each kernel Nsight Compute profiles (the store-only kernel: declared,
-/// control, one warp, 4 repetitions; the three issue-22 GEMMs at 2048³), nothing timed.
-pub fn run_ncu(module: &cuda::Module, gpu: &cuda::Gpu) -> cuda::Res<Value> {
+/// control, one warp, 4 repetitions; cuBLAS and the three issue-22 GEMMs at `size`³), nothing
+/// timed.
+pub fn run_ncu(module: &cuda::Module, gpu: &cuda::Gpu, size: u32) -> cuda::Res<Value> {
     let st = module.kernel("epi_store_only_rust", epi_store_bytes())?;
     let sink = cuda::Buf::new(128 * 4)?;
     let tab = et::c_lane_offsets();
@@ -116,7 +117,7 @@ pub fn run_ncu(module: &cuda::Module, gpu: &cuda::Gpu) -> cuda::Res<Value> {
         )?;
     }
     cuda::sync()?;
-    let p = Problem::new((2048, 2048, 2048), module, gpu)?;
+    let p = Problem::new((size, size, size), module, gpu)?;
     p.reference()?;
     let mut mism = Vec::new();
     for (i, v) in VARIANTS.iter().enumerate().skip(1) {
@@ -125,7 +126,7 @@ pub fn run_ncu(module: &cuda::Module, gpu: &cuda::Gpu) -> cuda::Res<Value> {
     }
     let (wf, cf) = bank_model();
     Ok(
-        json!({"profiled_at": [2048, 2048, 2048], "exact": mism, "model_per_warpgroup_tile": {"wavefronts": wf, "conflicts": cf}}),
+        json!({"profiled_at": [size, size, size], "exact": mism, "model_per_warpgroup_tile": {"wavefronts": wf, "conflicts": cf}}),
     )
 }
 

@@ -8,7 +8,7 @@
 //! ```text
 //! smemdesc-rust-kernels [--ptx FILE] [--out DIR] [--size N] [--rounds R] [--group-m G,G..]
 //!                       [--skip-check] [--skip-gemm] [--no-cublas]
-//!                       [--epi] [--epi-shapes S] [--epi-ncu] [--epi-controls]
+//!                       [--epi] [--epi-shapes S] [--epi-ncu] [--epi-ncu-size N] [--epi-controls]
 //! ```
 //!
 //! `--epi` runs the issue-22 kernels instead (`epi.rs`: exactness, negative controls, timings at
@@ -58,6 +58,7 @@ struct Opts {
     epi_shapes: usize,
     epi_ncu: bool,
     epi_controls: bool,
+    epi_ncu_size: u32,
 }
 
 fn opts() -> Opts {
@@ -74,6 +75,7 @@ fn opts() -> Opts {
         epi_shapes: epi::SHAPES.len(),
         epi_ncu: false,
         epi_controls: false,
+        epi_ncu_size: 2048,
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
@@ -96,6 +98,7 @@ fn opts() -> Opts {
             "--epi" => o.epi = true,
             "--epi-ncu" => o.epi_ncu = true,
             "--epi-controls" => o.epi_controls = true,
+            "--epi-ncu-size" => o.epi_ncu_size = val(i).parse().expect("--epi-ncu-size N"),
             "--epi-shapes" => o.epi_shapes = val(i).parse().expect("--epi-shapes S"),
             a => {
                 eprintln!("unknown argument {a}; see gpu/src/bin/rust_kernels/main.rs");
@@ -322,7 +325,7 @@ fn main() {
     );
     if o.epi || o.epi_ncu || o.epi_controls {
         let (r, name) = if o.epi_ncu {
-            (epi::run_ncu(&module, &gpu), "epi_ncu.json")
+            (epi::run_ncu(&module, &gpu, o.epi_ncu_size), "epi_ncu.json")
         } else if o.epi_controls {
             (epi::run_controls(&module, &gpu), "epi_controls.json")
         } else {
