@@ -44,7 +44,7 @@ def main():
     epi = ["gemm_epi_rust", "gemm_cl21_rust", "gemm_cl12_rust", "epi_store_only_rust"]
     if len(checks) != 35 or not {"gemm_bf16_rust", "gemm_fp8_rust", *epi} <= set(entries):
         fail(f"expected 35 check kernels, 2 GEMMs and the issue-22 kernels {epi}, found {entries}")
-    print(f"PTX: {len(entries)} kernels ({len(checks)} class checks, gemm_bf16_rust, gemm_fp8_rust)")
+    print(f"PTX: {len(entries)} kernels ({len(checks)} class checks, gemm_bf16_rust, gemm_fp8_rust, {', '.join(epi)})")
     loads = {}
     for kernel in checks:
         start = ptx.index(f".visible .entry {kernel}(")
