@@ -6,9 +6,12 @@
 # controls and timings (`rust_kernels --epi`, `--epi-controls`). Every step runs under `timeout`; a kernel that
 # hangs past its watchdog cannot hang the harness. Outputs (at most 8 files) in $OUT.
 #
-#   BIN=.../rust_kernels PTX=.../kernels.ptx OUT=... bash device_run_epi.sh [--epi-shapes S]
+#   BIN=.../rust_kernels PTX=.../kernels.ptx OUT=... bash device_run_epi.sh [--epi-shapes S] [--rounds R]
 #   SKIP_NCU=1 leaves out Nsight Compute (stsm_source.json then holds an error, bank_conflicts null).
-#   ALL=1 also runs device_run.sh (the class checks and the bf16/FP8 GEMMs) first, into $OUT/old.
+#   ALL=1 also runs device_run.sh (the class checks and the bf16/FP8 GEMMs) first: its JSON and log
+#   come back as $OUT/old_results_rust.json and $OUT/old_log.txt.
+# Here (the machine with Rust): gpu/rust-kernel/prepare_device_run.sh builds both into .gpu-rust/
+# (carry it); on the device, from the repository root: OUT=$OUT ALL=1 bash gpu/rust-kernel/device_run_epi.sh
 set -o pipefail
 OUT=${OUT:-gpu/out-rust-epi}
 mkdir -p "$OUT"
@@ -21,8 +24,11 @@ STSM_SUM=${STSM_SUM:-$HERE/../stsm_sum.py}
 L=$OUT/log.txt
 { date -u; nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,power.draw,power.limit --format=csv; ncu --version | tail -1; } > "$L" 2>&1
 if [ "${ALL:-0}" = 1 ]; then
-  OUT=$OUT/old BIN=$BIN PTX=$PTX timeout 560 bash "$HERE/device_run.sh" >> "$L" 2>&1
+  # Two files of it come back (the device tool returns at most 8): its merged JSON and its log.
+  OUT=/tmp/old BIN=$BIN PTX=$PTX timeout 560 bash "$HERE/device_run.sh" >> "$L" 2>&1
   echo "device_run.sh rc=$?" >> "$L"
+  cp /tmp/old/results_rust.json "$OUT/old_results_rust.json"
+  cp /tmp/old/log.txt "$OUT/old_log.txt"
 fi
 # One cubin for every process below (the driver would JIT the PTX in each).
 MOD=$PTX
@@ -51,7 +57,8 @@ python3 "$STSM_SUM" /tmp/ncu_source.csv > "$OUT/stsm_source.json" 2>&1
 cat /tmp/ncu1/epi_ncu.json >> "$L" 2>&1
 fi
 # Exactness and timings; then the negative controls in their own process.
-timeout 330 "$BIN" --ptx "$MOD" --out "$OUT" --epi "$@" 2>&1 | tee -a "$L"
+# 41 shuffled rounds per shape unless the arguments say otherwise (the record's setting).
+timeout 330 "$BIN" --ptx "$MOD" --out "$OUT" --epi ${EPI_ROUNDS:---rounds 41} "$@" 2>&1 | tee -a "$L"
 echo "epi rc=$?" >> "$L"
 timeout 60 "$BIN" --ptx "$MOD" --out /tmp/ctl --epi-controls 2>&1 | tee -a "$L"
 echo "controls rc=$? (124: the harness's timeout ended a hang)" >> "$L"
