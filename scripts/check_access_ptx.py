@@ -13,7 +13,9 @@ Usage: check_access_ptx.py ACCESS.PTX. Asserts, and prints what it checked:
     panic message in memory), no `.local` memory;
   - each kernel reads from its parameters the indices its form takes (they are run-time values);
   - the asserting forms (`desc`, `offset`, `byte_offset`; `Placed::desc`) keep their failing path
-    in the module, as a `trap`; the `try_*` and `*_wrapping` forms have none.
+    in the module, as a `trap`; the `try_*` and `*_wrapping` forms have none;
+  - the per-lane forms of `#[smem_epilogue_tile]` / `#[smem_fragment_tile]` (`lane_*` kernels)
+    read their lane/warp/instruction indices and are short straight-line code without a trap.
 """
 import itertools
 import re
@@ -71,6 +73,17 @@ USER = {
     "user_desc_unchecked_k": False,
     "user_desc_masked": False,  # masked indices at a constant aligned address: the checks fold
 }
+# The per-lane forms of the fragment and epilogue declarations (scripts/ptx-check/src/lanes.rs):
+# kernel-name prefix -> (parameters that must be read, how many kernels at least). None may trap,
+# and each is straight-line integer code of at most LANE_MAX_INSTRUCTIONS instructions.
+LANES = {
+    "lane_epi_writer_offset_": ((1, 2, 3, 4), 4),
+    "lane_epi_pair_": ((1, 2, 3), 4),
+    "lane_frag_ldmatrix_offset_": ((1, 2), 5),
+    "lane_frag_dest_": ((1, 2), 5),
+    "lane_frag_writer_offset_": ((1, 2), 5),
+}
+LANE_MAX_INSTRUCTIONS = 40
 REQUIRED_TILES = {
     f"bf16_{major}_{sw}_{order}"
     for major, sw, order in itertools.product(
@@ -101,13 +114,18 @@ def main():
         for path, forms in FORMS.items()
         for form, spec in forms.items()
     }
+    lanes = {name: prefix for name in bodies for prefix in LANES if name.startswith(prefix)}
+    for prefix, (_, least) in LANES.items():
+        have = sum(1 for p in lanes.values() if p == prefix)
+        if have < least:
+            fail(f"{have} kernel(s) named {prefix}*, expected at least {least}")
     missing = sorted(set(expected) - set(bodies)) + sorted(set(USER) - set(bodies))
     if missing:
         fail(f"{len(missing)} kernel(s) missing: {missing[:5]}")
     print(
         f"access PTX: {len(bodies)} kernels = {len(tiles)} tiles x "
         f"{sum(len(f) for f in FORMS.values())} forms ({', '.join(f'{p} {len(f)}' for p, f in FORMS.items())}) "
-        f"+ {len(USER)} user kernels; tiles: {', '.join(tiles)}"
+        f"+ {len(USER)} user kernels + {len(lanes)} lane kernels; tiles: {', '.join(tiles)}"
     )
 
     calls = re.findall(r"^\s*call(?:\.uni)?\b.*$", ptx, re.M)
@@ -127,6 +145,8 @@ def main():
     for name, body in bodies.items():
         if name in USER:
             params, asserting = (), USER[name]
+        elif name in lanes:
+            params, asserting = LANES[lanes[name]][0], False
         else:
             params, asserting = expected[name]
         read = {int(i) for i in re.findall(rf"ld\.param\.b32\s+%r\d+, \[{name}_param_(\d)\]", body)}
@@ -137,7 +157,12 @@ def main():
             fail(f"{name}: an asserting form with run-time indices has no trap (no failing path)")
         if not asserting and traps:
             fail(f"{name}: a form that never panics has {traps} trap(s)")
-        if name not in USER:
+        if name in lanes:
+            n = len(re.findall(r"^\s+[a-z@]", body, re.M)) - body.count(".reg ")
+            if n > LANE_MAX_INSTRUCTIONS or re.search(r"^\s*(?:bra|@%p\d+ bra)\b", body, re.M):
+                fail(f"{name}: {n} instructions or a branch: not straight-line integer code")
+            counts.setdefault(lanes[name].rstrip("_"), []).append(n)
+        elif name not in USER:
             path_form = name.split("__", 1)[0]
             n = len(re.findall(r"^\s+[a-z@]", body, re.M)) - body.count(".reg ")
             counts.setdefault(path_form, []).append(n)
