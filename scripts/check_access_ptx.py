@@ -14,8 +14,9 @@ Usage: check_access_ptx.py ACCESS.PTX. Asserts, and prints what it checked:
   - each kernel reads from its parameters the indices its form takes (they are run-time values);
   - the asserting forms (`desc`, `offset`, `byte_offset`; `Placed::desc`) keep their failing path
     in the module, as a `trap`; the `try_*` and `*_wrapping` forms have none;
-  - the per-lane forms of `#[smem_epilogue_tile]` / `#[smem_fragment_tile]` (`lane_*` kernels)
-    read their lane/warp/instruction indices and are short straight-line code without a trap.
+  - the per-lane and other run-time forms of `#[smem_epilogue_tile]`, `#[smem_fragment_tile]`,
+    `#[smem_scale_tile]`, `#[smem_mma]` and `#[smem_storage]` (`lane_*` kernels) read their
+    indices and are short straight-line code (the asserting `copy_desc`: a branch to its trap).
 """
 import itertools
 import re
@@ -73,15 +74,23 @@ USER = {
     "user_desc_unchecked_k": False,
     "user_desc_masked": False,  # masked indices at a constant aligned address: the checks fold
 }
-# The per-lane forms of the fragment and epilogue declarations (scripts/ptx-check/src/lanes.rs):
-# kernel-name prefix -> (parameters that must be read, how many kernels at least). None may trap,
-# and each is straight-line integer code of at most LANE_MAX_INSTRUCTIONS instructions.
+# The per-lane and other run-time forms of the fragment, epilogue, scale-factor, block-scaled
+# MMA and storage declarations (scripts/ptx-check/src/lanes.rs): kernel-name prefix ->
+# (parameters that must be read, how many kernels at least, whether it asserts). Each is
+# straight-line code of at most LANE_MAX_INSTRUCTIONS instructions besides the asserting
+# forms' trap.
 LANES = {
-    "lane_epi_writer_offset_": ((1, 2, 3, 4), 4),
-    "lane_epi_pair_": ((1, 2, 3), 4),
-    "lane_frag_ldmatrix_offset_": ((1, 2), 5),
-    "lane_frag_dest_": ((1, 2), 5),
-    "lane_frag_writer_offset_": ((1, 2), 5),
+    "lane_epi_writer_offset_": ((1, 2, 3, 4), 4, False),
+    "lane_epi_pair_": ((1, 2, 3), 4, False),
+    "lane_epi_tma_box_": ((1,), 1, False),
+    "lane_frag_ldmatrix_offset_": ((1, 2), 5, False),
+    "lane_frag_dest_": ((1, 2), 5, False),
+    "lane_frag_writer_offset_": ((1, 2), 5, False),
+    "lane_mma_idesc_with_sf_tmem_": ((1, 2), 1, False),
+    "lane_mma_try_idesc_with_sf_tmem_": ((1, 2), 1, False),
+    "lane_scale_copy_desc_": ((1, 2, 3, 4), 1, True),
+    "lane_scale_offset_": ((1, 2), 1, False),
+    "lane_storage_aligned_base_": ((1,), 1, False),
 }
 LANE_MAX_INSTRUCTIONS = 40
 REQUIRED_TILES = {
@@ -115,7 +124,7 @@ def main():
         for form, spec in forms.items()
     }
     lanes = {name: prefix for name in bodies for prefix in LANES if name.startswith(prefix)}
-    for prefix, (_, least) in LANES.items():
+    for prefix, (_, least, _) in LANES.items():
         have = sum(1 for p in lanes.values() if p == prefix)
         if have < least:
             fail(f"{have} kernel(s) named {prefix}*, expected at least {least}")
@@ -146,7 +155,7 @@ def main():
         if name in USER:
             params, asserting = (), USER[name]
         elif name in lanes:
-            params, asserting = LANES[lanes[name]][0], False
+            params, _, asserting = LANES[lanes[name]]
         else:
             params, asserting = expected[name]
         read = {int(i) for i in re.findall(rf"ld\.param\.b32\s+%r\d+, \[{name}_param_(\d)\]", body)}
@@ -159,7 +168,8 @@ def main():
             fail(f"{name}: a form that never panics has {traps} trap(s)")
         if name in lanes:
             n = len(re.findall(r"^\s+[a-z@]", body, re.M)) - body.count(".reg ")
-            if n > LANE_MAX_INSTRUCTIONS or re.search(r"^\s*(?:bra|@%p\d+ bra)\b", body, re.M):
+            branches = re.search(r"^\s*(?:@!?%p\d+\s+)?bra\b", body, re.M)
+            if n > LANE_MAX_INSTRUCTIONS or (branches and not asserting):
                 fail(f"{name}: {n} instructions or a branch: not straight-line integer code")
             counts.setdefault(lanes[name].rstrip("_"), []).append(n)
         elif name not in USER:

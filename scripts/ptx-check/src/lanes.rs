@@ -135,3 +135,85 @@ frag_kernels!(
     reader = stmatrix_x4,
     writer = st_shared_4
 );
+
+/// An sm100 block-scaled pair with its scale-factor tiles: the run-time forms of `#[smem_mma]`
+/// (the scale-factor ids of run-time TMEM addresses) and `#[smem_scale_tile]` (`copy_desc`,
+/// asserting, and `offset`).
+#[smemdesc::smem_mma(accum = f32, sf = ue4m3)]
+pub mod nvf4 {
+    use smemdesc::{smem_scale_tile, smem_tile};
+    /// A: packed fp4, 128 x 256.
+    #[smem_tile(arch = sm100, operand = A, dtype = e2m1, kind = mxf4nvf4, tile = (128, 256),
+                major = K, stages = 3)]
+    pub struct TileA;
+    /// B: packed fp4, 256 x 256.
+    #[smem_tile(arch = sm100, operand = B, dtype = e2m1, kind = mxf4nvf4, tile = (256, 256),
+                major = K, stages = 3)]
+    pub struct TileB;
+    /// A's scale factors.
+    #[smem_scale_tile(kind = mxf4nvf4, operand = A, tile = (128, 256), sf = ue4m3, stages = 3)]
+    pub struct SfA;
+    /// B's scale factors.
+    #[smem_scale_tile(kind = mxf4nvf4, operand = B, tile = (256, 256), sf = ue4m3, stages = 3)]
+    pub struct SfB;
+}
+
+/// `IDESC64` with the scale-factor ids of run-time TMEM addresses (unchecked fast path).
+#[no_mangle]
+pub unsafe extern "ptx-kernel" fn lane_mma_idesc_with_sf_tmem_nvf4(out: *mut u64, a: u32, b: u32) {
+    *out = nvf4::idesc_with_sf_tmem(a, b);
+}
+
+/// The checked form (an id the kind does not allow is an error value, not a trap).
+#[no_mangle]
+pub unsafe extern "ptx-kernel" fn lane_mma_try_idesc_with_sf_tmem_nvf4(
+    out: *mut u64,
+    a: u32,
+    b: u32,
+) {
+    *out = match nvf4::try_idesc_with_sf_tmem(a, b) {
+        Ok(v) => v,
+        Err(_) => u64::MAX,
+    };
+}
+
+/// The `tcgen05.cp` source descriptor of a run-time atom and stage (asserting: traps when out
+/// of range).
+#[no_mangle]
+pub unsafe extern "ptx-kernel" fn lane_scale_copy_desc_nvf4_sfa(
+    out: *mut u64,
+    addr: u32,
+    i: u32,
+    j: u32,
+    stage: u32,
+) {
+    *out = nvf4::SfA::copy_desc(addr, i, j, stage);
+}
+
+/// The byte offset of the factor scaling a run-time operand value.
+#[no_mangle]
+pub unsafe extern "ptx-kernel" fn lane_scale_offset_nvf4_sfb(out: *mut u32, mn: u32, k: u32) {
+    *out = nvf4::SfB::offset(mn, k);
+}
+
+/// The epilogue tile's TMA store box `b` (run-time).
+#[no_mangle]
+pub unsafe extern "ptx-kernel" fn lane_epi_tma_box_bf16_x4_n256(out: *mut [u32; 3], b: u32) {
+    let (off, (x, y)) = bf16_x4_n256::T::tma_box(b);
+    *out = [off, x, y];
+}
+
+/// A storage with two C tiles.
+#[smemdesc::smem_storage(arch = sm90)]
+pub struct EpiStorage {
+    #[smem(epilogue)]
+    c0: bf16_x4_n256::T,
+    #[smem(epilogue)]
+    c1: bf16_x4_n256::T,
+}
+
+/// The storage's base rounded up from a run-time dynamic shared-memory address.
+#[no_mangle]
+pub unsafe extern "ptx-kernel" fn lane_storage_aligned_base_epi(out: *mut u32, dyn_base: u32) {
+    *out = EpiStorage::aligned_base(dyn_base);
+}
