@@ -75,7 +75,7 @@ USER = {
     "user_desc_masked": False,  # masked indices at a constant aligned address: the checks fold
 }
 # The per-lane and other run-time forms of the fragment, epilogue, scale-factor, block-scaled
-# MMA and storage declarations (scripts/ptx-check/src/lanes.rs): kernel-name prefix ->
+# MMA, storage, cluster and Tensor Memory declarations (scripts/ptx-check/src/lanes.rs): kernel-name prefix ->
 # (parameters that must be read, how many kernels at least, whether it asserts). Each is
 # straight-line code of at most LANE_MAX_INSTRUCTIONS instructions besides the asserting
 # forms' trap.
@@ -91,6 +91,9 @@ LANES = {
     "lane_scale_copy_desc_": ((1, 2, 3, 4), 1, True),
     "lane_scale_offset_": ((1, 2), 1, False),
     "lane_storage_aligned_base_": ((1,), 1, False),
+    "lane_cluster_slice_": ((1, 2), 1, False),
+    "lane_tmem_address_": ((1, 2), 1, False),
+    "lane_tmem_element_": ((1, 2), 1, False),
 }
 LANE_MAX_INSTRUCTIONS = 40
 REQUIRED_TILES = {

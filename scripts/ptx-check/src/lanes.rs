@@ -217,3 +217,47 @@ pub struct EpiStorage {
 pub unsafe extern "ptx-kernel" fn lane_storage_aligned_base_epi(out: *mut u32, dyn_base: u32) {
     *out = EpiStorage::aligned_base(dyn_base);
 }
+
+/// A 2x1 cluster's multicast of B (`#[smem_mma(cluster = (2, 1))]`).
+#[smemdesc::smem_mma(accum = f32, cluster = (2, 1))]
+pub mod cl21 {
+    use smemdesc::smem_tile;
+    /// A: 128 x 64 bf16.
+    #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 64), major = K,
+                swizzle = 128B, mma = m64n256k16, stages = 4)]
+    pub struct A;
+    /// B: 256 x 64 bf16, shared by the pair.
+    #[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (256, 64), major = K,
+                swizzle = 128B, mma = m64n256k16, stages = 4)]
+    pub struct B;
+}
+
+/// B's slice `b` for the CTA of run-time `rank`: SMEM offset, coordinates and `ctaMask`.
+#[no_mangle]
+pub unsafe extern "ptx-kernel" fn lane_cluster_slice_cl21_b(out: *mut [u32; 4], rank: u32, b: u32) {
+    let (x, y) = cl21::B_MULTICAST.slice_coord(rank, b);
+    *out = [
+        cl21::B_MULTICAST.slice_offset(rank, b),
+        x,
+        y,
+        cl21::B_MULTICAST.cta_mask(rank) as u32,
+    ];
+}
+
+/// A 128 x 128 f32 accumulator of a CTA pair in Tensor Memory.
+const ACCUM: smemdesc::tmem::TmemAccum =
+    smemdesc::tmem::TmemAccum::expect_new(128, 128, 2, smemdesc::mma::AccumType::F32);
+
+/// Where accumulator element `(m, n)` lives (lane, column), run-time.
+#[no_mangle]
+pub unsafe extern "ptx-kernel" fn lane_tmem_address_accum(out: *mut [u32; 2], m: u32, n: u32) {
+    let (l, c) = ACCUM.address_wrapping(m, n);
+    *out = [l, c];
+}
+
+/// Which element a (lane, column) holds, run-time.
+#[no_mangle]
+pub unsafe extern "ptx-kernel" fn lane_tmem_element_accum(out: *mut [u32; 2], lane: u32, col: u32) {
+    let (m, n) = ACCUM.element_wrapping(lane, col);
+    *out = [m, n];
+}
