@@ -1,11 +1,14 @@
-//! The per-lane forms of the register-fragment and epilogue declarations, with every index read
-//! from a kernel parameter: what a kernel evaluates with its own lane and warp at run time
-//! (`#[smem_epilogue_tile]`'s `writer_offset` and `pair`, `#[smem_fragment_tile]`'s
-//! `ldmatrix_offset`, `dest` and `writer_offset`). Kernels are named `lane_<decl>_<form>_<tile>`;
-//! `scripts/check_access_ptx.py` requires each to read its indices and to be straight-line
-//! integer code (no call, no table, no trap). Before the core's fragment and epilogue functions
-//! were `#[inline]`, every one of these was a call to an `.extern .func` the module did not
-//! define, and two plans were copied into `.global` tables.
+//! The run-time forms of the declarations beside `#[smem_tile]`, with every index read from a
+//! kernel parameter: what a kernel evaluates with its own lane, warp, rank or TMEM address
+//! (`#[smem_epilogue_tile]`'s `writer_offset`, `pair`, `tma_box`; `#[smem_fragment_tile]`'s
+//! `ldmatrix_offset`, `dest`, `writer_offset`; `#[smem_scale_tile]`'s `copy_desc`, `offset`;
+//! `#[smem_mma]`'s `idesc_with_sf_tmem` and its cluster multicast slices; `#[smem_storage]`'s
+//! `aligned_base`; a Tensor Memory accumulator's addresses). Kernels are named
+//! `lane_<decl>_<form>_<what>`; `scripts/check_access_ptx.py` requires each to read its indices
+//! and to be short straight-line integer code (the asserting `copy_desc`: a branch to a `trap`).
+//! Before the core's functions behind them were `#[inline]`, 33 of these kernels were calls to
+//! `.extern .func`s the module did not define (the driver refuses such a module), two plans were
+//! copied into `.global` tables, and `copy_desc` formatted a panic message.
 
 /// Kernels for one `#[smem_epilogue_tile]` declaration: `writer_offset` and `pair` with every
 /// index read from a kernel parameter.
