@@ -123,12 +123,14 @@ unsafe fn release<D: EpiDecl>(base: u32, s: u32, rank: u32) {
     }
 }
 
-/// Row `[warp][0..4][lane]` of the lane-offset table at `tab` (global memory).
+/// The byte offsets (from the C stage base) this thread passes to the 4 writer instructions:
+/// the declaration's `CTile::writer_offset` of warp `warp % 4`, lane `lane % 32`, evaluated
+/// here with run-time indices (a few integer instructions: scripts/ptx-check's `lane_*` kernels).
 #[inline(always)]
-unsafe fn lane_offsets(tab: u64, warp: u32, lane: u32) -> [u32; 4] {
+fn lane_offsets(warp: u32, lane: u32) -> [u32; 4] {
     let mut o = [0u32; 4];
     unroll!(4, |i| {
-        o[i as usize] = ld_global_u32(tab + 4 * ((warp % 4) * 128 + i * 32 + lane % 32) as u64);
+        o[i as usize] = CTile::writer_offset(0, warp % 4, i, lane % 32);
     });
     o
 }
@@ -154,7 +156,6 @@ unsafe fn gemm_epi_body<D: EpiDecl>(
     group_m: u32,
     tx_delta: u32,
     err: u64,
-    lane_tab: u64,
 ) {
     let cs = D::X * D::Y;
     let base = D::aligned_base(smem_dyn());
@@ -233,9 +234,8 @@ unsafe fn gemm_epi_body<D: EpiDecl>(
     }
     let (warp, lane) = (t / 32, t % 32);
     let cbase = D::c(base, im);
-    // This thread's stmatrix row address per writer instruction: the declaration's
-    // (`epi_tiles::c_lane_offsets`, uploaded by the host).
-    let lane_off = lane_offsets(lane_tab, warp, lane);
+    // This thread's stmatrix row address per writer instruction, from the declaration.
+    let lane_off = lane_offsets(warp, lane);
     let mut d = Acc {
         d0: [0.0; 32],
         d1: [0.0; 32],
@@ -336,8 +336,7 @@ macro_rules! gemm_entry {
         /// 384 threads, the storage's `LAUNCH_BYTES` of dynamic shared memory, launched with the
         /// declaration's cluster dimensions (a 1-D grid of whole clusters); M a multiple of
         /// 128·X, N of 256·Y, K of 64; tensor maps of A (`[K, M]`), B (`[K, N]`) and C
-        /// (`[N, M]`, the C tile's box and swizzle) in global memory; `err` a device `u32`;
-        /// `lane_tab` the table `epi_tiles::c_lane_offsets()` in global memory.
+        /// (`[N, M]`, the C tile's box and swizzle) in global memory; `err` a device `u32`.
         #[no_mangle]
         pub unsafe extern "ptx-kernel" fn $name(
             map_a: u64,
@@ -349,11 +348,8 @@ macro_rules! gemm_entry {
             group_m: u32,
             tx_delta: u32,
             err: u64,
-            lane_tab: u64,
         ) {
-            gemm_epi_body::<$decl>(
-                map_a, map_b, map_c, m, n, k, group_m, tx_delta, err, lane_tab,
-            );
+            gemm_epi_body::<$decl>(map_a, map_b, map_c, m, n, k, group_m, tx_delta, err);
         }
     };
 }
@@ -382,13 +378,12 @@ gemm_entry!(
 ///
 /// # Safety
 /// At most 128 threads, `CTile::STAGE_BYTES + 1024` bytes of dynamic shared memory, `sink`
-/// holds a `u32` per thread, `lane_tab` is `epi_tiles::c_lane_offsets()` in global memory.
+/// holds a `u32` per thread.
 #[no_mangle]
 pub unsafe extern "ptx-kernel" fn epi_store_only_rust(
     reps: u32,
     ctrl: u32,
     sink: u64,
-    lane_tab: u64,
 ) {
     let base = (smem_dyn() + 1023) & !1023;
     let t = tid();
@@ -405,7 +400,7 @@ pub unsafe extern "ptx-kernel" fn epi_store_only_rust(
         d.d2[i as usize] = (t + 64 + i) as f32;
         d.d3[i as usize] = (t + 96 + i) as f32;
     });
-    let declared = lane_offsets(lane_tab, warp, lane);
+    let declared = lane_offsets(warp, lane);
     let mut off = [0u32; 4];
     unroll!(CTile::INSTRUCTIONS, |i| {
         off[i as usize] = if ctrl != 0 {

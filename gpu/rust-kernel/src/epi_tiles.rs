@@ -72,9 +72,9 @@ pub const C_BOXES: [(u32, (u32, u32)); MAX_C_BOXES] = {
 };
 
 /// `[warp][instr][lane]`: the byte offset lane `lane` of warp `warp` of a consumer warpgroup
-/// passes to writer instruction `instr` (`CTile::writer_offset(0, warp, instr, lane)`). The host
-/// uploads this table and the kernel reads its 4 entries once: the lane is a run-time index,
-/// and a table indexed at run time would be a `.global` copy in the PTX module.
+/// passes to writer instruction `instr` (`CTile::writer_offset(0, warp, instr, lane)`), for the
+/// host's check against the CUDA C++ side's `epi_decl.h`. The kernels evaluate
+/// `CTile::writer_offset` themselves with their run-time lane (integer arithmetic, no table).
 pub const fn c_lane_offsets() -> [[[u32; 32]; 4]; 4] {
     const { assert!(CTile::INSTRUCTIONS == 4) };
     let mut t = [[[0; 32]; 4]; 4];

@@ -101,9 +101,6 @@ fn bank_model() -> (u32, u32) {
 pub fn run_ncu(module: &cuda::Module, gpu: &cuda::Gpu, size: u32) -> cuda::Res<Value> {
     let st = module.kernel("epi_store_only_rust", epi_store_bytes())?;
     let sink = cuda::Buf::new(128 * 4)?;
-    let tab = et::c_lane_offsets();
-    let flat: Vec<u32> = tab.iter().flatten().flatten().copied().collect();
-    let lanes = cuda::Buf::from(&flat)?;
     for (threads, reps, ctrl) in [(128, 1, 0), (128, 1, 1), (32, 1, 0), (128, 4, 0)] {
         st.launch(
             1,
@@ -112,7 +109,6 @@ pub fn run_ncu(module: &cuda::Module, gpu: &cuda::Gpu, size: u32) -> cuda::Res<V
                 cuda::Arg::I32(reps),
                 cuda::Arg::I32(ctrl),
                 cuda::Arg::Ptr(sink.ptr),
-                cuda::Arg::Ptr(lanes.ptr),
             ],
         )?;
     }

@@ -113,7 +113,6 @@ pub(crate) struct Problem {
     pub(crate) c: cuda::Buf,
     pub(crate) cref: cuda::Buf,
     pub(crate) err: cuda::Buf,
-    pub(crate) lanes: cuda::Buf,
     /// Per variant: A map, B map, C map, grid.
     pub(crate) prepared: Vec<(cuda::Buf, cuda::Buf, cuda::Buf, u32)>,
     pub(crate) kernels: Vec<cuda::Kernel>,
@@ -149,9 +148,6 @@ impl Problem {
         let c = cuda::Buf::new(mu * nu * 2)?;
         let cref = cuda::Buf::new(mu * nu * 2)?;
         let err = cuda::Buf::new(4)?;
-        let tab = et::c_lane_offsets();
-        let flat: Vec<u32> = tab.iter().flatten().flatten().copied().collect();
-        let lanes = cuda::Buf::from(&flat)?;
         let cublas = cublas::Gemm::new(cublas::Input::Bf16, m as u64, n as u64, k as u64)?;
         let mut prepared = Vec::new();
         let mut kernels = Vec::new();
@@ -192,7 +188,6 @@ impl Problem {
             c,
             cref,
             err,
-            lanes,
             prepared,
             kernels,
             cublas,
@@ -244,7 +239,6 @@ impl Problem {
                 cuda::Arg::I32(group_m as i32),
                 cuda::Arg::I32(tx_delta as i32),
                 cuda::Arg::Ptr(self.err.ptr),
-                cuda::Arg::Ptr(self.lanes.ptr),
             ],
         )
     }
