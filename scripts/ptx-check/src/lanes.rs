@@ -6,9 +6,10 @@
 //! `aligned_base`; a Tensor Memory accumulator's addresses). Kernels are named
 //! `lane_<decl>_<form>_<what>`; `scripts/check_access_ptx.py` requires each to read its indices
 //! and to be short straight-line integer code (the asserting `copy_desc`: a branch to a `trap`).
-//! Before the core's functions behind them were `#[inline]`, 33 of these kernels were calls to
-//! `.extern .func`s the module did not define (the driver refuses such a module), two plans were
-//! copied into `.global` tables, and `copy_desc` formatted a panic message.
+//! Before the core's functions behind them were `#[inline]`, the fragment and epilogue kernels
+//! alone made 42 calls to `.extern .func`s the module did not define (the driver refuses such a
+//! module), the scale, MMA and cluster forms 6 more, two plans were copied into `.global`
+//! tables, and `copy_desc` formatted a panic message.
 
 /// Kernels for one `#[smem_epilogue_tile]` declaration: `writer_offset` and `pair` with every
 /// index read from a kernel parameter.
