@@ -7,7 +7,7 @@
 use crate::ptx::*;
 use crate::tiles::CheckSmem;
 use crate::wgmma;
-use smemdesc::smem::{align_up, Placed};
+use smemdesc::smem::{align_up, Absolute, PlacedTile};
 use smemdesc::{ElementType, Major, SmemTile};
 
 fn mn_major<T: SmemTile>() -> bool {
@@ -35,7 +35,7 @@ fn box_coords<T: SmemTile>(b: usize, s: u32) -> (u32, u32) {
 /// code with every offset a constant. (`unroll!` itself stays flat: nesting it everywhere would
 /// multiply what LLVM inlines before it folds the bounds, at every other call site.)
 #[inline(always)]
-unsafe fn load_all<T: SmemTile>(p: Placed<T>, map: u64, bar: u32) {
+unsafe fn load_all<T: SmemTile>(p: PlacedTile<Absolute>, map: u64, bar: u32) {
     const { assert!(T::TMA_BOXES <= 32 * 32) };
     unroll!(T::STAGES, |s| {
         unroll!(T::TMA_BOXES.div_ceil(32), |hi| {
@@ -87,11 +87,11 @@ unsafe fn check_body<A: SmemTile, B: SmemTile>(
     dbg: *mut u64,
     negative: bool,
 ) {
-    let [off_a, off_b, off_bar, _, align] = CheckSmem::<A, B>::PLAN;
-    let base = align_up(smem_dyn(), align);
-    let pa = Placed::<A>::at_unchecked(base + off_a);
-    let pb = Placed::<B>::at_unchecked(base + off_b);
-    let bar = base + off_bar;
+    let base = align_up(smem_dyn(), CheckSmem::<A, B>::ALIGN);
+    // What an `#[smem_storage]` member accessor returns, from the generic layout's offsets.
+    let pa = PlacedTile::<Absolute>::new_unvalidated(A::PLAN.tile, base + CheckSmem::<A, B>::A);
+    let pb = PlacedTile::<Absolute>::new_unvalidated(B::PLAN.tile, base + CheckSmem::<A, B>::B);
+    let bar = base + CheckSmem::<A, B>::BAR;
     let tid = tid();
     if tid == 0 {
         mbar_init(bar, 1);
@@ -104,8 +104,8 @@ unsafe fn check_body<A: SmemTile, B: SmemTile>(
         let tx = A::STAGES * A::TMA_BOXES * A::PLAN.tma.box_bytes
             + B::STAGES * B::TMA_BOXES * B::PLAN.tma.box_bytes;
         mbar_expect_tx(bar, tx);
-        load_all(pa, map_a, bar);
-        load_all(pb, map_b, bar);
+        load_all::<A>(pa, map_a, bar);
+        load_all::<B>(pb, map_b, bar);
     }
     // Bounded wait: a wrong transaction count or box would hang; trap so the host sees an error.
     let mut spin = 0u32;

@@ -9,7 +9,7 @@
 
 use crate::ptx::*;
 use crate::tiles::{GemmSmem, EPI_COLS, EPI_PITCH, GEMM_BM, GEMM_BN};
-use smemdesc::smem::{align_up, Placed};
+use smemdesc::smem::{align_up, Absolute, PlacedTile};
 use smemdesc::SmemTile;
 
 /// Tile raster: groups of `group_m` row-tiles walk across N together (L2 reuse).
@@ -54,7 +54,7 @@ impl Pipe {
 /// Loads stage `stage` of tile `T` at K tile `kt` of the rows starting at `mn_origin`.
 #[inline(always)]
 unsafe fn load_stage<T: SmemTile>(
-    p: Placed<T>,
+    p: PlacedTile<Absolute>,
     map: u64,
     stage: u32,
     kt: u32,
@@ -154,8 +154,8 @@ pub unsafe fn gemm_body<A: SmemTile, B: SmemTile, const STAGES: u32>(
         trap();
     }
     let base = align_up(smem_dyn(), smem.align);
-    let pa = Placed::<A>::at_unchecked(base + smem.a);
-    let pb = Placed::<B>::at_unchecked(base + smem.b);
+    let pa = PlacedTile::<Absolute>::new_unvalidated(A::PLAN.tile, base + smem.a);
+    let pb = PlacedTile::<Absolute>::new_unvalidated(B::PLAN.tile, base + smem.b);
     let (full, empty) = (base + smem.full, base + smem.empty);
     let tile_k = A::PLAN.tile.spec().tile_k;
     let (tiles_m, tiles_n) = (m_total / GEMM_BM, n_total / GEMM_BN);
@@ -188,8 +188,8 @@ pub unsafe fn gemm_body<A: SmemTile, B: SmemTile, const STAGES: u32>(
                     let bar = full + 8 * p.stage;
                     mbar_wait(empty + 8 * p.stage, p.phase ^ 1);
                     mbar_expect_tx(bar, tx);
-                    load_stage(pa, map_a, p.stage, kt, m0, bar);
-                    load_stage(pb, map_b, p.stage, kt, n0, bar);
+                    load_stage::<A>(pa, map_a, p.stage, kt, m0, bar);
+                    load_stage::<B>(pb, map_b, p.stage, kt, n0, bar);
                     p = p.next::<STAGES>();
                     kt += 1;
                 }

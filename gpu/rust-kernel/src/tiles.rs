@@ -3,6 +3,9 @@
 //! (`gpu/src/bin/rust_kernels/`) includes the same file, so tensor maps, boxes and descriptors on both sides
 //! come from the same declarations.
 
+use core::mem::{align_of, size_of};
+use smemdesc::smem::{Mbarrier, StorageLayout, StorageMember};
+use smemdesc::tile::Arch;
 use smemdesc::{smem_tile, SmemTile};
 
 /// Rows along M (A) and N (B) of every check class: two wgmma subtiles of 64.
@@ -10,19 +13,34 @@ pub const CHECK_TILE_MN: u32 = 128;
 /// Stages of every check class.
 pub const CHECK_STAGES: u32 = 2;
 
-/// The shared-memory carve of a check kernel, evaluated at compile time per class:
-/// `[A, B, mbarrier, launch bytes, base alignment]`.
+/// The shared memory of a check kernel, per class: the core's [`StorageLayout`] (what
+/// `#[smem_storage]` builds), written generically over the class's tiles since a macro cannot
+/// name a type parameter. A and B sit on their swizzle pattern's repeat, then one mbarrier.
 pub struct CheckSmem<A, B>(core::marker::PhantomData<(A, B)>);
 
 impl<A: SmemTile, B: SmemTile> CheckSmem<A, B> {
-    /// `[offset of A, offset of B, offset of the mbarrier, launch bytes, alignment]`.
-    pub const PLAN: [u32; 5] = {
-        let carve = smemdesc::smem::SmemCarve::new();
-        let (a, carve) = carve.tile::<A>();
-        let (b, carve) = carve.tile::<B>();
-        let (bar, carve) = carve.bytes(8, 8);
-        [a, b, bar, carve.launch_bytes(), carve.align()]
-    };
+    /// The layout, checked against the per-CTA limit at compile time.
+    pub const LAYOUT: StorageLayout<3> = StorageLayout::plan(
+        "CheckSmem",
+        Arch::Sm90,
+        [
+            StorageMember::tile("a", A::PLAN.tile, None),
+            StorageMember::tile("b", B::PLAN.tile, None),
+            StorageMember::sized("bar", size_of::<Mbarrier>(), align_of::<Mbarrier>()),
+        ],
+    )
+    .expect_fits();
+    /// Offset of A's stages from the storage base.
+    pub const A: u32 = Self::LAYOUT.offset(0);
+    /// Offset of B's stages.
+    pub const B: u32 = Self::LAYOUT.offset(1);
+    /// Offset of the mbarrier.
+    pub const BAR: u32 = Self::LAYOUT.offset(2);
+    /// Alignment the storage base is rounded up to.
+    pub const ALIGN: u32 = Self::LAYOUT.align();
+    /// Dynamic shared memory to launch with (the members plus the slack to align a 16-byte
+    /// aligned dynamic base to `ALIGN`).
+    pub const LAUNCH_BYTES: u32 = Self::LAYOUT.launch_bytes();
 }
 
 /// Calls `$m!` once per sm90 layout class of the check (the classes of `gpu/`: dtype × major ×
@@ -135,7 +153,8 @@ pub struct Fp8A;
             order = mn_first, mma = (64, 256, 32), stages = 4)]
 pub struct Fp8B;
 
-/// Where everything of a GEMM CTA lives in dynamic shared memory, from the carved base.
+/// Where everything of a GEMM CTA lives in dynamic shared memory, from the aligned storage base:
+/// the numbers of [`gemm_layout`] (a kernel and the host take them as plain `u32`s).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct GemmSmem {
     /// A's stages.
@@ -154,22 +173,37 @@ pub struct GemmSmem {
     pub align: u32,
 }
 
-/// The carve of a GEMM with tiles `A`, `B` (same stage count).
+/// The shared memory of a GEMM with tiles `A`, `B` (same stage count) as the core's
+/// [`StorageLayout`] (what `#[smem_storage]` builds, written generically over the tiles): A and
+/// B on their swizzle pattern's repeat, `full` and `empty` mbarriers per stage, the epilogue
+/// buffers; checked against the per-CTA limit.
+pub const fn gemm_layout<A: SmemTile, B: SmemTile>() -> StorageLayout<5> {
+    let bars = size_of::<Mbarrier>() * A::STAGES as usize;
+    StorageLayout::plan(
+        "GemmSmem",
+        Arch::Sm90,
+        [
+            StorageMember::tile("a", A::PLAN.tile, None),
+            StorageMember::tile("b", B::PLAN.tile, None),
+            StorageMember::sized("full", bars, align_of::<Mbarrier>()),
+            StorageMember::sized("empty", bars, align_of::<Mbarrier>()),
+            StorageMember::new("epi", EPI_BYTES, 16),
+        ],
+    )
+    .expect_fits()
+}
+
+/// [`gemm_layout`]'s offsets, launch bytes and alignment.
 pub const fn gemm_smem<A: SmemTile, B: SmemTile>() -> GemmSmem {
-    let c = smemdesc::smem::SmemCarve::new();
-    let (a, c) = c.tile::<A>();
-    let (b, c) = c.tile::<B>();
-    let (full, c) = c.bytes(8 * A::STAGES, 8);
-    let (empty, c) = c.bytes(8 * A::STAGES, 8);
-    let (epi, c) = c.bytes(EPI_BYTES, 16);
+    let l = gemm_layout::<A, B>();
     GemmSmem {
-        a,
-        b,
-        full,
-        empty,
-        epi,
-        launch_bytes: c.launch_bytes(),
-        align: c.align(),
+        a: l.offset(0),
+        b: l.offset(1),
+        full: l.offset(2),
+        empty: l.offset(3),
+        epi: l.offset(4),
+        launch_bytes: l.launch_bytes(),
+        align: l.align(),
     }
 }
 

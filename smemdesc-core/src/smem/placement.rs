@@ -179,6 +179,10 @@ impl PlacementModel for Relative {
 pub struct PlacedTile<M> {
     tile: TileLayout,
     addr: u32,
+    /// `tile.stage_bytes()`, computed once: a kernel's stage addresses and descriptors then read
+    /// one number instead of re-deriving it from the layout at every call (which LLVM folds, but
+    /// at a build-time cost per call site).
+    stage_bytes: u32,
     model: PhantomData<M>,
 }
 
@@ -232,6 +236,7 @@ impl<M: PlacementModel> PlacedTile<M> {
         PlacedTile {
             tile,
             addr,
+            stage_bytes: tile.stage_bytes(),
             model: PhantomData,
         }
     }
@@ -339,13 +344,13 @@ impl<M: PlacementModel> PlacedTile<M> {
             });
         }
         let last_start = t.subtile_offset_bytes(t.mmas_mn() - 1, t.mmas_k() - 1)
-            + (spec.stages - 1) * t.stage_bytes();
+            + (spec.stages - 1) * self.stage_bytes;
         if self.addr as u64 + last_start as u64 >= crate::base::base_range::START_LIMIT {
             return Err(crate::base::base_range::start_out_of_range(
                 self.addr, last_start, align,
             ));
         }
-        let units = t.grid().eval(mn, k) + stage * t.advance_stage();
+        let units = t.grid().eval(mn, k) + stage * (self.stage_bytes / 16);
         let start = ((self.addr >> 4) + units) as u64 & ((1 << 14) - 1);
         Ok(SmemDescriptor::from_raw(
             spec.arch,
@@ -379,7 +384,16 @@ impl<M: PlacementModel> PlacedTile<M> {
     /// ```
     #[inline(always)]
     pub const fn desc_wrapping(&self, mn: u32, k: u32, stage: u32) -> u64 {
-        self.with_base_offset(self.tile.desc_wrapping(self.addr, mn, k, stage))
+        // The numbers of `TileLayout::desc_wrapping`, from the tile's fields alone (as in
+        // `try_desc`): through the whole `TileAccess`, every call site of a kernel made LLVM
+        // fold the unused parts too (gpu/rust-kernel: 192 calls per check kernel).
+        let t = &self.tile;
+        let units = t
+            .grid()
+            .eval(mn % t.mmas_mn(), k % t.mmas_k())
+            .wrapping_add(stage.wrapping_mul(self.stage_bytes / 16));
+        let start = (self.addr >> 4).wrapping_add(units) & ((1 << 14) - 1);
+        self.with_base_offset(t.base_descriptor().raw() | start as u64)
     }
 
     /// Address of stage `stage` (a TMA destination is this plus the box offset); wraps for
@@ -393,8 +407,7 @@ impl<M: PlacementModel> PlacedTile<M> {
     /// ```
     #[inline(always)]
     pub const fn stage_addr(&self, stage: u32) -> u32 {
-        self.addr
-            .wrapping_add(stage.wrapping_mul(self.tile.stage_bytes()))
+        self.addr.wrapping_add(stage.wrapping_mul(self.stage_bytes))
     }
 
     /// The raw descriptor `units` 16-byte units past the tile start ([`TileLayout::desc_advanced`]
@@ -431,7 +444,7 @@ impl<M: PlacementModel> PlacedTile<M> {
         let spec = self.tile.spec();
         let start = self
             .addr
-            .wrapping_add((stage % spec.stages) * self.tile.stage_bytes());
+            .wrapping_add((stage % spec.stages) * self.stage_bytes);
         let offset = self.tile.layout().eval(mn, k) * spec.dtype.smem_bytes();
         M::PLACEMENT.written_address(self.tile.swizzle_mode(), start, offset)
     }
@@ -492,6 +505,6 @@ impl PlacedTile<Absolute> {
     /// ```
     #[inline(always)]
     pub const fn tma_dst(&self, plan: &TmaPlan, b: u32, stage: u32) -> u32 {
-        self.addr + stage * self.tile.stage_bytes() + plan.box_offset(&self.tile, b)
+        self.addr + stage * self.stage_bytes + plan.box_offset(&self.tile, b)
     }
 }

@@ -191,7 +191,7 @@ fn run_class<A: SmemTile, B: SmemTile>(
     let count = |t: &smemdesc::TileLayout| (t.mmas_mn() * t.mmas_k() * t.spec().stages) as usize;
     let ndesc = count(&A::PLAN.tile) + count(&B::PLAN.tile);
     let dbg = cuda::Buf::new((2 + ndesc) * 8)?;
-    let smem = tiles::CheckSmem::<A, B>::PLAN[3];
+    let smem = tiles::CheckSmem::<A, B>::LAUNCH_BYTES;
     let k = module.kernel(&format!("check_{name}"), smem)?;
     k.launch(
         1,
