@@ -5,7 +5,7 @@
 //! sampled elements), the negative controls (a wrong `expect_tx` must end in the watchdog, a C
 //! tensor map with another swizzle than the tile's must mismatch), and timings of every variant
 //! and cuBLAS in shuffled rounds at 7 shapes. Every layout number on the host side (tensor-map
-//! boxes and swizzles, launch bytes, cluster dimensions, the stmatrix lane-offset table) comes
+//! boxes and swizzles, launch bytes, cluster dimensions) comes
 //! from `gpu/rust-kernel/src/epi_tiles.rs`, the kernels' own declarations.
 
 use crate::epi_problem::time_batch;
