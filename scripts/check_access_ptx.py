@@ -13,7 +13,10 @@ Usage: check_access_ptx.py ACCESS.PTX. Asserts, and prints what it checked:
     panic message in memory), no `.local` memory;
   - each kernel reads from its parameters the indices its form takes (they are run-time values);
   - the asserting forms (`desc`, `offset`, `byte_offset`; `PlacedTile::desc`) keep their failing path
-    in the module, as a `trap`; the `try_*` and `*_wrapping` forms have none.
+    in the module, as a `trap`; the `try_*` and `*_wrapping` forms have none;
+  - the per-lane and other run-time forms of `#[smem_epilogue_tile]`, `#[smem_fragment_tile]`,
+    `#[smem_scale_tile]`, `#[smem_mma]` and `#[smem_storage]` (`lane_*` kernels) read their
+    indices and are short straight-line code (the asserting `copy_desc`: a branch to its trap).
 """
 import itertools
 import re
@@ -67,6 +70,28 @@ USER = {
     "user_desc_unchecked_k": False,
     "user_desc_masked": False,  # masked indices at a constant aligned address: the checks fold
 }
+# The per-lane and other run-time forms of the fragment, epilogue, scale-factor, block-scaled
+# MMA, storage, cluster and Tensor Memory declarations (scripts/ptx-check/src/lanes.rs): kernel-name prefix ->
+# (parameters that must be read, how many kernels at least, whether it asserts). Each is
+# straight-line code of at most LANE_MAX_INSTRUCTIONS instructions besides the asserting
+# forms' trap.
+LANES = {
+    "lane_epi_writer_offset_": ((1, 2, 3, 4), 4, False),
+    "lane_epi_pair_": ((1, 2, 3), 4, False),
+    "lane_epi_tma_box_": ((1,), 1, False),
+    "lane_frag_ldmatrix_offset_": ((1, 2), 5, False),
+    "lane_frag_dest_": ((1, 2), 5, False),
+    "lane_frag_writer_offset_": ((1, 2), 5, False),
+    "lane_mma_idesc_with_sf_tmem_": ((1, 2), 1, False),
+    "lane_mma_try_idesc_with_sf_tmem_": ((1, 2), 1, False),
+    "lane_scale_copy_desc_": ((1, 2, 3, 4), 1, True),
+    "lane_scale_offset_": ((1, 2), 1, False),
+    "lane_storage_aligned_base_": ((1,), 1, False),
+    "lane_cluster_slice_": ((1, 2), 1, False),
+    "lane_tmem_address_": ((1, 2), 1, False),
+    "lane_tmem_element_": ((1, 2), 1, False),
+}
+LANE_MAX_INSTRUCTIONS = 40
 REQUIRED_TILES = {
     f"bf16_{major}_{sw}_{order}"
     for major, sw, order in itertools.product(
@@ -97,13 +122,18 @@ def main():
         for path, forms in FORMS.items()
         for form, spec in forms.items()
     }
+    lanes = {name: prefix for name in bodies for prefix in LANES if name.startswith(prefix)}
+    for prefix, (_, least, _) in LANES.items():
+        have = sum(1 for p in lanes.values() if p == prefix)
+        if have < least:
+            fail(f"{have} kernel(s) named {prefix}*, expected at least {least}")
     missing = sorted(set(expected) - set(bodies)) + sorted(set(USER) - set(bodies))
     if missing:
         fail(f"{len(missing)} kernel(s) missing: {missing[:5]}")
     print(
         f"access PTX: {len(bodies)} kernels = {len(tiles)} tiles x "
         f"{sum(len(f) for f in FORMS.values())} forms ({', '.join(f'{p} {len(f)}' for p, f in FORMS.items())}) "
-        f"+ {len(USER)} user kernels; tiles: {', '.join(tiles)}"
+        f"+ {len(USER)} user kernels + {len(lanes)} lane kernels; tiles: {', '.join(tiles)}"
     )
 
     calls = re.findall(r"^\s*call(?:\.uni)?\b.*$", ptx, re.M)
@@ -123,6 +153,8 @@ def main():
     for name, body in bodies.items():
         if name in USER:
             params, asserting = (), USER[name]
+        elif name in lanes:
+            params, _, asserting = LANES[lanes[name]]
         else:
             params, asserting = expected[name]
         read = {int(i) for i in re.findall(rf"ld\.param\.b32\s+%r\d+, \[{name}_param_(\d)\]", body)}
@@ -133,7 +165,13 @@ def main():
             fail(f"{name}: an asserting form with run-time indices has no trap (no failing path)")
         if not asserting and traps:
             fail(f"{name}: a form that never panics has {traps} trap(s)")
-        if name not in USER:
+        if name in lanes:
+            n = len(re.findall(r"^\s+[a-z@]", body, re.M)) - body.count(".reg ")
+            branches = re.search(r"^\s*(?:@!?%p\d+\s+)?bra\b", body, re.M)
+            if n > LANE_MAX_INSTRUCTIONS or (branches and not asserting):
+                fail(f"{name}: {n} instructions or a branch: not straight-line integer code")
+            counts.setdefault(lanes[name].rstrip("_"), []).append(n)
+        elif name not in USER:
             path_form = name.split("__", 1)[0]
             n = len(re.findall(r"^\s+[a-z@]", body, re.M)) - body.count(".reg ")
             counts.setdefault(path_form, []).append(n)

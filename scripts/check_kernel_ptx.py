@@ -11,7 +11,14 @@ Usage: check_kernel_ptx.py KERNELS.PTX. Asserts, and prints what it checked:
   - no `.global` or `.const` variable (no copy of a plan or of a table in memory) and no `.local`
     memory (nothing spilled, accumulators in registers);
   - in each GEMM's main loop, the descriptors of the 4 K subtiles are one per-stage register plus
-    constants: `add`/`or` of DESC + ADVANCE_K[k] to one base register per operand.
+    constants: `add`/`or` of DESC + ADVANCE_K[k] to one base register per operand;
+  - the issue-22 kernels (`epi.rs`): `gemm_epi_rust`, `gemm_cl21_rust`, `gemm_cl12_rust` each have
+    4 wgmma m64n256k16, 16 `stmatrix.x4` (4 chunks x 4 instructions of the declared C tile), TMA
+    stores with bulk groups after a `fence.proxy.async`, and descriptors DESC + [0, 2, 4, 6] on
+    one base; the cluster kernels multicast one operand (`.multicast::cluster`, one slice per
+    stage) and release the peer's stage with the plain remote arrive (`mapa` +
+    `mbarrier.arrive.shared::cluster`, never `.release.cluster`); `epi_store_only_rust` has the 16
+    `stmatrix.x4` of one C tile.
 
 Expected constants, from the PTX ISA "Matrix Descriptor Format" and the tiles (K-major, 128B
 swizzle, both GEMMs and both operands): LBO 16 B -> 1 at bits 16-29, SBO 1024 B (8 rows x 128 B)
@@ -34,9 +41,10 @@ def main():
     ptx = open(sys.argv[1]).read()
     entries = re.findall(r"^\.visible \.entry (\w+)\(", ptx, re.M)
     checks = [e for e in entries if e.startswith("check_")]
-    if len(checks) != 35 or not {"gemm_bf16_rust", "gemm_fp8_rust"} <= set(entries):
-        fail(f"expected 35 check kernels and 2 GEMMs, found {entries}")
-    print(f"PTX: {len(entries)} kernels ({len(checks)} class checks, gemm_bf16_rust, gemm_fp8_rust)")
+    epi = ["gemm_epi_rust", "gemm_cl21_rust", "gemm_cl12_rust", "epi_store_only_rust"]
+    if len(checks) != 35 or not {"gemm_bf16_rust", "gemm_fp8_rust", *epi} <= set(entries):
+        fail(f"expected 35 check kernels, 2 GEMMs and the issue-22 kernels {epi}, found {entries}")
+    print(f"PTX: {len(entries)} kernels ({len(checks)} class checks, gemm_bf16_rust, gemm_fp8_rust, {', '.join(epi)})")
     loads = {}
     for kernel in checks:
         start = ptx.index(f".visible .entry {kernel}(")
@@ -75,6 +83,34 @@ def main():
             if len(bases) != 1 or steps != ADVANCE_K:
                 fail(f"{kernel}: {side} descriptors from {bases} + DESC + {steps}, expected one base + {ADVANCE_K}")
         print(f"PTX {kernel}: 4 wgmma per stage; A and B descriptors = one per-stage register + DESC + {ADVANCE_K} (constants)")
+    for kernel in epi:
+        start = ptx.index(f".visible .entry {kernel}(")
+        body = ptx[start : ptx.index("\n}\n", start)]
+        count = lambda pat: len(re.findall(pat, body, re.M))
+        n_st = count(r"^\s*stmatrix\.sync\.aligned\.m8n8\.x4\.shared\.b16\b")
+        if n_st != 16:
+            fail(f"{kernel}: {n_st} stmatrix.x4, expected 16 (4 chunks x 4 instructions)")
+        if kernel == "epi_store_only_rust":
+            print(f"PTX {kernel}: 16 stmatrix.x4")
+            continue
+        n_mma = count(r"^wgmma\.mma_async\.sync\.aligned\.m64n256k16\.f32\.bf16\.bf16")
+        n_store = count(r"^\s*cp\.async\.bulk\.tensor\.2d\.global\.shared::cta\.bulk_group\b")
+        n_fence = count(r"^\s*fence\.proxy\.async\.shared::cta;")
+        n_commit = count(r"^\s*cp\.async\.bulk\.commit_group;")
+        n_mc = count(r"\.multicast::cluster\b")
+        n_remote = count(r"mapa\.shared::cluster\.u32 r, .*mbarrier\.arrive\.shared::cluster\.b64 _, \[r\];")
+        n_rel = count(r"mbarrier\.arrive\.release\.cluster")
+        cluster = kernel != "gemm_epi_rust"
+        if n_mma != 4 or n_store < 4 or n_fence != 4 or n_commit != 4:
+            fail(f"{kernel}: {n_mma} wgmma, {n_store} TMA stores, {n_fence} fence.proxy.async, {n_commit} commits; expected 4, >= 4, 4, 4")
+        if (n_mc, n_remote > 0, n_rel) != ((1, True, 0) if cluster else (0, False, 0)):
+            fail(f"{kernel}: {n_mc} multicast loads, {n_remote} plain remote arrives, {n_rel} release.cluster arrives")
+        descs = [int(x) - DESC for x in re.findall(r"^\s*(?:add\.s64|or\.b64)\s+%rd\d+, %rd\d+, (\d+);", body, re.M)
+                 if 0 <= int(x) - DESC < 64]
+        if sorted(set(descs)) != ADVANCE_K:
+            fail(f"{kernel}: descriptor constants DESC + {sorted(set(descs))}, expected {ADVANCE_K}")
+        print(f"PTX {kernel}: 4 wgmma, 16 stmatrix.x4, {n_store} TMA stores in 4 bulk groups, descriptors DESC + {ADVANCE_K}"
+              + (f", 1 multicast TMA load, {n_remote} plain remote arrives, no release.cluster" if cluster else ""))
 
 
 if __name__ == "__main__":

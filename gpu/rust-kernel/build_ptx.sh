@@ -7,7 +7,7 @@
 # -C target-feature=+ptx83 makes LLVM write `.version 8.3` (fence.proxy.tensormap needs PTX 8.3).
 #
 # One post-processing step: Rust has no attribute for PTX's `.maxntid`, so it is added to the
-# two GEMM entries here (384 threads: ptxas then budgets 168 registers per thread, as CUDA's
+# GEMM entries here (384 threads: ptxas then budgets 168 registers per thread, as CUDA's
 # __launch_bounds__(384, 1) does, and setmaxnreg redistributes them).
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -22,7 +22,7 @@ if ! cargo +nightly rustc --release -Zbuild-std=core --target nvptx64-nvidia-cud
 fi
 test -s out/kernels.raw.ptx
 awk '
-  /^\.visible \.entry gemm_(bf16|fp8)_rust\(/ { in_gemm = 1 }
+  /^\.visible \.entry gemm_(bf16|fp8|epi|cl21|cl12)_rust\(/ { in_gemm = 1 }
   { print }
   in_gemm && /^\)$/ { print ".maxntid 384, 1, 1"; in_gemm = 0 }
 ' out/kernels.raw.ptx > out/kernels.ptx
@@ -31,7 +31,7 @@ echo "out/kernels.ptx: $(grep -c '^\.visible \.entry' out/kernels.ptx) kernels, 
 PTXAS=${PTXAS:-$(command -v ptxas || true)}
 if [ -n "$PTXAS" ]; then
     "$PTXAS" -arch=sm_90a -v out/kernels.ptx -o out/kernels.cubin > out/ptxas.txt 2>&1
-    for k in gemm_bf16_rust gemm_fp8_rust; do
+    for k in gemm_bf16_rust gemm_fp8_rust gemm_epi_rust gemm_cl21_rust gemm_cl12_rust; do
         echo "$k: $(grep -A3 "entry function '$k'" out/ptxas.txt | grep -oE 'Used [0-9]+ registers|[0-9]+ bytes spill stores, [0-9]+ bytes spill loads' | paste -sd ', ')"
     done | tee out/ptxas_summary.txt
     DIS=${CUOBJDUMP:-$(command -v cuobjdump || true)}

@@ -255,6 +255,12 @@ pub enum Arg<'a> {
 impl Kernel {
     /// Launches on the default stream (asynchronous).
     pub fn launch(&self, grid: u32, block: u32, args: &[Arg]) -> Res<()> {
+        self.launch_cluster(grid, block, 1, args)
+    }
+
+    /// Launches a 1-D grid of clusters of `cluster` CTAs along x (`cuLaunchKernelEx` with
+    /// `CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION`; a plain `cuLaunchKernel` when `cluster` is 1).
+    pub fn launch_cluster(&self, grid: u32, block: u32, cluster: u32, args: &[Arg]) -> Res<()> {
         let mut store: Vec<[u64; 1]> = Vec::new();
         let mut ints: Vec<i32> = Vec::new();
         for a in args {
@@ -279,25 +285,84 @@ impl Kernel {
                 }
             }
         }
-        // SAFETY: every pointer in ptrs points at a live argument value for the call.
+        if cluster == 1 {
+            // SAFETY: every pointer in ptrs points at a live argument value for the call.
+            return unsafe {
+                ck(
+                    cu::cuLaunchKernel(
+                        self.f,
+                        grid,
+                        1,
+                        1,
+                        block,
+                        1,
+                        1,
+                        self.smem,
+                        std::ptr::null_mut(),
+                        ptrs.as_mut_ptr(),
+                        std::ptr::null_mut(),
+                    ),
+                    "cuLaunchKernel",
+                )
+            };
+        }
+        let mut attr = cluster_attr(cluster);
+        let cfg = launch_config(grid, block, self.smem, &mut attr);
+        // SAFETY: the config and its attribute live for the call; ptrs as above.
         unsafe {
             ck(
-                cu::cuLaunchKernel(
-                    self.f,
-                    grid,
-                    1,
-                    1,
-                    block,
-                    1,
-                    1,
-                    self.smem,
-                    std::ptr::null_mut(),
-                    ptrs.as_mut_ptr(),
-                    std::ptr::null_mut(),
-                ),
-                "cuLaunchKernel",
+                cu::cuLaunchKernelEx(&cfg, self.f, ptrs.as_mut_ptr(), std::ptr::null_mut()),
+                "cuLaunchKernelEx",
             )
         }
+    }
+
+    /// `cuOccupancyMaxActiveClusters` for clusters of `cluster` CTAs of `block` threads.
+    #[allow(dead_code)] // used by the rust_kernels binary only
+    pub fn max_active_clusters(&self, cluster: u32, block: u32, grid: u32) -> Res<i32> {
+        let mut attr = cluster_attr(cluster);
+        let cfg = launch_config(grid, block, self.smem, &mut attr);
+        let mut n = 0;
+        // SAFETY: out-pointer and a config that lives for the call.
+        unsafe {
+            ck(
+                cu::cuOccupancyMaxActiveClusters(&mut n, self.f, &cfg),
+                "cuOccupancyMaxActiveClusters",
+            )?
+        };
+        Ok(n)
+    }
+}
+
+fn cluster_attr(cluster: u32) -> cu::CUlaunchAttribute {
+    // SAFETY: the attribute is plain data (a zeroed union is a valid value).
+    let mut attr: cu::CUlaunchAttribute = unsafe { std::mem::zeroed() };
+    attr.id = cu::CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+    attr.value.clusterDim = cu::CUlaunchAttributeValue_union__bindgen_ty_1 {
+        x: cluster,
+        y: 1,
+        z: 1,
+    };
+    attr
+}
+
+fn launch_config(
+    grid: u32,
+    block: u32,
+    smem: u32,
+    attr: &mut cu::CUlaunchAttribute,
+) -> cu::CUlaunchConfig {
+    cu::CUlaunchConfig {
+        gridDimX: grid,
+        gridDimY: 1,
+        gridDimZ: 1,
+        blockDimX: block,
+        blockDimY: 1,
+        blockDimZ: 1,
+        sharedMemBytes: smem,
+        hStream: std::ptr::null_mut(),
+        attrs: attr,
+        numAttrs: 1,
     }
 }
 

@@ -382,14 +382,29 @@ fn command() -> clap::Command {
     })
 }
 
+/// Writes the report to stdout. A reader that went away (`smemdesc … | head`) ends the program
+/// quietly with success, as the reader asked for no more; any other write error exits 2.
+fn write_stdout(out: &str) -> ExitCode {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    match stdout
+        .write_all(out.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: writing the output: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
 fn main() -> ExitCode {
     let matches = command().get_matches();
     let result = dispatch(&matches).unwrap_or_else(|e| e.exit());
     match result {
-        Ok(out) => {
-            print!("{out}");
-            ExitCode::SUCCESS
-        }
+        Ok(out) => write_stdout(&out),
         Err(CliError(msg)) => {
             eprintln!("error: {msg}");
             ExitCode::from(2)

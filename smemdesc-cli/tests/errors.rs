@@ -440,3 +440,26 @@ fn v_placement(json: &str) -> String {
     let v: serde_json::Value = serde_json::from_str(json).unwrap();
     v["placement"].as_str().unwrap().to_string()
 }
+
+/// A reader that closes the pipe before the report is written (`smemdesc draw … | head -c0`):
+/// the CLI exits quietly with success instead of panicking ("failed printing to stdout").
+#[test]
+fn closed_stdout_pipe_is_not_a_panic() {
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_smemdesc"))
+        .args([
+            "draw", "--arch", "sm90", "--dtype", "bf16", "--tile", "256x64", "--major", "K",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the CLI starts");
+    drop(child.stdout.take()); // the read end closes before the child writes
+    let out = child.wait_with_output().expect("the CLI ends");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !err.contains("panicked"),
+        "panicked on a closed pipe: {err}"
+    );
+    assert!(out.status.success(), "exit {:?}, stderr {err}", out.status);
+}

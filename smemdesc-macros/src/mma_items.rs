@@ -110,12 +110,14 @@ pub(crate) fn items(
                 );
                 /// `IDESC64` with the scale-factor ids of the TMEM addresses of A's and B's scale
                 /// factors (bits 30-31 of each address), unchecked fast path for the issuing thread.
+                #[inline]
                 pub const fn idesc_with_sf_tmem(tsfa_addr: u32, tsfb_addr: u32) -> u64 {
                     ::smemdesc::Idesc::new(IDESC, ::smemdesc::MmaKind::#kind)
                         .with_sf_tmem_wrapping(tsfa_addr, tsfb_addr)
                         .runtime64()
                 }
                 /// Checked form of `idesc_with_sf_tmem` (ids legal for the kind).
+                #[inline]
                 pub const fn try_idesc_with_sf_tmem(
                     tsfa_addr: u32,
                     tsfb_addr: u32,
@@ -129,6 +131,7 @@ pub(crate) fn items(
                     }
                 }
                 /// `IDESC64` with a sparsity selector (0-3 for sparse kind::f16 / kind::tf32; 0 otherwise), checked.
+                #[inline]
                 pub const fn try_idesc_with_sparse_id(id: u32) -> Result<u64, ::smemdesc::IdescError> {
                     match ::smemdesc::Idesc::new(IDESC, ::smemdesc::MmaKind::#kind).try_with_sparse_id(id) {
                         Ok(i) => Ok(i.runtime64()),

@@ -210,13 +210,12 @@ pub(crate) fn expand(a: &ScaleArgs, st: &syn::DeriveInput) -> Result<TokenStream
             pub const TMA_BOX_OFFSETS: [u32; #n_boxes] = [#(#box_offsets),*];
             /// The `tcgen05.cp` source descriptor of atom `(i, j)` of stage `stage` for storage at
             /// `smem_addr` (a compile error in `const` context, a panic otherwise, when out of range).
+            #[inline]
             pub const fn copy_desc(smem_addr: u32, i: u32, j: u32, stage: u32) -> u64 {
-                match Self::SCALE.copy_desc(smem_addr, i, j, stage) {
-                    Ok(d) => d.raw(),
-                    Err(_) => panic!("scale atom index, stage or address out of range"),
-                }
+                Self::SCALE.copy_desc_asserting(smem_addr, i, j, stage)
             }
             /// Byte offset (stage 0) of the factor that scales operand value `(mn, k)`.
+            #[inline]
             pub const fn offset(mn: u32, k: u32) -> u32 {
                 Self::SCALE.offset(mn, k)
             }

@@ -351,6 +351,7 @@ fn emit(st: &syn::DeriveInput, arch: &TokenStream, members: &[Member]) -> TokenS
             pub const #align_c: u32 = Self::LAYOUT.member(#i).align;
             #(#cfg)*
             #[doc = "Pointer to the member from the storage base pointer (which must be aligned to `ALIGN`; see `aligned_base`)."]
+            #[inline]
             pub fn #ptr(base: *mut u8) -> *mut #ty {
                 base.wrapping_add(Self::#off as usize).cast()
             }
@@ -366,8 +367,6 @@ fn emit(st: &syn::DeriveInput, arch: &TokenStream, members: &[Member]) -> TokenS
                 items.push(quote! {
                     #(#cfg)*
                     #[doc = #doc]
-                    // `inline`: emitted only where it is used (inlined), so a kernel crate with a
-                    // `pub` storage has no out-of-line copy holding the tile in `.global` data.
                     #[inline]
                     pub const fn #f(base: u32) -> ::smemdesc::PlacedTile<#model> {
                         ::smemdesc::PlacedTile::new_unvalidated(
@@ -385,11 +384,13 @@ fn emit(st: &syn::DeriveInput, arch: &TokenStream, members: &[Member]) -> TokenS
                 items.push(quote! {
                     #(#cfg)*
                     #[doc = #doc]
+                    #[inline]
                     pub const fn #f(base: u32) -> u32 {
                         base + Self::#off
                     }
                     #(#cfg)*
                     #[doc = #doc_at]
+                    #[inline]
                     pub const fn #at(base: u32, i: u32) -> u32 {
                         base + Self::#off + i * ::core::mem::size_of::<#elem>() as u32
                     }
@@ -401,6 +402,7 @@ fn emit(st: &syn::DeriveInput, arch: &TokenStream, members: &[Member]) -> TokenS
                 items.push(quote! {
                     #(#cfg)*
                     #[doc = #doc]
+                    #[inline]
                     pub const fn #f(base: u32) -> u32 {
                         base + Self::#off
                     }
@@ -425,6 +427,7 @@ fn emit(st: &syn::DeriveInput, arch: &TokenStream, members: &[Member]) -> TokenS
             /// `sharedMemBytes` to launch with when the kernel aligns its dynamic base itself.
             pub const LAUNCH_BYTES: u32 = Self::LAYOUT.launch_bytes();
             /// The storage base for a dynamic shared-memory base address (rounded up to `ALIGN`).
+            #[inline]
             pub const fn aligned_base(dyn_base: u32) -> u32 {
                 Self::LAYOUT.aligned_base(dyn_base)
             }

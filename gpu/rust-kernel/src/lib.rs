@@ -27,6 +27,11 @@ pub mod tiles;
 pub mod wgmma;
 
 pub mod check;
+pub mod epi;
+// Private: its `pub` items are for the host, which includes the file; a public
+// non-generic `fn` of this crate would be emitted into the PTX module as a `.func`.
+#[allow(dead_code)]
+mod epi_tiles;
 pub mod gemm;
 
 core::arch::global_asm!(".extern .shared .align 1024 .b8 smem_dyn[];");

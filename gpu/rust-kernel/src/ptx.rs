@@ -217,6 +217,145 @@ pub unsafe fn st_global_v4(ptr: u64, v: [u32; 4]) {
     );
 }
 
+/// `%cluster_ctarank`: this CTA's rank in its cluster.
+#[inline(always)]
+pub fn cluster_ctarank() -> u32 {
+    let r: u32;
+    // SAFETY: reads a special register.
+    unsafe { asm!("mov.u32 {0}, %cluster_ctarank;", out(reg32) r, options(pure, nomem, nostack)) };
+    r
+}
+
+/// `%clock64` (not `pure`: every read is a new sample).
+#[inline(always)]
+pub fn clock64() -> u64 {
+    let r: u64;
+    // SAFETY: reads a special register.
+    unsafe { asm!("mov.u64 {0}, %clock64;", out(reg64) r, options(nomem, nostack)) };
+    r
+}
+
+/// Cluster-wide barrier: `barrier.cluster.arrive.release` + `wait.acquire` (every thread of
+/// every CTA of the cluster).
+#[inline(always)]
+pub unsafe fn cluster_sync() {
+    asm!(
+        "barrier.cluster.arrive.release.aligned;",
+        "barrier.cluster.wait.acquire.aligned;",
+        options(nostack)
+    );
+}
+
+/// Named barrier `id` over `threads` threads (`bar.sync id, threads`).
+#[inline(always)]
+pub unsafe fn named_bar(id: u32, threads: u32) {
+    asm!("bar.sync {0}, {1};", in(reg32) id, in(reg32) threads, options(nostack));
+}
+
+/// Arrive on the mbarrier at the same shared offset as `bar` in cluster CTA `cta`: `mapa` then
+/// a plain `mbarrier.arrive.shared::cluster` (CUTLASS's `ClusterBarrier::arrive(cta)`; the
+/// `.release.cluster` form costs two memory barriers per call, gpu/RESULTS.md issue 22).
+#[inline(always)]
+pub unsafe fn mbar_arrive_remote(bar: u32, cta: u32) {
+    asm!(
+        "{{ .reg .b32 r; mapa.shared::cluster.u32 r, {0}, {1}; mbarrier.arrive.shared::cluster.b64 _, [r]; }}",
+        in(reg32) bar,
+        in(reg32) cta,
+        options(nostack)
+    );
+}
+
+/// One TMA box multicast to the cluster CTAs of `mask` (same shared offsets and mbarrier in
+/// each of them).
+#[inline(always)]
+pub unsafe fn tma_load_2d_multicast(dst: u32, map: u64, c0: u32, c1: u32, bar: u32, mask: u16) {
+    asm!(
+        "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster [{0}], [{1}, {{{2}, {3}}}], [{4}], {5};",
+        in(reg32) dst,
+        in(reg64) map,
+        in(reg32) c0,
+        in(reg32) c1,
+        in(reg32) bar,
+        in(reg16) mask,
+        options(nostack)
+    );
+}
+
+/// `stmatrix.sync.aligned.m8n8.x4.shared.b16`: this lane's row address `addr`, registers
+/// `r[0..4]` (matrix `i` gets `r[i]` of every lane).
+#[inline(always)]
+pub unsafe fn stmatrix_x4(addr: u32, r: [u32; 4]) {
+    asm!(
+        "stmatrix.sync.aligned.m8n8.x4.shared.b16 [{0}], {{{1}, {2}, {3}, {4}}};",
+        in(reg32) addr,
+        in(reg32) r[0],
+        in(reg32) r[1],
+        in(reg32) r[2],
+        in(reg32) r[3],
+        options(nostack)
+    );
+}
+
+/// Makes this thread's generic-proxy shared-memory writes visible to the async proxy (TMA).
+#[inline(always)]
+pub unsafe fn fence_proxy_async_shared() {
+    asm!("fence.proxy.async.shared::cta;", options(nostack));
+}
+
+/// TMA store of one box: shared `src` to tensor coordinates `(c0 innermost, c1)` of `map`, in
+/// the thread's current bulk group.
+#[inline(always)]
+pub unsafe fn tma_store_2d(map: u64, src: u32, c0: u32, c1: u32) {
+    asm!(
+        "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [{0}, {{{1}, {2}}}], [{3}];",
+        in(reg64) map,
+        in(reg32) c0,
+        in(reg32) c1,
+        in(reg32) src,
+        options(nostack)
+    );
+}
+
+/// `cp.async.bulk.commit_group`.
+#[inline(always)]
+pub unsafe fn bulk_commit() {
+    asm!("cp.async.bulk.commit_group;", options(nostack));
+}
+
+/// `cp.async.bulk.wait_group.read N`: at most `N` bulk groups still reading shared memory.
+#[inline(always)]
+pub unsafe fn bulk_wait_read<const N: u32>() {
+    asm!("cp.async.bulk.wait_group.read {0};", const N, options(nostack));
+}
+
+/// `cp.async.bulk.wait_group 0`: every bulk group complete.
+#[inline(always)]
+pub unsafe fn bulk_wait_all() {
+    asm!("cp.async.bulk.wait_group 0;", options(nostack));
+}
+
+/// `ld.shared.u32`.
+#[inline(always)]
+pub unsafe fn ld_shared_u32(addr: u32) -> u32 {
+    let v: u32;
+    asm!("ld.shared.u32 {0}, [{1}];", out(reg32) v, in(reg32) addr, options(nostack));
+    v
+}
+
+/// `ld.global.nc.u32` (read-only data).
+#[inline(always)]
+pub unsafe fn ld_global_u32(ptr: u64) -> u32 {
+    let v: u32;
+    asm!("ld.global.nc.u32 {0}, [{1}];", out(reg32) v, in(reg64) ptr, options(nostack));
+    v
+}
+
+/// `st.global.u32`.
+#[inline(always)]
+pub unsafe fn st_global_u32(ptr: u64, v: u32) {
+    asm!("st.global.u32 [{0}], {1};", in(reg64) ptr, in(reg32) v, options(nostack));
+}
+
 /// Runs `$body` for `$i` = 0, 1, … `$n - 1` as straight-line code (`$n` a constant ≤ 32): the
 /// closure is inlined at each constant index, so array indices stay constant (registers, not
 /// local memory) and descriptor steps are constants.

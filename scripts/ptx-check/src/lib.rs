@@ -16,11 +16,14 @@
 //! | `storage`: `PlacedTile<Absolute>` (an `#[smem_storage]` member) | `place` + `desc`, `desc`, `try_desc`, `desc_wrapping`, `stage_addr`, `address`, `try_address`, `tma_dst` |
 //!
 //! plus `user.rs`: the kernels of issue 19 as a user wrote them (with the deprecated
-//! `smem::Placed` alias in one of them, and its replacement, an `#[smem_storage]` member).
+//! `smem::Placed` alias in one of them, and its replacement, an `#[smem_storage]` member), and
+//! `lanes.rs`: the per-lane forms of `#[smem_epilogue_tile]` and `#[smem_fragment_tile]` with a
+//! run-time lane.
 #![no_std]
 #![feature(abi_ptx, asm_experimental_arch)]
 #![allow(clippy::missing_safety_doc)]
 
+pub mod lanes;
 pub mod user;
 
 use smemdesc::{Error, SmemDescriptor};

@@ -133,6 +133,7 @@ impl Cluster {
     /// assert!(smemdesc_core::cluster::Cluster::new(8, 1).is_ok());
     /// assert!(smemdesc_core::cluster::Cluster::new(3, 3).is_err());
     /// ```
+    #[inline]
     pub const fn new(x: u32, y: u32) -> Result<Cluster, ClusterError> {
         Cluster::checked(x, y, false)
     }
@@ -143,10 +144,12 @@ impl Cluster {
     /// ```
     /// assert!(smemdesc_core::cluster::Cluster::non_portable(4, 4).is_ok());
     /// ```
+    #[inline]
     pub const fn non_portable(x: u32, y: u32) -> Result<Cluster, ClusterError> {
         Cluster::checked(x, y, true)
     }
 
+    #[inline]
     const fn checked(x: u32, y: u32, non_portable: bool) -> Result<Cluster, ClusterError> {
         if x == 0 || y == 0 {
             return Err(ClusterError::Empty);
@@ -168,6 +171,7 @@ impl Cluster {
     /// ```
     /// assert_eq!(smemdesc_core::cluster::Cluster::new(2, 1).unwrap().x(), 2);
     /// ```
+    #[inline]
     pub const fn x(&self) -> u32 {
         self.x
     }
@@ -177,6 +181,7 @@ impl Cluster {
     /// ```
     /// assert_eq!(smemdesc_core::cluster::Cluster::new(2, 1).unwrap().y(), 1);
     /// ```
+    #[inline]
     pub const fn y(&self) -> u32 {
         self.y
     }
@@ -186,6 +191,7 @@ impl Cluster {
     /// ```
     /// assert!(!smemdesc_core::cluster::Cluster::non_portable(2, 4).unwrap().needs_non_portable());
     /// ```
+    #[inline]
     pub const fn needs_non_portable(&self) -> bool {
         self.non_portable && self.x * self.y > MAX_PORTABLE_CTAS
     }
@@ -195,6 +201,7 @@ impl Cluster {
     /// ```
     /// assert_eq!(smemdesc_core::cluster::Cluster::new(2, 4).unwrap().size(), 8);
     /// ```
+    #[inline]
     pub const fn size(&self) -> u32 {
         self.x * self.y
     }
@@ -204,6 +211,7 @@ impl Cluster {
     /// ```
     /// assert_eq!(smemdesc_core::cluster::Cluster::new(2, 2).unwrap().rank(0, 1), 2);
     /// ```
+    #[inline]
     pub const fn rank(&self, i: u32, j: u32) -> u32 {
         i + j * self.x
     }
@@ -213,6 +221,7 @@ impl Cluster {
     /// ```
     /// assert_eq!(smemdesc_core::cluster::Cluster::new(1, 2).unwrap().coords(1), (0, 1));
     /// ```
+    #[inline]
     pub const fn coords(&self, rank: u32) -> (u32, u32) {
         (rank % self.x, rank / self.x)
     }
@@ -223,6 +232,7 @@ impl Cluster {
     /// use smemdesc_core::{Operand, cluster::Cluster};
     /// assert_eq!(Cluster::new(2, 1).unwrap().sharing(Operand::B), 2);
     /// ```
+    #[inline]
     pub const fn sharing(&self, op: Operand) -> u32 {
         match op {
             Operand::A => self.y,
@@ -235,6 +245,7 @@ impl Cluster {
     /// ```
     /// assert!(!smemdesc_core::cluster::Cluster::new(2, 1).unwrap().fits_grid(3, 4));
     /// ```
+    #[inline]
     pub const fn fits_grid(&self, tiles_m: u32, tiles_n: u32) -> bool {
         tiles_m % self.x == 0 && tiles_n % self.y == 0
     }
@@ -249,6 +260,7 @@ impl Cluster {
     /// let m = Cluster::new(2, 1).unwrap().multicast(Operand::B, &b, None).unwrap();
     /// assert_eq!((m.count(), m.slice_rows(), m.expect_tx()), (2, 128, 32768));
     /// ```
+    #[inline]
     pub const fn multicast(
         &self,
         op: Operand,

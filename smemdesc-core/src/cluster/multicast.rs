@@ -81,6 +81,7 @@ impl Multicast {
     /// let t = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 128, 64).build().unwrap();
     /// assert_eq!(Cluster::new(4, 1).unwrap().multicast(Operand::B, &t, None).unwrap().count(), 4);
     /// ```
+    #[inline]
     pub const fn count(&self) -> u32 {
         self.count
     }
@@ -92,6 +93,7 @@ impl Multicast {
     /// let t = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 128, 64).build().unwrap();
     /// assert_eq!(Cluster::new(1, 1).unwrap().multicast(Operand::A, &t, None).unwrap().operand(), Operand::A);
     /// ```
+    #[inline]
     pub const fn operand(&self) -> Operand {
         self.operand
     }
@@ -103,6 +105,7 @@ impl Multicast {
     /// let t = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 128, 128).build().unwrap();
     /// assert_eq!(Cluster::new(1, 1).unwrap().multicast(Operand::A, &t, None).unwrap().plan().boxes, 2);
     /// ```
+    #[inline]
     pub const fn plan(&self) -> TmaPlan {
         self.plan
     }
@@ -114,6 +117,7 @@ impl Multicast {
     /// let t = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 128, 64).build().unwrap();
     /// assert_eq!(Cluster::new(1, 4).unwrap().multicast(Operand::A, &t, None).unwrap().slice_rows(), 32);
     /// ```
+    #[inline]
     pub const fn slice_rows(&self) -> u32 {
         self.slice_rows
     }
@@ -125,6 +129,7 @@ impl Multicast {
     /// let t = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 256, 64).build().unwrap();
     /// assert_eq!(Cluster::new(2, 1).unwrap().multicast(Operand::B, &t, None).unwrap().slice_box_dim(), [64, 128]);
     /// ```
+    #[inline]
     pub const fn slice_box_dim(&self) -> [u32; 2] {
         [self.plan.box_inner, self.slice_rows]
     }
@@ -136,6 +141,7 @@ impl Multicast {
     /// let t = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 256, 64).build().unwrap();
     /// assert_eq!(Cluster::new(2, 1).unwrap().multicast(Operand::B, &t, None).unwrap().slice_bytes(), 16384);
     /// ```
+    #[inline]
     pub const fn slice_bytes(&self) -> u32 {
         self.slice_rows * self.row_pitch
     }
@@ -147,6 +153,7 @@ impl Multicast {
     /// let t = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 256, 128).build().unwrap();
     /// assert_eq!(Cluster::new(2, 1).unwrap().multicast(Operand::B, &t, None).unwrap().slices(), 2);
     /// ```
+    #[inline]
     pub const fn slices(&self) -> u32 {
         self.plan.boxes
     }
@@ -160,6 +167,7 @@ impl Multicast {
     /// let m = Cluster::new(2, 2).unwrap().multicast(Operand::B, &t, None).unwrap();
     /// assert_eq!((m.index(0), m.index(1), m.index(2), m.index(3)), (0, 1, 0, 1));
     /// ```
+    #[inline]
     pub const fn index(&self, rank: u32) -> u32 {
         let (i, j) = self.cluster.coords(rank);
         match self.operand {
@@ -177,6 +185,7 @@ impl Multicast {
     /// let m = Cluster::new(2, 2).unwrap().multicast(Operand::A, &t, None).unwrap();
     /// assert_eq!((m.cta_mask(0), m.cta_mask(3)), (0b0101, 0b1010));
     /// ```
+    #[inline]
     pub const fn cta_mask(&self, rank: u32) -> u16 {
         let (i, j) = self.cluster.coords(rank);
         let mut mask = 0u16;
@@ -200,6 +209,7 @@ impl Multicast {
     /// let m = Cluster::new(2, 1).unwrap().multicast(Operand::B, &t, None).unwrap();
     /// assert_eq!(m.slice_coord(1, 0), (128, 0));
     /// ```
+    #[inline]
     pub const fn slice_coord(&self, rank: u32, b: u32) -> (u32, u32) {
         let (mn, k) = self.plan.box_coord(b);
         let d = self.index(rank) * self.slice_rows;
@@ -218,10 +228,12 @@ impl Multicast {
     /// let m = Cluster::new(2, 1).unwrap().multicast(Operand::B, &t, None).unwrap();
     /// assert_eq!((m.slice_offset(1, 0), m.slice_offset(0, 1)), (16384, 32768));
     /// ```
+    #[inline]
     pub const fn slice_offset(&self, rank: u32, b: u32) -> u32 {
         self.box_offset(b) + self.index(rank) * self.slice_rows * self.row_pitch
     }
 
+    #[inline]
     const fn box_offset(&self, b: u32) -> u32 {
         self.plan.box_offset(&self.tile, b)
     }
@@ -233,6 +245,7 @@ impl Multicast {
     /// let t = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 256, 64).build().unwrap();
     /// assert_eq!(Cluster::new(2, 1).unwrap().multicast(Operand::B, &t, None).unwrap().issued_bytes(), 16384);
     /// ```
+    #[inline]
     pub const fn issued_bytes(&self) -> u32 {
         self.slices() * self.slice_bytes()
     }
@@ -246,6 +259,7 @@ impl Multicast {
     /// let t = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 128, 64).build().unwrap();
     /// assert_eq!(Cluster::new(1, 2).unwrap().multicast(Operand::A, &t, None).unwrap().expect_tx(), 16384);
     /// ```
+    #[inline]
     pub const fn expect_tx(&self) -> u32 {
         self.stage_bytes
     }
@@ -259,6 +273,7 @@ impl Multicast {
     /// let b = c.multicast(Operand::B, &TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 256, 64).build().unwrap(), None).unwrap();
     /// assert_eq!(Multicast::expect_tx_total(&a, &b), 16384 + 32768);
     /// ```
+    #[inline]
     pub const fn expect_tx_total(a: &Multicast, b: &Multicast) -> u32 {
         a.expect_tx() + b.expect_tx()
     }

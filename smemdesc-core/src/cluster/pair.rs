@@ -27,6 +27,7 @@ impl CtaPair {
     /// ```
     /// assert!(smemdesc_core::cluster::CtaPair::new(64, 128).is_err());
     /// ```
+    #[inline]
     pub const fn new(m: u32, n: u32) -> Result<CtaPair, ClusterError> {
         if !(m == 128 || m == 256) || n < 16 || n > 256 || n % 16 != 0 {
             return Err(ClusterError::Pair { m, n });
@@ -39,6 +40,7 @@ impl CtaPair {
     /// ```
     /// assert_eq!(smemdesc_core::cluster::CtaPair::new(128, 64).unwrap().a_rows(), 64);
     /// ```
+    #[inline]
     pub const fn a_rows(&self) -> u32 {
         self.m / 2
     }
@@ -48,6 +50,7 @@ impl CtaPair {
     /// ```
     /// assert_eq!(smemdesc_core::cluster::CtaPair::new(128, 64).unwrap().a_row0(5), 64);
     /// ```
+    #[inline]
     pub const fn a_row0(&self, rank: u32) -> u32 {
         (rank & 1) * self.a_rows()
     }
@@ -57,6 +60,7 @@ impl CtaPair {
     /// ```
     /// assert_eq!(smemdesc_core::cluster::CtaPair::new(128, 64).unwrap().b_rows(), 32);
     /// ```
+    #[inline]
     pub const fn b_rows(&self) -> u32 {
         self.n / 2
     }
@@ -66,6 +70,7 @@ impl CtaPair {
     /// ```
     /// assert_eq!(smemdesc_core::cluster::CtaPair::new(128, 64).unwrap().b_row0(1), 32);
     /// ```
+    #[inline]
     pub const fn b_row0(&self, rank: u32) -> u32 {
         (rank & 1) * self.b_rows()
     }
@@ -75,6 +80,7 @@ impl CtaPair {
     /// ```
     /// assert_eq!(smemdesc_core::cluster::CtaPair::new(256, 64).unwrap().sfa_rows(), 128);
     /// ```
+    #[inline]
     pub const fn sfa_rows(&self) -> u32 {
         self.m / 2
     }
@@ -84,6 +90,7 @@ impl CtaPair {
     /// ```
     /// assert_eq!(smemdesc_core::cluster::CtaPair::new(256, 64).unwrap().sfb_rows(), 64);
     /// ```
+    #[inline]
     pub const fn sfb_rows(&self) -> u32 {
         self.n
     }
@@ -93,6 +100,7 @@ impl CtaPair {
     /// ```
     /// assert_eq!(smemdesc_core::cluster::CtaPair::new(128, 32).unwrap().mask(0), 0b11);
     /// ```
+    #[inline]
     pub const fn mask(&self, rank: u32) -> u16 {
         0b11 << (rank & !1)
     }
@@ -102,6 +110,7 @@ impl CtaPair {
     /// ```
     /// assert_eq!(smemdesc_core::cluster::CtaPair::new(128, 32).unwrap().leader(3), 2);
     /// ```
+    #[inline]
     pub const fn leader(&self, rank: u32) -> u32 {
         rank & !1
     }
@@ -114,6 +123,7 @@ impl CtaPair {
     /// // m256n256, 64 bf16 of K (128 B) per row, no scales: 128 + 128 rows of 128 B
     /// assert_eq!(smemdesc_core::cluster::CtaPair::new(256, 256).unwrap().cta_bytes(128, 0, 0), 32768);
     /// ```
+    #[inline]
     pub const fn cta_bytes(&self, k_bytes: u32, sfa_row_bytes: u32, sfb_row_bytes: u32) -> u32 {
         (self.a_rows() + self.b_rows()) * k_bytes
             + self.sfa_rows() * sfa_row_bytes
@@ -126,6 +136,7 @@ impl CtaPair {
     /// ```
     /// assert_eq!(smemdesc_core::cluster::CtaPair::new(256, 256).unwrap().leader_expect_tx(128, 0, 0), 65536);
     /// ```
+    #[inline]
     pub const fn leader_expect_tx(
         &self,
         k_bytes: u32,

@@ -22,6 +22,7 @@ impl CMajor {
     /// ```
     /// assert_eq!(smemdesc_core::epilogue::CMajor::M.name(), "m");
     /// ```
+    #[inline]
     pub const fn name(self) -> &'static str {
         match self {
             CMajor::N => "n",
@@ -58,6 +59,7 @@ impl EpiWriter {
     /// ```
     /// assert_eq!(smemdesc_core::epilogue::EpiWriter::StShared { bytes: 4 }.name(), "st.shared");
     /// ```
+    #[inline]
     pub const fn name(self) -> &'static str {
         match self {
             EpiWriter::Stmatrix { .. } => "stmatrix",
@@ -87,6 +89,7 @@ impl EpiReader {
     /// ```
     /// assert!(!smemdesc_core::epilogue::EpiReader::Loads.is_tma());
     /// ```
+    #[inline]
     pub const fn is_tma(self) -> bool {
         !matches!(self, EpiReader::Loads)
     }
@@ -135,6 +138,7 @@ impl EpilogueSpec {
     /// let s = smemdesc_core::epilogue::EpilogueSpec::new(smemdesc_core::ElementType::F16, 64, 32, 128);
     /// assert_eq!(s.stages, 1);
     /// ```
+    #[inline]
     pub const fn new(dtype: ElementType, m: u32, n: u32, wgmma_n: u32) -> EpilogueSpec {
         EpilogueSpec {
             dtype,
@@ -160,6 +164,7 @@ impl EpilogueSpec {
     /// let s = EpilogueSpec::new(ElementType::BF16, 64, 64, 64).major(CMajor::M);
     /// assert_eq!(s.major, CMajor::M);
     /// ```
+    #[inline]
     pub const fn major(mut self, major: CMajor) -> EpilogueSpec {
         self.major = major;
         self
@@ -171,6 +176,7 @@ impl EpilogueSpec {
     /// # use smemdesc_core::{ElementType, epilogue::*};
     /// assert_eq!(EpilogueSpec::new(ElementType::BF16, 64, 64, 64).stages(2).stages, 2);
     /// ```
+    #[inline]
     pub const fn stages(mut self, stages: u32) -> EpilogueSpec {
         self.stages = stages;
         self
@@ -183,6 +189,7 @@ impl EpilogueSpec {
     /// let s = EpilogueSpec::new(ElementType::BF16, 64, 64, 64).writer(EpiWriter::StShared { bytes: 4 });
     /// assert_eq!(s.writer.name(), "st.shared");
     /// ```
+    #[inline]
     pub const fn writer(mut self, writer: EpiWriter) -> EpilogueSpec {
         self.writer = writer;
         self
@@ -195,6 +202,7 @@ impl EpilogueSpec {
     /// let s = EpilogueSpec::new(ElementType::BF16, 64, 64, 64).reader(EpiReader::Loads);
     /// assert_eq!(s.reader, EpiReader::Loads);
     /// ```
+    #[inline]
     pub const fn reader(mut self, reader: EpiReader) -> EpilogueSpec {
         self.reader = reader;
         self
@@ -207,6 +215,7 @@ impl EpilogueSpec {
     /// let s = EpilogueSpec::new(ElementType::BF16, 64, 64, 64).swizzle(SwizzleMode::B64);
     /// assert_eq!(s.swizzle, Some(SwizzleMode::B64));
     /// ```
+    #[inline]
     pub const fn swizzle(mut self, swizzle: SwizzleMode) -> EpilogueSpec {
         self.swizzle = Some(swizzle);
         self
@@ -219,6 +228,7 @@ impl EpilogueSpec {
     /// let e = EpilogueSpec::new(ElementType::BF16, 64, 64, 64).tma_swizzle(SwizzleMode::B64).build();
     /// assert!(matches!(e, Err(EpiError::SwizzleMismatch { .. })));
     /// ```
+    #[inline]
     pub const fn tma_swizzle(mut self, swizzle: SwizzleMode) -> EpilogueSpec {
         self.tma_swizzle = Some(swizzle);
         self
@@ -230,6 +240,7 @@ impl EpilogueSpec {
     /// # use smemdesc_core::{ElementType, epilogue::*};
     /// assert!(EpilogueSpec::new(ElementType::BF16, 64, 64, 256).build().is_ok());
     /// ```
+    #[inline]
     pub const fn build(self) -> Result<super::EpilogueTile, EpiError> {
         super::EpilogueTile::new(self)
     }
@@ -241,6 +252,7 @@ impl EpilogueSpec {
     /// const E: EpilogueTile = EpilogueSpec::new(ElementType::BF16, 64, 32, 64).expect_valid();
     /// assert_eq!(E.spec().n, 32);
     /// ```
+    #[inline]
     pub const fn expect_valid(self) -> super::EpilogueTile {
         match self.build() {
             Ok(t) => t,

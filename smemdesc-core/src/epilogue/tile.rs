@@ -43,6 +43,7 @@ impl EpilogueTile {
     /// let e = EpilogueSpec::new(ElementType::BF16, 64, 64, 64).swizzle(SwizzleMode::None).build();
     /// assert!(matches!(e, Err(EpiError::Conflict { .. })));
     /// ```
+    #[inline]
     pub const fn new(spec: EpilogueSpec) -> Result<EpilogueTile, EpiError> {
         let bits = spec.dtype.bits();
         if spec.m == 0
@@ -160,6 +161,7 @@ impl EpilogueTile {
         Ok(EpilogueTile { spec, swizzle })
     }
 
+    #[inline]
     const fn row_bytes_of(spec: &EpilogueSpec) -> u32 {
         let ebytes = spec.dtype.bits() / 8;
         match spec.major {
@@ -168,6 +170,7 @@ impl EpilogueTile {
         }
     }
 
+    #[inline]
     const fn fits(spec: &EpilogueSpec, s: SwizzleMode, row_bytes: u32) -> bool {
         match s {
             SwizzleMode::B128Base32B => false,
@@ -182,6 +185,7 @@ impl EpilogueTile {
 
     /// The first conflicting writer instruction (warp 0, chunk 0: every warp and chunk has the
     /// same pattern shifted by whole 16-row / atom-column blocks, which are whole swizzle periods).
+    #[inline]
     const fn first_conflict(&self) -> Option<(u32, BankReport)> {
         let mut w = 0;
         while w < 4 {
@@ -204,6 +208,7 @@ impl EpilogueTile {
     /// # use smemdesc_core::{ElementType, epilogue::*};
     /// assert_eq!(EpilogueSpec::new(ElementType::BF16, 64, 64, 64).expect_valid().spec().m, 64);
     /// ```
+    #[inline]
     pub const fn spec(&self) -> EpilogueSpec {
         self.spec
     }
@@ -215,6 +220,7 @@ impl EpilogueTile {
     /// let e = EpilogueSpec::new(ElementType::BF16, 64, 32, 64).expect_valid();
     /// assert_eq!(e.swizzle(), SwizzleMode::B64);
     /// ```
+    #[inline]
     pub const fn swizzle(&self) -> SwizzleMode {
         self.swizzle
     }
@@ -227,6 +233,7 @@ impl EpilogueTile {
     /// let l = EpilogueSpec::new(ElementType::BF16, 64, 64, 64).expect_valid().layout();
     /// assert_eq!((l.rows, l.row_bytes), (64, 128));
     /// ```
+    #[inline]
     pub const fn layout(&self) -> RowLayout {
         let rows = match self.spec.major {
             CMajor::N => self.spec.m,
@@ -247,6 +254,7 @@ impl EpilogueTile {
     /// let e = EpilogueSpec::new(ElementType::BF16, 64, 64, 64).expect_valid();
     /// assert_eq!(e.offset(1, 0), 128 + 16); // 128B swizzle: row 1's chunk 0 moves to chunk 1
     /// ```
+    #[inline]
     pub const fn offset(&self, row: u32, col: u32) -> u32 {
         let eb = self.spec.dtype.bits() / 8;
         match self.spec.major {
@@ -261,6 +269,7 @@ impl EpilogueTile {
     /// # use smemdesc_core::{ElementType, epilogue::*};
     /// assert_eq!(EpilogueSpec::new(ElementType::BF16, 64, 64, 64).expect_valid().stage_bytes(), 8192);
     /// ```
+    #[inline]
     pub const fn stage_bytes(&self) -> u32 {
         let b = self.layout().bytes();
         let a = self.align();
@@ -274,6 +283,7 @@ impl EpilogueTile {
     /// # use smemdesc_core::{ElementType, SwizzleMode, epilogue::*};
     /// assert_eq!(EpilogueSpec::new(ElementType::BF16, 64, 64, 64).expect_valid().align(), 1024);
     /// ```
+    #[inline]
     pub const fn align(&self) -> u32 {
         if self.swizzle.is_swizzled() {
             1024
@@ -289,6 +299,7 @@ impl EpilogueTile {
     /// let m = EpilogueSpec::new(ElementType::BF16, 64, 64, 64).stages(2).expect_valid().storage_member("c");
     /// assert_eq!((m.bytes, m.align), (16384, 1024));
     /// ```
+    #[inline]
     pub const fn storage_member(&self, name: &'static str) -> StorageMember {
         StorageMember::new(name, self.spec.stages * self.stage_bytes(), self.align())
     }
@@ -299,6 +310,7 @@ impl EpilogueTile {
     /// # use smemdesc_core::{ElementType, epilogue::*};
     /// assert_eq!(EpilogueSpec::new(ElementType::BF16, 64, 32, 256).expect_valid().chunks(), 8);
     /// ```
+    #[inline]
     pub const fn chunks(&self) -> u32 {
         self.spec.wgmma_n / self.spec.n
     }
@@ -310,6 +322,7 @@ impl EpilogueTile {
     /// let e = EpilogueSpec::new(ElementType::BF16, 64, 64, 64).expect_valid();
     /// assert_eq!(e.access(), WarpAccess::Matrix { num: 4, store: true });
     /// ```
+    #[inline]
     pub const fn access(&self) -> WarpAccess {
         match self.spec.writer {
             EpiWriter::Stmatrix { num, .. } => WarpAccess::Matrix { num, store: true },
@@ -326,6 +339,7 @@ impl EpilogueTile {
     /// let e = EpilogueSpec::new(ElementType::BF16, 64, 64, 64).writer(EpiWriter::Stmatrix { num: 2, trans: false });
     /// assert_eq!(e.expect_valid().instructions(), 8);
     /// ```
+    #[inline]
     pub const fn instructions(&self) -> u32 {
         match self.spec.writer {
             EpiWriter::Stmatrix { num, .. } => self.spec.n / 4 / num,
@@ -343,6 +357,7 @@ impl EpilogueTile {
     /// // chunk 1 = columns 64..128: 8 column blocks x 2 row halves = 16 pairs per chunk before it
     /// assert_eq!(e.pair(1, 0, 3), 16 + 3);
     /// ```
+    #[inline]
     pub const fn pair(&self, chunk: u32, instr: u32, q: u32) -> u32 {
         let per = match self.spec.writer {
             EpiWriter::Stmatrix { num, .. } => num,
@@ -361,6 +376,7 @@ impl EpilogueTile {
     /// // lane 17: matrix 2 = rows 0..8, columns 8..16, row 1
     /// assert_eq!(e.writer_offset(0, 0, 0, 17), e.offset(1, 8));
     /// ```
+    #[inline]
     pub const fn writer_offset(&self, wg: u32, warp: u32, instr: u32, lane: u32) -> u32 {
         let row0 = 64 * wg + 16 * warp;
         match self.spec.writer {
@@ -388,6 +404,7 @@ impl EpilogueTile {
     /// let e = EpilogueSpec::new(ElementType::BF16, 64, 64, 64).expect_valid();
     /// assert_eq!(e.writer_offsets(0, 1, 0)[0], e.offset(16, 0));
     /// ```
+    #[inline]
     pub const fn writer_offsets(&self, wg: u32, warp: u32, instr: u32) -> [u32; 32] {
         let mut a = [0u32; 32];
         let mut l = 0;
@@ -405,6 +422,7 @@ impl EpilogueTile {
     /// let e = EpilogueSpec::new(ElementType::BF16, 64, 64, 64).expect_valid();
     /// assert!(e.writer_report(0, 3, 1).is_conflict_free());
     /// ```
+    #[inline]
     pub const fn writer_report(&self, wg: u32, warp: u32, instr: u32) -> BankReport {
         bank_report(self.access(), &self.writer_offsets(wg, warp, instr))
     }
@@ -416,6 +434,7 @@ impl EpilogueTile {
     /// # use smemdesc_core::{ElementType, epilogue::*};
     /// assert_eq!(EpilogueSpec::new(ElementType::BF16, 128, 128, 128).expect_valid().tma_box_dim(), [64, 128]);
     /// ```
+    #[inline]
     pub const fn tma_box_dim(&self) -> [u32; 2] {
         let l = self.layout();
         let eb = self.spec.dtype.bits() / 8;
@@ -437,6 +456,7 @@ impl EpilogueTile {
     /// # use smemdesc_core::{ElementType, epilogue::*};
     /// assert_eq!(EpilogueSpec::new(ElementType::BF16, 64, 128, 128).expect_valid().tma_boxes(), 2);
     /// ```
+    #[inline]
     pub const fn tma_boxes(&self) -> u32 {
         let l = self.layout();
         let [inner, rows] = self.tma_box_dim();
@@ -453,6 +473,7 @@ impl EpilogueTile {
     /// let e = EpilogueSpec::new(ElementType::BF16, 64, 128, 128).expect_valid();
     /// assert_eq!(e.tma_box(1), (8192, (64, 0)));
     /// ```
+    #[inline]
     pub const fn tma_box(&self, b: u32) -> (u32, (u32, u32)) {
         let l = self.layout();
         let [inner, rows] = self.tma_box_dim();
@@ -475,6 +496,7 @@ impl EpilogueTile {
     /// assert!(m.check().is_ok());
     /// assert_eq!((m.box_dim[0], m.box_dim[1], m.swizzle), (64, 64, TensorMapSwizzle::B128));
     /// ```
+    #[inline]
     pub const fn tensor_map(&self, arch: Arch, m_total: u64, n_total: u64) -> TensorMap {
         let (d0, d1) = match self.spec.major {
             CMajor::N => (n_total, m_total),
@@ -499,6 +521,7 @@ impl EpilogueTile {
     /// # use smemdesc_core::{ElementType, epilogue::*};
     /// assert!(EpilogueSpec::new(ElementType::BF16, 64, 64, 64).expect_valid().reader_is_tma());
     /// ```
+    #[inline]
     pub const fn reader_is_tma(&self) -> bool {
         matches!(
             self.spec.reader,
@@ -507,6 +530,7 @@ impl EpilogueTile {
     }
 }
 
+#[inline]
 const fn mode_index(s: SwizzleMode) -> u32 {
     match s {
         SwizzleMode::None => 0,

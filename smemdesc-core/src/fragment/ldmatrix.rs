@@ -71,6 +71,7 @@ impl LdmatrixTile {
     /// let e = LdmatrixTile::new(mma, FragOperand::B, Major::Mn, 32, 64, None, 4).unwrap_err();
     /// assert_eq!(e, TileError::TransNeeds16Bit { bits: 8 });
     /// ```
+    #[inline]
     pub const fn new(
         mma: MmaSync,
         op: FragOperand,
@@ -167,6 +168,7 @@ impl LdmatrixTile {
     /// assert!(t.check_reader().is_err()); // 128-B pitch: 8-way
     /// assert!(t.padded(16).check_reader().is_ok());
     /// ```
+    #[inline]
     pub const fn padded(mut self, pad: u32) -> LdmatrixTile {
         self.layout.swizzle = SwizzleMode::None;
         self.layout.pad = if pad > MAX_PAD_BYTES {
@@ -186,6 +188,7 @@ impl LdmatrixTile {
     /// let t = LdmatrixTile::new(mma, FragOperand::B, Major::Mn, 64, 32, None, 4).unwrap();
     /// assert_eq!((t.layout().rows, t.layout().row_bytes), (32, 128)); // K rows of 64 halves
     /// ```
+    #[inline]
     pub const fn layout(&self) -> RowLayout {
         self.layout
     }
@@ -199,6 +202,7 @@ impl LdmatrixTile {
     /// let t = LdmatrixTile::new(mma, FragOperand::B, Major::K, 16, 16, None, 2).unwrap();
     /// assert_eq!(t.access(), WarpAccess::Matrix { num: 2, store: false });
     /// ```
+    #[inline]
     pub const fn access(&self) -> WarpAccess {
         WarpAccess::Matrix {
             num: self.num,
@@ -207,6 +211,7 @@ impl LdmatrixTile {
     }
 
     /// Bits per stored element: the operand's register width, 16 for a C/D tile.
+    #[inline]
     const fn bits(&self) -> u32 {
         match self.op {
             FragOperand::C => 16,
@@ -222,11 +227,13 @@ impl LdmatrixTile {
     /// let mma = MmaSync::new(SyncArch::Sm80, SyncShape::M16N8K16, ElementType::F16).unwrap();
     /// assert!(LdmatrixTile::new(mma, FragOperand::B, Major::Mn, 8, 16, None, 2).unwrap().trans());
     /// ```
+    #[inline]
     pub const fn trans(&self) -> bool {
         matches!(self.major, Major::Mn)
     }
 
     /// Registers of one k-step over all fragments of the tile's MN extent.
+    #[inline]
     const fn regs_per_kstep(&self) -> u32 {
         match self.op {
             FragOperand::A => self.mma.regs(self.op) * (self.mn / 16),
@@ -236,6 +243,7 @@ impl LdmatrixTile {
     }
 
     /// 32-bit registers of one fragment in this tile (C/D: 2, the 16-bit pairs).
+    #[inline]
     const fn frag_regs(&self) -> u32 {
         match self.op {
             FragOperand::C => 2,
@@ -251,6 +259,7 @@ impl LdmatrixTile {
     /// let mma = MmaSync::new(SyncArch::Sm80, SyncShape::M16N8K16, ElementType::F16).unwrap();
     /// assert_eq!(LdmatrixTile::new(mma, FragOperand::A, Major::K, 16, 64, None, 4).unwrap().ksteps(), 4);
     /// ```
+    #[inline]
     pub const fn ksteps(&self) -> u32 {
         match self.op {
             FragOperand::C => 1,
@@ -266,6 +275,7 @@ impl LdmatrixTile {
     /// let mma = MmaSync::new(SyncArch::Sm80, SyncShape::M16N8K16, ElementType::F16).unwrap();
     /// assert_eq!(LdmatrixTile::new(mma, FragOperand::B, Major::K, 32, 32, None, 4).unwrap().instructions(), 4);
     /// ```
+    #[inline]
     pub const fn instructions(&self) -> u32 {
         self.ksteps() * self.regs_per_kstep() / self.num
     }
@@ -282,6 +292,7 @@ impl LdmatrixTile {
     /// let t = LdmatrixTile::new(mma, FragOperand::B, Major::K, 16, 16, None, 4).unwrap();
     /// assert_eq!(t.dest(0, 2), (0, 1, 0)); // x4 over B: b0/b1 of n-fragment 0, then of 1
     /// ```
+    #[inline]
     pub const fn dest(&self, instr: u32, d: u32) -> (u32, u32, u32) {
         let per = self.regs_per_kstep() / self.num;
         let kstep = instr / per;
@@ -292,6 +303,7 @@ impl LdmatrixTile {
 
     /// The core matrix register `reg` of fragment `frag` at `kstep` covers: its first
     /// `(mn, k)` element.
+    #[inline]
     const fn block(&self, kstep: u32, frag: u32, reg: u32) -> (u32, u32) {
         let p = self.mma.per_reg();
         let kk = kstep * self.mma.shape.k();
@@ -316,6 +328,7 @@ impl LdmatrixTile {
     /// // rows of 32 B; matrix 2 = a4/a5: rows 0..7, K 8..15 (bytes 16..31)
     /// assert_eq!(t.address(0, 16 + 3), 3 * 32 + 16);
     /// ```
+    #[inline]
     pub const fn address(&self, instr: u32, lane: u32) -> u32 {
         let q = (lane / 8) % self.num;
         let r = lane % 8;
@@ -337,6 +350,7 @@ impl LdmatrixTile {
     /// let t = LdmatrixTile::new(mma, FragOperand::A, Major::K, 16, 16, None, 4).unwrap();
     /// assert_eq!(t.addresses(0)[9], t.address(0, 9));
     /// ```
+    #[inline]
     pub const fn addresses(&self, instr: u32) -> [u32; 32] {
         let mut a = [0u32; 32];
         let mut l = 0;
@@ -356,6 +370,7 @@ impl LdmatrixTile {
     /// let t = LdmatrixTile::new(mma, FragOperand::A, Major::K, 16, 16, None, 4).unwrap();
     /// assert_eq!(t.reader_report(0).wavefronts, 4);
     /// ```
+    #[inline]
     pub const fn reader_report(&self, instr: u32) -> BankReport {
         bank_report(self.access(), &self.addresses(instr))
     }
@@ -370,6 +385,7 @@ impl LdmatrixTile {
     /// let e = t.check_reader().unwrap_err();
     /// assert!(e.to_string().contains("8-way"));
     /// ```
+    #[inline]
     pub const fn check_reader(&self) -> Result<(), TileError> {
         let mut i = 0;
         while i < self.instructions() {
@@ -395,6 +411,7 @@ impl LdmatrixTile {
     /// let t = LdmatrixTile::new(mma, FragOperand::A, Major::K, 64, 64, None, 4).unwrap();
     /// assert_eq!(t.writer_issues(Writer::CpAsync16), Some(16)); // 8 KiB / (32 x 16 B)
     /// ```
+    #[inline]
     pub const fn writer_issues(&self, w: Writer) -> Option<u32> {
         match w {
             Writer::Tma => None,
@@ -417,6 +434,7 @@ impl LdmatrixTile {
     /// let t = LdmatrixTile::new(mma, FragOperand::A, Major::K, 16, 64, Some(SwizzleMode::None), 4).unwrap();
     /// assert_eq!(t.writer_address(Writer::CpAsync16, 0, 9), 128 + 16);
     /// ```
+    #[inline]
     pub const fn writer_address(&self, w: Writer, issue: u32, lane: u32) -> u32 {
         let b = w.bytes();
         if !matches!(b, 4 | 8 | 16) {
@@ -440,6 +458,7 @@ impl LdmatrixTile {
     /// let t = LdmatrixTile::new(mma, FragOperand::A, Major::K, 64, 64, None, 4).unwrap();
     /// assert!(t.writer_report(Writer::CpAsync16, 0).unwrap().is_conflict_free());
     /// ```
+    #[inline]
     pub const fn writer_report(&self, w: Writer, issue: u32) -> Option<BankReport> {
         if self.writer_issues(w).is_none() {
             return None;
@@ -463,6 +482,7 @@ impl LdmatrixTile {
     /// let t = LdmatrixTile::new(mma, FragOperand::A, Major::K, 64, 64, None, 4).unwrap();
     /// assert!(t.check_writer(Writer::Tma).is_ok() && t.check_writer(Writer::StShared { bytes: 4 }).is_ok());
     /// ```
+    #[inline]
     pub const fn check_writer(&self, w: Writer) -> Result<(), TileError> {
         match w {
             Writer::Tma => {

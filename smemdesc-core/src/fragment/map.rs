@@ -36,6 +36,7 @@ impl FragOperand {
     /// ```
     /// assert_eq!(smemdesc_core::fragment::FragOperand::C.name(), "C");
     /// ```
+    #[inline]
     pub const fn name(self) -> &'static str {
         match self {
             FragOperand::A => "A",
@@ -63,6 +64,7 @@ impl FragOperand {
     /// ```
     /// assert_eq!(smemdesc_core::fragment::FragOperand::A.letter(), 'a');
     /// ```
+    #[inline]
     pub const fn letter(self) -> char {
         match self {
             FragOperand::A => 'a',
@@ -81,6 +83,7 @@ impl MmaSync {
     /// let m = MmaSync::new(SyncArch::Sm80, SyncShape::M16N8K16, ElementType::F16).unwrap();
     /// assert_eq!(m.dims(FragOperand::B), (16, 8));
     /// ```
+    #[inline]
     pub const fn dims(&self, op: FragOperand) -> (u32, u32) {
         let k = self.shape.k();
         match op {
@@ -98,6 +101,7 @@ impl MmaSync {
     /// let m = MmaSync::new(SyncArch::Sm80, SyncShape::M16N8K16, ElementType::BF16).unwrap();
     /// assert_eq!((m.elems(FragOperand::A), m.elems(FragOperand::B), m.elems(FragOperand::C)), (8, 4, 4));
     /// ```
+    #[inline]
     pub const fn elems(&self, op: FragOperand) -> u32 {
         let (r, c) = self.dims(op);
         r * c / 32
@@ -112,6 +116,7 @@ impl MmaSync {
     /// let m = MmaSync::new(SyncArch::Sm80, SyncShape::M16N8K32, ElementType::S8).unwrap();
     /// assert_eq!((m.regs(FragOperand::A), m.regs(FragOperand::B)), (4, 2));
     /// ```
+    #[inline]
     pub const fn regs(&self, op: FragOperand) -> u32 {
         match op {
             FragOperand::C => 4,
@@ -129,6 +134,7 @@ impl MmaSync {
     /// // PTX figure: lane 5 (groupID 1, threadID_in_group 1) holds a6 at row 9, col 10.
     /// assert_eq!(m.coord(FragOperand::A, 5, 6), Some((9, 10)));
     /// ```
+    #[inline]
     pub const fn coord(&self, op: FragOperand, lane: u32, elem: u32) -> Option<(u32, u32)> {
         if lane >= 32 || elem >= self.elems(op) {
             return None;
@@ -160,6 +166,7 @@ impl MmaSync {
     /// assert_eq!(m.locate(FragOperand::A, 9, 10), Some((5, 6)));
     /// assert_eq!(m.locate(FragOperand::C, 16, 0), None);
     /// ```
+    #[inline]
     pub const fn locate(&self, op: FragOperand, row: u32, col: u32) -> Option<(u32, u32)> {
         let (rows, cols) = self.dims(op);
         if row >= rows || col >= cols {
@@ -211,6 +218,7 @@ impl WgmmaAccum {
     /// ```
     /// assert!(smemdesc_core::fragment::WgmmaAccum::new(12).is_none());
     /// ```
+    #[inline]
     pub const fn new(n: u32) -> Option<WgmmaAccum> {
         if n == 0 || n > 256 || n % 8 != 0 {
             None
@@ -224,6 +232,7 @@ impl WgmmaAccum {
     /// ```
     /// assert_eq!(smemdesc_core::fragment::WgmmaAccum::new(64).unwrap().n(), 64);
     /// ```
+    #[inline]
     pub const fn n(&self) -> u32 {
         self.n
     }
@@ -233,6 +242,7 @@ impl WgmmaAccum {
     /// ```
     /// assert_eq!(smemdesc_core::fragment::WgmmaAccum::new(8).unwrap().elems(), 4);
     /// ```
+    #[inline]
     pub const fn elems(&self) -> u32 {
         self.n / 2
     }
@@ -242,6 +252,7 @@ impl WgmmaAccum {
     /// ```
     /// assert_eq!(smemdesc_core::fragment::WgmmaAccum::new(8).unwrap().coord(0, 3), Some((8, 1)));
     /// ```
+    #[inline]
     pub const fn coord(&self, thread: u32, elem: u32) -> Option<(u32, u32)> {
         if thread >= 128 || elem >= self.elems() {
             return None;
@@ -258,6 +269,7 @@ impl WgmmaAccum {
     /// ```
     /// assert_eq!(smemdesc_core::fragment::WgmmaAccum::new(8).unwrap().locate(8, 1), Some((0, 3)));
     /// ```
+    #[inline]
     pub const fn locate(&self, row: u32, col: u32) -> Option<(u32, u32)> {
         if row >= 64 || col >= self.n {
             return None;

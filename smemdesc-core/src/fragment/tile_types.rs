@@ -36,6 +36,7 @@ impl RowLayout {
     /// let l = smemdesc_core::fragment::RowLayout { rows: 8, row_bytes: 128, swizzle: SwizzleMode::B64, pad: 0 };
     /// assert_eq!(l.offset(0, 64), 8 * 64); // the second 64-B atom column
     /// ```
+    #[inline]
     pub const fn offset(&self, row: u32, byte: u32) -> u32 {
         if self.swizzle.is_swizzled() {
             let w = self.swizzle.atom_width();
@@ -53,6 +54,7 @@ impl RowLayout {
     /// let l = smemdesc_core::fragment::RowLayout { rows: 8, row_bytes: 64, swizzle: SwizzleMode::None, pad: 16 };
     /// assert_eq!(l.bytes(), 8 * 80);
     /// ```
+    #[inline]
     pub const fn bytes(&self) -> u32 {
         if self.swizzle.is_swizzled() {
             self.rows * self.row_bytes
@@ -89,6 +91,7 @@ impl Writer {
     /// ```
     /// assert_eq!(smemdesc_core::fragment::Writer::Tma.name(), "tma");
     /// ```
+    #[inline]
     pub const fn name(self) -> &'static str {
         match self {
             Writer::CpAsync16 => "cp.async",
@@ -102,6 +105,7 @@ impl Writer {
     /// ```
     /// assert_eq!(smemdesc_core::fragment::Writer::CpAsync16.bytes(), 16);
     /// ```
+    #[inline]
     pub const fn bytes(self) -> u32 {
         match self {
             Writer::CpAsync16 | Writer::Tma => 16,

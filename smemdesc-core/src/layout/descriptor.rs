@@ -30,6 +30,7 @@ const FIELD_MASK: u64 = (1 << 14) - 1;
 /// assert_eq!(layout_type_code(Arch::Sm100, SwizzleMode::B128), Some(2));
 /// assert_eq!(layout_type_code(Arch::Sm90, SwizzleMode::B128Base32B), None);
 /// ```
+#[inline]
 pub const fn layout_type_code(arch: Arch, swizzle: SwizzleMode) -> Option<u8> {
     match (arch, swizzle) {
         (_, SwizzleMode::None) => Some(0),
@@ -51,6 +52,7 @@ pub const fn layout_type_code(arch: Arch, swizzle: SwizzleMode) -> Option<u8> {
 /// assert_eq!(layout_type_from_code(Arch::Sm100, 6), Some(SwizzleMode::B32));
 /// assert_eq!(layout_type_from_code(Arch::Sm100, 3), None);
 /// ```
+#[inline]
 pub const fn layout_type_from_code(arch: Arch, code: u8) -> Option<SwizzleMode> {
     match (arch, code) {
         (_, 0) => Some(SwizzleMode::None),
@@ -95,6 +97,7 @@ impl DescriptorFields {
     /// let f = smemdesc_core::DescriptorFields::new(0, 16, 1024, smemdesc_core::SwizzleMode::B128);
     /// assert!(!f.lbo_absolute);
     /// ```
+    #[inline]
     pub const fn new(
         start_address: u32,
         lbo: u32,
@@ -129,6 +132,7 @@ pub struct SmemDescriptor {
     raw: u64,
 }
 
+#[inline]
 const fn unit_field(field: Field, bytes: u32) -> Result<u64, Error> {
     if bytes % 16 != 0 {
         return Err(Error::FieldMisaligned { field, bytes });
@@ -150,6 +154,7 @@ impl SmemDescriptor {
     /// assert_eq!(SmemDescriptor::encode(Arch::Sm90, too_far),
     ///            Err(Error::FieldOverflow { field: Field::Sbo, bytes: 1 << 18 }));
     /// ```
+    #[inline]
     pub const fn encode(arch: Arch, f: DescriptorFields) -> Result<SmemDescriptor, Error> {
         let start = tri!(unit_field(Field::StartAddress, f.start_address));
         let lbo = tri!(unit_field(Field::Lbo, f.lbo));
@@ -210,6 +215,7 @@ impl SmemDescriptor {
     /// assert!(SmemDescriptor::decode(Arch::Sm100, 0x0000_4000_0001_0040).is_ok()); // version bit set
     /// assert!(SmemDescriptor::decode(Arch::Sm100, 0x0000_0000_0001_0040).is_err()); // version 0
     /// ```
+    #[inline]
     pub const fn decode(arch: Arch, raw: u64) -> Result<SmemDescriptor, Error> {
         let d = SmemDescriptor { arch, raw };
         let bad = d.reserved_bits();
@@ -231,6 +237,7 @@ impl SmemDescriptor {
     /// let d = smemdesc_core::SmemDescriptor::from_raw(smemdesc_core::Arch::Sm100, 0);
     /// assert_eq!(d.arch(), smemdesc_core::Arch::Sm100);
     /// ```
+    #[inline]
     pub const fn arch(self) -> Arch {
         self.arch
     }
@@ -250,6 +257,7 @@ impl SmemDescriptor {
     /// ```
     /// assert_eq!(smemdesc_core::SmemDescriptor::from_raw(smemdesc_core::Arch::Sm90, 0x40).start_address(), 0x400);
     /// ```
+    #[inline]
     pub const fn start_address(self) -> u32 {
         ((self.raw & FIELD_MASK) as u32) << 4
     }
@@ -259,6 +267,7 @@ impl SmemDescriptor {
     /// ```
     /// assert_eq!(smemdesc_core::SmemDescriptor::from_raw(smemdesc_core::Arch::Sm90, 1 << 16).lbo(), 16);
     /// ```
+    #[inline]
     pub const fn lbo(self) -> u32 {
         (((self.raw >> 16) & FIELD_MASK) as u32) << 4
     }
@@ -268,6 +277,7 @@ impl SmemDescriptor {
     /// ```
     /// assert_eq!(smemdesc_core::SmemDescriptor::from_raw(smemdesc_core::Arch::Sm90, 64 << 32).sbo(), 1024);
     /// ```
+    #[inline]
     pub const fn sbo(self) -> u32 {
         (((self.raw >> 32) & FIELD_MASK) as u32) << 4
     }
@@ -277,6 +287,7 @@ impl SmemDescriptor {
     /// ```
     /// assert_eq!(smemdesc_core::SmemDescriptor::from_raw(smemdesc_core::Arch::Sm90, 3 << 49).base_offset(), 3);
     /// ```
+    #[inline]
     pub const fn base_offset(self) -> u8 {
         ((self.raw >> 49) & 7) as u8
     }
@@ -286,6 +297,7 @@ impl SmemDescriptor {
     /// ```
     /// assert_eq!(smemdesc_core::SmemDescriptor::from_raw(smemdesc_core::Arch::Sm100, 1 << 46).version(), 1);
     /// ```
+    #[inline]
     pub const fn version(self) -> u8 {
         ((self.raw >> 46) & 7) as u8
     }
@@ -295,6 +307,7 @@ impl SmemDescriptor {
     /// ```
     /// assert!(!smemdesc_core::SmemDescriptor::from_raw(smemdesc_core::Arch::Sm100, 0).lbo_absolute());
     /// ```
+    #[inline]
     pub const fn lbo_absolute(self) -> bool {
         (self.raw >> 52) & 1 == 1
     }
@@ -304,6 +317,7 @@ impl SmemDescriptor {
     /// ```
     /// assert_eq!(smemdesc_core::SmemDescriptor::from_raw(smemdesc_core::Arch::Sm100, 2 << 61).layout_code(), 2);
     /// ```
+    #[inline]
     pub const fn layout_code(self) -> u8 {
         match self.arch {
             Arch::Sm90 => (self.raw >> 62) as u8,
@@ -317,6 +331,7 @@ impl SmemDescriptor {
     /// use smemdesc_core::{Arch, SmemDescriptor, SwizzleMode};
     /// assert_eq!(SmemDescriptor::from_raw(Arch::Sm90, 3 << 62).layout(), Some(SwizzleMode::B32));
     /// ```
+    #[inline]
     pub const fn layout(self) -> Option<SwizzleMode> {
         layout_type_from_code(self.arch, self.layout_code())
     }
@@ -328,6 +343,7 @@ impl SmemDescriptor {
     /// use smemdesc_core::{Arch, SmemDescriptor};
     /// assert_eq!(SmemDescriptor::from_raw(Arch::Sm100, 0).reserved_bits(), 1 << 46); // version missing
     /// ```
+    #[inline]
     pub const fn reserved_bits(self) -> u64 {
         let always: u64 = (3 << 14) | (3 << 30);
         match self.arch {
@@ -355,6 +371,7 @@ impl SmemDescriptor {
     /// assert_eq!(d.with_base_offset(3).row_phase(), Some(5)); // base_offset says the pattern starts 3 rows later
     /// assert_eq!(d.with_start_address(0x2180).unwrap().with_base_offset(3).row_phase(), Some(0));
     /// ```
+    #[inline]
     pub const fn row_phase(self) -> Option<u32> {
         let rows = match self.layout() {
             Some(SwizzleMode::B128) => 8,
@@ -372,6 +389,7 @@ impl SmemDescriptor {
     /// let f = SmemDescriptor::from_raw(Arch::Sm90, 0x4000_0040_0001_0040).fields().unwrap();
     /// assert_eq!((f.start_address, f.lbo, f.sbo, f.layout), (0x400, 16, 1024, SwizzleMode::B128));
     /// ```
+    #[inline]
     pub const fn fields(self) -> Result<DescriptorFields, Error> {
         let layout = match self.layout() {
             Some(l) => l,
@@ -402,6 +420,7 @@ impl SmemDescriptor {
     /// let d = SmemDescriptor::from_raw(Arch::Sm90, 0x4000_0040_0001_0000).with_start_address(0x420).unwrap();
     /// assert_eq!(d.raw(), 0x4000_0040_0001_0042);
     /// ```
+    #[inline]
     pub const fn with_start_address(self, bytes: u32) -> Result<SmemDescriptor, Error> {
         let start = tri!(unit_field(Field::StartAddress, bytes));
         Ok(SmemDescriptor {
@@ -416,6 +435,7 @@ impl SmemDescriptor {
     /// use smemdesc_core::{Arch, SmemDescriptor};
     /// assert_eq!(SmemDescriptor::from_raw(Arch::Sm90, 0).with_base_offset(5).base_offset(), 5);
     /// ```
+    #[inline]
     pub const fn with_base_offset(self, base_offset: u8) -> SmemDescriptor {
         SmemDescriptor {
             arch: self.arch,

@@ -47,6 +47,7 @@ pub use crate::base::kind::{AccumType, ScaleFormat};
 /// assert!(is_block_scaled(MmaKind::Mxf4));
 /// assert!(!is_block_scaled(MmaKind::F8f6f4));
 /// ```
+#[inline]
 pub const fn is_block_scaled(kind: MmaKind) -> bool {
     matches!(kind, MmaKind::Mxf8f6f4 | MmaKind::Mxf4 | MmaKind::Mxf4nvf4)
 }
@@ -70,6 +71,7 @@ const FORMATS: [(u8, ElementType, u32); 13] = [
     (255, ElementType::F32, 0),
 ];
 
+#[inline]
 const fn family(kind: MmaKind) -> u8 {
     match kind {
         MmaKind::F16 => 0,
@@ -81,6 +83,7 @@ const fn family(kind: MmaKind) -> u8 {
 }
 
 /// The one table lookup: by type (`by_type = Some`) or by code.
+#[inline]
 const fn lookup(
     kind: MmaKind,
     by_type: Option<ElementType>,
@@ -112,6 +115,7 @@ const fn lookup(
 /// assert_eq!(format_code(MmaKind::Mxf4, ElementType::E2M1), Some(1)); // packed fp4: E2M1 = 1
 /// assert_eq!(format_code(MmaKind::F16, ElementType::TF32), None);
 /// ```
+#[inline]
 pub const fn format_code(kind: MmaKind, dtype: ElementType) -> Option<u32> {
     match lookup(kind, Some(dtype), 0) {
         Some((_, c)) => Some(c),
@@ -126,6 +130,7 @@ pub const fn format_code(kind: MmaKind, dtype: ElementType) -> Option<u32> {
 /// assert_eq!(format_type(MmaKind::I8, 1), Some(ElementType::S8));
 /// assert_eq!(format_type(MmaKind::F8f6f4, 2), None);
 /// ```
+#[inline]
 pub const fn format_type(kind: MmaKind, code: u32) -> Option<ElementType> {
     match lookup(kind, None, code) {
         Some((t, _)) => Some(t),
@@ -190,6 +195,7 @@ pub struct InstrDesc {
 }
 
 /// Legal-M text and check for a kind / CTA group / sparsity (PTX "Matrix Shape" table).
+#[inline]
 const fn m_rule(kind: MmaKind, cta_group: u32, sparse: bool, m: u32) -> Result<(), &'static str> {
     let bs = is_block_scaled(kind);
     if cta_group == 1 {
@@ -218,6 +224,7 @@ const fn m_rule(kind: MmaKind, cta_group: u32, sparse: bool, m: u32) -> Result<(
 
 /// Legal-N check; `b_mn_8bit`: B is an MN-major 8-bit operand (N multiple of 16, or 32 for
 /// `cta_group::2`, as smemdesc's tile rules).
+#[inline]
 const fn n_rule(
     kind: MmaKind,
     cta_group: u32,
@@ -246,6 +253,7 @@ const fn n_rule(
 }
 
 /// Whether `dtype` may be MN-major (transposed) under `kind`.
+#[inline]
 const fn may_transpose(kind: MmaKind, dtype: ElementType) -> bool {
     if matches!(kind, MmaKind::Mxf4 | MmaKind::Mxf4nvf4) {
         return false;
@@ -271,6 +279,7 @@ impl InstrDesc {
     /// let d = InstrDesc::new(MmaKind::Mxf4nvf4, ElementType::E2M1, ElementType::E2M1, AccumType::F32, 256, 64);
     /// assert_eq!((d.cta_group, d.sf), (2, Some(ScaleFormat::Ue8m0)));
     /// ```
+    #[inline]
     pub const fn new(
         kind: MmaKind,
         a: ElementType,
@@ -313,6 +322,7 @@ impl InstrDesc {
     /// let d = InstrDesc::new(MmaKind::F16, ElementType::F16, ElementType::F16, AccumType::F16, 64, 8).majors(Major::Mn, Major::K);
     /// assert_eq!(d.encode().unwrap().raw() & (1 << 15), 1 << 15);
     /// ```
+    #[inline]
     pub const fn majors(mut self, a: Major, b: Major) -> InstrDesc {
         self.a_major = a;
         self.b_major = b;
@@ -326,6 +336,7 @@ impl InstrDesc {
     /// let d = InstrDesc::new(MmaKind::I8, ElementType::S8, ElementType::S8, AccumType::S32, 64, 8).negate(true, false);
     /// assert!(d.validate().is_err()); // kind::i8 has no negate
     /// ```
+    #[inline]
     pub const fn negate(mut self, a: bool, b: bool) -> InstrDesc {
         self.negate_a = a;
         self.negate_b = b;
@@ -339,6 +350,7 @@ impl InstrDesc {
     /// let d = InstrDesc::new(MmaKind::I8, ElementType::S8, ElementType::U8, AccumType::S32, 128, 32).saturate(true);
     /// assert_eq!(d.encode().unwrap().raw() & 8, 8);
     /// ```
+    #[inline]
     pub const fn saturate(mut self, on: bool) -> InstrDesc {
         self.saturate = on;
         self
@@ -351,6 +363,7 @@ impl InstrDesc {
     /// let d = InstrDesc::new(MmaKind::Mxf4nvf4, ElementType::E2M1, ElementType::E2M1, AccumType::F32, 128, 8).scale_format(ScaleFormat::Ue4m3);
     /// assert_eq!(d.encode().unwrap().raw() & (1 << 23), 0);
     /// ```
+    #[inline]
     pub const fn scale_format(mut self, sf: ScaleFormat) -> InstrDesc {
         self.sf = Some(sf);
         self
@@ -363,6 +376,7 @@ impl InstrDesc {
     /// let d = InstrDesc::new(MmaKind::F16, ElementType::BF16, ElementType::BF16, AccumType::F32, 128, 24).cta_group(2);
     /// assert!(d.validate().is_err()); // cta_group::2 N steps by 16
     /// ```
+    #[inline]
     pub const fn cta_group(mut self, cta_group: u32) -> InstrDesc {
         self.cta_group = cta_group;
         self
@@ -375,6 +389,7 @@ impl InstrDesc {
     /// let d = InstrDesc::new(MmaKind::Tf32, ElementType::TF32, ElementType::TF32, AccumType::F32, 64, 8).sparse(true);
     /// assert_eq!(d.encode().unwrap().raw() & 4, 4);
     /// ```
+    #[inline]
     pub const fn sparse(mut self, on: bool) -> InstrDesc {
         self.sparse = on;
         self
@@ -387,6 +402,7 @@ impl InstrDesc {
     /// let d = InstrDesc::new(MmaKind::Mxf4, ElementType::E2M1, ElementType::E2M1, AccumType::F32, 256, 128).k96(true);
     /// assert_eq!(d.encode().unwrap().raw() >> 31, 1);
     /// ```
+    #[inline]
     pub const fn k96(mut self, on: bool) -> InstrDesc {
         self.k96 = on;
         self
@@ -400,6 +416,7 @@ impl InstrDesc {
     /// assert_eq!(InstrDesc::new(MmaKind::Tf32, ElementType::TF32, ElementType::TF32, AccumType::F32, 64, 8).k(), 8);
     /// assert_eq!(InstrDesc::new(MmaKind::Mxf4, ElementType::E2M1, ElementType::E2M1, AccumType::F32, 128, 8).k(), 64);
     /// ```
+    #[inline]
     pub const fn k(&self) -> u32 {
         let dense = match self.kind {
             MmaKind::F16 => 16,
@@ -429,6 +446,7 @@ impl InstrDesc {
     ///     .majors(Major::Mn, Major::K);
     /// assert!(matches!(fp6_mn.validate(), Err(IdescError::MnMajorNotAllowed { operand: Operand::A, .. })));
     /// ```
+    #[inline]
     pub const fn validate(&self) -> Result<(), IdescError> {
         let kind = self.kind;
         if format_code(kind, self.a).is_none() {
@@ -522,6 +540,7 @@ impl InstrDesc {
     }
 
     /// Scale format, K bit, scale-factor ids and the sparsity selector.
+    #[inline]
     const fn check_scale(&self) -> Result<(), IdescError> {
         let kind = self.kind;
         let legal_sf = match kind {

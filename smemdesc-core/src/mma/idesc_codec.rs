@@ -10,10 +10,12 @@ use crate::mma::idesc::{
 use crate::mma::idesc_error::IdescError;
 use crate::mma::shape::{MmaKind, Operand};
 
+#[inline]
 const fn flag(b: bool) -> u32 {
     b as u32
 }
 
+#[inline]
 const fn major_of(bit: u32) -> Major {
     if bit == 1 {
         Major::Mn
@@ -31,6 +33,7 @@ impl InstrDesc {
     /// let i = InstrDesc::new(MmaKind::Tf32, ElementType::TF32, ElementType::TF32, AccumType::F32, 64, 8).encode().unwrap();
     /// assert_eq!(i.raw(), 0x04020910);
     /// ```
+    #[inline]
     pub const fn encode(&self) -> Result<Idesc, IdescError> {
         tri!(self.validate());
         Ok(Idesc {
@@ -46,6 +49,7 @@ impl InstrDesc {
     /// const I: Idesc = InstrDesc::new(MmaKind::I8, ElementType::S8, ElementType::U8, AccumType::S32, 128, 48).expect_valid();
     /// assert_eq!(I.raw() >> 24, 128 >> 4);
     /// ```
+    #[inline]
     pub const fn expect_valid(&self) -> Idesc {
         match self.encode() {
             Ok(i) => i,
@@ -54,6 +58,7 @@ impl InstrDesc {
     }
 
     /// Packs the fields without validation (callers validate first).
+    #[inline]
     const fn pack(&self) -> u32 {
         let a = match format_code(self.kind, self.a) {
             Some(c) => c,
@@ -114,6 +119,7 @@ impl Idesc {
     /// ```
     /// assert_eq!(smemdesc_core::Idesc::new(7, smemdesc_core::MmaKind::F16).raw(), 7);
     /// ```
+    #[inline]
     pub const fn new(raw: u32, kind: MmaKind) -> Idesc {
         Idesc { raw, kind }
     }
@@ -124,6 +130,7 @@ impl Idesc {
     /// use smemdesc_core::*;
     /// assert_eq!(Idesc::new(0x04020910, MmaKind::Tf32).raw(), 0x04020910);
     /// ```
+    #[inline]
     pub const fn raw(&self) -> u32 {
         self.raw
     }
@@ -134,6 +141,7 @@ impl Idesc {
     /// use smemdesc_core::*;
     /// assert_eq!(Idesc::new(0, MmaKind::I8).kind(), MmaKind::I8);
     /// ```
+    #[inline]
     pub const fn kind(&self) -> MmaKind {
         self.kind
     }
@@ -145,6 +153,7 @@ impl Idesc {
     /// use smemdesc_core::*;
     /// assert_eq!(Idesc::new(0x04020910, MmaKind::Tf32).runtime64(), 0x04020910_0000_0000);
     /// ```
+    #[inline]
     pub const fn runtime64(&self) -> u64 {
         (self.raw as u64) << 32
     }
@@ -160,6 +169,7 @@ impl Idesc {
     /// assert_eq!(r.raw(), i.raw() | (2 << 29));
     /// assert!(i.try_with_sf_tmem(0x4000_0000, 0).is_err()); // id 1: mxf4 takes 0 or 2
     /// ```
+    #[inline]
     pub const fn try_with_sf_tmem(
         self,
         tsfa_addr: u32,
@@ -180,6 +190,7 @@ impl Idesc {
     /// let i = Idesc::new(0x08820000, MmaKind::Mxf8f6f4);
     /// assert_eq!(i.with_sf_tmem_wrapping(0xC000_0000, 0x4000_0000).raw(), 0x08820000 | (3 << 29) | (1 << 4));
     /// ```
+    #[inline]
     pub const fn with_sf_tmem_wrapping(self, tsfa_addr: u32, tsfb_addr: u32) -> Idesc {
         let raw = (self.raw & !((3 << 29) | (3 << 4)))
             | ((tsfa_addr >> 30) << 29)
@@ -210,6 +221,7 @@ impl Idesc {
     /// let i = InstrDesc::new(MmaKind::F16, ElementType::F16, ElementType::F16, AccumType::F32, 128, 64).sparse(true).expect_valid();
     /// assert_eq!(i.try_with_sparse_id(3).unwrap().raw() & 3, 3);
     /// ```
+    #[inline]
     pub const fn try_with_sparse_id(self, id: u32) -> Result<Idesc, IdescError> {
         let mut d = tri!(self.decode());
         d.sparse_id = id;
@@ -225,6 +237,7 @@ impl Idesc {
     /// let e = Idesc::new(0x0880_0000 | (1 << 26), MmaKind::Mxf8f6f4).decode();
     /// assert!(matches!(e, Err(IdescError::ReservedBits { bits: 0x0400_0000, .. })));
     /// ```
+    #[inline]
     pub const fn decode(&self) -> Result<InstrDesc, IdescError> {
         let raw = self.raw;
         let kind = self.kind;
@@ -389,6 +402,7 @@ impl IdescField {
     /// let m = idesc_fields(MmaKind::Tf32).iter().find(|f| f.name == "m").unwrap();
     /// assert_eq!(m.get(0x04020910), 4); // M>>4 = 64>>4
     /// ```
+    #[inline]
     pub const fn get(&self, raw: u32) -> u32 {
         (raw >> self.lo) & ((1 << self.width) - 1)
     }
@@ -400,6 +414,7 @@ impl IdescField {
     /// let n = idesc_fields(MmaKind::I8).iter().find(|f| f.name == "n").unwrap();
     /// assert_eq!(n.put(64 >> 3), 8 << 17);
     /// ```
+    #[inline]
     pub const fn put(&self, value: u32) -> u32 {
         (value & ((1 << self.width) - 1)) << self.lo
     }
@@ -410,11 +425,13 @@ impl IdescField {
     /// use smemdesc_core::{idesc_fields, MmaKind};
     /// assert_eq!(idesc_fields(MmaKind::F16)[0].mask(), 0b11);
     /// ```
+    #[inline]
     pub const fn mask(&self) -> u32 {
         self.put(u32::MAX)
     }
 }
 
+#[inline]
 const fn fld(name: &'static str, lo: u32, width: u32, meaning: &'static str) -> IdescField {
     IdescField {
         name,
@@ -425,6 +442,7 @@ const fn fld(name: &'static str, lo: u32, width: u32, meaning: &'static str) -> 
     }
 }
 
+#[inline]
 const fn res(name: &'static str, lo: u32, width: u32) -> IdescField {
     IdescField {
         name,
@@ -537,6 +555,7 @@ const MXF4_FIELDS: [IdescField; 18] = [
 ///     assert_eq!(idesc_fields(k).iter().fold(0, |m, f| m | f.mask()), u32::MAX);
 /// }
 /// ```
+#[inline]
 pub const fn idesc_fields(kind: MmaKind) -> &'static [IdescField] {
     match kind {
         MmaKind::Mxf8f6f4 => &MXF8F6F4_FIELDS,
@@ -546,6 +565,7 @@ pub const fn idesc_fields(kind: MmaKind) -> &'static [IdescField] {
 }
 
 /// The reserved bits of a `kind` descriptor (from [`idesc_fields`]).
+#[inline]
 const fn reserved_mask(kind: MmaKind) -> u32 {
     let fields = idesc_fields(kind);
     let mut mask = 0;

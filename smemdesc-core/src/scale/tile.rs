@@ -113,6 +113,7 @@ impl ScaleDecl {
     /// let s = ScaleDecl::new(MmaKind::Mxf4, Operand::A, 128, 128);
     /// assert_eq!((s.format, s.vec), (ScaleFormat::Ue8m0, 32));
     /// ```
+    #[inline]
     pub const fn new(kind: MmaKind, operand: Operand, tile_mn: u32, tile_k: u32) -> ScaleDecl {
         let format = match kind {
             MmaKind::Mxf4nvf4 => ScaleFormat::Ue4m3,
@@ -138,6 +139,7 @@ impl ScaleDecl {
     /// let s = ScaleDecl::new(MmaKind::Mxf4nvf4, Operand::A, 128, 128).format(ScaleFormat::Ue8m0);
     /// assert_eq!(s.vec, 32);
     /// ```
+    #[inline]
     pub const fn format(mut self, format: ScaleFormat) -> ScaleDecl {
         self.format = format;
         if !self.vec_given {
@@ -156,6 +158,7 @@ impl ScaleDecl {
     /// // ue4m3 factors are one per 16 values only (`.block16`)
     /// assert!(ScaleDecl::new(MmaKind::Mxf4nvf4, Operand::B, 128, 128).vec(32).build().is_err());
     /// ```
+    #[inline]
     pub const fn vec(mut self, vec: u32) -> ScaleDecl {
         self.vec = vec;
         self.vec_given = true;
@@ -168,6 +171,7 @@ impl ScaleDecl {
     /// # use smemdesc_core::*;
     /// assert_eq!(ScaleDecl::new(MmaKind::Mxf4, Operand::A, 128, 128).stages(3).stages, 3);
     /// ```
+    #[inline]
     pub const fn stages(mut self, stages: u32) -> ScaleDecl {
         self.stages = stages;
         self
@@ -180,6 +184,7 @@ impl ScaleDecl {
     /// let s = ScaleDecl::new(MmaKind::Mxf4, Operand::A, 128, 128).cta_group(2).build().unwrap();
     /// assert_eq!(s.copy_instruction(), "tcgen05.cp.cta_group::2.32x128b.warpx4");
     /// ```
+    #[inline]
     pub const fn cta_group(mut self, cta_group: u32) -> ScaleDecl {
         self.cta_group = cta_group;
         self
@@ -194,6 +199,7 @@ impl ScaleDecl {
     /// assert_eq!(e.argument(), Argument::TileK); // 64 values = 2 factors, an atom holds 4
     /// assert!(ScaleDecl::new(MmaKind::F16, Operand::A, 128, 128).build().is_err());
     /// ```
+    #[inline]
     pub const fn build(self) -> Result<ScaleTile, Error> {
         let legal = match (self.kind, self.format, self.vec) {
             (MmaKind::Mxf8f6f4 | MmaKind::Mxf4, ScaleFormat::Ue8m0, 32) => Ok(()),
@@ -276,6 +282,7 @@ impl ScaleDecl {
     /// const S: ScaleTile = ScaleDecl::new(MmaKind::Mxf4, Operand::A, 256, 256).stages(4).expect_valid();
     /// assert_eq!(S.bytes(), 4 * 2 * 2 * 512);
     /// ```
+    #[inline]
     pub const fn expect_valid(self) -> ScaleTile {
         match self.build() {
             Ok(t) => t,
@@ -291,6 +298,7 @@ impl ScaleTile {
     /// # use smemdesc_core::*;
     /// assert_eq!(ScaleDecl::new(MmaKind::Mxf4, Operand::B, 192, 128).build().unwrap().mn_blocks(), 2);
     /// ```
+    #[inline]
     pub const fn mn_blocks(&self) -> u32 {
         self.tile_mn.div_ceil(SCALE_ATOM_ROWS)
     }
@@ -301,6 +309,7 @@ impl ScaleTile {
     /// # use smemdesc_core::*;
     /// assert_eq!(ScaleDecl::new(MmaKind::Mxf4, Operand::A, 128, 512).build().unwrap().k_blocks(), 4);
     /// ```
+    #[inline]
     pub const fn k_blocks(&self) -> u32 {
         self.sf_k() / SCALE_ATOM_FACTORS
     }
@@ -311,6 +320,7 @@ impl ScaleTile {
     /// # use smemdesc_core::*;
     /// assert_eq!(ScaleDecl::new(MmaKind::Mxf4nvf4, Operand::A, 128, 128).build().unwrap().sf_k(), 8);
     /// ```
+    #[inline]
     pub const fn sf_k(&self) -> u32 {
         self.tile_k / self.vec
     }
@@ -323,6 +333,7 @@ impl ScaleTile {
     /// # use smemdesc_core::*;
     /// assert_eq!(ScaleDecl::new(MmaKind::Mxf4nvf4, Operand::A, 128, 128).build().unwrap().factors_per_mma(), 4);
     /// ```
+    #[inline]
     pub const fn factors_per_mma(&self) -> u32 {
         let k = match self.kind {
             MmaKind::Mxf8f6f4 => 32,
@@ -337,6 +348,7 @@ impl ScaleTile {
     /// # use smemdesc_core::*;
     /// assert_eq!(ScaleDecl::new(MmaKind::Mxf4, Operand::A, 256, 128).build().unwrap().stage_bytes(), 1024);
     /// ```
+    #[inline]
     pub const fn stage_bytes(&self) -> u32 {
         self.mn_blocks() * self.k_blocks() * SCALE_ATOM_BYTES
     }
@@ -347,6 +359,7 @@ impl ScaleTile {
     /// # use smemdesc_core::*;
     /// assert_eq!(ScaleDecl::new(MmaKind::Mxf4, Operand::A, 128, 128).stages(2).build().unwrap().bytes(), 1024);
     /// ```
+    #[inline]
     pub const fn bytes(&self) -> u32 {
         self.stage_bytes() * self.stages
     }
@@ -357,6 +370,7 @@ impl ScaleTile {
     /// # use smemdesc_core::*;
     /// assert_eq!(ScaleDecl::new(MmaKind::Mxf4, Operand::A, 128, 128).build().unwrap().align(), 128);
     /// ```
+    #[inline]
     pub const fn align(&self) -> u32 {
         128
     }
@@ -373,6 +387,7 @@ impl ScaleTile {
     /// assert_eq!(s.factor_offset(128, 0), 512); // next M block: next atom
     /// assert_eq!(s.factor_offset(0, 4), 1024); // next K block: after both M blocks
     /// ```
+    #[inline]
     pub const fn factor_offset(&self, mn: u32, j: u32) -> u32 {
         let mn = mn % (self.mn_blocks() * SCALE_ATOM_ROWS);
         let j = j % self.sf_k();
@@ -390,6 +405,7 @@ impl ScaleTile {
     /// assert_eq!(s.offset(1, 31), 16);
     /// assert_eq!(s.offset(1, 32), 17);
     /// ```
+    #[inline]
     pub const fn offset(&self, mn: u32, k: u32) -> u32 {
         self.factor_offset(mn, k / self.vec)
     }
@@ -402,6 +418,7 @@ impl ScaleTile {
     /// let s = ScaleDecl::new(MmaKind::Mxf4, Operand::A, 128, 128).build().unwrap();
     /// assert_eq!(s.copy_instruction(), "tcgen05.cp.cta_group::1.32x128b.warpx4");
     /// ```
+    #[inline]
     pub const fn copy_instruction(&self) -> &'static str {
         if self.cta_group == 2 {
             "tcgen05.cp.cta_group::2.32x128b.warpx4"
@@ -420,6 +437,7 @@ impl ScaleTile {
     /// assert_eq!(d.start_address(), 0x1000 + 2048 + 512 * (1 + 2 * 1));
     /// assert_eq!((d.sbo(), d.layout()), (128, Some(SwizzleMode::None)));
     /// ```
+    #[inline]
     pub const fn copy_desc(
         &self,
         smem_addr: u32,
@@ -473,6 +491,25 @@ impl ScaleTile {
         )
     }
 
+    /// [`copy_desc`](Self::copy_desc)'s raw descriptor, asserting: out of range is a compile error
+    /// in `const` and a panic at run time (a `trap` on nvptx64, with no call). What
+    /// `#[smem_scale_tile]`'s `copy_desc` calls.
+    ///
+    /// ```
+    /// # use smemdesc_core::*;
+    /// let s = ScaleDecl::new(MmaKind::Mxf4, Operand::A, 256, 256).stages(2).build().unwrap();
+    /// assert_eq!(s.copy_desc_asserting(0x1000, 1, 1, 1), s.copy_desc(0x1000, 1, 1, 1).unwrap().raw());
+    /// ```
+    #[doc(hidden)]
+    #[track_caller]
+    #[inline]
+    pub const fn copy_desc_asserting(&self, smem_addr: u32, i: u32, j: u32, stage: u32) -> u64 {
+        match self.copy_desc(smem_addr, i, j, stage) {
+            Ok(d) => d.raw(),
+            Err(e) => crate::tile::access::fail(&e),
+        }
+    }
+
     /// The TMA box (`boxDim`, innermost first) that loads one K block of every M/N block of a
     /// stage, for a `UINT8` tensor map of rank 4 over CUTLASS's global scale-factor layout
     /// (atoms of 512 B, K blocks contiguous): `globalDim = [256, 2, K/(4·vec), MN/128]`,
@@ -484,6 +521,7 @@ impl ScaleTile {
     /// let s = ScaleDecl::new(MmaKind::Mxf4, Operand::A, 256, 256).build().unwrap();
     /// assert_eq!((s.tma_box(), s.tma_boxes(), s.tma_box_offset(1)), ([256, 2, 1, 2], 2, 1024));
     /// ```
+    #[inline]
     pub const fn tma_box(&self) -> [u32; 4] {
         [256, 2, 1, self.mn_blocks()]
     }
@@ -494,6 +532,7 @@ impl ScaleTile {
     /// # use smemdesc_core::*;
     /// assert_eq!(ScaleDecl::new(MmaKind::Mxf4nvf4, Operand::A, 128, 256).build().unwrap().tma_boxes(), 4);
     /// ```
+    #[inline]
     pub const fn tma_boxes(&self) -> u32 {
         self.k_blocks()
     }
@@ -505,11 +544,13 @@ impl ScaleTile {
     /// # use smemdesc_core::*;
     /// assert_eq!(ScaleDecl::new(MmaKind::Mxf4, Operand::A, 128, 256).build().unwrap().tma_box_offset(1), 512);
     /// ```
+    #[inline]
     pub const fn tma_box_offset(&self, b: u32) -> u32 {
         (b % self.tma_boxes()) * self.mn_blocks() * SCALE_ATOM_BYTES
     }
 }
 
+#[inline]
 const fn sat(v: u64) -> u32 {
     if v > u32::MAX as u64 {
         u32::MAX
@@ -518,6 +559,7 @@ const fn sat(v: u64) -> u32 {
     }
 }
 
+#[inline]
 const fn default_vec(format: ScaleFormat) -> u32 {
     match format {
         ScaleFormat::Ue8m0 => 32,

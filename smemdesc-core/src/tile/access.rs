@@ -476,7 +476,7 @@ const fn message(e: &Error) -> &'static str {
 /// evaluated in `const`; `#[track_caller]` points both at the user's call).
 #[track_caller]
 #[cfg(not(target_arch = "nvptx64"))]
-const fn fail(e: &Error) -> ! {
+pub(crate) const fn fail(e: &Error) -> ! {
     panic!("{}", message(e))
 }
 
@@ -488,7 +488,7 @@ const fn fail(e: &Error) -> ! {
 #[track_caller]
 #[inline(always)]
 #[cfg(target_arch = "nvptx64")]
-const fn fail(e: &Error) -> ! {
+pub(crate) const fn fail(e: &Error) -> ! {
     core::intrinsics::const_eval_select((e,), fail_in_const, fail_at_run_time)
 }
 

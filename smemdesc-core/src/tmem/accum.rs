@@ -47,6 +47,7 @@ impl DataPath {
     /// ```
     /// assert_eq!(smemdesc_core::DataPath::HalfLanes.lanes_per_warp(), 16);
     /// ```
+    #[inline]
     pub const fn lanes_per_warp(self) -> u32 {
         match self {
             DataPath::HalfLanes => 16,
@@ -89,6 +90,7 @@ impl TmemAccum {
     /// assert_eq!(TmemAccum::new(128, 48, 2, AccumType::F32), Err(TmemError::IllegalN { n: 48, step: 32 }));
     /// assert!(TmemAccum::new(128, 64, 1, AccumType::F16).is_err());
     /// ```
+    #[inline]
     pub const fn new(
         m: u32,
         n: u32,
@@ -129,6 +131,7 @@ impl TmemAccum {
     /// const D: TmemAccum = TmemAccum::expect_new(256, 64, 2, AccumType::F32);
     /// assert_eq!(D.rows(), 128);
     /// ```
+    #[inline]
     pub const fn expect_new(m: u32, n: u32, cta_group: u32, accum: AccumType) -> TmemAccum {
         match TmemAccum::new(m, n, cta_group, accum) {
             Ok(d) => d,
@@ -142,6 +145,7 @@ impl TmemAccum {
     /// # use smemdesc_core::*;
     /// assert_eq!(TmemAccum::new(128, 64, 2, AccumType::F32).unwrap().rows(), 64);
     /// ```
+    #[inline]
     pub const fn rows(&self) -> u32 {
         self.m / self.cta_group
     }
@@ -152,6 +156,7 @@ impl TmemAccum {
     /// # use smemdesc_core::*;
     /// assert_eq!(TmemAccum::new(128, 256, 1, AccumType::F32).unwrap().cols(), 256);
     /// ```
+    #[inline]
     pub const fn cols(&self) -> u32 {
         match self.path {
             DataPath::SplitN => self.n / 2,
@@ -165,6 +170,7 @@ impl TmemAccum {
     /// # use smemdesc_core::*;
     /// assert_eq!(TmemAccum::new(64, 64, 1, AccumType::F32).unwrap().elements(), 4096);
     /// ```
+    #[inline]
     pub const fn elements(&self) -> u32 {
         self.rows() * self.n
     }
@@ -210,6 +216,7 @@ impl TmemAccum {
     /// let d = TmemAccum::new(128, 64, 1, AccumType::F32).unwrap();
     /// assert_eq!(d.try_address(128, 0), Err(TmemError::OutOfRange { what: "row", index: 128, count: 128 }));
     /// ```
+    #[inline]
     pub const fn try_address(&self, m: u32, n: u32) -> Result<(u32, u32), TmemError> {
         if m >= self.rows() {
             return Err(TmemError::OutOfRange {
@@ -268,6 +275,7 @@ impl TmemAccum {
     /// assert_eq!(d.try_element(64, 0), Ok((0, 32)));
     /// assert!(d.try_element(0, 32).is_err());
     /// ```
+    #[inline]
     pub const fn try_element(&self, lane: u32, col: u32) -> Result<(u32, u32), TmemError> {
         let lane_ok = lane < 128 && (lane & 31) < self.path.lanes_per_warp();
         if !lane_ok || col >= self.cols() {

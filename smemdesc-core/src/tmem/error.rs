@@ -123,6 +123,7 @@ impl TmemError {
     /// use smemdesc_core::TmemError;
     /// assert_eq!(TmemError::PackNot16Bit.summary(), ".pack::16b needs 16-bit data");
     /// ```
+    #[inline]
     pub const fn summary(&self) -> &'static str {
         match self {
             TmemError::CtaGroup { .. } => "cta_group must be 1 or 2",

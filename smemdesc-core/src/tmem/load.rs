@@ -71,6 +71,7 @@ impl LoadShape {
     /// ```
     /// assert_eq!(smemdesc_core::LoadShape::S32x32b.name(), "32x32b");
     /// ```
+    #[inline]
     pub const fn name(self) -> &'static str {
         match self {
             LoadShape::S32x32b => "32x32b",
@@ -95,6 +96,7 @@ impl LoadShape {
     /// ```
     /// assert_eq!(smemdesc_core::LoadShape::S16x64b.lanes(), 16);
     /// ```
+    #[inline]
     pub const fn lanes(self) -> u32 {
         match self {
             LoadShape::S32x32b => 32,
@@ -107,6 +109,7 @@ impl LoadShape {
     /// ```
     /// assert_eq!(smemdesc_core::LoadShape::S16x256b.regs_per_repeat(), 4);
     /// ```
+    #[inline]
     pub const fn regs_per_repeat(self) -> u32 {
         match self {
             LoadShape::S16x128b => 2,
@@ -120,6 +123,7 @@ impl LoadShape {
     /// ```
     /// assert_eq!(smemdesc_core::LoadShape::S16x256b.max_num(), 32);
     /// ```
+    #[inline]
     pub const fn max_num(self) -> u32 {
         128 / self.regs_per_repeat()
     }
@@ -153,6 +157,7 @@ impl TmemLoad {
     /// assert!(TmemLoad::new(LoadShape::S32x32b, 128).is_ok());
     /// assert_eq!(TmemLoad::new(LoadShape::S16x128b, 128), Err(TmemError::IllegalNum { num: 128, max: 64 }));
     /// ```
+    #[inline]
     pub const fn new(shape: LoadShape, num: u32) -> Result<TmemLoad, TmemError> {
         if !num.is_power_of_two() || num > shape.max_num() {
             return Err(TmemError::IllegalNum {
@@ -174,6 +179,7 @@ impl TmemLoad {
     /// const L: TmemLoad = TmemLoad::expect_new(LoadShape::S32x32b, 16);
     /// assert_eq!(L.regs(), 16);
     /// ```
+    #[inline]
     pub const fn expect_new(shape: LoadShape, num: u32) -> TmemLoad {
         match TmemLoad::new(shape, num) {
             Ok(l) => l,
@@ -188,6 +194,7 @@ impl TmemLoad {
     /// let l = TmemLoad::expect_new(LoadShape::S32x32b, 4).pack(true);
     /// assert_eq!((l.regs(), l.cols()), (4, 8));
     /// ```
+    #[inline]
     pub const fn pack(mut self, on: bool) -> TmemLoad {
         self.pack16 = on;
         self
@@ -221,6 +228,7 @@ impl TmemLoad {
     /// # use smemdesc_core::*;
     /// assert_eq!(TmemLoad::expect_new(LoadShape::S16x128b, 8).regs(), 16);
     /// ```
+    #[inline]
     pub const fn regs(&self) -> u32 {
         self.shape.regs_per_repeat() * self.num
     }
@@ -231,6 +239,7 @@ impl TmemLoad {
     /// # use smemdesc_core::*;
     /// assert_eq!(TmemLoad::expect_new(LoadShape::S16x128b, 8).lanes(), 16);
     /// ```
+    #[inline]
     pub const fn lanes(&self) -> u32 {
         self.shape.lanes()
     }
@@ -241,6 +250,7 @@ impl TmemLoad {
     /// # use smemdesc_core::*;
     /// assert_eq!(TmemLoad::expect_new(LoadShape::S16x256b, 1).cols_per_repeat(), 8);
     /// ```
+    #[inline]
     pub const fn cols_per_repeat(&self) -> u32 {
         let c = match self.shape {
             LoadShape::S32x32b => 1,
@@ -258,6 +268,7 @@ impl TmemLoad {
     /// # use smemdesc_core::*;
     /// assert_eq!(TmemLoad::expect_new(LoadShape::S16x32bx2, 4).cols(), 8);
     /// ```
+    #[inline]
     pub const fn cols(&self) -> u32 {
         let per_half = self.cols_per_repeat() * self.num;
         match self.shape {
@@ -273,6 +284,7 @@ impl TmemLoad {
     /// # use smemdesc_core::*;
     /// assert_eq!(TmemLoad::expect_new(LoadShape::S16x32bx2, 4).half_split(), 4);
     /// ```
+    #[inline]
     pub const fn half_split(&self) -> u32 {
         match self.shape {
             LoadShape::S16x32bx2 => self.num << (self.pack16 as u32),
@@ -344,6 +356,7 @@ impl TmemLoad {
     /// # use smemdesc_core::*;
     /// assert_eq!(TmemLoad::expect_new(LoadShape::S32x32b, 8).mnemonic().as_str(), "tcgen05.ld.sync.aligned.32x32b.x8.b32");
     /// ```
+    #[inline]
     pub const fn mnemonic(&self) -> ConstText<64> {
         let t = ConstText::new()
             .str("tcgen05.ld.sync.aligned.")

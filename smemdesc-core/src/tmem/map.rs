@@ -61,6 +61,7 @@ impl TmemAccum {
     /// assert_eq!(d.load_map(TmemLoad::parse("32x32b.x128").unwrap()), Err(TmemError::LoadColumns { load_cols: 128, accum_cols: 64 }));
     /// assert_eq!(d.load_map(TmemLoad::parse("16x256b.x4").unwrap()).unwrap().loads(), 4);
     /// ```
+    #[inline]
     pub const fn load_map(&self, load: TmemLoad) -> Result<TmemLoadMap, TmemError> {
         let path_lanes = self.path.lanes_per_warp();
         if load.lanes() > path_lanes {
@@ -99,6 +100,7 @@ impl TmemAccum {
     /// assert_eq!(ok, ["16x64b", "16x128b", "16x256b", "16x32bx2"]);
     /// assert!(TmemAccum::new(128, 128, 2, AccumType::F32).unwrap().can_load(LoadShape::S32x32b));
     /// ```
+    #[inline]
     pub const fn can_load(&self, shape: LoadShape) -> bool {
         shape.lanes() <= self.path.lanes_per_warp()
     }
@@ -112,6 +114,7 @@ impl TmemAccum {
     ///     .expect_load_map(TmemLoad::expect_new(LoadShape::S32x32b, 64));
     /// assert_eq!(M.loads(), 1);
     /// ```
+    #[inline]
     pub const fn expect_load_map(&self, load: TmemLoad) -> TmemLoadMap {
         match self.load_map(load) {
             Ok(m) => m,
@@ -128,6 +131,7 @@ impl TmemLoadMap {
     /// let m = TmemAccum::new(128, 128, 2, AccumType::F32).unwrap().load_map(TmemLoad::parse("16x128b.x1").unwrap()).unwrap();
     /// assert_eq!(m.loads(), 32);
     /// ```
+    #[inline]
     pub const fn loads(&self) -> u32 {
         self.chunks * self.halves
     }
@@ -139,6 +143,7 @@ impl TmemLoadMap {
     /// let m = TmemAccum::new(64, 64, 1, AccumType::F32).unwrap().load_map(TmemLoad::parse("16x64b.x16").unwrap()).unwrap();
     /// assert_eq!(m.regs_per_thread(), 32);
     /// ```
+    #[inline]
     pub const fn regs_per_thread(&self) -> u32 {
         self.loads() * self.load.regs()
     }
@@ -228,6 +233,7 @@ impl TmemLoadMap {
     /// let m = TmemAccum::new(128, 64, 1, AccumType::F32).unwrap().load_map(TmemLoad::parse("32x32b.x16").unwrap()).unwrap();
     /// assert_eq!(m.try_reg_element(0, 64), Err(TmemError::OutOfRange { what: "register", index: 64, count: 64 }));
     /// ```
+    #[inline]
     pub const fn try_reg_element(&self, thread: u32, reg: u32) -> Result<(u32, u32), TmemError> {
         if thread >= 128 {
             return Err(TmemError::OutOfRange {
@@ -294,6 +300,7 @@ impl TmemLoadMap {
     /// assert_eq!(m.try_element_reg(127, 63), Ok((127, 63)));
     /// assert!(m.try_element_reg(128, 0).is_err());
     /// ```
+    #[inline]
     pub const fn try_element_reg(&self, m: u32, n: u32) -> Result<(u32, u32), TmemError> {
         tri!(self.accum.try_address(m, n));
         Ok(self.element_reg_wrapping(m, n))

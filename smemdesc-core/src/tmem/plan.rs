@@ -41,6 +41,7 @@ pub const TMEM_COLUMNS: u32 = 512;
 /// assert_eq!(tmem::plan::alloc_columns_for(288), Ok(512));
 /// assert_eq!(tmem::plan::alloc_columns_for(513), Err(TmemError::OverCapacity { cols: 513 }));
 /// ```
+#[inline]
 pub const fn alloc_columns_for(cols: u32) -> Result<u32, TmemError> {
     if cols > TMEM_COLUMNS {
         return Err(TmemError::OverCapacity { cols });
@@ -86,6 +87,7 @@ impl TmemPlanDecl {
     /// let p = MmaPair::pair(&a, &b, PairOptions::new(AccumType::F32)).unwrap();
     /// assert_eq!(TmemPlanDecl::new(&p).build().unwrap().alloc_columns, 64);
     /// ```
+    #[inline]
     pub const fn new(pair: &MmaPair) -> TmemPlanDecl {
         TmemPlanDecl {
             pair: *pair,
@@ -105,6 +107,7 @@ impl TmemPlanDecl {
     /// # let p = MmaPair::pair(&a, &b, PairOptions::new(AccumType::F32)).unwrap();
     /// assert_eq!(TmemPlanDecl::new(&p).stages(3).build().unwrap().alloc_columns, 256);
     /// ```
+    #[inline]
     pub const fn stages(mut self, stages: u32) -> TmemPlanDecl {
         self.stages = stages;
         self
@@ -120,6 +123,7 @@ impl TmemPlanDecl {
     /// # let p = MmaPair::pair(&a, &b, PairOptions::new(AccumType::F32)).unwrap();
     /// assert_eq!(TmemPlanDecl::new(&p).scale(&sfa, &sfa).build(), Err(TmemError::ScaleTiles)); // f16 is dense
     /// ```
+    #[inline]
     pub const fn scale(mut self, sfa: &ScaleTile, sfb: &ScaleTile) -> TmemPlanDecl {
         self.sfa = Some(*sfa);
         self.sfb = Some(*sfb);
@@ -136,6 +140,7 @@ impl TmemPlanDecl {
     /// assert_eq!(TmemPlanDecl::new(&p).alloc(96).build(), Err(TmemError::AllocNotPow2 { alloc: 96 }));
     /// assert_eq!(TmemPlanDecl::new(&p).alloc(256).build().unwrap().ctas_per_sm(), 2);
     /// ```
+    #[inline]
     pub const fn alloc(mut self, cols: u32) -> TmemPlanDecl {
         self.alloc = cols;
         self
@@ -150,6 +155,7 @@ impl TmemPlanDecl {
     /// # let p = MmaPair::pair(&a, &b, PairOptions::new(AccumType::F32)).unwrap();
     /// assert_eq!(TmemPlanDecl::new(&p).stages(3).build(), Err(TmemError::OverCapacity { cols: 768 }));
     /// ```
+    #[inline]
     pub const fn build(&self) -> Result<TmemPlan, TmemError> {
         let p = &self.pair;
         if !matches!(p.arch, Arch::Sm100) {
@@ -227,6 +233,7 @@ impl TmemPlanDecl {
     /// let d = TmemPlanDecl::new(&p).stages(3);
     /// assert_eq!(d.message().as_str(), "Tensor Memory plan needs 768 columns, over the 512 of an SM: accumulator 3 x 256 at column 0");
     /// ```
+    #[inline]
     pub const fn expect_valid(&self) -> TmemPlan {
         match self.build() {
             Ok(p) => p,
@@ -288,6 +295,7 @@ impl TmemPlanDecl {
 }
 
 /// Whether `tile` is the `op` scale-factor tile this pairing reads.
+#[inline]
 const fn scale_fits(p: &MmaPair, tile: &ScaleTile, op: Operand) -> bool {
     let Some((format, vec)) = p.scale_vec() else {
         return false;
@@ -343,6 +351,7 @@ impl TmemPlan {
     /// # let p = MmaPair::pair(&a, &b, PairOptions::new(AccumType::F32)).unwrap();
     /// assert_eq!(TmemPlanDecl::new(&p).build().unwrap().ctas_per_sm(), 16);
     /// ```
+    #[inline]
     pub const fn ctas_per_sm(&self) -> u32 {
         TMEM_COLUMNS / self.alloc_columns
     }
@@ -407,6 +416,7 @@ impl TmemPlan {
     /// let d = plan.idesc(3).unwrap().raw();
     /// assert_eq!(((d >> 29) & 3, (d >> 4) & 3), (3, 3));
     /// ```
+    #[inline]
     pub const fn idesc(&self, kstep: u32) -> Result<Idesc, IdescError> {
         let d = tri!(self.pair.idesc());
         if self.sfa.is_none() {
@@ -429,6 +439,7 @@ impl TmemPlan {
     /// assert_eq!(plan.check_idesc(d, 0), Ok(()));
     /// assert_eq!(plan.check_idesc(d, 1), Err(TmemError::ScaleIdMismatch { operand: 'A', id: 0, expected: 1 }));
     /// ```
+    #[inline]
     pub const fn check_idesc(&self, idesc: Idesc, kstep: u32) -> Result<(), TmemError> {
         let (ta, tb) = self.sf_taddr(0, 0, kstep);
         let raw = idesc.raw();
@@ -462,6 +473,7 @@ impl TmemPlan {
     /// # let plan = TmemPlanDecl::new(&p).scale(&sf(Operand::A), &sf(Operand::B)).build().unwrap();
     /// plan.expect_idesc(plan.idesc(2).unwrap(), 2);
     /// ```
+    #[inline]
     pub const fn expect_idesc(&self, idesc: Idesc, kstep: u32) {
         if let Err(e) = self.check_idesc(idesc, kstep) {
             panic!("{}", e.message().as_str());

@@ -60,6 +60,7 @@ impl TmemScale {
     /// let s = TmemScale::of(&t);
     /// assert_eq!((s.cols_per_stage, s.stages, s.factors_per_mma), (8, 3, 4));
     /// ```
+    #[inline]
     pub const fn of(tile: &ScaleTile) -> TmemScale {
         let mn_blocks = tile.mn_blocks();
         let k_blocks = tile.sf_k().div_ceil(4);
@@ -82,6 +83,7 @@ impl TmemScale {
     /// let t = ScaleDecl::new(MmaKind::Mxf4, Operand::A, 128, 256).stages(4).build().unwrap();
     /// assert_eq!(TmemScale::of(&t).cols(), 32);
     /// ```
+    #[inline]
     pub const fn cols(&self) -> u32 {
         // saturating: an absurd stage count is refused by the plan (over 512), never a panic
         self.cols_per_stage.saturating_mul(self.stages)
@@ -94,6 +96,7 @@ impl TmemScale {
     /// let t = ScaleDecl::new(MmaKind::Mxf4, Operand::B, 256, 512).build().unwrap();
     /// assert_eq!(TmemScale::of(&t).copies_per_stage(), 8);
     /// ```
+    #[inline]
     pub const fn copies_per_stage(&self) -> u32 {
         self.mn_blocks * self.k_blocks
     }
@@ -105,6 +108,7 @@ impl TmemScale {
     /// let t = ScaleDecl::new(MmaKind::Mxf4, Operand::A, 128, 128).build().unwrap();
     /// assert_eq!(TmemScale::of(&t).copy_instruction(), "tcgen05.cp.cta_group::1.32x128b.warpx4");
     /// ```
+    #[inline]
     pub const fn copy_instruction(&self) -> &'static str {
         if self.cta_group == 2 {
             "tcgen05.cp.cta_group::2.32x128b.warpx4"

@@ -8,7 +8,13 @@
 //! ```text
 //! smemdesc-rust-kernels [--ptx FILE] [--out DIR] [--size N] [--rounds R] [--group-m G,G..]
 //!                       [--skip-check] [--skip-gemm] [--no-cublas]
+//!                       [--epi] [--epi-shapes S] [--epi-ncu] [--epi-ncu-size N] [--epi-controls]
 //! ```
+//!
+//! `--epi` runs the issue-22 kernels instead (`epi.rs`: exactness, negative controls, timings at
+//! the first `S` of the 7 shapes, all by default) and writes `epi_results.json`; `--epi-ncu`
+//! launches each issue-22 kernel once for Nsight Compute; `--epi-controls` runs the negative
+//! controls (`epi_controls.json`).
 //!
 //! Tensor maps live in device global memory (written by `cuMemcpyHtoD` before the launch; the
 //! kernels acquire them with `fence.proxy.tensormap::generic.acquire`), and their addresses are
@@ -26,6 +32,12 @@ mod cublas;
 #[macro_use]
 mod tiles;
 
+#[path = "../../../rust-kernel/src/epi_tiles.rs"]
+#[allow(dead_code)]
+mod epi_tiles;
+
+mod epi;
+mod epi_problem;
 mod gemm;
 use gemm::{gemm_json, run_gemm, Kind};
 
@@ -42,6 +54,11 @@ struct Opts {
     check: bool,
     gemm: bool,
     cublas: bool,
+    epi: bool,
+    epi_shapes: usize,
+    epi_ncu: bool,
+    epi_controls: bool,
+    epi_ncu_size: u32,
 }
 
 fn opts() -> Opts {
@@ -54,6 +71,11 @@ fn opts() -> Opts {
         check: true,
         gemm: true,
         cublas: true,
+        epi: false,
+        epi_shapes: epi::SHAPES.len(),
+        epi_ncu: false,
+        epi_controls: false,
+        epi_ncu_size: 2048,
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
@@ -73,12 +95,21 @@ fn opts() -> Opts {
             "--skip-check" => o.check = false,
             "--skip-gemm" => o.gemm = false,
             "--no-cublas" => o.cublas = false,
+            "--epi" => o.epi = true,
+            "--epi-ncu" => o.epi_ncu = true,
+            "--epi-controls" => o.epi_controls = true,
+            "--epi-ncu-size" => o.epi_ncu_size = val(i).parse().expect("--epi-ncu-size N"),
+            "--epi-shapes" => o.epi_shapes = val(i).parse().expect("--epi-shapes S"),
             a => {
                 eprintln!("unknown argument {a}; see gpu/src/bin/rust_kernels/main.rs");
                 std::process::exit(2);
             }
         }
-        i += if args[i].starts_with("--skip") || args[i] == "--no-cublas" {
+        i += if args[i].starts_with("--skip")
+            || matches!(
+                args[i].as_str(),
+                "--no-cublas" | "--epi" | "--epi-ncu" | "--epi-controls"
+            ) {
             1
         } else {
             2
@@ -292,6 +323,25 @@ fn main() {
         gpu.driver,
         t0.elapsed().as_secs_f64()
     );
+    if o.epi || o.epi_ncu || o.epi_controls {
+        let (r, name) = if o.epi_ncu {
+            (epi::run_ncu(&module, &gpu, o.epi_ncu_size), "epi_ncu.json")
+        } else if o.epi_controls {
+            (epi::run_controls(&module, &gpu), "epi_controls.json")
+        } else {
+            let n = o.epi_shapes.min(epi::SHAPES.len());
+            let v = epi::run_epi(&module, &gpu, &o, &epi::SHAPES[..n]);
+            (Ok(v), "epi_results.json")
+        };
+        let v = r.unwrap_or_else(|e| {
+            println!("issue-22 run: error {e}");
+            serde_json::json!({"error": e})
+        });
+        let path = o.out.join(name);
+        std::fs::write(&path, serde_json::to_string_pretty(&v).unwrap()).expect("write results");
+        println!("wrote {}", path.display());
+        return;
+    }
     let classes = if o.check {
         run_classes(&module)
     } else {

@@ -1,0 +1,445 @@
+//! Issue 22 from Rust: the persistent warp-specialised bf16 GEMM (C = A · Bᵀ, 128 x 256 x 64
+//! per stage, 4 stages, 2 consumer warpgroups of wgmma m64n256k16, the design of `gemm.rs` and
+//! of `gpu/kernels/epi_cluster.cu`) with
+//!
+//! * the epilogue through the declared C/D tile (`epi_tiles::CTile`): each consumer writes its
+//!   accumulator in 4 chunks of 64 columns with `stmatrix.x4` at the declaration's per-lane
+//!   offsets and register pairs into the swizzled tile, `fence.proxy.async`, and one thread
+//!   stores the boxes of the declaration's TMA store plan (`cp.async.bulk.tensor` shared →
+//!   global, bulk groups);
+//! * 2x1 / 1x2 cluster multicast whose slices, SMEM offsets, `ctaMask`s and `expect_tx` come
+//!   from `#[smem_mma(cluster = ..)]` (the core's `Cluster::multicast`); a consumer frees a
+//!   stage in both CTAs (a plain remote `mbarrier.arrive` on the `mapa` address), and the
+//!   producer waits for the last releases instead of a closing cluster barrier;
+//! * a watchdog on every mbarrier wait: a bounded `try_wait` loop that writes 1 to `err` and
+//!   leaves the kernel, so a wrong `expect_tx` ends the launch instead of hanging it.
+//!
+//! Shared memory is placed by each shape's `#[smem_storage]` (`epi_tiles.rs`).
+
+use crate::epi_tiles::{
+    CTile, Decl11, Decl12, Decl21, EpiDecl, Slices, BK, BM, BN, CONSUMERS, C_BOXES, STAGES, THREADS,
+};
+use crate::ptx::*;
+use smemdesc::SmemTile;
+
+/// Cycles a wait may last before the watchdog gives up (about 1 s at the H100's clocks).
+const WATCHDOG_CYCLES: u64 = 2_000_000_000;
+
+/// Waits for the phase `parity` of `bar`; after [`WATCHDOG_CYCLES`] writes 1 to `err` and
+/// returns false.
+#[inline(always)]
+unsafe fn wait_wd(bar: u32, parity: u32, err: u64) -> bool {
+    if mbar_try_wait(bar, parity) {
+        return true;
+    }
+    let t0 = clock64();
+    while !mbar_try_wait(bar, parity) {
+        if clock64().wrapping_sub(t0) > WATCHDOG_CYCLES {
+            st_global_u32(err, 1);
+            return false;
+        }
+    }
+    true
+}
+
+/// The m64n256 fp32 accumulator as four arrays of 32 (each promoted to registers).
+struct Acc {
+    d0: [f32; 32],
+    d1: [f32; 32],
+    d2: [f32; 32],
+    d3: [f32; 32],
+}
+
+impl Acc {
+    #[inline(always)]
+    fn get(&self, i: u32) -> f32 {
+        let i = i as usize;
+        match i / 32 {
+            0 => self.d0[i % 32],
+            1 => self.d1[i % 32],
+            2 => self.d2[i % 32],
+            _ => self.d3[i % 32],
+        }
+    }
+    /// Accumulator pair `p` (`d[2p]`, `d[2p + 1]`) as packed bf16x2.
+    #[inline(always)]
+    fn pair_bf16(&self, p: u32) -> u32 {
+        bf16x2(self.get(2 * p), self.get(2 * p + 1))
+    }
+}
+
+/// Cluster-tile raster: groups of `group_m` cluster rows walk across N together.
+#[inline(always)]
+fn tile_origin(tile: u32, tiles_m: u32, tiles_n: u32, group_m: u32) -> (u32, u32) {
+    let per_group = group_m * tiles_n;
+    let group = tile.checked_div(per_group).unwrap_or(0);
+    let first_m = group * group_m;
+    let rest = tiles_m.wrapping_sub(first_m);
+    let gsize = if rest < group_m { rest } else { group_m };
+    let in_group = tile.checked_rem(per_group).unwrap_or(0);
+    (
+        first_m + in_group.checked_rem(gsize).unwrap_or(0),
+        in_group.checked_div(gsize).unwrap_or(0),
+    )
+}
+
+/// This CTA's slices of one operand's stage: for rank `rank` (0 or 1), each slice `b` of the
+/// declaration's plan to `stage_addr + off[rank][b]` at tile coordinates `coord[rank][b]`,
+/// multicast to `mask[rank]` when the operand is shared.
+#[inline(always)]
+unsafe fn load_slices(
+    sl: &Slices,
+    stage_addr: u32,
+    map: u64,
+    k0: u32,
+    mn0: u32,
+    bar: u32,
+    rank: u32,
+) {
+    unroll!(sl.n, |b| {
+        let b = b as usize;
+        // Rank-dependent numbers as selects between two constants (rank is 0 or 1).
+        let (off, (mn, k)) = if rank == 0 {
+            (sl.off[0][b], sl.coord[0][b])
+        } else {
+            (sl.off[1][b], sl.coord[1][b])
+        };
+        if sl.count == 1 {
+            tma_load_2d(stage_addr + off, map, k0 + k, mn0 + mn, bar);
+        } else {
+            let mask = if rank == 0 { sl.mask[0] } else { sl.mask[1] };
+            tma_load_2d_multicast(stage_addr + off, map, k0 + k, mn0 + mn, bar, mask);
+        }
+    });
+}
+
+/// Releases stage `s`: this CTA's empty barrier and, in a 2-CTA cluster, the peer's.
+#[inline(always)]
+unsafe fn release<D: EpiDecl>(base: u32, s: u32, rank: u32) {
+    let e = D::empty(base, s);
+    mbar_arrive(e);
+    if D::X * D::Y == 2 {
+        mbar_arrive_remote(e, rank ^ 1);
+    }
+}
+
+/// The byte offsets (from the C stage base) this thread passes to the 4 writer instructions:
+/// the declaration's `CTile::writer_offset` of warp `warp % 4`, lane `lane % 32`, evaluated
+/// here with run-time indices (a few integer instructions: scripts/ptx-check's `lane_*` kernels).
+#[inline(always)]
+fn lane_offsets(warp: u32, lane: u32) -> [u32; 4] {
+    let mut o = [0u32; 4];
+    unroll!(4, |i| {
+        o[i as usize] = CTile::writer_offset(0, warp % 4, i, lane % 32);
+    });
+    o
+}
+
+/// Stage and phase of the pipeline counter `it`.
+#[inline(always)]
+fn stage_phase(it: u32) -> (u32, u32) {
+    (it % STAGES, (it / STAGES) & 1)
+}
+
+/// The GEMM of cluster shape `D` (1x1, 2x1, 2x2 CTAs sharing B along M / A along N).
+///
+/// `tx_delta` is added to every `expect_tx` (0; the negative control's 1024 must time out).
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+unsafe fn gemm_epi_body<D: EpiDecl>(
+    map_a: u64,
+    map_b: u64,
+    map_c: u64,
+    m_total: u32,
+    n_total: u32,
+    k_total: u32,
+    group_m: u32,
+    tx_delta: u32,
+    err: u64,
+) {
+    let cs = D::X * D::Y;
+    let base = D::aligned_base(smem_dyn());
+    // The tiles' addresses from the storage's placed members; stage addresses and descriptors
+    // from the tiles' constants (`SmemTile::STAGE_BYTES`, `ACCESS`: straight-line code).
+    let (a_addr, b_addr) = (D::a(base).addr(), D::b(base).addr());
+    let a_stage = |s: u32| a_addr + s * <D::A as SmemTile>::STAGE_BYTES;
+    let b_stage = |s: u32| b_addr + s * <D::B as SmemTile>::STAGE_BYTES;
+    let rank = if cs == 1 { 0 } else { cluster_ctarank() };
+    let (ci, cj) = (rank % D::X, rank / D::X);
+    let (cid, nclusters) = (ctaid() / cs, nctaid() / cs);
+    let (ctm, ctn) = (m_total / BM / D::X, n_total / BN / D::Y);
+    let ctiles = ctm * ctn;
+    let k_tiles = k_total / BK;
+    let tid = tid();
+    let wg = tid / 128;
+    if tid == 0 {
+        unroll!(STAGES, |s| {
+            mbar_init(D::full(base, s), 1);
+            mbar_init(D::empty(base, s), cs * CONSUMERS);
+        });
+        fence_barrier_init();
+    }
+    sync_threads();
+    if cs > 1 {
+        cluster_sync();
+    }
+    if wg == 0 {
+        setmaxnreg_dec_40();
+        if tid == 0 {
+            tensormap_acquire(map_a);
+            tensormap_acquire(map_b);
+            let mut it = 0u32;
+            let mut ok = true;
+            let mut ct = cid;
+            'tiles: while ct < ctiles {
+                let (mi, ni) = tile_origin(ct, ctm, ctn, group_m);
+                let (m0, n0) = ((mi * D::X + ci) * BM, (ni * D::Y + cj) * BN);
+                let mut kt = 0;
+                while kt < k_tiles {
+                    let (s, phase) = stage_phase(it);
+                    if !wait_wd(D::empty(base, s), phase ^ 1, err) {
+                        ok = false;
+                        break 'tiles;
+                    }
+                    let full = D::full(base, s);
+                    mbar_expect_tx(full, D::EXPECT_TX + tx_delta);
+                    let k0 = kt * BK;
+                    load_slices(&D::A_SLICES, a_stage(s), map_a, k0, m0, full, rank);
+                    load_slices(&D::B_SLICES, b_stage(s), map_b, k0, n0, full, rank);
+                    it += 1;
+                    kt += 1;
+                }
+                ct += nclusters;
+            }
+            // Cluster: stay until both CTAs' consumers released every stage, so no remote
+            // arrive reaches this CTA after it exits (no closing cluster barrier).
+            if cs > 1 && ok {
+                unroll!(STAGES, |_s| {
+                    let (s, phase) = stage_phase(it);
+                    if ok && !wait_wd(D::empty(base, s), phase ^ 1, err) {
+                        ok = false;
+                    }
+                    it += 1;
+                });
+            }
+        }
+        return;
+    }
+    setmaxnreg_inc_232();
+    let im = wg - 1;
+    let t = tid % 128;
+    if t == 0 {
+        // This thread issues the warpgroup's TMA stores.
+        tensormap_acquire(map_c);
+    }
+    let (warp, lane) = (t / 32, t % 32);
+    let cbase = D::c(base, im);
+    // This thread's stmatrix row address per writer instruction, from the declaration.
+    let lane_off = lane_offsets(warp, lane);
+    let mut d = Acc {
+        d0: [0.0; 32],
+        d1: [0.0; 32],
+        d2: [0.0; 32],
+        d3: [0.0; 32],
+    };
+    let mut it = 0u32;
+    let mut ct = cid;
+    let bar_id = 1 + im;
+    'tiles: while ct < ctiles {
+        let (mi, ni) = tile_origin(ct, ctm, ctn, group_m);
+        let (m0, n0) = ((mi * D::X + ci) * BM, (ni * D::Y + cj) * BN);
+        let mut kt = 0;
+        while kt < k_tiles {
+            let (s, phase) = stage_phase(it);
+            if !wait_wd(D::full(base, s), phase, err) {
+                break 'tiles;
+            }
+            wgmma_fence();
+            // This warpgroup's A subtile and B's, K subtile 0 of the stage: the placed tiles'
+            // descriptors; the K subtiles are adds of the constant advance table.
+            let da = <D::A as SmemTile>::ACCESS.desc_wrapping(a_addr, im, 0, s);
+            let db = <D::B as SmemTile>::ACCESS.desc_wrapping(b_addr, 0, 0, s);
+            unroll!(D::A::MMAS_K, |k| {
+                let (ka, kb) = (
+                    D::A::ADVANCE_K[k as usize] as u64,
+                    D::B::ADVANCE_K[k as usize] as u64,
+                );
+                crate::wgmma::m64n256k16_bf16(
+                    &mut d.d0,
+                    &mut d.d1,
+                    &mut d.d2,
+                    &mut d.d3,
+                    da + ka,
+                    db + kb,
+                    ((kt | k) != 0) as u32,
+                );
+            });
+            wgmma_commit();
+            wgmma_wait::<1>();
+            if kt > 0 && t == 0 {
+                release::<D>(base, stage_phase(it - 1).0, rank);
+            }
+            it += 1;
+            kt += 1;
+        }
+        wgmma_wait::<0>();
+        if t == 0 && k_tiles > 0 {
+            release::<D>(base, stage_phase(it - 1).0, rank);
+        }
+        // The epilogue: chunk c of the accumulator through C stage c % STAGES.
+        let row0 = m0 + im * 64;
+        unroll!(CTile::CHUNKS, |c| {
+            let buf = cbase + (c % CTile::STAGES) * CTile::STAGE_BYTES;
+            if t == 0 {
+                // The store that last read this buffer is done reading it.
+                bulk_wait_read::<{ CTile::STAGES - 1 }>();
+            }
+            named_bar(bar_id, 128);
+            unroll!(CTile::INSTRUCTIONS, |i| {
+                stmatrix_x4(
+                    buf + lane_off[i as usize],
+                    [
+                        d.pair_bf16(CTile::pair(c, i, 0)),
+                        d.pair_bf16(CTile::pair(c, i, 1)),
+                        d.pair_bf16(CTile::pair(c, i, 2)),
+                        d.pair_bf16(CTile::pair(c, i, 3)),
+                    ],
+                );
+            });
+            fence_proxy_async_shared();
+            named_bar(bar_id, 128);
+            if t == 0 {
+                unroll!(CTile::TMA_BOXES, |b| {
+                    let (off, (inner0, r0)) = C_BOXES[b as usize];
+                    tma_store_2d(
+                        map_c,
+                        buf + off,
+                        n0 + c * CTile::EPILOGUE.spec().n + inner0,
+                        row0 + r0,
+                    );
+                });
+                bulk_commit();
+            }
+        });
+        ct += nclusters;
+    }
+    if t == 0 {
+        bulk_wait_all();
+    }
+}
+
+macro_rules! gemm_entry {
+    ($name:ident, $decl:ty, $doc:literal) => {
+        #[doc = $doc]
+        ///
+        /// # Safety
+        /// 384 threads, the storage's `LAUNCH_BYTES` of dynamic shared memory, launched with the
+        /// declaration's cluster dimensions (a 1-D grid of whole clusters); M a multiple of
+        /// 128·X, N of 256·Y, K of 64; tensor maps of A (`[K, M]`), B (`[K, N]`) and C
+        /// (`[N, M]`, the C tile's box and swizzle) in global memory; `err` a device `u32`.
+        #[no_mangle]
+        pub unsafe extern "ptx-kernel" fn $name(
+            map_a: u64,
+            map_b: u64,
+            map_c: u64,
+            m: u32,
+            n: u32,
+            k: u32,
+            group_m: u32,
+            tx_delta: u32,
+            err: u64,
+        ) {
+            gemm_epi_body::<$decl>(map_a, map_b, map_c, m, n, k, group_m, tx_delta, err);
+        }
+    };
+}
+
+gemm_entry!(
+    gemm_epi_rust,
+    Decl11,
+    "The persistent GEMM with the TMA-store epilogue, no cluster."
+);
+gemm_entry!(
+    gemm_cl21_rust,
+    Decl21,
+    "Cluster 2x1 (B multicast), TMA-store epilogue."
+);
+gemm_entry!(
+    gemm_cl12_rust,
+    Decl12,
+    "Cluster 1x2 (A multicast), TMA-store epilogue."
+);
+
+/// The C tile's stores alone, for Nsight Compute's bank counters without concurrent TMA or
+/// wgmma traffic: the threads of the block (1 to 4 warps) write `reps` times the 4 chunks of a
+/// synthetic accumulator at the declared lane offsets (`ctrl` ≠ 0: at the offsets of plain
+/// unswizzled 128-byte rows, the control that must conflict), then thread `t` copies word `t`
+/// of the tile to `sink`.
+///
+/// # Safety
+/// At most 128 threads, `CTile::STAGE_BYTES + 1024` bytes of dynamic shared memory, `sink`
+/// holds a `u32` per thread.
+#[no_mangle]
+pub unsafe extern "ptx-kernel" fn epi_store_only_rust(
+    reps: u32,
+    ctrl: u32,
+    sink: u64,
+) {
+    let base = (smem_dyn() + 1023) & !1023;
+    let t = tid();
+    let (warp, lane) = (t / 32, t % 32);
+    let mut d = Acc {
+        d0: [0.0; 32],
+        d1: [0.0; 32],
+        d2: [0.0; 32],
+        d3: [0.0; 32],
+    };
+    unroll!(32, |i| {
+        d.d0[i as usize] = (t + i) as f32;
+        d.d1[i as usize] = (t + 32 + i) as f32;
+        d.d2[i as usize] = (t + 64 + i) as f32;
+        d.d3[i as usize] = (t + 96 + i) as f32;
+    });
+    let declared = lane_offsets(warp, lane);
+    let mut off = [0u32; 4];
+    unroll!(CTile::INSTRUCTIONS, |i| {
+        off[i as usize] = if ctrl != 0 {
+            // stmatrix.x4 matrix g = 4i + lane / 8: rows 16·warp + 8·(g & 1) + lane % 8,
+            // columns 8·(g >> 1), in rows of 128 bytes without swizzle.
+            let g = i * 4 + lane / 8;
+            (16 * warp + 8 * (g & 1) + lane % 8) * 128 + 16 * (g >> 1)
+        } else {
+            declared[i as usize]
+        };
+    });
+    let mut r = 0;
+    while r < reps {
+        unroll!(CTile::CHUNKS, |c| {
+            unroll!(CTile::INSTRUCTIONS, |i| {
+                stmatrix_x4(
+                    base + off[i as usize],
+                    [
+                        d.pair_bf16(CTile::pair(c, i, 0)),
+                        d.pair_bf16(CTile::pair(c, i, 1)),
+                        d.pair_bf16(CTile::pair(c, i, 2)),
+                        d.pair_bf16(CTile::pair(c, i, 3)),
+                    ],
+                );
+            });
+        });
+        r += 1;
+    }
+    sync_threads();
+    st_global_u32(sink + 4 * t as u64, ld_shared_u32(base + 4 * t));
+}
+
+/// Launch bytes of `epi_store_only_rust`.
+pub const STORE_ONLY_BYTES: u32 = CTile::STAGE_BYTES + 1024;
+/// Threads of the GEMM kernels.
+pub const GEMM_THREADS: u32 = THREADS;
+/// Launch bytes of each GEMM kernel: 1x1, 2x1, 1x2.
+pub const GEMM_LAUNCH_BYTES: [u32; 3] = [
+    Decl11::LAUNCH_BYTES,
+    Decl21::LAUNCH_BYTES,
+    Decl12::LAUNCH_BYTES,
+];
