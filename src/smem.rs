@@ -123,7 +123,7 @@ pub const fn align_up(addr: u32, align: u32) -> u32 {
 /// ```
 #[deprecated(
     since = "0.2.0",
-    note = "use #[smem_storage] / PlacedTile: an `#[smem_storage]` struct, or in generic code \
+    note = "use `#[smem_storage]` / `PlacedTile`: an `#[smem_storage]` struct, or in generic code \
             `StorageLayout::plan(.., [StorageMember::tile(\"a\", T::PLAN.tile, None), ..])` \
             (module docs of `smemdesc::smem`)"
 )]
@@ -251,7 +251,7 @@ impl Default for SmemCarve {
 /// ```
 #[deprecated(
     since = "0.2.0",
-    note = "use #[smem_storage] / PlacedTile: a member accessor (`Storage::a(base)`), or in \
+    note = "use `#[smem_storage]` / `PlacedTile`: a member accessor (`Storage::a(base)`), or in \
             generic code `PlacedTile::<Absolute>::new_unvalidated(T::PLAN.tile, addr)` \
             (`at_unchecked`) / `T::PLAN.tile.place::<Absolute>(addr)` (`at`)"
 )]
