@@ -3,15 +3,14 @@
 //! `#[no_mangle]` functions below contain no `call` (everything inlines to integer code) and load
 //! nothing from memory (no advance table: a run-time subtile index is arithmetic), with every
 //! index unmasked, through the inherent items, the `SmemTile` trait, the core's `TileLayout`
-//! and `Placed`. The asserting form with unmasked indices keeps its panic: its only call is the
+//! and an `#[smem_storage]` member (`PlacedTile`). The asserting form with unmasked indices keeps its panic: its only call is the
 //! failing path's (`desc_rt_asserting`).
 //!
 //! ```sh
 //! cargo run --example runtime_desc -- 3
 //! ```
 
-use smemdesc::smem::Placed;
-use smemdesc::{smem_tile, SmemTile, TileLayout};
+use smemdesc::{smem_storage, smem_tile, SmemTile, TileLayout};
 
 /// A operand of a bf16 GEMM: 128 x 64, 4 stages, wgmma m64n256k16.
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 64), major = K, swizzle = 128B,
@@ -23,6 +22,12 @@ pub struct TileA;
 #[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (96, 96), major = MN, swizzle = 64B,
             order = k_first, mma = (64, 32), stages = 5)]
 pub struct TileB3;
+
+/// One CTA's shared memory holding `TileA` (at offset 0).
+#[smem_storage(arch = sm90)]
+pub struct Storage {
+    a: TileA,
+}
 
 /// The core's `TileLayout` of `TileA`.
 const LAYOUT_A: TileLayout = TileA::PLAN.tile;
@@ -106,11 +111,11 @@ pub fn desc_rt_core(base: u32, mn: u32, k: u32, stage: u32) -> u64 {
     LAYOUT_A.desc_wrapping(base, mn, k, stage)
 }
 
-/// A placed tile's unchecked descriptor, unmasked.
+/// A placed tile's unchecked descriptor (an `#[smem_storage]` member, `PlacedTile`), unmasked.
 #[no_mangle]
 #[inline(never)]
 pub fn desc_rt_placed(base: u32, mn: u32, k: u32, stage: u32) -> u64 {
-    Placed::<TileA>::at_unchecked(base).desc_wrapping(mn, k, stage)
+    Storage::a(base).desc_wrapping(mn, k, stage)
 }
 
 /// Radices 3 and 6: the reductions are multiply-high sequences, still no table.

@@ -12,7 +12,7 @@ Usage: check_access_ptx.py ACCESS.PTX. Asserts, and prints what it checked:
   - no `.global` or `.const` variable and no `ld.global` / `ld.const` (no advance table, plan or
     panic message in memory), no `.local` memory;
   - each kernel reads from its parameters the indices its form takes (they are run-time values);
-  - the asserting forms (`desc`, `offset`, `byte_offset`; `Placed::desc`) keep their failing path
+  - the asserting forms (`desc`, `offset`, `byte_offset`; `PlacedTile::desc`) keep their failing path
     in the module, as a `trap`; the `try_*` and `*_wrapping` forms have none;
   - the per-lane and other run-time forms of `#[smem_epilogue_tile]`, `#[smem_fragment_tile]`,
     `#[smem_scale_tile]`, `#[smem_mma]` and `#[smem_storage]` (`lane_*` kernels) read their
@@ -51,17 +51,12 @@ FORMS = {
         "try_offset": (ELEM, False),
         "offset_wrapping": (ELEM, False),
     },
-    "placed": {
-        "at_desc": (DESC, True),
-        "desc": (DESC, True),
-        "try_desc": (DESC, False),
-        "desc_wrapping": (DESC, False),
-        "elem_addr": (DESC, False),
-    },
     "storage": {
         "place_desc": (DESC, True),
         "desc": (DESC, True),
         "try_desc": (DESC, False),
+        "desc_wrapping": (DESC, False),
+        "stage_addr": ((1, 4), False),
         "address": (DESC, False),
         "try_address": (DESC, False),
         "tma_dst": ((1, 4), False),  # the box index folds away for a tile of one box per stage
@@ -69,7 +64,8 @@ FORMS = {
 }
 # The kernels of issue 19 as a user wrote them (scripts/ptx-check/src/user.rs): name -> trap.
 USER = {
-    "user_placed_desc": True,
+    "user_placed_desc": True,  # the deprecated smem::Placed alias
+    "user_storage_desc": True,
     "user_desc_k": True,
     "user_desc_unchecked_k": False,
     "user_desc_masked": False,  # masked indices at a constant aligned address: the checks fold

@@ -2,8 +2,9 @@
 # Zero-cost kernel API, checked in the generated code (issues 12 and 19):
 #  1. x86-64: examples/runtime_desc.rs compiled with --emit asm (stable, release, default flags);
 #     its #[no_mangle] functions computing descriptors/offsets from run-time, unmasked arguments
-#     (inherent items, SmemTile trait, core TileLayout, Placed) contain no `call` and load nothing
-#     from memory (no advance table); the asserting form's only call is its failing path.
+#     (inherent items, SmemTile trait, core TileLayout, an #[smem_storage] PlacedTile) contain
+#     no `call` and load nothing from memory (no advance table); the asserting form's only call
+#     is its failing path.
 #  2. nvptx64 (when nightly with rust-src is installed; skipped with the reason otherwise):
 #     a. scripts/ptx-check (every access form of every path, run-time indices from kernel
 #        parameters, every swizzle x major x stacking order) built to PTX and checked by

@@ -28,16 +28,47 @@
 //! assert_eq!(a.stage_addr(1), 0x400 + 128 * 64 * 2);
 //! ```
 //!
-//! The older one-tile-at-a-time helpers below remain for code generic over the tile type (the
-//! GPU check kernels): [`SmemCarve`] computes, in `const` items, where each tile goes (at its [`ALIGN`](SmemTile::ALIGN))
-//! and how many bytes the launch must ask for; [`Placed`] is a tile at a run-time shared address,
-//! whose descriptors follow the one contract of [`crate::access`].
+//! Code generic over the tile type (`fn load<T: SmemTile>`) cannot name `T` in an
+//! `#[smem_storage]` struct, so it builds the same two things from the core directly: the layout
+//! in a `const` item ([`StorageLayout::plan`] over [`StorageMember::tile`]`(name, T::PLAN.tile,
+//! None)` and plain members, [`expect_fits`](StorageLayout::expect_fits) for the compile-time
+//! check), and each tile member as [`PlacedTile::new_unvalidated`]`(T::PLAN.tile, base +
+//! offset)`, which is what a member accessor returns:
+//!
+//! ```
+//! use smemdesc::smem::{Absolute, Mbarrier, PlacedTile, StorageLayout, StorageMember};
+//! use smemdesc::{prelude::Arch, smem_tile, SmemTile};
+//! # #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 64), major = K, stages = 2)]
+//! # struct TileA;
+//! struct Smem<T>(core::marker::PhantomData<T>);
+//! impl<T: SmemTile> Smem<T> {
+//!     const LAYOUT: StorageLayout<2> = StorageLayout::plan("Smem", Arch::Sm90, [
+//!         StorageMember::new("bar", 8, 8),
+//!         StorageMember::tile("t", T::PLAN.tile, None),
+//!     ]).expect_fits();
+//!     const T_OFFSET: u32 = Self::LAYOUT.offset(1);
+//!     fn t(base: u32) -> PlacedTile<Absolute> {
+//!         PlacedTile::new_unvalidated(T::PLAN.tile, base + Self::T_OFFSET)
+//!     }
+//! }
+//! #[smemdesc::smem_storage(arch = sm90)]
+//! struct Storage { bar: Mbarrier, t: TileA }
+//! assert_eq!(Smem::<TileA>::T_OFFSET, Storage::T_OFFSET); // 1024: the 128B swizzle's repeat
+//! assert_eq!(Smem::<TileA>::LAYOUT.launch_bytes(), Storage::LAUNCH_BYTES);
+//! assert_eq!(Smem::<TileA>::t(0x800), Storage::t(0x800));
+//! ```
+//!
+//! (`gpu/rust-kernel` in the repository does this for its 35 check kernels and two GEMMs.)
+//!
+//! [`SmemCarve`] and [`Placed`] are the older one-tile-at-a-time helpers, deprecated since 0.2.0
+//! and kept for one release: [`StorageLayout`] replaces the carve, [`PlacedTile`] the placed tile
+//! (`Placed::<T>::at_unchecked(addr)` is `PlacedTile::<Absolute>::new_unvalidated(T::PLAN.tile,
+//! addr)`, `Placed::at` is `T::PLAN.tile.place::<Absolute>(addr)`, `elem_addr` is `address`).
 //!
 //! cuda-oxide: `DynamicSharedArray<u8, 1024>` (or `SharedArray<u8, { T::BYTES as usize }, 1024>`
-//! for one tile) gives storage aligned to `T::ALIGN` (≤ 1024 for every swizzle); pass its
-//! shared-window address to [`Placed::at`]. Rust-CUDA: `shared_array![u8; N]` aligns only to the
-//! element type, so ask for `N = T::BYTES + T::ALIGN - 1` and round the address up with
-//! [`align_up`].
+//! for one tile) gives storage aligned to `T::ALIGN` (≤ 1024 for every swizzle); place the tiles
+//! at its shared-window address. Rust-CUDA: `shared_array![u8; N]` aligns only to the element
+//! type, so ask for `N = LAUNCH_BYTES + 15` and round the address up with [`align_up`].
 
 pub use smemdesc_core::{
     Absolute, Mbarrier, PlacedTile, Placement, PlacementModel, Relative, StorageLayout,
@@ -71,7 +102,12 @@ pub const fn align_up(addr: u32, align: u32) -> u32 {
 
 /// A `const` bump allocator over one CTA's dynamic shared memory: each tile at its alignment.
 ///
+/// Deprecated since 0.2.0, kept for one release: use [`macro@crate::smem_storage`], or in code
+/// generic over the tile [`StorageLayout`] with [`StorageMember::tile`] (the
+/// [module docs](self) show both).
+///
 /// ```
+/// # #![allow(deprecated)]
 /// use smemdesc::{smem::SmemCarve, smem_tile};
 /// #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 64), major = K, stages = 4)]
 /// struct TileA;
@@ -85,16 +121,24 @@ pub const fn align_up(addr: u32, align: u32) -> u32 {
 /// assert_eq!(BARS.1.end(), 196608 + 64);
 /// assert_eq!(BARS.1.launch_bytes(), 196608 + 64 + 1023); // slack to round the base up
 /// ```
+#[deprecated(
+    since = "0.2.0",
+    note = "use `#[smem_storage]` / `PlacedTile`: an `#[smem_storage]` struct, or in generic code \
+            `StorageLayout::plan(.., [StorageMember::tile(\"a\", T::PLAN.tile, None), ..])` \
+            (module docs of `smemdesc::smem`)"
+)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SmemCarve {
     end: u32,
     align: u32,
 }
 
+#[allow(deprecated)]
 impl SmemCarve {
     /// Nothing placed yet.
     ///
     /// ```
+    /// # #![allow(deprecated)]
     /// assert_eq!(smemdesc::smem::SmemCarve::new().end(), 0);
     /// ```
     #[inline]
@@ -107,6 +151,7 @@ impl SmemCarve {
     /// otherwise).
     ///
     /// ```
+    /// # #![allow(deprecated)]
     /// let (off, rest) = smemdesc::smem::SmemCarve::new().bytes(10, 8).1.bytes(4, 16);
     /// assert_eq!((off, rest.end()), (16, 20));
     /// ```
@@ -132,6 +177,7 @@ impl SmemCarve {
     /// Places all stages of tile `T` at its [`ALIGN`](SmemTile::ALIGN).
     ///
     /// ```
+    /// # #![allow(deprecated)]
     /// use smemdesc::{smem::SmemCarve, smem_tile};
     /// #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (64, 32), major = K)]
     /// struct T; // 64B swizzle: 512-B atoms
@@ -147,6 +193,7 @@ impl SmemCarve {
     /// Bytes used from the carved base.
     ///
     /// ```
+    /// # #![allow(deprecated)]
     /// assert_eq!(smemdesc::smem::SmemCarve::new().bytes(100, 4).1.end(), 100);
     /// ```
     #[inline]
@@ -157,6 +204,7 @@ impl SmemCarve {
     /// Largest alignment placed (what the base must be rounded up to).
     ///
     /// ```
+    /// # #![allow(deprecated)]
     /// assert_eq!(smemdesc::smem::SmemCarve::new().bytes(1, 1024).1.align(), 1024);
     /// ```
     #[inline]
@@ -168,6 +216,7 @@ impl SmemCarve {
     /// to [`align`](Self::align) at run time: `end + align - 1`.
     ///
     /// ```
+    /// # #![allow(deprecated)]
     /// assert_eq!(smemdesc::smem::SmemCarve::new().bytes(100, 128).1.launch_bytes(), 100 + 127);
     /// ```
     #[inline]
@@ -176,6 +225,7 @@ impl SmemCarve {
     }
 }
 
+#[allow(deprecated)]
 impl Default for SmemCarve {
     fn default() -> SmemCarve {
         SmemCarve::new()
@@ -184,7 +234,12 @@ impl Default for SmemCarve {
 
 /// Tile `T` placed at a shared-window address: its descriptors and element addresses.
 ///
+/// Deprecated since 0.2.0, kept for one release: use [`PlacedTile`] (what an
+/// [`macro@crate::smem_storage`] member accessor returns; in generic code
+/// `PlacedTile::<Absolute>::new_unvalidated(T::PLAN.tile, addr)`, the [module docs](self)).
+///
 /// ```
+/// # #![allow(deprecated)]
 /// use smemdesc::{smem::Placed, smem_tile};
 /// #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 64), major = K, stages = 2)]
 /// struct TileA;
@@ -194,24 +249,34 @@ impl Default for SmemCarve {
 /// assert_eq!(a.elem_addr(1, 7, 0), 0x400 + 16384 + TileA::offset(7, 0));
 /// assert!(Placed::<TileA>::at(0x440).is_err()); // not a multiple of ALIGN (1024)
 /// ```
+#[deprecated(
+    since = "0.2.0",
+    note = "use `#[smem_storage]` / `PlacedTile`: a member accessor (`Storage::a(base)`), or in \
+            generic code `PlacedTile::<Absolute>::new_unvalidated(T::PLAN.tile, addr)` \
+            (`at_unchecked`) / `T::PLAN.tile.place::<Absolute>(addr)` (`at`)"
+)]
 pub struct Placed<T> {
     addr: u32,
     tile: PhantomData<T>,
 }
 
+#[allow(deprecated)]
 impl<T> Clone for Placed<T> {
     fn clone(&self) -> Self {
         *self
     }
 }
 
+#[allow(deprecated)]
 impl<T> Copy for Placed<T> {}
 
+#[allow(deprecated)]
 impl<T: SmemTile> Placed<T> {
     /// `T` at `addr`, checked: a multiple of `T::ALIGN` (so TMA's swizzle on absolute addresses
     /// is the tile's), and all stages below the 256 KiB the descriptor's start field addresses.
     ///
     /// ```
+    /// # #![allow(deprecated)]
     /// # use smemdesc::{smem::Placed, smem_tile};
     /// # #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 64), major = K)]
     /// # struct TileA;
@@ -241,6 +306,7 @@ impl<T: SmemTile> Placed<T> {
     /// rounded up with [`align_up`] in the dynamic shared window meets it).
     ///
     /// ```
+    /// # #![allow(deprecated)]
     /// # use smemdesc::{smem::Placed, smem_tile};
     /// # #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 64), major = K)]
     /// # struct TileA;
@@ -257,6 +323,7 @@ impl<T: SmemTile> Placed<T> {
     /// The shared-window address of stage 0, element (0, 0).
     ///
     /// ```
+    /// # #![allow(deprecated)]
     /// # use smemdesc::{smem::Placed, smem_tile};
     /// # #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 64), major = K)]
     /// # struct TileA;
@@ -271,6 +338,7 @@ impl<T: SmemTile> Placed<T> {
     /// `stage >= STAGES` like the other unchecked forms.
     ///
     /// ```
+    /// # #![allow(deprecated)]
     /// # use smemdesc::{smem::Placed, smem_tile};
     /// # #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 64), major = K, stages = 3)]
     /// # struct TileA;
@@ -284,6 +352,7 @@ impl<T: SmemTile> Placed<T> {
     /// Address of element `(mn, k)` of stage `stage` (unchecked: [`SmemTile::offset_wrapping`]).
     ///
     /// ```
+    /// # #![allow(deprecated)]
     /// # use smemdesc::{smem::Placed, smem_tile};
     /// # #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 64), major = K)]
     /// # struct TileA;
@@ -298,6 +367,7 @@ impl<T: SmemTile> Placed<T> {
     /// Descriptor of MMA subtile `(mn, k)` of stage `stage`, asserting ([`SmemTile::desc`]).
     ///
     /// ```
+    /// # #![allow(deprecated)]
     /// # use smemdesc::{smem::Placed, smem_tile};
     /// # #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 64), major = K)]
     /// # struct TileA;
@@ -312,6 +382,7 @@ impl<T: SmemTile> Placed<T> {
     /// Descriptor, checked ([`SmemTile::try_desc`]).
     ///
     /// ```
+    /// # #![allow(deprecated)]
     /// # use smemdesc::{smem::Placed, smem_tile};
     /// # #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 64), major = K)]
     /// # struct TileA;
@@ -325,6 +396,7 @@ impl<T: SmemTile> Placed<T> {
     /// Descriptor, unchecked ([`SmemTile::desc_wrapping`]): what a kernel's main loop uses.
     ///
     /// ```
+    /// # #![allow(deprecated)]
     /// # use smemdesc::{smem::Placed, smem_tile};
     /// # #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 64), major = K)]
     /// # struct TileA;

@@ -326,4 +326,37 @@ pub(crate) mod tests {
         assert_eq!(bad.start_address(), good.start_address());
         assert_eq!(bad.lbo(), good.lbo());
     }
+
+    /// The unaligned-placement classes of [`crate::placement`], as [`classes`] lists them.
+    #[test]
+    fn unaligned_classes_cover_every_placement_and_model() {
+        let all = classes();
+        let placed: Vec<&ClassCfg> = all.iter().filter(|c| c.smem_offset != 0).collect();
+        // 2 majors x 3 swizzles x 7 placements x 2 models + 2 negative controls
+        assert_eq!(placed.len(), 2 * 3 * 7 * 2 + 2);
+        assert_eq!(placed.iter().filter(|c| c.wrong_placement).count(), 2);
+        for c in &placed {
+            let b = c.build().unwrap();
+            assert!(check_smem_bytes(&b) <= 227 * 1024, "{}", c.name);
+            // A's descriptors: base_offset 0 for absolute, (P >> 7) & 7 for relative, modulo the
+            // pattern's rows (spec §7); the other model's for the negative controls.
+            let rows = (c.a.swizzle.atom_bytes() / 128) as u64;
+            let bo = |model| match model {
+                Placement::Absolute => 0,
+                Placement::Relative => (c.smem_offset >> 7) as u64 % rows,
+            };
+            for d in &b.a.desc0 {
+                assert_eq!((d >> 49 & 7) % rows, bo(c.desc_model()), "{}", c.name);
+            }
+            if c.wrong_placement {
+                assert_ne!(bo(c.desc_model()), bo(c.placement), "{}", c.name);
+            }
+            assert_eq!(
+                b.a.desc0[0] & 0x3fff,
+                (c.smem_offset >> 4) as u64,
+                "{}",
+                c.name
+            );
+        }
+    }
 }

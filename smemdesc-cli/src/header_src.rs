@@ -14,7 +14,8 @@
 use super::header::{check_ident, item, render_tree, scalar, tile_items, Ns, Val};
 use super::header_args::{mma_options, tile_decl, TileSrc};
 use super::header_check::{comment_path, item_attr, nesting, no_cfg, renames};
-use super::header_eval::{resolve, Consts, Named};
+use super::header_cx::{ident, Cx, Renames, Tiles};
+use super::header_eval::Consts;
 use super::header_loc::Src;
 use crate::CliError;
 use smemdesc_core::{Arch, MmaPair, Placement};
@@ -27,17 +28,6 @@ fn find_attr<'a>(attrs: &'a [syn::Attribute], name: &str) -> Option<&'a syn::Att
         .iter()
         .find(|a| a.path().segments.last().is_some_and(|s| s.ident == name))
 }
-
-/// Rust identifier as written (`r#type` → `type`).
-pub(crate) fn ident(i: &syn::Ident) -> String {
-    i.to_string().trim_start_matches("r#").to_owned()
-}
-
-/// Every tile of the file, with its module path.
-pub(crate) struct Tiles(pub(crate) Vec<Named<TileSrc>>);
-
-/// Every `use … as …` rename of the file: module path, alias, the path it stands for.
-struct Renames(Vec<Named<syn::Path>>);
 
 /// Pass 1: the `const` items and the tiles (the tiles' arguments are literals; storages and
 /// pairings refer to tiles anywhere in the file).
@@ -150,32 +140,6 @@ fn build(
         }
     }
     Ok(())
-}
-
-/// What pass 2 reads: where errors point, the file's `const` items and its tiles.
-pub(crate) struct Cx<'a> {
-    pub(crate) src: Src<'a>,
-    pub(crate) consts: Consts<'a>,
-    pub(crate) tiles: Tiles,
-    aliases: Renames,
-}
-
-impl Cx<'_> {
-    /// The tile `p` names from module `scope` (through a `use … as …` rename of that module).
-    pub(crate) fn tile_by_path(
-        &self,
-        scope: &[String],
-        p: &syn::Path,
-    ) -> Result<Option<&Named<TileSrc>>, String> {
-        let renamed = p.get_ident().and_then(|i| {
-            self.aliases
-                .0
-                .iter()
-                .find(|(s, a, _)| s == scope && i == a)
-                .map(|(_, _, target)| target)
-        });
-        resolve(&self.tiles.0, scope, renamed.unwrap_or(p))
-    }
 }
 
 /// The tile `name` declared directly in module `path` (pass 1 found it).

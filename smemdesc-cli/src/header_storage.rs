@@ -6,9 +6,9 @@
 use super::header::{check_ident, item, scalar, Ns, Val};
 use super::header_args::{storage_arch, TileSrc};
 use super::header_check::no_cfg;
+use super::header_cx::{ident, Cx};
 use super::header_eval::{plain_layout, Plain};
 use super::header_loc::Src;
-use super::header_src::{ident, Cx};
 use super::tile::report_placed;
 use crate::CliError;
 use proc_macro2::Span;

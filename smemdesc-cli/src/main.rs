@@ -26,6 +26,7 @@ mod fragment;
 mod header;
 mod header_args;
 mod header_check;
+mod header_cx;
 mod header_eval;
 mod header_loc;
 mod header_src;

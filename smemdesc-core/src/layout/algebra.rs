@@ -125,14 +125,8 @@ impl Mode {
     pub const fn size(&self) -> u32 {
         let mut s = 1;
         let mut i = 0;
-        // A constant trip count (not `self.len`): LLVM then unrolls the loop before it splits a
-        // run-time copy of a layout (a `PlacedTile` in a kernel) into scalars, instead of
-        // keeping the copy in local memory until late (gpu/rust-kernel's nvptx64 build: 21 s
-        // -> 14 s; together with descriptors through the whole `TileAccess`, past 15 minutes).
-        while i < MAX_SUBMODES {
-            if i < self.len {
-                s *= self.shape[i];
-            }
+        while i < self.len {
+            s *= self.shape[i];
             i += 1;
         }
         s
@@ -149,10 +143,9 @@ impl Mode {
         let mut c = c;
         let mut off = 0;
         let mut i = 0;
-        // A constant trip count, as in `size`.
-        while i < MAX_SUBMODES {
+        while i < self.len {
             let s = self.shape[i];
-            if i < self.len && s > 0 {
+            if s > 0 {
                 off += (c % s) * self.stride[i];
                 c /= s;
             }
@@ -339,7 +332,9 @@ impl Layout {
     /// let l = smemdesc_core::Layout::new(smemdesc_core::Mode::new(4, 1), smemdesc_core::Mode::new(3, 4));
     /// assert_eq!(l.cosize(), 12);
     /// ```
-    #[inline]
+    // `always`: a kernel's run-time layout copy (`PlacedTile`) and `TileLayout::try_desc` both
+    // reach it; with two callers `#[inline]` alone left it out of line on x86-64.
+    #[inline(always)]
     pub const fn cosize(&self) -> u32 {
         if self.size() == 0 {
             0

@@ -7,11 +7,12 @@
 //! * The 128 threads copy the operands from global memory with plain stores at the swizzled byte
 //!   offsets `offset_wrapping(mn, k)` gives, evaluated on the device (LLVM folds the layout into
 //!   shifts, masks and one XOR).
-//! * The descriptors come from `Placed::at_unchecked(shared_address).desc_wrapping(0, 0, 0)`
+//! * The descriptors come from `PlacedTile::<Absolute>::new_unvalidated(T::PLAN.tile,
+//!   shared_address).desc_wrapping(0, 0, 0)` (what an `#[smem_storage]` member accessor returns)
 //!   after the kernel checks the placement precondition itself (base aligned to `ALIGN`, tile
 //!   inside the 14-bit start-address field); a failed check sets a status bit instead of
-//!   producing a descriptor. The checked forms (`try_offset`, `try_desc`, `Placed::at`) do not
-//!   compile with cuda-oxide yet: see "Limits met" in RECIPE.md.
+//!   producing a descriptor. The checked forms (`try_offset`, `try_desc`, `TileLayout::place`)
+//!   do not compile with cuda-oxide yet: see "Limits met" in RECIPE.md.
 //! * The raw accumulators (32 f32 per thread, `[[f32; 8]; 4]` in register order), the two shared
 //!   addresses, the two descriptors and every thread's status go to `out`; the host program
 //!   (smemdesc's `gpu/cuda-oxide/host`) maps the fragments and compares with a CPU product exactly.
@@ -24,7 +25,7 @@ use cuda_device::wgmma::{
     wgmma_commit_group, wgmma_fence, wgmma_mma_m64n64k16_f32_bf16, wgmma_wait_group,
 };
 use cuda_device::{DisjointSlice, kernel, thread};
-use smemdesc::smem::Placed;
+use smemdesc::smem::{Absolute, PlacedTile};
 
 include!("tiles.rs");
 
@@ -80,7 +81,7 @@ pub unsafe fn smemdesc_wgmma_m64n64k16(a: &[u16], b: &[u16], mut out: DisjointSl
         let a_addr = cvta_generic_to_shared_offset(pa as *const u8) as u32;
         let b_addr = cvta_generic_to_shared_offset(pb as *const u8) as u32;
         // The descriptors of subtile (0, 0), stage 0. smemdesc's checked forms (`try_desc`,
-        // `Placed::at`) return `Result<_, smemdesc::Error>`, which cuda-oxide cannot lower yet
+        // `TileLayout::place`) return `Result<_, smemdesc::Error>`, which cuda-oxide cannot lower yet
         // (RECIPE.md), so the placement precondition (a base aligned to `ALIGN`, the tile below
         // the 14-bit start-address field's 256 KiB) is checked here, and a failure is a status
         // bit instead of a descriptor.
@@ -88,13 +89,13 @@ pub unsafe fn smemdesc_wgmma_m64n64k16(a: &[u16], b: &[u16], mut out: DisjointSl
             addr.is_multiple_of(align) && addr + bytes <= 1 << 18
         };
         let desc_a = if placed(a_addr, TileA::ALIGN, TileA::BYTES) {
-            Placed::<TileA>::at_unchecked(a_addr).desc_wrapping(0, 0, 0)
+            PlacedTile::<Absolute>::new_unvalidated(TileA::PLAN.tile, a_addr).desc_wrapping(0, 0, 0)
         } else {
             status |= 4;
             0
         };
         let desc_b = if placed(b_addr, TileB::ALIGN, TileB::BYTES) {
-            Placed::<TileB>::at_unchecked(b_addr).desc_wrapping(0, 0, 0)
+            PlacedTile::<Absolute>::new_unvalidated(TileB::PLAN.tile, b_addr).desc_wrapping(0, 0, 0)
         } else {
             status |= 8;
             0
@@ -183,8 +184,8 @@ pub unsafe fn smemdesc_wgmma_k64_sw128(a: &[u16], b: &[u16], mut out: DisjointSl
             status |= 8;
         }
         let (ta, tb) = (
-            Placed::<TileA128>::at_unchecked(a_addr),
-            Placed::<TileB128>::at_unchecked(b_addr),
+            PlacedTile::<Absolute>::new_unvalidated(TileA128::PLAN.tile, a_addr),
+            PlacedTile::<Absolute>::new_unvalidated(TileB128::PLAN.tile, b_addr),
         );
         let da = [
             ta.desc_wrapping(0, 0, 0),
