@@ -4,9 +4,8 @@
 //! `idesc.rs`).
 
 use crate::base::arch::Major;
-use crate::mma::idesc::{
-    format_code, format_type, is_block_scaled, AccumType, InstrDesc, ScaleFormat,
-};
+use crate::mma::format::{format_code, format_type, is_block_scaled};
+use crate::mma::idesc::{AccumType, InstrDesc, ScaleFormat};
 use crate::mma::idesc_error::IdescError;
 use crate::mma::shape::{MmaKind, Operand};
 

@@ -9,7 +9,8 @@
 //! `.scale_vec::4X` for ue4m3 or for ue8m0 with `vec = 16`, else `.block32` / `1X` / `2X`);
 //! the tcgen05 rule that every tcgen05 instruction of a kernel uses one `.cta_group`.
 
-use crate::mma::idesc::{is_block_scaled, ScaleFormat};
+use crate::mma::format::is_block_scaled;
+use crate::mma::idesc::ScaleFormat;
 use crate::mma::idesc_error::IdescError;
 use crate::mma::shape::Operand;
 use crate::pairing::pair::MmaPair;

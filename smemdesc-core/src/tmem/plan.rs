@@ -22,7 +22,7 @@ use super::error::TmemError;
 use super::scale::TmemScale;
 use crate::base::arch::Arch;
 use crate::base::text::ConstText;
-use crate::mma::idesc::is_block_scaled;
+use crate::mma::format::is_block_scaled;
 use crate::mma::idesc_codec::Idesc;
 use crate::mma::idesc_error::IdescError;
 use crate::mma::shape::Operand;
