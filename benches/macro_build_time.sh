@@ -4,7 +4,12 @@
 # in a `static`, a compile-time evaluation of every tile's `desc`; `PLAN` itself is evaluated only
 # where it is used, which here is nowhere; crate `without_tiles` has the same
 # 100 plain unit structs and a zero table), warms the dependencies, then times rebuilding each
-# crate alone (touch + cargo build / cargo check), best of N runs.
+# crate alone (touch + cargo build / cargo check), best of N runs: wall time and CPU time (user +
+# sys of cargo and rustc; on a shared machine the CPU time is the steadier number).
+# Modes: `check` and `build` rebuild with cargo's default incremental cache (the file is touched,
+# not changed: what an unrelated edit elsewhere in the crate costs); `build-full` sets
+# CARGO_INCREMENTAL=0, so the crate is compiled from scratch every time (a fresh clone, CI, or an
+# edit that invalidates the items).
 #
 # Usage: benches/macro_build_time.sh [runs=5]        (not a test: prints numbers)
 set -euo pipefail
@@ -64,27 +69,33 @@ gen with_tiles with
 gen without_tiles without
 
 export CARGO_TARGET_DIR="$WORK/target"
-now() { date +%s.%N; }
-best() { # $1 = crate, $2 = check|build -> best wall time of $RUNS rebuilds of the crate alone
-    local dir="$WORK/$1" b=""
-    (cd "$dir" && cargo "$2" -q) >&2   # warm deps and this crate (fails loudly)
+TIMEFORMAT='%R %U %S'
+best() { # $1 = crate, $2 = check|build|build-full -> "wall cpu": best of $RUNS rebuilds (s)
+    local dir="$WORK/$1" cmd=$2 env=()
+    [ "$cmd" = build-full ] && { cmd=build; env=(CARGO_INCREMENTAL=0); }
+    # warm deps and this crate (fails loudly)
+    (cd "$dir" && env "${env[@]}" cargo "$cmd" -q) >&2
+    local bw="" bc=""
     for _ in $(seq "$RUNS"); do
         touch "$dir/src/lib.rs"
-        local t0; t0=$(now)
-        (cd "$dir" && cargo "$2" -q)
-        local t; t=$(echo "$(now) - $t0" | bc -l)
-        if [ -z "$b" ] || [ "$(echo "$t < $b" | bc -l)" = 1 ]; then b=$t; fi
+        local r w u s c
+        r=$( { time (cd "$dir" && env "${env[@]}" cargo "$cmd" -q >"$WORK/cargo.log" 2>&1); } 2>&1 )
+        read -r w u s <<<"$r"
+        c=$(echo "$u + $s" | bc -l)
+        if [ -z "$bw" ] || [ "$(echo "$w < $bw" | bc -l)" = 1 ]; then bw=$w; fi
+        if [ -z "$bc" ] || [ "$(echo "$c < $bc" | bc -l)" = 1 ]; then bc=$c; fi
     done
-    echo "$b"
+    echo "$bw $bc"
 }
 
 echo "rustc: $(rustc --version)"
 echo "tiles: $N distinct #[smem_tile] declarations, best of $RUNS rebuilds (deps warm)"
-printf '%-8s %14s %14s %12s %16s\n' mode "without (s)" "with (s)" "added (s)" "per tile (ms)"
-for mode in check build; do
-    wo=$(best without_tiles $mode)
-    wi=$(best with_tiles $mode)
+printf '%-10s %12s %12s %10s %14s %14s\n' mode "without (s)" "with (s)" "added (s)" "per tile (ms)" "CPU/tile (ms)"
+for mode in check build build-full; do
+    read -r wo wo_c <<<"$(best without_tiles $mode)"
+    read -r wi wi_c <<<"$(best with_tiles $mode)"
     add=$(echo "$wi - $wo" | bc -l)
     per=$(echo "1000 * $add / $N" | bc -l)
-    printf '%-8s %14.3f %14.3f %12.3f %16.2f\n' "$mode" "$wo" "$wi" "$add" "$per"
+    per_c=$(echo "1000 * ($wi_c - $wo_c) / $N" | bc -l)
+    printf '%-10s %12.3f %12.3f %10.3f %14.2f %14.2f\n' "$mode" "$wo" "$wi" "$add" "$per" "$per_c"
 done

@@ -19,7 +19,7 @@
 macro_rules! __smem_tile_items {
     (
         $name:ident,
-        plan: ($($plan:tt)*),
+        plan: ($($plan:tt)*), literal: [$($literal:literal),*],
         bytes: $bytes:literal,
         arch: $arch:ident, operand: $operand:ident, dtype: $dtype:ident, major: $major:ident,
         swizzle: $swizzle:ident, order: $order:ident, kind: $kind:ident, cta_group: $cta_group:literal,
@@ -41,25 +41,35 @@ macro_rules! __smem_tile_items {
         more: {$($more:tt)*}
     ) => {
         impl $name {
-            /// The validated core plan this tile was generated from (evaluated at compile time
-            /// where it is used; the other items are literals the macro computed from it).
-            pub const PLAN: $crate::TilePlan = $($plan)*.expect_valid();
+            /// The validated core plan this tile was generated from (`TileDecl::build()` of the
+            /// declaration; the other items are literals the attribute computed from it).
+            pub const PLAN: $crate::TilePlan = $crate::TilePlan::from_literal(
+                $($plan)*,
+                &Self::ACCESS,
+                $crate::Order::$order,
+                $crate::MmaKind::$kind,
+                [$($literal),*],
+            );
             /// Zeroed storage (host buffers and tests: a Rust `static` never lands in GPU shared
             /// memory; kernels place tiles in dynamic shared memory, see `smemdesc::smem`).
             pub const ZERO: Self = Self { bytes: [0; $bytes] };
             /// Zeroed storage (same as [`ZERO`](Self::ZERO)).
+            #[inline]
             pub const fn new() -> Self {
                 Self::ZERO
             }
             /// Address of the first byte (element (0, 0) of stage 0).
+            #[inline]
             pub const fn as_ptr(&self) -> *const u8 {
                 self.bytes.as_ptr()
             }
             /// Mutable address of the first byte.
+            #[inline]
             pub fn as_mut_ptr(&mut self) -> *mut u8 {
                 self.bytes.as_mut_ptr()
             }
             /// The raw bytes of all stages.
+            #[inline]
             pub const fn as_bytes(&self) -> &[u8; $bytes] {
                 &self.bytes
             }
@@ -244,6 +254,7 @@ macro_rules! __smem_tile_items {
         }
 
         impl ::core::default::Default for $name {
+            #[inline]
             fn default() -> Self {
                 Self::ZERO
             }

@@ -326,6 +326,8 @@ pub(crate) fn tile_struct(
     let (gmn, gk) = (mode_parts(&a.grid.mn), mode_parts(&a.grid.k));
     let (access_align, values_per_cell, last_start) =
         (u(a.align), u(a.values_per_cell), u(a.last_start));
+    // `PLAN` is assembled from these and `ACCESS` (`TilePlan::from_literal`), not validated again.
+    let literal = plan.literal_numbers().map(u);
     // The fixed items (documentation, function bodies) come from `__smem_tile_items!`, which the
     // compiler expands: the attribute writes only the numbers, a fraction of the tokens.
     Ok(quote! {
@@ -333,7 +335,7 @@ pub(crate) fn tile_struct(
 
         ::smemdesc::__smem_tile_items! {
             #name,
-            plan: (#decl),
+            plan: (#decl), literal: [#(#literal),*],
             bytes: #bytes,
             arch: #arch, operand: #operand, dtype: #dtype, major: #major,
             swizzle: #swizzle, order: #order, kind: #kind, cta_group: #cta_group,
