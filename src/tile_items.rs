@@ -18,36 +18,32 @@
 #[macro_export]
 macro_rules! __smem_tile_items {
     (
-        $name:ident,
-        plan: ($($plan:tt)*), literal: [$($literal:literal),*],
-        bytes: $bytes:literal,
-        arch: $arch:ident, operand: $operand:ident, dtype: $dtype:ident, major: $major:ident,
-        swizzle: $swizzle:ident, order: $order:ident, kind: $kind:ident, cta_group: $cta_group:literal,
-        tile: ($tile_mn:literal, $tile_k:literal),
-        desc: $desc:literal, lbo: $lbo:literal, sbo: $sbo:literal, layout_type: $layout_type:literal,
-        mma: ($mma_m:literal, $mma_n:literal, $mma_k:literal), mmas: ($mmas_mn:literal, $mmas_k:literal),
-        advance_mn: [$($adv_mn:literal),*], advance_k: [$($adv_k:literal),*],
-        advance_stage: $adv_stage:literal,
-        stages: $stages:literal, stage_bytes: $stage_bytes:literal, align: $align:literal,
-        tma_box: [$box_inner:literal, $box_rows:literal], tma_boxes: $boxes:literal,
-        tma_box_bytes: $box_bytes:literal,
-        tma_swizzle: ($tma_swizzle:literal, $tma_swizzle_name:literal),
-        tma_data_type: ($tma_dtype:literal, $tma_dtype_name:literal),
-        box_offsets: [$($box_offset:literal),*], box_coords: [$($box_coord:tt),*],
-        access: ($access_align:literal, $values_per_cell:literal, $last_start:literal),
-        layout: ($sw_bits:literal, $sw_base:literal, $sw_shift:literal, $elem_bytes:literal,
-                 $lmn:tt, $lk:tt),
-        grid: ($gmn:tt, $gk:tt),
-        more: {$($more:tt)*}
+        $name:ident [$arch:ident $operand:ident $dtype:ident $major:ident $swizzle:ident
+                     $order:ident $kind:ident]
+        [$bytes:tt $cta_group:tt $tile_mn:tt $tile_k:tt $desc:tt $lbo:tt $sbo:tt $layout_type:tt
+         $mma_m:tt $mma_n:tt $mma_k:tt $mmas_mn:tt $mmas_k:tt $adv_stage:tt $stages:tt
+         $stage_bytes:tt $align:tt $box_inner:tt $box_rows:tt $boxes:tt $box_bytes:tt
+         $tma_swizzle:tt $tma_dtype:tt $access_align:tt $values_per_cell:tt $last_start:tt
+         $sw_bits:tt $sw_base:tt $sw_shift:tt $elem_bytes:tt]
+        [$tma_swizzle_name:tt $tma_dtype_name:tt]
+        [$($adv_mn:tt)*] [$($adv_k:tt)*] [$($box_offset:tt)*] [$($box_mn:tt $box_k:tt)*]
+        [$($literal:tt)*]
+        [$lmn:tt $lmn_s0:tt $lmn_s1:tt $lmn_s2:tt $lmn_s3:tt $lmn_t0:tt $lmn_t1:tt $lmn_t2:tt $lmn_t3:tt]
+        [$lk:tt $lk_s0:tt $lk_s1:tt $lk_s2:tt $lk_s3:tt $lk_t0:tt $lk_t1:tt $lk_t2:tt $lk_t3:tt]
+        [$gmn:tt $gmn_s0:tt $gmn_s1:tt $gmn_s2:tt $gmn_s3:tt $gmn_t0:tt $gmn_t1:tt $gmn_t2:tt $gmn_t3:tt]
+        [$gk:tt $gk_s0:tt $gk_s1:tt $gk_s2:tt $gk_s3:tt $gk_t0:tt $gk_t1:tt $gk_t2:tt $gk_t3:tt]
+        {$($more:tt)*}
     ) => {
         impl $name {
             /// The validated core plan this tile was generated from (`TileDecl::build()` of the
             /// declaration; the other items are literals the attribute computed from it).
             pub const PLAN: $crate::TilePlan = $crate::TilePlan::from_literal(
-                $($plan)*,
+                Self::OPERAND,
+                Self::DTYPE,
+                Self::MAJOR,
+                Self::ORDER,
+                Self::KIND,
                 &Self::ACCESS,
-                $crate::Order::$order,
-                $crate::MmaKind::$kind,
                 [$($literal),*],
             );
             /// Zeroed storage (host buffers and tests: a Rust `static` never lands in GPU shared
@@ -148,7 +144,7 @@ macro_rules! __smem_tile_items {
             /// Byte offset of each TMA box inside one stage.
             pub const TMA_BOX_OFFSETS: [u32; $boxes] = [$($box_offset),*];
             /// Tile coordinates `[mn0, k0]` (elements) of each TMA box.
-            pub const TMA_BOX_COORDS: [[u32; 2]; $boxes] = [$($box_coord),*];
+            pub const TMA_BOX_COORDS: [[u32; 2]; $boxes] = [$([$box_mn, $box_k]),*];
             $($more)*
 
             /// Run-time access numbers (literals, with the plan's subtile grid and swizzled layout)
@@ -169,10 +165,32 @@ macro_rules! __smem_tile_items {
                 last_start: $last_start,
                 layout: $crate::SwizzledLayout {
                     swizzle: $crate::Swizzle { bits: $sw_bits, base: $sw_base, shift: $sw_shift },
-                    layout: $crate::__smem_tile_layout!($lmn, $lk),
+                    layout: $crate::Layout {
+                        mn: $crate::Mode::from_parts(
+                            $lmn,
+                            [$lmn_s0, $lmn_s1, $lmn_s2, $lmn_s3],
+                            [$lmn_t0, $lmn_t1, $lmn_t2, $lmn_t3],
+                        ),
+                        k: $crate::Mode::from_parts(
+                            $lk,
+                            [$lk_s0, $lk_s1, $lk_s2, $lk_s3],
+                            [$lk_t0, $lk_t1, $lk_t2, $lk_t3],
+                        ),
+                    },
                     elem_bytes: $elem_bytes,
                 },
-                grid: $crate::__smem_tile_layout!($gmn, $gk),
+                grid: $crate::Layout {
+                    mn: $crate::Mode::from_parts(
+                        $gmn,
+                        [$gmn_s0, $gmn_s1, $gmn_s2, $gmn_s3],
+                        [$gmn_t0, $gmn_t1, $gmn_t2, $gmn_t3],
+                    ),
+                    k: $crate::Mode::from_parts(
+                        $gk,
+                        [$gk_s0, $gk_s1, $gk_s2, $gk_s3],
+                        [$gk_t0, $gk_t1, $gk_t2, $gk_t3],
+                    ),
+                },
             };
 
             /// Descriptor of MMA subtile `(mn, k)` of stage `stage` for the tile at shared-memory
@@ -269,25 +287,6 @@ macro_rules! __smem_tile_items {
             const TMA_BOX_OFFSETS: &'static [u32] = &$name::TMA_BOX_OFFSETS;
             const TMA_BOX_COORDS: &'static [[u32; 2]] = &$name::TMA_BOX_COORDS;
             const ACCESS: $crate::TileAccess = $name::ACCESS;
-        }
-    };
-}
-
-/// A literal `Layout` from two modes written `(len, [shapes], [strides])` (internal to
-/// `#[smem_tile]`; not an API).
-///
-/// ```
-/// use smemdesc::{Layout, Mode};
-/// let l = smemdesc::__smem_tile_layout!((1, [8, 1, 1, 1], [1, 0, 0, 0]), (0, [1, 1, 1, 1], [0, 0, 0, 0]));
-/// assert_eq!(l, Layout::new(Mode::new(8, 1), Mode::EMPTY));
-/// ```
-#[doc(hidden)]
-#[macro_export]
-macro_rules! __smem_tile_layout {
-    (($mn_len:literal, $mn_shape:tt, $mn_stride:tt), ($k_len:literal, $k_shape:tt, $k_stride:tt)) => {
-        $crate::Layout {
-            mn: $crate::Mode::from_parts($mn_len, $mn_shape, $mn_stride),
-            k: $crate::Mode::from_parts($k_len, $k_shape, $k_stride),
         }
     };
 }

@@ -77,14 +77,18 @@ fn every_literal_plan_equals_the_built_one() {
             }
         }
     }
-    let (mut accepted, mut packed, mut boxes) = (0, 0, 0);
+    let (mut accepted, mut packed, mut boxes, mut given) = (0, 0, 0, [0; 3]);
     for d in &decls {
         let Ok(p) = d.build() else { continue };
         accepted += 1;
         packed += usize::from(p.tile.spec().form == SmemForm::Packed);
         boxes += usize::from(p.tma.boxes > 1);
+        given[0] += usize::from(p.decl.mma_mn.is_some());
+        given[1] += usize::from(p.decl.tma_box.is_some());
+        given[2] += usize::from(p.decl.cta_group == 2);
         let order = p.decl.order.expect("a built plan has its order");
-        let lit = TilePlan::from_literal(*d, &p.tile.access(), order, p.kind, p.literal_numbers());
+        let (a, n) = (&p.tile.access(), p.literal_numbers());
+        let lit = TilePlan::from_literal(d.operand, d.dtype, d.major, order, p.kind, a, n);
         assert_eq!(lit, p, "{d:?}");
     }
     println!("{} declarations, {accepted} accepted", decls.len());

@@ -230,7 +230,6 @@ pub(crate) fn tile_struct(
     let global_items = crate::global::items(d);
     let t = &plan.tile;
     let tma = &plan.tma;
-    let decl = decl_expr(d);
     let name = &item.ident;
 
     let stages = t.spec().stages;
@@ -254,13 +253,6 @@ pub(crate) fn tile_struct(
     let boxes = u(tma.boxes);
     let box_bytes = u(tma.box_bytes);
     let box_offsets: Vec<Literal> = (0..tma.boxes).map(|b| u(plan.box_offset(b))).collect();
-    let box_coords: Vec<TokenStream> = (0..tma.boxes)
-        .map(|b| {
-            let (mn, k) = plan.box_coord(b);
-            let (mn, k) = (u(mn), u(k));
-            quote! { [#mn, #k] }
-        })
-        .collect();
     let tma_swizzle = u(tma.swizzle.value());
     let tma_swizzle_name = tma.swizzle.name();
     let tma_dtype = u(tma.data_type.value());
@@ -317,54 +309,69 @@ pub(crate) fn tile_struct(
     let v = |p: TokenStream| p.into_iter().last().expect("a path ends in its variant");
     let (arch, operand, dtype, major) = (v(arch), v(operand), v(dtype), v(major));
     let (swizzle, order, kind) = (v(swizzle), v(order), v(kind));
-    let (mmas_mn, mmas_k, stages, bytes) = (u(mmas_mn), u(mmas_k), u(stages), u(bytes));
     let sl = &a.layout;
-    let (sw_bits, sw_base, sw_shift) =
-        (u(sl.swizzle.bits), u(sl.swizzle.base), u(sl.swizzle.shift));
-    let elem_bytes = u(sl.elem_bytes);
-    let (lmn, lk) = (mode_parts(&sl.layout.mn), mode_parts(&sl.layout.k));
-    let (gmn, gk) = (mode_parts(&a.grid.mn), mode_parts(&a.grid.k));
-    let (access_align, values_per_cell, last_start) =
-        (u(a.align), u(a.values_per_cell), u(a.last_start));
+    // The numbers, in the order `__smem_tile_items!` reads them (one flat group: every token and
+    // group out of a proc-macro costs build time).
+    let numbers = [
+        u(bytes),
+        cta_group,
+        tile_mn,
+        tile_k,
+        desc,
+        lbo,
+        sbo,
+        layout_type,
+        mma_m,
+        mma_n,
+        mma_k,
+        u(mmas_mn),
+        u(mmas_k),
+        adv_stage,
+        u(stages),
+        stage_bytes,
+        align,
+        box_inner,
+        box_rows,
+        boxes,
+        box_bytes,
+        tma_swizzle,
+        tma_dtype,
+        u(a.align),
+        u(a.values_per_cell),
+        u(a.last_start),
+        u(sl.swizzle.bits),
+        u(sl.swizzle.base),
+        u(sl.swizzle.shift),
+        u(sl.elem_bytes),
+    ];
+    let modes = [&sl.layout.mn, &sl.layout.k, &a.grid.mn, &a.grid.k].map(mode_parts);
+    let box_coords = (0..tma.boxes).flat_map(|b| {
+        let (mn, k) = plan.box_coord(b);
+        [u(mn), u(k)]
+    });
     // `PLAN` is assembled from these and `ACCESS` (`TilePlan::from_literal`), not validated again.
     let literal = plan.literal_numbers().map(u);
     // The fixed items (documentation, function bodies) come from `__smem_tile_items!`, which the
     // compiler expands: the attribute writes only the numbers, a fraction of the tokens.
     Ok(quote! {
         #storage
-
         ::smemdesc::__smem_tile_items! {
-            #name,
-            plan: (#decl), literal: [#(#literal),*],
-            bytes: #bytes,
-            arch: #arch, operand: #operand, dtype: #dtype, major: #major,
-            swizzle: #swizzle, order: #order, kind: #kind, cta_group: #cta_group,
-            tile: (#tile_mn, #tile_k),
-            desc: #desc, lbo: #lbo, sbo: #sbo, layout_type: #layout_type,
-            mma: (#mma_m, #mma_n, #mma_k), mmas: (#mmas_mn, #mmas_k),
-            advance_mn: [#(#adv_mn),*], advance_k: [#(#adv_k),*],
-            advance_stage: #adv_stage,
-            stages: #stages, stage_bytes: #stage_bytes, align: #align,
-            tma_box: [#box_inner, #box_rows], tma_boxes: #boxes,
-            tma_box_bytes: #box_bytes,
-            tma_swizzle: (#tma_swizzle, #tma_swizzle_name),
-            tma_data_type: (#tma_dtype, #tma_dtype_name),
-            box_offsets: [#(#box_offsets),*], box_coords: [#(#box_coords),*],
-            access: (#access_align, #values_per_cell, #last_start),
-            layout: (#sw_bits, #sw_base, #sw_shift, #elem_bytes, #lmn, #lk),
-            grid: (#gmn, #gk),
-            more: { #global_items }
+            #name [#arch #operand #dtype #major #swizzle #order #kind]
+            [#(#numbers)*] [#tma_swizzle_name #tma_dtype_name]
+            [#(#adv_mn)*] [#(#adv_k)*] [#(#box_offsets)*] [#(#box_coords)*]
+            [#(#literal)*] #(#modes)*
+            { #global_items }
         }
     })
 }
 
-/// `m` as `(len, [shapes], [strides])`, every slot (so the `Mode` it becomes is equal field for
-/// field): the input of `__smem_tile_layout!`.
+/// `m` as `[len shapes… strides…]`, every slot (so the `Mode` it becomes is equal field for
+/// field): one layout mode of the input of `__smem_tile_items!`.
 fn mode_parts(m: &Mode) -> TokenStream {
     let len = Literal::usize_unsuffixed(m.rank());
     let shape = (0..MAX_SUBMODES).map(|i| u(m.shape(i)));
     let stride = (0..MAX_SUBMODES).map(|i| u(m.stride(i)));
-    quote!((#len, [#(#shape),*], [#(#stride),*]))
+    quote!([#len #(#shape)* #(#stride)*])
 }
 
 fn arch_path(a: Arch) -> TokenStream {

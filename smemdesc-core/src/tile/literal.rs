@@ -3,11 +3,12 @@
 //! field stores instead of the whole validation (the macro ran it at expansion time). Not an API:
 //! the numbers' order is whatever this version of the core writes and reads.
 
-use crate::base::arch::Order;
+use crate::base::arch::{Major, Order};
+use crate::base::dtype::ElementType;
 use crate::base::smem_form::SmemForm;
 use crate::layout::atom::Atom;
 use crate::layout::descriptor::SmemDescriptor;
-use crate::mma::shape::{MmaKind, MmaShape};
+use crate::mma::shape::{MmaKind, MmaShape, Operand};
 use crate::tile::access::TileAccess;
 use crate::tile::decl::{TileDecl, TilePlan};
 use crate::tile::spec::{TileLayout, TileSpec};
@@ -15,18 +16,20 @@ use crate::tile::tma_plan::{TmaPlan, TmaSwizzle};
 
 /// How many numbers [`TilePlan::literal_numbers`] writes.
 #[doc(hidden)]
-pub const LITERAL_NUMBERS: usize = 15;
+pub const LITERAL_NUMBERS: usize = 21;
 
 impl TilePlan {
     /// The numbers of this plan that [`TilePlan::from_literal`] takes as given (internal to
     /// `#[smem_tile]`; not an API): the instruction shape, the spec's instruction extents, the
-    /// canonical offsets and the TMA box plan.
+    /// canonical offsets, the TMA box plan and the declaration's CTA group, `mma_mn` and
+    /// `tma_box` (as declared: `0` for none, else `1` and the value).
     ///
     /// ```
     /// use smemdesc_core::*;
     /// let d = TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 128, 64);
     /// let p = d.build().unwrap();
-    /// let same = TilePlan::from_literal(d, &p.tile.access(), Order::MnFirst, MmaKind::F16, p.literal_numbers());
+    /// let (a, o, k) = (&p.tile.access(), Order::MnFirst, MmaKind::F16);
+    /// let same = TilePlan::from_literal(Operand::A, ElementType::BF16, Major::K, o, k, a, p.literal_numbers());
     /// assert_eq!(same, p);
     /// ```
     #[doc(hidden)]
@@ -48,33 +51,71 @@ impl TilePlan {
             x.boxes_strided,
             x.boxes_contig,
             x.strided_first as u32,
+            self.decl.cta_group,
+            self.decl.mma_mn.is_some() as u32,
+            match self.decl.mma_mn {
+                Some(v) => v,
+                None => 0,
+            },
+            self.decl.tma_box.is_some() as u32,
+            match self.decl.tma_box {
+                Some((rows, _)) => rows,
+                None => 0,
+            },
+            match self.decl.tma_box {
+                Some((_, inner)) => inner,
+                None => 0,
+            },
         ]
     }
 
-    /// The plan `decl.build()` returns, assembled from what it derived (internal to
-    /// `#[smem_tile]`; not an API): `access` is the plan's [`TileLayout::access`], `order` and
-    /// `kind` the resolved ones, `n` its [`literal_numbers`](Self::literal_numbers). Nothing is
-    /// checked: the macro calls it only with the numbers of a plan the core validated, and
-    /// `tests/macro_consts.rs` compares every emitted `PLAN` with `build()`.
+    /// The plan `TileDecl::build()` returned, assembled from what it derived (internal to
+    /// `#[smem_tile]`; not an API): the declaration's operand, element type and major, the
+    /// resolved order and kind, the plan's [`TileLayout::access`] (architecture, swizzle, extents,
+    /// stages, layouts, base descriptor) and its [`literal_numbers`](Self::literal_numbers).
+    /// Nothing is checked: the macro calls it only with the numbers of a plan the core validated,
+    /// and `tests/macro_consts.rs` compares every emitted `PLAN` with `build()`.
     ///
     /// ```
     /// use smemdesc_core::*;
     /// let d = TileDecl::new(Arch::Sm100, Operand::B, ElementType::E4M3, Major::Mn, 256, 128).stages(2);
     /// let p = d.build().unwrap();
-    /// let (o, k) = (p.decl.order.unwrap(), p.kind);
-    /// assert_eq!(TilePlan::from_literal(d, &p.tile.access(), o, k, p.literal_numbers()), p);
+    /// let (o, k, a) = (p.decl.order.unwrap(), p.kind, &p.tile.access());
+    /// let same = TilePlan::from_literal(Operand::B, ElementType::E4M3, Major::Mn, o, k, a, p.literal_numbers());
+    /// assert_eq!(same, p);
     /// ```
     #[doc(hidden)]
     pub const fn from_literal(
-        decl: TileDecl,
-        access: &TileAccess,
+        operand: Operand,
+        dtype: ElementType,
+        major: Major,
         order: Order,
         kind: MmaKind,
+        access: &TileAccess,
         n: [u32; LITERAL_NUMBERS],
     ) -> TilePlan {
-        let mut d = decl;
         let swizzle = access.swizzle;
         let mma = MmaShape::new(n[0], n[1], n[2]);
+        let d = TileDecl {
+            arch: access.arch,
+            operand,
+            dtype,
+            major,
+            tile_mn: access.tile_mn,
+            tile_k: access.tile_k,
+            swizzle: Some(swizzle),
+            order: Some(order),
+            mma: Some(mma),
+            mma_mn: if n[16] != 0 { Some(n[17]) } else { None },
+            kind: Some(kind),
+            stages: access.stages,
+            tma_box: if n[18] != 0 {
+                Some((n[19], n[20]))
+            } else {
+                None
+            },
+            cta_group: n[15],
+        };
         let form = SmemForm::of(d.dtype, kind);
         let spec = TileSpec {
             arch: d.arch,
@@ -116,10 +157,6 @@ impl TilePlan {
             strided_first: n[14] != 0,
             major: d.major,
         };
-        d.swizzle = Some(swizzle);
-        d.order = Some(order);
-        d.mma = Some(mma);
-        d.kind = Some(kind);
         TilePlan {
             decl: d,
             tile,
