@@ -278,15 +278,51 @@ macro_rules! __smem_tile_items {
             }
         }
 
-        // The trait provides its other constants from `PLAN` and `ACCESS` (evaluated only where
-        // used): six items per declaration keep it cheap to build.
+        // The trait provides its other constants from `PLAN` and the slices (evaluated only where
+        // used): two items per declaration keep it cheap to build.
         impl $crate::SmemTile for $name {
             const PLAN: $crate::TilePlan = $name::PLAN;
-            const ADVANCE_MN: &'static [u16] = &$name::ADVANCE_MN;
-            const ADVANCE_K: &'static [u16] = &$name::ADVANCE_K;
-            const TMA_BOX_OFFSETS: &'static [u32] = &$name::TMA_BOX_OFFSETS;
-            const TMA_BOX_COORDS: &'static [[u32; 2]] = &$name::TMA_BOX_COORDS;
-            const ACCESS: $crate::TileAccess = $name::ACCESS;
+            const __SLICES: $crate::__private::TileSlices = $crate::__private::TileSlices {
+                advance_mn: &$name::ADVANCE_MN,
+                advance_k: &$name::ADVANCE_K,
+                box_offsets: &$name::TMA_BOX_OFFSETS,
+                box_coords: &$name::TMA_BOX_COORDS,
+            };
         }
     };
+}
+
+/// The four per-tile slices of [`SmemTile`](crate::SmemTile) as one constant, what
+/// `#[smem_tile]` sets (internal to the attribute; not an API).
+///
+/// ```
+/// use smemdesc::SmemTile;
+/// #[smemdesc::smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (64, 128), major = K)]
+/// struct T;
+/// assert_eq!(<T as SmemTile>::__SLICES.advance_k, &T::ADVANCE_K[..]);
+/// assert_eq!(<T as SmemTile>::TMA_BOX_COORDS, &T::TMA_BOX_COORDS[..]);
+/// ```
+///
+/// An impl that sets neither it nor the four slices is a compile error where a slice is used:
+///
+/// ```compile_fail
+/// struct Bare;
+/// impl smemdesc::SmemTile for Bare {
+///     const PLAN: smemdesc::TilePlan = smemdesc::TileDecl::new(
+///         smemdesc::Arch::Sm90, smemdesc::Operand::A, smemdesc::ElementType::BF16,
+///         smemdesc::Major::K, 64, 64).expect_valid();
+/// }
+/// const K: &[u16] = <Bare as smemdesc::SmemTile>::ADVANCE_K;
+/// ```
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug)]
+pub struct TileSlices {
+    /// `SmemTile::ADVANCE_MN`.
+    pub advance_mn: &'static [u16],
+    /// `SmemTile::ADVANCE_K`.
+    pub advance_k: &'static [u16],
+    /// `SmemTile::TMA_BOX_OFFSETS`.
+    pub box_offsets: &'static [u32],
+    /// `SmemTile::TMA_BOX_COORDS`.
+    pub box_coords: &'static [[u32; 2]],
 }
