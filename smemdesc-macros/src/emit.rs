@@ -2,7 +2,7 @@
 //! at expansion time; nothing is derived in this crate.
 
 use crate::args::Decl;
-use proc_macro2::{Literal, Span, TokenStream};
+use proc_macro2::{Delimiter, Group, Ident, Literal, Span, TokenStream, TokenTree};
 use quote::quote;
 use smemdesc_core::{
     Arch, Argument, ElementType, Error, Major, MmaKind, Mode, Operand, Order, SwizzleMode,
@@ -143,6 +143,13 @@ pub(crate) fn core_error(d: &Decl, e: &Error, site: Span) -> syn::Error {
     syn::Error::new(span, format!("{e}{}", note.unwrap_or_default()))
 }
 
+/// `[a b c …]`: one bracket group of literals, built in one step (every token and group out of a
+/// proc-macro costs build time).
+fn flat(values: impl IntoIterator<Item = Literal>) -> Group {
+    let tokens = values.into_iter().map(TokenTree::Literal).collect();
+    Group::new(Delimiter::Bracket, tokens)
+}
+
 fn u(v: u32) -> Literal {
     Literal::u32_unsuffixed(v)
 }
@@ -260,13 +267,6 @@ pub(crate) fn tile_struct(
     let spec = t.spec();
     let (tile_mn, tile_k) = (u(spec.tile_mn), u(spec.tile_k));
     let dec = &plan.decl;
-    let arch = arch_path(dec.arch);
-    let operand = operand_path(dec.operand);
-    let dtype = dtype_path(dec.dtype);
-    let major = major_path(dec.major);
-    let swizzle = swizzle_path(t.swizzle_mode());
-    let order = order_path(spec.order);
-    let kind = kind_path(plan.kind);
     let cta_group = u(dec.cta_group);
 
     let summary = format!(
@@ -306,9 +306,18 @@ pub(crate) fn tile_struct(
         &Literal::usize_unsuffixed(bytes as usize),
     );
     let a = t.access();
-    let v = |p: TokenStream| p.into_iter().last().expect("a path ends in its variant");
-    let (arch, operand, dtype, major) = (v(arch), v(operand), v(dtype), v(major));
-    let (swizzle, order, kind) = (v(swizzle), v(order), v(kind));
+    // Variant names (`Sm90`, `BF16`, …): the derived `Debug` of the core's enums is the variant.
+    let v = |name: String| Ident::new(&name, Span::call_site());
+    let (arch, operand) = (
+        v(format!("{:?}", dec.arch)),
+        v(format!("{:?}", dec.operand)),
+    );
+    let (dtype, major) = (v(format!("{:?}", dec.dtype)), v(format!("{:?}", dec.major)));
+    let swizzle = v(format!("{:?}", t.swizzle_mode()));
+    let (order, kind) = (
+        v(format!("{:?}", spec.order)),
+        v(format!("{:?}", plan.kind)),
+    );
     let sl = &a.layout;
     // The numbers, in the order `__smem_tile_items!` reads them (one flat group: every token and
     // group out of a proc-macro costs build time).
@@ -344,22 +353,24 @@ pub(crate) fn tile_struct(
         u(sl.swizzle.shift),
         u(sl.elem_bytes),
     ];
+    let numbers = flat(numbers);
     let modes = [&sl.layout.mn, &sl.layout.k, &a.grid.mn, &a.grid.k].map(mode_parts);
-    let box_coords = (0..tma.boxes).flat_map(|b| {
+    let box_coords = flat((0..tma.boxes).flat_map(|b| {
         let (mn, k) = plan.box_coord(b);
         [u(mn), u(k)]
-    });
+    }));
+    let (adv_mn, adv_k, box_offsets) = (flat(adv_mn), flat(adv_k), flat(box_offsets));
     // `PLAN` is assembled from these and `ACCESS` (`TilePlan::from_literal`), not validated again.
-    let literal = plan.literal_numbers().map(u);
+    let literal = flat(plan.literal_numbers().map(u));
     // The fixed items (documentation, function bodies) come from `__smem_tile_items!`, which the
     // compiler expands: the attribute writes only the numbers, a fraction of the tokens.
     Ok(quote! {
         #storage
         ::smemdesc::__smem_tile_items! {
             #name [#arch #operand #dtype #major #swizzle #order #kind]
-            [#(#numbers)*] [#tma_swizzle_name #tma_dtype_name]
-            [#(#adv_mn)*] [#(#adv_k)*] [#(#box_offsets)*] [#(#box_coords)*]
-            [#(#literal)*] #(#modes)*
+            #numbers [#tma_swizzle_name #tma_dtype_name]
+            #adv_mn #adv_k #box_offsets #box_coords
+            #literal #(#modes)*
             { #global_items }
         }
     })
@@ -367,11 +378,11 @@ pub(crate) fn tile_struct(
 
 /// `m` as `[len shapes… strides…]`, every slot (so the `Mode` it becomes is equal field for
 /// field): one layout mode of the input of `__smem_tile_items!`.
-fn mode_parts(m: &Mode) -> TokenStream {
+fn mode_parts(m: &Mode) -> Group {
     let len = Literal::usize_unsuffixed(m.rank());
     let shape = (0..MAX_SUBMODES).map(|i| u(m.shape(i)));
     let stride = (0..MAX_SUBMODES).map(|i| u(m.stride(i)));
-    quote!([#len #(#shape)* #(#stride)*])
+    flat([len].into_iter().chain(shape).chain(stride))
 }
 
 fn arch_path(a: Arch) -> TokenStream {
