@@ -12,6 +12,25 @@
 # edit that invalidates the items).
 #
 # Usage: benches/macro_build_time.sh [runs=5]        (not a test: prints numbers)
+#        MACRO_BENCH_IR=1 benches/macro_build_time.sh  (also instruction counts, see the end)
+#
+# Before/after (issue 20 item 5; rustc 1.95.0, this repository's 2-core machine shared with other
+# sessions, load 1.5-3, so wall times move by +-20% from run to run: compare instructions):
+#   per declaration            main ac2856e     macrocost        change
+#   instructions, check         13.11 M          12.00 M          -8.5 %
+#   instructions, build         13.53 M          12.34 M          -8.8 %
+#   instructions, build-full    33.19 M          20.17 M          -39 %
+#   CPU ms, check               3.95             3.48             (best of 7, runs of the two
+#   CPU ms, build               3.48             3.44              trees interleaved; wall
+#   CPU ms, build-full          9.30             6.40              times: 4.03/3.62, 3.71/3.47)
+# What changed: `PLAN` is assembled from the attribute's numbers (`TilePlan::from_literal`), not
+# re-validated by the const evaluator (~11 M instructions of a from-scratch build per tile); the
+# storage accessors and `Default` are `#[inline]` (no codegen in the declaring crate); the
+# `SmemTile` impl is 2 items instead of 6; the `__smem_tile_items!` input is flat literal groups.
+# Where the remaining ~12.3 M instructions of a `build` go (measured by removing each part):
+# 12 inherent functions ~3.9 M (the two deprecated aliases and `TMA_BOX` ~0.9 M of the whole),
+# ~39 inherent constants ~3.7 M, the trait impl ~0.55 M, `Default` ~0.26 M, item docs ~0.31 M,
+# the expansion itself (proc-macro and `macro_rules!`) ~1 M.
 set -euo pipefail
 shopt -s inherit_errexit
 cd "$(dirname "$0")/.."
@@ -99,3 +118,28 @@ for mode in check build build-full; do
     per_c=$(echo "1000 * ($wi_c - $wo_c) / $N" | bc -l)
     printf '%-10s %12.3f %12.3f %10.3f %14.2f %14.2f\n' "$mode" "$wo" "$wi" "$add" "$per" "$per_c"
 done
+
+# MACRO_BENCH_IR=1: also the instructions one rustc run of each crate executes (valgrind's
+# callgrind; deterministic to ~0.1%, so two versions compare on a busy machine where the times do
+# not), per declaration, in millions.
+instructions() { # $1 = crate, $2 = check|build|build-full -> instructions of one rustc run
+    local dir="$WORK/$1" cmd=$2 full="" rustc_cmd
+    [ "$cmd" = build-full ] && { cmd=build; full=1; }
+    touch "$dir/src/lib.rs"
+    rustc_cmd=$(cd "$dir" && cargo "$cmd" -v 2>&1 | sed -n "s/^ *Running \`\(.*rustc --crate-name $1 .*\)\`\$/\1/p" | tail -n 1)
+    [ -n "$rustc_cmd" ] || { echo "no rustc command for $1" >&2; return 1; }
+    # From scratch: without the incremental cache (the rebuild above made it current).
+    [ -n "$full" ] && rustc_cmd=$(sed -E 's/-C incremental=[^ ]+//' <<<"$rustc_cmd")
+    (cd "$dir" && eval "valgrind --tool=callgrind --callgrind-out-file=/dev/null $rustc_cmd" 2>&1 >/dev/null) |
+        awk '/Collected/ {s += $4} END {print s}'
+}
+if [ "${MACRO_BENCH_IR:-0}" = 1 ]; then
+    command -v valgrind >/dev/null || { echo "MACRO_BENCH_IR=1 needs valgrind" >&2; exit 1; }
+    printf '%-10s %14s %14s %16s\n' mode "without (M)" "with (M)" "per tile (M)"
+    for mode in check build build-full; do
+        wo=$(instructions without_tiles $mode)
+        wi=$(instructions with_tiles $mode)
+        printf '%-10s %14.1f %14.1f %16.2f\n' "$mode" "$(echo "$wo / 10^6" | bc -l)" \
+            "$(echo "$wi / 10^6" | bc -l)" "$(echo "($wi - $wo) / 10^6 / $N" | bc -l)"
+    done
+fi

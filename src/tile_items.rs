@@ -28,6 +28,7 @@ macro_rules! __smem_tile_items {
         [$tma_swizzle_name:tt $tma_dtype_name:tt]
         [$($adv_mn:tt)*] [$($adv_k:tt)*] [$($box_offset:tt)*] [$($box_mn:tt $box_k:tt)*]
         [$($literal:tt)*]
+        // The four layout modes: rank, then MAX_SUBMODES (4) shapes and 4 strides each.
         [$lmn:tt $lmn_s0:tt $lmn_s1:tt $lmn_s2:tt $lmn_s3:tt $lmn_t0:tt $lmn_t1:tt $lmn_t2:tt $lmn_t3:tt]
         [$lk:tt $lk_s0:tt $lk_s1:tt $lk_s2:tt $lk_s3:tt $lk_t0:tt $lk_t1:tt $lk_t2:tt $lk_t3:tt]
         [$gmn:tt $gmn_s0:tt $gmn_s1:tt $gmn_s2:tt $gmn_s3:tt $gmn_t0:tt $gmn_t1:tt $gmn_t2:tt $gmn_t3:tt]
