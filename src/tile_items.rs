@@ -23,16 +23,10 @@ macro_rules! __smem_tile_items {
         [$bytes:tt $cta_group:tt $tile_mn:tt $tile_k:tt $desc:tt $lbo:tt $sbo:tt $layout_type:tt
          $mma_m:tt $mma_n:tt $mma_k:tt $mmas_mn:tt $mmas_k:tt $adv_stage:tt $stages:tt
          $stage_bytes:tt $align:tt $box_inner:tt $box_rows:tt $boxes:tt $box_bytes:tt
-         $tma_swizzle:tt $tma_dtype:tt $access_align:tt $values_per_cell:tt $last_start:tt
-         $sw_bits:tt $sw_base:tt $sw_shift:tt $elem_bytes:tt]
+         $tma_swizzle:tt $tma_dtype:tt]
         [$tma_swizzle_name:tt $tma_dtype_name:tt]
         [$($adv_mn:tt)*] [$($adv_k:tt)*] [$($box_offset:tt)*] [$($box_mn:tt $box_k:tt)*]
-        [$($literal:tt)*]
-        // The four layout modes: rank, then MAX_SUBMODES (4) shapes and 4 strides each.
-        [$lmn:tt $lmn_s0:tt $lmn_s1:tt $lmn_s2:tt $lmn_s3:tt $lmn_t0:tt $lmn_t1:tt $lmn_t2:tt $lmn_t3:tt]
-        [$lk:tt $lk_s0:tt $lk_s1:tt $lk_s2:tt $lk_s3:tt $lk_t0:tt $lk_t1:tt $lk_t2:tt $lk_t3:tt]
-        [$gmn:tt $gmn_s0:tt $gmn_s1:tt $gmn_s2:tt $gmn_s3:tt $gmn_t0:tt $gmn_t1:tt $gmn_t2:tt $gmn_t3:tt]
-        [$gk:tt $gk_s0:tt $gk_s1:tt $gk_s2:tt $gk_s3:tt $gk_t0:tt $gk_t1:tt $gk_t2:tt $gk_t3:tt]
+        [$($literal:tt)*] [$($access:tt)*]
         {$($more:tt)*}
     ) => {
         impl $name {
@@ -151,48 +145,12 @@ macro_rules! __smem_tile_items {
             /// Run-time access numbers (literals, with the plan's subtile grid and swizzled layout)
             /// and the checks of the one contract (`smemdesc::access`): what `desc`, `try_desc`,
             /// `offset`, … evaluate.
-            pub const ACCESS: $crate::TileAccess = $crate::TileAccess {
-                arch: $crate::Arch::$arch,
-                desc: $desc,
-                swizzle: $crate::SwizzleMode::$swizzle,
-                align: $access_align,
-                mmas_mn: $mmas_mn,
-                mmas_k: $mmas_k,
-                stages: $stages,
-                advance_stage: $adv_stage,
-                tile_mn: $tile_mn,
-                tile_k: $tile_k,
-                values_per_cell: $values_per_cell,
-                last_start: $last_start,
-                layout: $crate::SwizzledLayout {
-                    swizzle: $crate::Swizzle { bits: $sw_bits, base: $sw_base, shift: $sw_shift },
-                    layout: $crate::Layout {
-                        mn: $crate::Mode::from_parts(
-                            $lmn,
-                            [$lmn_s0, $lmn_s1, $lmn_s2, $lmn_s3],
-                            [$lmn_t0, $lmn_t1, $lmn_t2, $lmn_t3],
-                        ),
-                        k: $crate::Mode::from_parts(
-                            $lk,
-                            [$lk_s0, $lk_s1, $lk_s2, $lk_s3],
-                            [$lk_t0, $lk_t1, $lk_t2, $lk_t3],
-                        ),
-                    },
-                    elem_bytes: $elem_bytes,
-                },
-                grid: $crate::Layout {
-                    mn: $crate::Mode::from_parts(
-                        $gmn,
-                        [$gmn_s0, $gmn_s1, $gmn_s2, $gmn_s3],
-                        [$gmn_t0, $gmn_t1, $gmn_t2, $gmn_t3],
-                    ),
-                    k: $crate::Mode::from_parts(
-                        $gk,
-                        [$gk_s0, $gk_s1, $gk_s2, $gk_s3],
-                        [$gk_t0, $gk_t1, $gk_t2, $gk_t3],
-                    ),
-                },
-            };
+            pub const ACCESS: $crate::TileAccess = $crate::TileAccess::from_literal(
+                Self::ARCH,
+                Self::SWIZZLE,
+                Self::DESC,
+                [$($access),*],
+            );
 
             /// Descriptor of MMA subtile `(mn, k)` of stage `stage` for the tile at shared-memory
             /// address `smem_addr`, checked: an index out of range (`mn < MMAS_MN`, `k < MMAS_K`,

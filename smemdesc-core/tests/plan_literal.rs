@@ -1,7 +1,8 @@
-//! `TilePlan::from_literal` (what `#[smem_tile]` writes for `PLAN`) rebuilds exactly the plan
-//! `TileDecl::build` derived, for every accepted declaration of a grid over every architecture,
-//! element type, kind, major, swizzle, order, operand, extent, stage count, CTA group, TMA box
-//! request and instruction extent.
+//! `TilePlan::from_literal` and `TileAccess::from_literal` (what `#[smem_tile]` writes for `PLAN`
+//! and `ACCESS`) rebuild exactly the plan `TileDecl::build` derived and its access numbers, for
+//! every accepted declaration of a grid over every architecture, element type, kind, major,
+//! swizzle, order, operand, extent, stage count, CTA group, TMA box request and instruction
+//! extent.
 
 use smemdesc_core::*;
 
@@ -90,6 +91,8 @@ fn every_literal_plan_equals_the_built_one() {
         let (a, n) = (&p.tile.access(), p.literal_numbers());
         let lit = TilePlan::from_literal(d.operand, d.dtype, d.major, order, p.kind, a, n);
         assert_eq!(lit, p, "{d:?}");
+        let access = TileAccess::from_literal(a.arch, a.swizzle, a.desc, a.literal_numbers());
+        assert_eq!(access, *a, "{d:?}");
     }
     println!("{} declarations, {accepted} accepted", decls.len());
     assert!(accepted >= 2000, "grid too small: {accepted}");

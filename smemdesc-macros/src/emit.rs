@@ -5,8 +5,8 @@ use crate::args::Decl;
 use proc_macro2::{Delimiter, Group, Ident, Literal, Span, TokenStream, TokenTree};
 use quote::quote;
 use smemdesc_core::{
-    Arch, Argument, ElementType, Error, Major, MmaKind, Mode, Operand, Order, SwizzleMode,
-    TileDecl, TilePlan, MAX_SUBMODES,
+    Arch, Argument, ElementType, Error, Major, MmaKind, Operand, Order, SwizzleMode, TileDecl,
+    TilePlan,
 };
 
 /// The core declaration for the parsed arguments (only what was given; the core fills defaults).
@@ -318,7 +318,6 @@ pub(crate) fn tile_struct(
         v(format!("{:?}", spec.order)),
         v(format!("{:?}", plan.kind)),
     );
-    let sl = &a.layout;
     // The numbers, in the order `__smem_tile_items!` reads them (one flat group: every token and
     // group out of a proc-macro costs build time).
     let numbers = [
@@ -345,16 +344,10 @@ pub(crate) fn tile_struct(
         box_bytes,
         tma_swizzle,
         tma_dtype,
-        u(a.align),
-        u(a.values_per_cell),
-        u(a.last_start),
-        u(sl.swizzle.bits),
-        u(sl.swizzle.base),
-        u(sl.swizzle.shift),
-        u(sl.elem_bytes),
     ];
     let numbers = flat(numbers);
-    let modes = [&sl.layout.mn, &sl.layout.k, &a.grid.mn, &a.grid.k].map(mode_parts);
+    // `ACCESS` is `TileAccess::from_literal` of these (with `ARCH`, `SWIZZLE` and `DESC`).
+    let access = flat(a.literal_numbers().map(u));
     let box_coords = flat((0..tma.boxes).flat_map(|b| {
         let (mn, k) = plan.box_coord(b);
         [u(mn), u(k)]
@@ -370,19 +363,10 @@ pub(crate) fn tile_struct(
             #name [#arch #operand #dtype #major #swizzle #order #kind]
             #numbers [#tma_swizzle_name #tma_dtype_name]
             #adv_mn #adv_k #box_offsets #box_coords
-            #literal #(#modes)*
+            #literal #access
             { #global_items }
         }
     })
-}
-
-/// `m` as `[len shapes… strides…]`, every slot (so the `Mode` it becomes is equal field for
-/// field): one layout mode of the input of `__smem_tile_items!`.
-fn mode_parts(m: &Mode) -> Group {
-    let len = Literal::usize_unsuffixed(m.rank());
-    let shape = (0..MAX_SUBMODES).map(|i| u(m.shape(i)));
-    let stride = (0..MAX_SUBMODES).map(|i| u(m.stride(i)));
-    flat([len].into_iter().chain(shape).chain(stride))
 }
 
 fn arch_path(a: Arch) -> TokenStream {

@@ -1,11 +1,15 @@
-//! A [`TilePlan`] from the numbers [`TileDecl::build`] derived, without deriving them again: what
-//! `#[smem_tile]` writes for its `PLAN`, so that evaluating the constant costs the compiler a few
-//! field stores instead of the whole validation (the macro ran it at expansion time). Not an API:
-//! the numbers' order is whatever this version of the core writes and reads.
+//! A [`TilePlan`] from the numbers [`TileDecl::build`] derived, without deriving them again, and a
+//! [`TileAccess`] from its numbers: what `#[smem_tile]` writes for its `PLAN` and `ACCESS`, so
+//! that evaluating them costs the compiler a few field stores instead of the whole validation
+//! (the macro ran it at expansion time), and the expansion is one call with an array of literals
+//! (a smaller body to type-check than nested struct literals). Not an API: the numbers' order is
+//! whatever this version of the core writes and reads.
 
-use crate::base::arch::{Major, Order};
+use crate::base::arch::{Arch, Major, Order};
 use crate::base::dtype::ElementType;
 use crate::base::smem_form::SmemForm;
+use crate::base::swizzle::{Swizzle, SwizzleMode};
+use crate::layout::algebra::{Layout, Mode, SwizzledLayout, MAX_SUBMODES};
 use crate::layout::atom::Atom;
 use crate::layout::descriptor::SmemDescriptor;
 use crate::mma::shape::{MmaKind, MmaShape, Operand};
@@ -17,6 +21,13 @@ use crate::tile::tma_plan::{TmaPlan, TmaSwizzle};
 /// How many numbers [`TilePlan::literal_numbers`] writes.
 #[doc(hidden)]
 pub const LITERAL_NUMBERS: usize = 21;
+
+/// How many numbers [`TileAccess::literal_numbers`] writes.
+#[doc(hidden)]
+pub const ACCESS_NUMBERS: usize = 13 + 4 * MODE_NUMBERS;
+
+/// Numbers per layout mode: its rank, then every shape slot, then every stride slot.
+const MODE_NUMBERS: usize = 1 + 2 * MAX_SUBMODES;
 
 impl TilePlan {
     /// The numbers of this plan that [`TilePlan::from_literal`] takes as given (internal to
@@ -165,4 +176,115 @@ impl TilePlan {
             kind,
         }
     }
+}
+
+impl TileAccess {
+    /// The numbers of this access that [`TileAccess::from_literal`] reads (internal to
+    /// `#[smem_tile]`; not an API): every field but `arch`, `swizzle` and `desc`, the layouts'
+    /// modes slot by slot.
+    ///
+    /// ```
+    /// use smemdesc_core::*;
+    /// let a = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 128, 64).expect_valid().access();
+    /// assert_eq!(TileAccess::from_literal(a.arch, a.swizzle, a.desc, a.literal_numbers()), a);
+    /// ```
+    #[doc(hidden)]
+    pub const fn literal_numbers(&self) -> [u32; ACCESS_NUMBERS] {
+        let sl = &self.layout;
+        let mut n = [0; ACCESS_NUMBERS];
+        let head = [
+            self.align,
+            self.mmas_mn,
+            self.mmas_k,
+            self.stages,
+            self.advance_stage,
+            self.tile_mn,
+            self.tile_k,
+            self.values_per_cell,
+            self.last_start,
+            sl.swizzle.bits,
+            sl.swizzle.base,
+            sl.swizzle.shift,
+            sl.elem_bytes,
+        ];
+        let mut i = 0;
+        while i < head.len() {
+            n[i] = head[i];
+            i += 1;
+        }
+        let modes = [&sl.layout.mn, &sl.layout.k, &self.grid.mn, &self.grid.k];
+        let mut m = 0;
+        while m < modes.len() {
+            let at = head.len() + m * MODE_NUMBERS;
+            n[at] = modes[m].rank() as u32;
+            let mut j = 0;
+            while j < MAX_SUBMODES {
+                n[at + 1 + j] = modes[m].shape(j);
+                n[at + 1 + MAX_SUBMODES + j] = modes[m].stride(j);
+                j += 1;
+            }
+            m += 1;
+        }
+        n
+    }
+
+    /// The access whose [`literal_numbers`](Self::literal_numbers) are `n` (internal to
+    /// `#[smem_tile]`; not an API). Nothing is checked: the macro calls it only with the numbers
+    /// of an access the core derived, and `tests/macro_consts.rs` compares every emitted
+    /// `ACCESS` with `TileLayout::access`.
+    ///
+    /// ```
+    /// use smemdesc_core::*;
+    /// let a = TileSpec::new(Arch::Sm100, ElementType::E4M3, Major::Mn, 256, 128).expect_valid().access();
+    /// assert_eq!(TileAccess::from_literal(a.arch, a.swizzle, a.desc, a.literal_numbers()), a);
+    /// ```
+    #[doc(hidden)]
+    pub const fn from_literal(
+        arch: Arch,
+        swizzle: SwizzleMode,
+        desc: u64,
+        n: [u32; ACCESS_NUMBERS],
+    ) -> TileAccess {
+        TileAccess {
+            arch,
+            desc,
+            swizzle,
+            align: n[0],
+            mmas_mn: n[1],
+            mmas_k: n[2],
+            stages: n[3],
+            advance_stage: n[4],
+            tile_mn: n[5],
+            tile_k: n[6],
+            values_per_cell: n[7],
+            last_start: n[8],
+            layout: SwizzledLayout {
+                swizzle: Swizzle {
+                    bits: n[9],
+                    base: n[10],
+                    shift: n[11],
+                },
+                layout: Layout {
+                    mn: mode(&n, 13),
+                    k: mode(&n, 13 + MODE_NUMBERS),
+                },
+                elem_bytes: n[12],
+            },
+            grid: Layout {
+                mn: mode(&n, 13 + 2 * MODE_NUMBERS),
+                k: mode(&n, 13 + 3 * MODE_NUMBERS),
+            },
+        }
+    }
+}
+
+/// The mode whose numbers start at `n[at]` (rank, shapes, strides). Written out slot by slot
+/// (not a loop): the compiler evaluates it for every tile whose `ACCESS` is used.
+const fn mode(n: &[u32; ACCESS_NUMBERS], at: usize) -> Mode {
+    let (s, t) = (at + 1, at + 1 + MAX_SUBMODES);
+    Mode::from_parts(
+        n[at] as usize,
+        [n[s], n[s + 1], n[s + 2], n[s + 3]],
+        [n[t], n[t + 1], n[t + 2], n[t + 3]],
+    )
 }
