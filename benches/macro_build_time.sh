@@ -15,19 +15,22 @@
 #        MACRO_BENCH_IR=1 benches/macro_build_time.sh  (also instruction counts, see the end)
 #
 # Before/after (issue 20 item 5; rustc 1.95.0, this repository's 2-core machine shared with other
-# sessions, load 1.5-3, so wall times move by +-20% from run to run: compare instructions):
-#   per declaration            main ac2856e     macrocost        change
-#   instructions, check         13.11 M          12.00 M          -8.5 %
-#   instructions, build         13.53 M          12.34 M          -8.8 %
-#   instructions, build-full    33.19 M          20.17 M          -39 %
-#   CPU ms, check               3.95             3.48             (best of 7, runs of the two
-#   CPU ms, build               3.48             3.44              trees interleaved; wall
-#   CPU ms, build-full          9.30             6.40              times: 4.03/3.62, 3.71/3.47)
-# What changed: `PLAN` is assembled from the attribute's numbers (`TilePlan::from_literal`), not
+# sessions at load 1.5-3, so wall and CPU times move by 10-30% from run to run: compare the
+# instruction counts, which repeat to 0.1%):
+#   per declaration               main ac2856e    macrocost    change
+#   instructions, check            13.11 M         11.66 M     -11 %
+#   instructions, build            13.53 M         12.00 M     -11 %
+#   instructions, build-full       33.19 M         19.85 M     -40 %
+#   CPU ms, check                   3.80            3.50       (best of 7, the two trees' runs
+#   CPU ms, build                   4.42            3.95        interleaved, load 2.7-3.0;
+#   CPU ms, build-full              9.48            5.90        best of 5)
+#   wall ms, check/build/full  4.17/5.69/10.30  4.12/5.41/6.94 (same runs)
+# What changed: `PLAN` and `ACCESS` are one call each with an array of the numbers the attribute
+# computed (`TilePlan::from_literal`, `TileAccess::from_literal`): `PLAN` is no longer
 # re-validated by the const evaluator (~11 M instructions of a from-scratch build per tile); the
 # storage accessors and `Default` are `#[inline]` (no codegen in the declaring crate); the
 # `SmemTile` impl is 2 items instead of 6; the `__smem_tile_items!` input is flat literal groups.
-# Where the remaining ~12.3 M instructions of a `build` go (measured by removing each part):
+# Where the remaining ~12 M instructions of a `build` go (measured by removing each part):
 # 12 inherent functions ~3.9 M (the two deprecated aliases and `TMA_BOX` ~0.9 M of the whole),
 # ~39 inherent constants ~3.7 M, the trait impl ~0.55 M, `Default` ~0.26 M, item docs ~0.31 M,
 # the expansion itself (proc-macro and `macro_rules!`) ~1 M.
