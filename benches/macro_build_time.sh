@@ -4,9 +4,36 @@
 # in a `static`, a compile-time evaluation of every tile's `desc`; `PLAN` itself is evaluated only
 # where it is used, which here is nowhere; crate `without_tiles` has the same
 # 100 plain unit structs and a zero table), warms the dependencies, then times rebuilding each
-# crate alone (touch + cargo build / cargo check), best of N runs.
+# crate alone (touch + cargo build / cargo check), best of N runs: wall time and CPU time (user +
+# sys of cargo and rustc; on a shared machine the CPU time is the steadier number).
+# Modes: `check` and `build` rebuild with cargo's default incremental cache (the file is touched,
+# not changed: what an unrelated edit elsewhere in the crate costs); `build-full` sets
+# CARGO_INCREMENTAL=0, so the crate is compiled from scratch every time (a fresh clone, CI, or an
+# edit that invalidates the items).
 #
 # Usage: benches/macro_build_time.sh [runs=5]        (not a test: prints numbers)
+#        MACRO_BENCH_IR=1 benches/macro_build_time.sh  (also instruction counts, see the end)
+#
+# Before/after (issue 20 item 5; rustc 1.95.0, this repository's 2-core machine shared with other
+# sessions at load 1.5-3, so wall and CPU times move by 10-30% from run to run: compare the
+# instruction counts, which repeat to 0.1%):
+#   per declaration               main ac2856e    macrocost    change
+#   instructions, check            13.11 M         11.66 M     -11 %
+#   instructions, build            13.53 M         12.00 M     -11 %
+#   instructions, build-full       33.19 M         19.85 M     -40 %
+#   CPU ms, check                   3.80            3.50       (best of 7, the two trees' runs
+#   CPU ms, build                   4.42            3.95        interleaved, load 2.7-3.0;
+#   CPU ms, build-full              9.48            5.90        best of 5)
+#   wall ms, check/build/full  4.17/5.69/10.30  4.12/5.41/6.94 (same runs)
+# What changed: `PLAN` and `ACCESS` are one call each with an array of the numbers the attribute
+# computed (`TilePlan::from_literal`, `TileAccess::from_literal`): `PLAN` is no longer
+# re-validated by the const evaluator (~11 M instructions of a from-scratch build per tile); the
+# storage accessors and `Default` are `#[inline]` (no codegen in the declaring crate); the
+# `SmemTile` impl is 2 items instead of 6; the `__smem_tile_items!` input is flat literal groups.
+# Where the remaining ~12 M instructions of a `build` go (measured by removing each part):
+# 12 inherent functions ~3.9 M (the two deprecated aliases and `TMA_BOX` ~0.9 M of the whole),
+# ~39 inherent constants ~3.7 M, the trait impl ~0.55 M, `Default` ~0.26 M, item docs ~0.31 M,
+# the expansion itself (proc-macro and `macro_rules!`) ~1 M.
 set -euo pipefail
 shopt -s inherit_errexit
 cd "$(dirname "$0")/.."
@@ -64,27 +91,58 @@ gen with_tiles with
 gen without_tiles without
 
 export CARGO_TARGET_DIR="$WORK/target"
-now() { date +%s.%N; }
-best() { # $1 = crate, $2 = check|build -> best wall time of $RUNS rebuilds of the crate alone
-    local dir="$WORK/$1" b=""
-    (cd "$dir" && cargo "$2" -q) >&2   # warm deps and this crate (fails loudly)
+TIMEFORMAT='%R %U %S'
+best() { # $1 = crate, $2 = check|build|build-full -> "wall cpu": best of $RUNS rebuilds (s)
+    local dir="$WORK/$1" cmd=$2 env=()
+    [ "$cmd" = build-full ] && { cmd=build; env=(CARGO_INCREMENTAL=0); }
+    # warm deps and this crate (fails loudly)
+    (cd "$dir" && env "${env[@]}" cargo "$cmd" -q) >&2
+    local bw="" bc=""
     for _ in $(seq "$RUNS"); do
         touch "$dir/src/lib.rs"
-        local t0; t0=$(now)
-        (cd "$dir" && cargo "$2" -q)
-        local t; t=$(echo "$(now) - $t0" | bc -l)
-        if [ -z "$b" ] || [ "$(echo "$t < $b" | bc -l)" = 1 ]; then b=$t; fi
+        local r w u s c
+        r=$( { time (cd "$dir" && env "${env[@]}" cargo "$cmd" -q >"$WORK/cargo.log" 2>&1); } 2>&1 )
+        read -r w u s <<<"$r"
+        c=$(echo "$u + $s" | bc -l)
+        if [ -z "$bw" ] || [ "$(echo "$w < $bw" | bc -l)" = 1 ]; then bw=$w; fi
+        if [ -z "$bc" ] || [ "$(echo "$c < $bc" | bc -l)" = 1 ]; then bc=$c; fi
     done
-    echo "$b"
+    echo "$bw $bc"
 }
 
 echo "rustc: $(rustc --version)"
 echo "tiles: $N distinct #[smem_tile] declarations, best of $RUNS rebuilds (deps warm)"
-printf '%-8s %14s %14s %12s %16s\n' mode "without (s)" "with (s)" "added (s)" "per tile (ms)"
-for mode in check build; do
-    wo=$(best without_tiles $mode)
-    wi=$(best with_tiles $mode)
+printf '%-10s %12s %12s %10s %14s %14s\n' mode "without (s)" "with (s)" "added (s)" "per tile (ms)" "CPU/tile (ms)"
+for mode in check build build-full; do
+    read -r wo wo_c <<<"$(best without_tiles $mode)"
+    read -r wi wi_c <<<"$(best with_tiles $mode)"
     add=$(echo "$wi - $wo" | bc -l)
     per=$(echo "1000 * $add / $N" | bc -l)
-    printf '%-8s %14.3f %14.3f %12.3f %16.2f\n' "$mode" "$wo" "$wi" "$add" "$per"
+    per_c=$(echo "1000 * ($wi_c - $wo_c) / $N" | bc -l)
+    printf '%-10s %12.3f %12.3f %10.3f %14.2f %14.2f\n' "$mode" "$wo" "$wi" "$add" "$per" "$per_c"
 done
+
+# MACRO_BENCH_IR=1: also the instructions one rustc run of each crate executes (valgrind's
+# callgrind; deterministic to ~0.1%, so two versions compare on a busy machine where the times do
+# not), per declaration, in millions.
+instructions() { # $1 = crate, $2 = check|build|build-full -> instructions of one rustc run
+    local dir="$WORK/$1" cmd=$2 full="" rustc_cmd
+    [ "$cmd" = build-full ] && { cmd=build; full=1; }
+    touch "$dir/src/lib.rs"
+    rustc_cmd=$(cd "$dir" && cargo "$cmd" -v 2>&1 | sed -n "s/^ *Running \`\(.*rustc --crate-name $1 .*\)\`\$/\1/p" | tail -n 1)
+    [ -n "$rustc_cmd" ] || { echo "no rustc command for $1" >&2; return 1; }
+    # From scratch: without the incremental cache (the rebuild above made it current).
+    [ -n "$full" ] && rustc_cmd=$(sed -E 's/-C incremental=[^ ]+//' <<<"$rustc_cmd")
+    (cd "$dir" && eval "valgrind --tool=callgrind --callgrind-out-file=/dev/null $rustc_cmd" 2>&1 >/dev/null) |
+        awk '/Collected/ {s += $4} END {print s}'
+}
+if [ "${MACRO_BENCH_IR:-0}" = 1 ]; then
+    command -v valgrind >/dev/null || { echo "MACRO_BENCH_IR=1 needs valgrind" >&2; exit 1; }
+    printf '%-10s %14s %14s %16s\n' mode "without (M)" "with (M)" "per tile (M)"
+    for mode in check build build-full; do
+        wo=$(instructions without_tiles $mode)
+        wi=$(instructions with_tiles $mode)
+        printf '%-10s %14.1f %14.1f %16.2f\n' "$mode" "$(echo "$wo / 10^6" | bc -l)" \
+            "$(echo "$wi / 10^6" | bc -l)" "$(echo "($wi - $wo) / 10^6 / $N" | bc -l)"
+    done
+fi

@@ -221,6 +221,7 @@ pub mod epilogue {
 /// Internals the macros' expansions name; not part of the API.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::tile_items::TileSlices;
     pub use smemdesc_core::{
         CanonicalForm, ConstText, Mode, Slot, MAX_SUBMODES, MMA_KEYS, TILE_KEYS,
     };
@@ -280,10 +281,12 @@ pub mod plan {
 /// All descriptor quantities are in bytes unless said otherwise; advances are in the descriptor's
 /// 16-byte units.
 ///
-/// An impl sets [`PLAN`](Self::PLAN), [`ACCESS`](Self::ACCESS) and the four slices; the other
-/// constants are provided, read off `ACCESS` or `PLAN` (so, like any associated constant, they
-/// are evaluated only where they are used). `#[smem_tile]` writes exactly those six items: fewer
-/// items per declaration is a cheaper build.
+/// An impl sets [`PLAN`](Self::PLAN) and the four slices ([`ADVANCE_MN`](Self::ADVANCE_MN),
+/// [`ADVANCE_K`](Self::ADVANCE_K), [`TMA_BOX_OFFSETS`](Self::TMA_BOX_OFFSETS),
+/// [`TMA_BOX_COORDS`](Self::TMA_BOX_COORDS)); the other constants are provided, read off
+/// [`ACCESS`](Self::ACCESS) or `PLAN` (so, like any associated constant, they are evaluated only
+/// where they are used). `#[smem_tile]` writes two items: `PLAN` and one hidden constant that
+/// holds the four slices (fewer items per declaration is a cheaper build).
 ///
 /// ```
 /// use smemdesc::{smem_tile, SmemTile};
@@ -322,9 +325,9 @@ pub trait SmemTile {
     /// MMA subtiles along K.
     const MMAS_K: u32 = Self::ACCESS.mmas_k;
     /// Start-address advance of subtile `(i, 0)`, 16-byte units (`MMAS_MN` entries).
-    const ADVANCE_MN: &'static [u16];
+    const ADVANCE_MN: &'static [u16] = Self::__SLICES.advance_mn;
     /// Start-address advance of subtile `(0, j)`, 16-byte units (`MMAS_K` entries).
-    const ADVANCE_K: &'static [u16];
+    const ADVANCE_K: &'static [u16] = Self::__SLICES.advance_k;
     /// Start-address advance of one stage, 16-byte units.
     const ADVANCE_STAGE: u32 = Self::ACCESS.advance_stage;
     /// Pipeline stages.
@@ -352,12 +355,20 @@ pub trait SmemTile {
     /// `CUtensorMapDataType` value.
     const TMA_DATA_TYPE: u32 = Self::PLAN.tma.data_type.value();
     /// Byte offset of each TMA box inside one stage (`TMA_BOXES` entries).
-    const TMA_BOX_OFFSETS: &'static [u32];
+    const TMA_BOX_OFFSETS: &'static [u32] = Self::__SLICES.box_offsets;
     /// Tile coordinates `[mn0, k0]` of each TMA box (`TMA_BOXES` entries).
-    const TMA_BOX_COORDS: &'static [[u32; 2]];
+    const TMA_BOX_COORDS: &'static [[u32; 2]] = Self::__SLICES.box_coords;
 
-    /// Run-time access numbers ([`TileAccess`]); `#[smem_tile]` sets it to the inherent `ACCESS`.
+    /// Run-time access numbers ([`TileAccess`]): `PLAN.tile.access()`, equal to the inherent
+    /// `ACCESS` of a `#[smem_tile]` struct.
     const ACCESS: TileAccess = Self::PLAN.tile.access();
+
+    /// The four slices as one constant: what `#[smem_tile]` sets (internal; not an API). An impl
+    /// that sets the four slices itself leaves it unset.
+    #[doc(hidden)]
+    const __SLICES: __private::TileSlices = panic!(
+        "SmemTile: set ADVANCE_MN, ADVANCE_K, TMA_BOX_OFFSETS and TMA_BOX_COORDS (or use #[smem_tile])"
+    );
 
     /// Descriptor of MMA subtile `(mn, k)` of stage `stage` for the tile at `smem_addr`: the
     /// asserting form (a compile error in `const`, a panic naming the argument at run time), the

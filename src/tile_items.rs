@@ -18,48 +18,49 @@
 #[macro_export]
 macro_rules! __smem_tile_items {
     (
-        $name:ident,
-        plan: ($($plan:tt)*),
-        bytes: $bytes:literal,
-        arch: $arch:ident, operand: $operand:ident, dtype: $dtype:ident, major: $major:ident,
-        swizzle: $swizzle:ident, order: $order:ident, kind: $kind:ident, cta_group: $cta_group:literal,
-        tile: ($tile_mn:literal, $tile_k:literal),
-        desc: $desc:literal, lbo: $lbo:literal, sbo: $sbo:literal, layout_type: $layout_type:literal,
-        mma: ($mma_m:literal, $mma_n:literal, $mma_k:literal), mmas: ($mmas_mn:literal, $mmas_k:literal),
-        advance_mn: [$($adv_mn:literal),*], advance_k: [$($adv_k:literal),*],
-        advance_stage: $adv_stage:literal,
-        stages: $stages:literal, stage_bytes: $stage_bytes:literal, align: $align:literal,
-        tma_box: [$box_inner:literal, $box_rows:literal], tma_boxes: $boxes:literal,
-        tma_box_bytes: $box_bytes:literal,
-        tma_swizzle: ($tma_swizzle:literal, $tma_swizzle_name:literal),
-        tma_data_type: ($tma_dtype:literal, $tma_dtype_name:literal),
-        box_offsets: [$($box_offset:literal),*], box_coords: [$($box_coord:tt),*],
-        access: ($access_align:literal, $values_per_cell:literal, $last_start:literal),
-        layout: ($sw_bits:literal, $sw_base:literal, $sw_shift:literal, $elem_bytes:literal,
-                 $lmn:tt, $lk:tt),
-        grid: ($gmn:tt, $gk:tt),
-        more: {$($more:tt)*}
+        $name:ident [$arch:ident $operand:ident $dtype:ident $major:ident $swizzle:ident
+                     $order:ident $kind:ident]
+        [$bytes:tt $cta_group:tt $tile_mn:tt $tile_k:tt $desc:tt $lbo:tt $sbo:tt $layout_type:tt
+         $mma_m:tt $mma_n:tt $mma_k:tt $mmas_mn:tt $mmas_k:tt $adv_stage:tt $stages:tt
+         $stage_bytes:tt $align:tt $box_inner:tt $box_rows:tt $boxes:tt $box_bytes:tt
+         $tma_swizzle:tt $tma_dtype:tt]
+        [$tma_swizzle_name:tt $tma_dtype_name:tt]
+        [$($adv_mn:tt)*] [$($adv_k:tt)*] [$($box_offset:tt)*] [$($box_mn:tt $box_k:tt)*]
+        [$($literal:tt)*] [$($access:tt)*]
+        {$($more:tt)*}
     ) => {
         impl $name {
-            /// The validated core plan this tile was generated from (evaluated at compile time
-            /// where it is used; the other items are literals the macro computed from it).
-            pub const PLAN: $crate::TilePlan = $($plan)*.expect_valid();
+            /// The validated core plan this tile was generated from (`TileDecl::build()` of the
+            /// declaration; the other items are literals the attribute computed from it).
+            pub const PLAN: $crate::TilePlan = $crate::TilePlan::from_literal(
+                Self::OPERAND,
+                Self::DTYPE,
+                Self::MAJOR,
+                Self::ORDER,
+                Self::KIND,
+                &Self::ACCESS,
+                [$($literal),*],
+            );
             /// Zeroed storage (host buffers and tests: a Rust `static` never lands in GPU shared
             /// memory; kernels place tiles in dynamic shared memory, see `smemdesc::smem`).
             pub const ZERO: Self = Self { bytes: [0; $bytes] };
             /// Zeroed storage (same as [`ZERO`](Self::ZERO)).
+            #[inline]
             pub const fn new() -> Self {
                 Self::ZERO
             }
             /// Address of the first byte (element (0, 0) of stage 0).
+            #[inline]
             pub const fn as_ptr(&self) -> *const u8 {
                 self.bytes.as_ptr()
             }
             /// Mutable address of the first byte.
+            #[inline]
             pub fn as_mut_ptr(&mut self) -> *mut u8 {
                 self.bytes.as_mut_ptr()
             }
             /// The raw bytes of all stages.
+            #[inline]
             pub const fn as_bytes(&self) -> &[u8; $bytes] {
                 &self.bytes
             }
@@ -138,32 +139,18 @@ macro_rules! __smem_tile_items {
             /// Byte offset of each TMA box inside one stage.
             pub const TMA_BOX_OFFSETS: [u32; $boxes] = [$($box_offset),*];
             /// Tile coordinates `[mn0, k0]` (elements) of each TMA box.
-            pub const TMA_BOX_COORDS: [[u32; 2]; $boxes] = [$($box_coord),*];
+            pub const TMA_BOX_COORDS: [[u32; 2]; $boxes] = [$([$box_mn, $box_k]),*];
             $($more)*
 
             /// Run-time access numbers (literals, with the plan's subtile grid and swizzled layout)
             /// and the checks of the one contract (`smemdesc::access`): what `desc`, `try_desc`,
             /// `offset`, … evaluate.
-            pub const ACCESS: $crate::TileAccess = $crate::TileAccess {
-                arch: $crate::Arch::$arch,
-                desc: $desc,
-                swizzle: $crate::SwizzleMode::$swizzle,
-                align: $access_align,
-                mmas_mn: $mmas_mn,
-                mmas_k: $mmas_k,
-                stages: $stages,
-                advance_stage: $adv_stage,
-                tile_mn: $tile_mn,
-                tile_k: $tile_k,
-                values_per_cell: $values_per_cell,
-                last_start: $last_start,
-                layout: $crate::SwizzledLayout {
-                    swizzle: $crate::Swizzle { bits: $sw_bits, base: $sw_base, shift: $sw_shift },
-                    layout: $crate::__smem_tile_layout!($lmn, $lk),
-                    elem_bytes: $elem_bytes,
-                },
-                grid: $crate::__smem_tile_layout!($gmn, $gk),
-            };
+            pub const ACCESS: $crate::TileAccess = $crate::TileAccess::from_literal(
+                Self::ARCH,
+                Self::SWIZZLE,
+                Self::DESC,
+                [$($access),*],
+            );
 
             /// Descriptor of MMA subtile `(mn, k)` of stage `stage` for the tile at shared-memory
             /// address `smem_addr`, checked: an index out of range (`mn < MMAS_MN`, `k < MMAS_K`,
@@ -244,39 +231,57 @@ macro_rules! __smem_tile_items {
         }
 
         impl ::core::default::Default for $name {
+            #[inline]
             fn default() -> Self {
                 Self::ZERO
             }
         }
 
-        // The trait provides its other constants from `PLAN` and `ACCESS` (evaluated only where
-        // used): six items per declaration keep it cheap to build.
+        // The trait provides its other constants from `PLAN` and the slices (evaluated only where
+        // used): two items per declaration keep it cheap to build.
         impl $crate::SmemTile for $name {
             const PLAN: $crate::TilePlan = $name::PLAN;
-            const ADVANCE_MN: &'static [u16] = &$name::ADVANCE_MN;
-            const ADVANCE_K: &'static [u16] = &$name::ADVANCE_K;
-            const TMA_BOX_OFFSETS: &'static [u32] = &$name::TMA_BOX_OFFSETS;
-            const TMA_BOX_COORDS: &'static [[u32; 2]] = &$name::TMA_BOX_COORDS;
-            const ACCESS: $crate::TileAccess = $name::ACCESS;
+            const __SLICES: $crate::__private::TileSlices = $crate::__private::TileSlices {
+                advance_mn: &$name::ADVANCE_MN,
+                advance_k: &$name::ADVANCE_K,
+                box_offsets: &$name::TMA_BOX_OFFSETS,
+                box_coords: &$name::TMA_BOX_COORDS,
+            };
         }
     };
 }
 
-/// A literal `Layout` from two modes written `(len, [shapes], [strides])` (internal to
-/// `#[smem_tile]`; not an API).
+/// The four per-tile slices of [`SmemTile`](crate::SmemTile) as one constant, what
+/// `#[smem_tile]` sets (internal to the attribute; not an API).
 ///
 /// ```
-/// use smemdesc::{Layout, Mode};
-/// let l = smemdesc::__smem_tile_layout!((1, [8, 1, 1, 1], [1, 0, 0, 0]), (0, [1, 1, 1, 1], [0, 0, 0, 0]));
-/// assert_eq!(l, Layout::new(Mode::new(8, 1), Mode::EMPTY));
+/// use smemdesc::SmemTile;
+/// #[smemdesc::smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (64, 128), major = K)]
+/// struct T;
+/// assert_eq!(<T as SmemTile>::__SLICES.advance_k, &T::ADVANCE_K[..]);
+/// assert_eq!(<T as SmemTile>::TMA_BOX_COORDS, &T::TMA_BOX_COORDS[..]);
+/// ```
+///
+/// An impl that sets neither it nor the four slices is a compile error where a slice is used:
+///
+/// ```compile_fail
+/// struct Bare;
+/// impl smemdesc::SmemTile for Bare {
+///     const PLAN: smemdesc::TilePlan = smemdesc::TileDecl::new(
+///         smemdesc::Arch::Sm90, smemdesc::Operand::A, smemdesc::ElementType::BF16,
+///         smemdesc::Major::K, 64, 64).expect_valid();
+/// }
+/// const K: &[u16] = <Bare as smemdesc::SmemTile>::ADVANCE_K;
 /// ```
 #[doc(hidden)]
-#[macro_export]
-macro_rules! __smem_tile_layout {
-    (($mn_len:literal, $mn_shape:tt, $mn_stride:tt), ($k_len:literal, $k_shape:tt, $k_stride:tt)) => {
-        $crate::Layout {
-            mn: $crate::Mode::from_parts($mn_len, $mn_shape, $mn_stride),
-            k: $crate::Mode::from_parts($k_len, $k_shape, $k_stride),
-        }
-    };
+#[derive(Clone, Copy, Debug)]
+pub struct TileSlices {
+    /// `SmemTile::ADVANCE_MN`.
+    pub advance_mn: &'static [u16],
+    /// `SmemTile::ADVANCE_K`.
+    pub advance_k: &'static [u16],
+    /// `SmemTile::TMA_BOX_OFFSETS`.
+    pub box_offsets: &'static [u32],
+    /// `SmemTile::TMA_BOX_COORDS`.
+    pub box_coords: &'static [[u32; 2]],
 }

@@ -2,11 +2,11 @@
 //! at expansion time; nothing is derived in this crate.
 
 use crate::args::Decl;
-use proc_macro2::{Literal, Span, TokenStream};
+use proc_macro2::{Delimiter, Group, Ident, Literal, Span, TokenStream, TokenTree};
 use quote::quote;
 use smemdesc_core::{
-    Arch, Argument, ElementType, Error, Major, MmaKind, Mode, Operand, Order, SwizzleMode,
-    TileDecl, TilePlan, MAX_SUBMODES,
+    Arch, Argument, ElementType, Error, Major, MmaKind, Operand, Order, SwizzleMode, TileDecl,
+    TilePlan,
 };
 
 /// The core declaration for the parsed arguments (only what was given; the core fills defaults).
@@ -143,6 +143,13 @@ pub(crate) fn core_error(d: &Decl, e: &Error, site: Span) -> syn::Error {
     syn::Error::new(span, format!("{e}{}", note.unwrap_or_default()))
 }
 
+/// `[a b c …]`: one bracket group of literals, built in one step (every token and group out of a
+/// proc-macro costs build time).
+fn flat(values: impl IntoIterator<Item = Literal>) -> Group {
+    let tokens = values.into_iter().map(TokenTree::Literal).collect();
+    Group::new(Delimiter::Bracket, tokens)
+}
+
 fn u(v: u32) -> Literal {
     Literal::u32_unsuffixed(v)
 }
@@ -230,7 +237,6 @@ pub(crate) fn tile_struct(
     let global_items = crate::global::items(d);
     let t = &plan.tile;
     let tma = &plan.tma;
-    let decl = decl_expr(d);
     let name = &item.ident;
 
     let stages = t.spec().stages;
@@ -254,13 +260,6 @@ pub(crate) fn tile_struct(
     let boxes = u(tma.boxes);
     let box_bytes = u(tma.box_bytes);
     let box_offsets: Vec<Literal> = (0..tma.boxes).map(|b| u(plan.box_offset(b))).collect();
-    let box_coords: Vec<TokenStream> = (0..tma.boxes)
-        .map(|b| {
-            let (mn, k) = plan.box_coord(b);
-            let (mn, k) = (u(mn), u(k));
-            quote! { [#mn, #k] }
-        })
-        .collect();
     let tma_swizzle = u(tma.swizzle.value());
     let tma_swizzle_name = tma.swizzle.name();
     let tma_dtype = u(tma.data_type.value());
@@ -268,13 +267,6 @@ pub(crate) fn tile_struct(
     let spec = t.spec();
     let (tile_mn, tile_k) = (u(spec.tile_mn), u(spec.tile_k));
     let dec = &plan.decl;
-    let arch = arch_path(dec.arch);
-    let operand = operand_path(dec.operand);
-    let dtype = dtype_path(dec.dtype);
-    let major = major_path(dec.major);
-    let swizzle = swizzle_path(t.swizzle_mode());
-    let order = order_path(spec.order);
-    let kind = kind_path(plan.kind);
     let cta_group = u(dec.cta_group);
 
     let summary = format!(
@@ -314,55 +306,67 @@ pub(crate) fn tile_struct(
         &Literal::usize_unsuffixed(bytes as usize),
     );
     let a = t.access();
-    let v = |p: TokenStream| p.into_iter().last().expect("a path ends in its variant");
-    let (arch, operand, dtype, major) = (v(arch), v(operand), v(dtype), v(major));
-    let (swizzle, order, kind) = (v(swizzle), v(order), v(kind));
-    let (mmas_mn, mmas_k, stages, bytes) = (u(mmas_mn), u(mmas_k), u(stages), u(bytes));
-    let sl = &a.layout;
-    let (sw_bits, sw_base, sw_shift) =
-        (u(sl.swizzle.bits), u(sl.swizzle.base), u(sl.swizzle.shift));
-    let elem_bytes = u(sl.elem_bytes);
-    let (lmn, lk) = (mode_parts(&sl.layout.mn), mode_parts(&sl.layout.k));
-    let (gmn, gk) = (mode_parts(&a.grid.mn), mode_parts(&a.grid.k));
-    let (access_align, values_per_cell, last_start) =
-        (u(a.align), u(a.values_per_cell), u(a.last_start));
+    // Variant names (`Sm90`, `BF16`, …): the derived `Debug` of the core's enums is the variant.
+    let v = |name: String| Ident::new(&name, Span::call_site());
+    let (arch, operand) = (
+        v(format!("{:?}", dec.arch)),
+        v(format!("{:?}", dec.operand)),
+    );
+    let (dtype, major) = (v(format!("{:?}", dec.dtype)), v(format!("{:?}", dec.major)));
+    let swizzle = v(format!("{:?}", t.swizzle_mode()));
+    let (order, kind) = (
+        v(format!("{:?}", spec.order)),
+        v(format!("{:?}", plan.kind)),
+    );
+    // The numbers, in the order `__smem_tile_items!` reads them (one flat group: every token and
+    // group out of a proc-macro costs build time).
+    let numbers = [
+        u(bytes),
+        cta_group,
+        tile_mn,
+        tile_k,
+        desc,
+        lbo,
+        sbo,
+        layout_type,
+        mma_m,
+        mma_n,
+        mma_k,
+        u(mmas_mn),
+        u(mmas_k),
+        adv_stage,
+        u(stages),
+        stage_bytes,
+        align,
+        box_inner,
+        box_rows,
+        boxes,
+        box_bytes,
+        tma_swizzle,
+        tma_dtype,
+    ];
+    let numbers = flat(numbers);
+    // `ACCESS` is `TileAccess::from_literal` of these (with `ARCH`, `SWIZZLE` and `DESC`).
+    let access = flat(a.literal_numbers().map(u));
+    let box_coords = flat((0..tma.boxes).flat_map(|b| {
+        let (mn, k) = plan.box_coord(b);
+        [u(mn), u(k)]
+    }));
+    let (adv_mn, adv_k, box_offsets) = (flat(adv_mn), flat(adv_k), flat(box_offsets));
+    // `PLAN` is assembled from these and `ACCESS` (`TilePlan::from_literal`), not validated again.
+    let literal = flat(plan.literal_numbers().map(u));
     // The fixed items (documentation, function bodies) come from `__smem_tile_items!`, which the
     // compiler expands: the attribute writes only the numbers, a fraction of the tokens.
     Ok(quote! {
         #storage
-
         ::smemdesc::__smem_tile_items! {
-            #name,
-            plan: (#decl),
-            bytes: #bytes,
-            arch: #arch, operand: #operand, dtype: #dtype, major: #major,
-            swizzle: #swizzle, order: #order, kind: #kind, cta_group: #cta_group,
-            tile: (#tile_mn, #tile_k),
-            desc: #desc, lbo: #lbo, sbo: #sbo, layout_type: #layout_type,
-            mma: (#mma_m, #mma_n, #mma_k), mmas: (#mmas_mn, #mmas_k),
-            advance_mn: [#(#adv_mn),*], advance_k: [#(#adv_k),*],
-            advance_stage: #adv_stage,
-            stages: #stages, stage_bytes: #stage_bytes, align: #align,
-            tma_box: [#box_inner, #box_rows], tma_boxes: #boxes,
-            tma_box_bytes: #box_bytes,
-            tma_swizzle: (#tma_swizzle, #tma_swizzle_name),
-            tma_data_type: (#tma_dtype, #tma_dtype_name),
-            box_offsets: [#(#box_offsets),*], box_coords: [#(#box_coords),*],
-            access: (#access_align, #values_per_cell, #last_start),
-            layout: (#sw_bits, #sw_base, #sw_shift, #elem_bytes, #lmn, #lk),
-            grid: (#gmn, #gk),
-            more: { #global_items }
+            #name [#arch #operand #dtype #major #swizzle #order #kind]
+            #numbers [#tma_swizzle_name #tma_dtype_name]
+            #adv_mn #adv_k #box_offsets #box_coords
+            #literal #access
+            { #global_items }
         }
     })
-}
-
-/// `m` as `(len, [shapes], [strides])`, every slot (so the `Mode` it becomes is equal field for
-/// field): the input of `__smem_tile_layout!`.
-fn mode_parts(m: &Mode) -> TokenStream {
-    let len = Literal::usize_unsuffixed(m.rank());
-    let shape = (0..MAX_SUBMODES).map(|i| u(m.shape(i)));
-    let stride = (0..MAX_SUBMODES).map(|i| u(m.stride(i)));
-    quote!((#len, [#(#shape),*], [#(#stride),*]))
 }
 
 fn arch_path(a: Arch) -> TokenStream {

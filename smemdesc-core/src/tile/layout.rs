@@ -29,14 +29,14 @@ use crate::tile::spec::{check_size, select_swizzle, TileSpec};
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct TileLayout {
-    spec: TileSpec,
-    swizzle: SwizzleMode,
-    atom: Atom,
-    layout: Layout,
-    grid: Layout,
-    lbo_units: u32,
-    sbo_units: u32,
-    base: SmemDescriptor,
+    pub(super) spec: TileSpec,
+    pub(super) swizzle: SwizzleMode,
+    pub(super) atom: Atom,
+    pub(super) layout: Layout,
+    pub(super) grid: Layout,
+    pub(super) lbo_units: u32,
+    pub(super) sbo_units: u32,
+    pub(super) base: SmemDescriptor,
 }
 
 impl TileLayout {

@@ -5,6 +5,7 @@ pub(crate) mod advice;
 pub(crate) mod decl;
 pub(crate) mod layout;
 pub(crate) mod layout_access;
+pub(crate) mod literal;
 pub(crate) mod smem_form;
 pub(crate) mod spec;
 pub(crate) mod tma_plan;

@@ -44,10 +44,10 @@ pub struct TmaPlan {
     /// least 128 B; TMA itself needs only 128 B on sm90, measured on an H100: see
     /// `PlacedTile::<Absolute>::tma_dst`).
     pub smem_align: u32,
-    boxes_strided: u32,
-    boxes_contig: u32,
-    strided_first: bool,
-    major: Major,
+    pub(super) boxes_strided: u32,
+    pub(super) boxes_contig: u32,
+    pub(super) strided_first: bool,
+    pub(super) major: Major,
 }
 
 impl TmaPlan {
