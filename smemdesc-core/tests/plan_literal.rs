@@ -6,19 +6,6 @@
 
 use smemdesc_core::*;
 
-const DTYPES: [ElementType; 11] = [
-    ElementType::F16,
-    ElementType::BF16,
-    ElementType::TF32,
-    ElementType::F32,
-    ElementType::E4M3,
-    ElementType::E5M2,
-    ElementType::S8,
-    ElementType::U8,
-    ElementType::E2M3,
-    ElementType::E3M2,
-    ElementType::E2M1,
-];
 const KINDS: [Option<MmaKind>; 8] = [
     None,
     Some(MmaKind::F16),
@@ -61,7 +48,7 @@ fn variants(d: TileDecl, out: &mut Vec<TileDecl>) {
 fn every_literal_plan_equals_the_built_one() {
     let mut decls = Vec::new();
     for arch in [Arch::Sm90, Arch::Sm100] {
-        for dtype in DTYPES {
+        for dtype in ElementType::ALL {
             for kind in KINDS {
                 for major in [Major::K, Major::Mn] {
                     for swizzle in SWIZZLES {
