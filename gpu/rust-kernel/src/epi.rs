@@ -19,6 +19,7 @@
 use crate::epi_tiles::{
     CTile, Decl11, Decl12, Decl21, EpiDecl, Slices, BK, BM, BN, CONSUMERS, C_BOXES, STAGES, THREADS,
 };
+use crate::gemm::{tile_index, Acc};
 use crate::ptx::*;
 use smemdesc::SmemTile;
 
@@ -42,45 +43,21 @@ unsafe fn wait_wd(bar: u32, parity: u32, err: u64) -> bool {
     true
 }
 
-/// The m64n256 fp32 accumulator as four arrays of 32 (each promoted to registers).
-struct Acc {
-    d0: [f32; 32],
-    d1: [f32; 32],
-    d2: [f32; 32],
-    d3: [f32; 32],
-}
-
-impl Acc {
-    #[inline(always)]
-    fn get(&self, i: u32) -> f32 {
-        let i = i as usize;
-        match i / 32 {
-            0 => self.d0[i % 32],
-            1 => self.d1[i % 32],
-            2 => self.d2[i % 32],
-            _ => self.d3[i % 32],
-        }
-    }
-    /// Accumulator pair `p` (`d[2p]`, `d[2p + 1]`) as packed bf16x2.
-    #[inline(always)]
-    fn pair_bf16(&self, p: u32) -> u32 {
-        bf16x2(self.get(2 * p), self.get(2 * p + 1))
-    }
-}
-
-/// Cluster-tile raster: groups of `group_m` cluster rows walk across N together.
+/// Chunk `c` of the accumulator into the C stage at `buf`: the declared `stmatrix.x4`
+/// instructions, this thread at `buf + off[i]`, registers `CTile::pair(c, i, q)`.
 #[inline(always)]
-fn tile_origin(tile: u32, tiles_m: u32, tiles_n: u32, group_m: u32) -> (u32, u32) {
-    let per_group = group_m * tiles_n;
-    let group = tile.checked_div(per_group).unwrap_or(0);
-    let first_m = group * group_m;
-    let rest = tiles_m.wrapping_sub(first_m);
-    let gsize = if rest < group_m { rest } else { group_m };
-    let in_group = tile.checked_rem(per_group).unwrap_or(0);
-    (
-        first_m + in_group.checked_rem(gsize).unwrap_or(0),
-        in_group.checked_div(gsize).unwrap_or(0),
-    )
+unsafe fn store_chunk(d: &Acc, c: u32, buf: u32, off: &[u32; 4]) {
+    unroll!(CTile::INSTRUCTIONS, |i| {
+        stmatrix_x4(
+            buf + off[i as usize],
+            [
+                d.pair_bf16(CTile::pair(c, i, 0)),
+                d.pair_bf16(CTile::pair(c, i, 1)),
+                d.pair_bf16(CTile::pair(c, i, 2)),
+                d.pair_bf16(CTile::pair(c, i, 3)),
+            ],
+        );
+    });
 }
 
 /// This CTA's slices of one operand's stage: for rank `rank` (0 or 1), each slice `b` of the
@@ -192,7 +169,7 @@ unsafe fn gemm_epi_body<D: EpiDecl>(
             let mut ok = true;
             let mut ct = cid;
             'tiles: while ct < ctiles {
-                let (mi, ni) = tile_origin(ct, ctm, ctn, group_m);
+                let (mi, ni) = tile_index(ct, ctm, ctn, group_m);
                 let (m0, n0) = ((mi * D::X + ci) * BM, (ni * D::Y + cj) * BN);
                 let mut kt = 0;
                 while kt < k_tiles {
@@ -246,7 +223,7 @@ unsafe fn gemm_epi_body<D: EpiDecl>(
     let mut ct = cid;
     let bar_id = 1 + im;
     'tiles: while ct < ctiles {
-        let (mi, ni) = tile_origin(ct, ctm, ctn, group_m);
+        let (mi, ni) = tile_index(ct, ctm, ctn, group_m);
         let (m0, n0) = ((mi * D::X + ci) * BM, (ni * D::Y + cj) * BN);
         let mut kt = 0;
         while kt < k_tiles {
@@ -295,17 +272,7 @@ unsafe fn gemm_epi_body<D: EpiDecl>(
                 bulk_wait_read::<{ CTile::STAGES - 1 }>();
             }
             named_bar(bar_id, 128);
-            unroll!(CTile::INSTRUCTIONS, |i| {
-                stmatrix_x4(
-                    buf + lane_off[i as usize],
-                    [
-                        d.pair_bf16(CTile::pair(c, i, 0)),
-                        d.pair_bf16(CTile::pair(c, i, 1)),
-                        d.pair_bf16(CTile::pair(c, i, 2)),
-                        d.pair_bf16(CTile::pair(c, i, 3)),
-                    ],
-                );
-            });
+            store_chunk(&d, c, buf, &lane_off);
             fence_proxy_async_shared();
             named_bar(bar_id, 128);
             if t == 0 {
@@ -415,17 +382,7 @@ pub unsafe extern "ptx-kernel" fn epi_store_only_rust(
     let mut r = 0;
     while r < reps {
         unroll!(CTile::CHUNKS, |c| {
-            unroll!(CTile::INSTRUCTIONS, |i| {
-                stmatrix_x4(
-                    base + off[i as usize],
-                    [
-                        d.pair_bf16(CTile::pair(c, i, 0)),
-                        d.pair_bf16(CTile::pair(c, i, 1)),
-                        d.pair_bf16(CTile::pair(c, i, 2)),
-                        d.pair_bf16(CTile::pair(c, i, 3)),
-                    ],
-                );
-            });
+            store_chunk(&d, c, base, &off);
         });
         r += 1;
     }

@@ -12,9 +12,11 @@ use crate::tiles::{GemmSmem, EPI_COLS, EPI_PITCH, GEMM_BM, GEMM_BN};
 use smemdesc::smem::{align_up, Absolute, PlacedTile};
 use smemdesc::SmemTile;
 
-/// Tile raster: groups of `group_m` row-tiles walk across N together (L2 reuse).
+/// Tile raster: groups of `group_m` row-tiles walk across N together (L2 reuse); tile `tile`'s
+/// (row, column) index in a `tiles_m` x `tiles_n` grid. The cluster kernels (`epi.rs`) walk
+/// cluster tiles with it.
 #[inline(always)]
-fn tile_origin(tile: u32, tiles_m: u32, tiles_n: u32, group_m: u32) -> (u32, u32) {
+pub(crate) fn tile_index(tile: u32, tiles_m: u32, tiles_n: u32, group_m: u32) -> (u32, u32) {
     // Checked division: a zero `group_m` from the host gives tile (0, 0), never a panic path.
     let per_group = group_m * tiles_n;
     let group = tile.checked_div(per_group).unwrap_or(0);
@@ -22,9 +24,17 @@ fn tile_origin(tile: u32, tiles_m: u32, tiles_n: u32, group_m: u32) -> (u32, u32
     let rest = tiles_m.wrapping_sub(first_m);
     let gsize = if rest < group_m { rest } else { group_m };
     let in_group = tile.checked_rem(per_group).unwrap_or(0);
-    let m0 = (first_m + in_group.checked_rem(gsize).unwrap_or(0)) * GEMM_BM;
-    let n0 = in_group.checked_div(gsize).unwrap_or(0) * GEMM_BN;
-    (m0, n0)
+    (
+        first_m + in_group.checked_rem(gsize).unwrap_or(0),
+        in_group.checked_div(gsize).unwrap_or(0),
+    )
+}
+
+/// Element origin `(m0, n0)` of tile `tile` ([`tile_index`] scaled by the CTA tile).
+#[inline(always)]
+fn tile_origin(tile: u32, tiles_m: u32, tiles_n: u32, group_m: u32) -> (u32, u32) {
+    let (mi, ni) = tile_index(tile, tiles_m, tiles_n, group_m);
+    (mi * GEMM_BM, ni * GEMM_BN)
 }
 
 /// Stage and phase of a pipeline counter.
@@ -90,22 +100,28 @@ fn advance_mn<T: SmemTile>(i: u32) -> u64 {
 /// The m64n256 fp32 accumulator fragment (128 registers per thread) as four arrays of 32: LLVM
 /// promotes each to registers, where one `[f32; 128]` stays in local memory.
 pub struct Acc {
-    d0: [f32; 32],
-    d1: [f32; 32],
-    d2: [f32; 32],
-    d3: [f32; 32],
+    pub(crate) d0: [f32; 32],
+    pub(crate) d1: [f32; 32],
+    pub(crate) d2: [f32; 32],
+    pub(crate) d3: [f32; 32],
 }
 
 impl Acc {
     /// Element `i` of the fragment (`i` a constant after unrolling).
     #[inline(always)]
-    fn get(&self, i: usize) -> f32 {
+    pub(crate) fn get(&self, i: usize) -> f32 {
         match i / 32 {
             0 => self.d0[i % 32],
             1 => self.d1[i % 32],
             2 => self.d2[i % 32],
             _ => self.d3[i % 32],
         }
+    }
+
+    /// Accumulator pair `p` (`d[2p]`, `d[2p + 1]`) as packed bf16x2.
+    #[inline(always)]
+    pub(crate) fn pair_bf16(&self, p: u32) -> u32 {
+        bf16x2(self.get(2 * p as usize), self.get(2 * p as usize + 1))
     }
 }
 
