@@ -6,8 +6,8 @@
 //! Run: `cargo run --example tensor_map`
 
 use smemdesc::{
-    smem_tile, Arch, GemmLaunch, TensorMap, TensorMapArg, TensorMapDataType, TensorMapError,
-    TensorMapSwizzle,
+    smem_tile, Arch, GemmLaunch, SmemTile, TensorMap, TensorMapArg, TensorMapDataType,
+    TensorMapError, TensorMapSwizzle,
 };
 
 /// A operand: K = 4096 is fixed, M is known at run time.

@@ -5,7 +5,8 @@
 //! `tcgen05` (sm100), computed and validated at compile time.
 //!
 //! Declare a tile with [`macro@smem_tile`]; an illegal declaration is a compile error on the
-//! argument at fault. The struct becomes aligned storage for all stages and carries the constants:
+//! argument at fault. The struct becomes aligned storage for all stages; its `SmemTile` impl carries
+//! the constants, and its `const fn`s compute descriptors and offsets:
 //!
 //! ```
 //! use smemdesc::{smem_tile, SmemTile};
@@ -272,11 +273,14 @@ pub mod plan {
 
 /// What a [`macro@smem_tile`] declaration provides, for generic code (`fn load<T: SmemTile>()`).
 ///
-/// Every `#[smem_tile]` struct also has all of these as *inherent* associated items (usable
-/// without importing this trait, and in `asm!` `const` operands), plus `const fn desc` /
-/// `const fn offset` and the per-tile arrays with their exact lengths (`ADVANCE_K: [u16; MMAS_K]`,
-/// `TMA_BOX_OFFSETS: [u32; TMA_BOXES]`, `TMA_BOX_COORDS`). Stable Rust cannot give a trait
-/// constant an impl-dependent array length, so the trait carries those arrays as slices.
+/// A `#[smem_tile]` struct's constants are this trait's: with the trait in scope (it is in
+/// [`prelude`]) `TileA::DESC` reads them, in `const` items and `asm!` `const` operands too. They
+/// are provided here once rather than written into every declaration, because each item a
+/// declaration writes costs build time (`benches/macro_build_time.sh`). What a trait cannot carry
+/// on stable Rust is inherent on the struct: `const fn desc` / `const fn offset` (and their checked
+/// and wrapping forms) and the per-tile arrays with their exact lengths (`ADVANCE_K: [u16; MMAS_K]`,
+/// `TMA_BOX_OFFSETS: [u32; TMA_BOXES]`, `TMA_BOX_COORDS`): a trait constant cannot have an
+/// impl-dependent array length, so the trait carries those arrays as slices.
 ///
 /// All descriptor quantities are in bytes unless said otherwise; advances are in the descriptor's
 /// 16-byte units.
@@ -285,8 +289,9 @@ pub mod plan {
 /// [`ADVANCE_K`](Self::ADVANCE_K), [`TMA_BOX_OFFSETS`](Self::TMA_BOX_OFFSETS),
 /// [`TMA_BOX_COORDS`](Self::TMA_BOX_COORDS)); the other constants are provided, read off
 /// [`ACCESS`](Self::ACCESS) or `PLAN` (so, like any associated constant, they are evaluated only
-/// where they are used). `#[smem_tile]` writes two items: `PLAN` and one hidden constant that
-/// holds the four slices (fewer items per declaration is a cheaper build).
+/// where they are used). `#[smem_tile]` writes three items: `PLAN`, `ACCESS` (both from the numbers
+/// the attribute computed, not validated again) and one hidden constant that holds the four
+/// slices.
 ///
 /// ```
 /// use smemdesc::{smem_tile, SmemTile};
@@ -304,6 +309,24 @@ pub mod plan {
 pub trait SmemTile {
     /// The validated core plan (declaration with defaults resolved, layout, TMA plan, MMA).
     const PLAN: TilePlan;
+    /// Target architecture.
+    const ARCH: Arch = Self::ACCESS.arch;
+    /// Operand (A or B).
+    const OPERAND: Operand = Self::PLAN.decl.operand;
+    /// Element type.
+    const DTYPE: ElementType = Self::PLAN.decl.dtype;
+    /// Contiguous dimension.
+    const MAJOR: Major = Self::PLAN.decl.major;
+    /// Atom stacking order (resolved when defaulted).
+    const ORDER: Order = Self::PLAN.tile.spec().order;
+    /// MMA kind (resolved when defaulted).
+    const KIND: MmaKind = Self::PLAN.kind;
+    /// CTA group (sm100: 1 or 2; sm90: 1).
+    const CTA_GROUP: u32 = Self::PLAN.decl.cta_group;
+    /// Tile extent along M (operand A) or N (operand B), elements.
+    const TILE_MN: u32 = Self::ACCESS.tile_mn;
+    /// Tile extent along K, elements.
+    const TILE_K: u32 = Self::ACCESS.tile_k;
     /// Base descriptor: subtile (0, 0), stage 0, start address 0.
     const DESC: u64 = Self::ACCESS.desc;
     /// Leading dimension byte offset, bytes (as encoded).
@@ -350,17 +373,23 @@ pub trait SmemTile {
     const TMA_BOX: [u32; 2] = Self::TMA_BOX_DIM;
     /// TMA boxes per stage.
     const TMA_BOXES: u32 = Self::PLAN.tma.boxes;
+    /// Bytes of one TMA box.
+    const TMA_BOX_BYTES: u32 = Self::PLAN.tma.box_bytes;
     /// `CUtensorMapSwizzle` value.
     const TMA_SWIZZLE: u32 = Self::PLAN.tma.swizzle.value();
+    /// `CUtensorMapSwizzle` enumerator name (`"CU_TENSOR_MAP_SWIZZLE_128B"`, ...).
+    const TMA_SWIZZLE_NAME: &'static str = Self::PLAN.tma.swizzle.name();
     /// `CUtensorMapDataType` value.
     const TMA_DATA_TYPE: u32 = Self::PLAN.tma.data_type.value();
+    /// `CUtensorMapDataType` enumerator name.
+    const TMA_DATA_TYPE_NAME: &'static str = Self::PLAN.tma.data_type.name();
     /// Byte offset of each TMA box inside one stage (`TMA_BOXES` entries).
     const TMA_BOX_OFFSETS: &'static [u32] = Self::__SLICES.box_offsets;
     /// Tile coordinates `[mn0, k0]` of each TMA box (`TMA_BOXES` entries).
     const TMA_BOX_COORDS: &'static [[u32; 2]] = Self::__SLICES.box_coords;
 
-    /// Run-time access numbers ([`TileAccess`]): `PLAN.tile.access()`, equal to the inherent
-    /// `ACCESS` of a `#[smem_tile]` struct.
+    /// Run-time access numbers ([`TileAccess`]): `PLAN.tile.access()` (`#[smem_tile]` sets it
+    /// from the numbers the attribute computed).
     const ACCESS: TileAccess = Self::PLAN.tile.access();
 
     /// The four slices as one constant: what `#[smem_tile]` sets (internal; not an API). An impl
@@ -372,7 +401,7 @@ pub trait SmemTile {
 
     /// Descriptor of MMA subtile `(mn, k)` of stage `stage` for the tile at `smem_addr`: the
     /// asserting form (a compile error in `const`, a panic naming the argument at run time), the
-    /// same contract as the inherent `desc` and the core's [`TileLayout::desc`] ([`access`]).
+    /// same contract as the inherent `const fn desc` and the core's [`TileLayout::desc`] ([`access`]).
     #[inline]
     #[track_caller]
     fn desc(smem_addr: u32, mn: u32, k: u32, stage: u32) -> u64 {

@@ -277,7 +277,7 @@ impl<T: SmemTile> Placed<T> {
     ///
     /// ```
     /// # #![allow(deprecated)]
-    /// # use smemdesc::{smem::Placed, smem_tile};
+    /// # use smemdesc::{smem::Placed, smem_tile, SmemTile};
     /// # #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 64), major = K)]
     /// # struct TileA;
     /// assert!(Placed::<TileA>::at(0x3_fc00).is_err()); // 16 KiB past 0x3fc00 is over 256 KiB
@@ -307,7 +307,7 @@ impl<T: SmemTile> Placed<T> {
     ///
     /// ```
     /// # #![allow(deprecated)]
-    /// # use smemdesc::{smem::Placed, smem_tile};
+    /// # use smemdesc::{smem::Placed, smem_tile, SmemTile};
     /// # #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 64), major = K)]
     /// # struct TileA;
     /// assert_eq!(Placed::<TileA>::at_unchecked(0x800).addr(), 0x800);
@@ -324,7 +324,7 @@ impl<T: SmemTile> Placed<T> {
     ///
     /// ```
     /// # #![allow(deprecated)]
-    /// # use smemdesc::{smem::Placed, smem_tile};
+    /// # use smemdesc::{smem::Placed, smem_tile, SmemTile};
     /// # #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 64), major = K)]
     /// # struct TileA;
     /// assert_eq!(Placed::<TileA>::at(0x400).unwrap().addr(), 0x400);
@@ -339,7 +339,7 @@ impl<T: SmemTile> Placed<T> {
     ///
     /// ```
     /// # #![allow(deprecated)]
-    /// # use smemdesc::{smem::Placed, smem_tile};
+    /// # use smemdesc::{smem::Placed, smem_tile, SmemTile};
     /// # #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 64), major = K, stages = 3)]
     /// # struct TileA;
     /// assert_eq!(Placed::<TileA>::at(0).unwrap().stage_addr(2), 2 * 16384);
@@ -353,7 +353,7 @@ impl<T: SmemTile> Placed<T> {
     ///
     /// ```
     /// # #![allow(deprecated)]
-    /// # use smemdesc::{smem::Placed, smem_tile};
+    /// # use smemdesc::{smem::Placed, smem_tile, SmemTile};
     /// # #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 64), major = K)]
     /// # struct TileA;
     /// assert_eq!(Placed::<TileA>::at(0).unwrap().elem_addr(0, 1, 0), 128 + 16);
@@ -368,7 +368,7 @@ impl<T: SmemTile> Placed<T> {
     ///
     /// ```
     /// # #![allow(deprecated)]
-    /// # use smemdesc::{smem::Placed, smem_tile};
+    /// # use smemdesc::{smem::Placed, smem_tile, SmemTile};
     /// # #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 64), major = K)]
     /// # struct TileA;
     /// assert_eq!(Placed::<TileA>::at(0x400).unwrap().desc(0, 1, 0), TileA::DESC + 0x40 + 2);
@@ -383,7 +383,7 @@ impl<T: SmemTile> Placed<T> {
     ///
     /// ```
     /// # #![allow(deprecated)]
-    /// # use smemdesc::{smem::Placed, smem_tile};
+    /// # use smemdesc::{smem::Placed, smem_tile, SmemTile};
     /// # #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 64), major = K)]
     /// # struct TileA;
     /// assert!(Placed::<TileA>::at(0).unwrap().try_desc(0, 0, 1).is_err());
@@ -397,7 +397,7 @@ impl<T: SmemTile> Placed<T> {
     ///
     /// ```
     /// # #![allow(deprecated)]
-    /// # use smemdesc::{smem::Placed, smem_tile};
+    /// # use smemdesc::{smem::Placed, smem_tile, SmemTile};
     /// # #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 64), major = K)]
     /// # struct TileA;
     /// let a = Placed::<TileA>::at(0x400).unwrap();

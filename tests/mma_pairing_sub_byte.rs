@@ -11,6 +11,7 @@
 mod common;
 
 use common::read_tsv;
+use smemdesc::SmemTile;
 
 /// fp6 x fp6 (padded, `kind::f8f6f4`), f16 accumulator, B negated.
 #[smemdesc::smem_mma(accum = f16, negate_b = true)]

@@ -4,6 +4,7 @@
 
 use crate::gen::wgmma_wrapper;
 use crate::plan::{box_plan, region_bytes, BuiltOperand};
+use smemdesc::SmemTile;
 use smemdesc_core::{MmaShape, TilePlan};
 use std::fmt::Write as _;
 

@@ -241,39 +241,21 @@ pub(crate) fn tile_struct(
 
     let stages = t.spec().stages;
     let bytes = t.bytes();
-    let align = u(t.align());
     let desc = Literal::u64_unsuffixed(t.base_descriptor().raw());
     let desc_hex = format!("{:#018x}", t.base_descriptor().raw());
-    let (lbo, sbo, layout_type) = (
-        u(t.lbo()),
-        u(t.sbo()),
-        Literal::u8_unsuffixed(t.layout_type()),
-    );
-    let (mma_m, mma_n, mma_k) = (u(plan.mma.m), u(plan.mma.n), u(plan.mma.k));
     let (mmas_mn, mmas_k) = (t.mmas_mn(), t.mmas_k());
     let adv_mn = u16s((0..mmas_mn).map(|i| t.advance_mn(i)), "MN advance", site)?;
     let adv_k = u16s((0..mmas_k).map(|j| t.advance_k(j)), "K advance", site)?;
-    let adv_stage = u(t.advance_stage());
-    let stage_bytes = u(t.stage_bytes());
-    let [box_inner, box_rows] = tma.box_dim();
-    let (box_inner, box_rows) = (u(box_inner), u(box_rows));
     let boxes = u(tma.boxes);
-    let box_bytes = u(tma.box_bytes);
     let box_offsets: Vec<Literal> = (0..tma.boxes).map(|b| u(plan.box_offset(b))).collect();
-    let tma_swizzle = u(tma.swizzle.value());
-    let tma_swizzle_name = tma.swizzle.name();
-    let tma_dtype = u(tma.data_type.value());
-    let tma_dtype_name = tma.data_type.name();
     let spec = t.spec();
-    let (tile_mn, tile_k) = (u(spec.tile_mn), u(spec.tile_k));
     let dec = &plan.decl;
-    let cta_group = u(dec.cta_group);
 
     let summary = format!(
         "**SMEM tile** (`#[smem_tile]`): {} operand {}, {} {}×{} (MN×K), {}-major, {} swizzle, \
          {}; `mma` m{}n{}k{} kind::{}; {} stage(s) × {} B = {} B, aligned to {} B. Base \
          descriptor `{}` (LBO {} B, SBO {} B); TMA: {} box(es) of `boxDim = [{}, {}]` per stage, \
-         {}.",
+         {}. The constants are its `SmemTile` impl (`use smemdesc::prelude::*`).",
         dec.arch.name(),
         dec.operand.name(),
         dec.dtype.name(),
@@ -296,7 +278,7 @@ pub(crate) fn tile_struct(
         tma.boxes,
         tma.box_dim()[0],
         tma.box_dim()[1],
-        tma_swizzle_name,
+        tma.swizzle.name(),
     );
 
     let storage = storage_struct(
@@ -319,32 +301,10 @@ pub(crate) fn tile_struct(
         v(format!("{:?}", plan.kind)),
     );
     // The numbers, in the order `__smem_tile_items!` reads them (one flat group: every token and
-    // group out of a proc-macro costs build time).
-    let numbers = [
-        u(bytes),
-        cta_group,
-        tile_mn,
-        tile_k,
-        desc,
-        lbo,
-        sbo,
-        layout_type,
-        mma_m,
-        mma_n,
-        mma_k,
-        u(mmas_mn),
-        u(mmas_k),
-        adv_stage,
-        u(stages),
-        stage_bytes,
-        align,
-        box_inner,
-        box_rows,
-        boxes,
-        box_bytes,
-        tma_swizzle,
-        tma_dtype,
-    ];
+    // group out of a proc-macro costs build time): the struct's size, the base descriptor, and the
+    // lengths of the four arrays. Every other constant is the `SmemTile` trait's, read off `PLAN`
+    // and `ACCESS`.
+    let numbers = [u(bytes), desc, u(mmas_mn), u(mmas_k), boxes];
     let numbers = flat(numbers);
     // `ACCESS` is `TileAccess::from_literal` of these (with `ARCH`, `SWIZZLE` and `DESC`).
     let access = flat(a.literal_numbers().map(u));
@@ -361,7 +321,7 @@ pub(crate) fn tile_struct(
         #storage
         ::smemdesc::__smem_tile_items! {
             #name [#arch #operand #dtype #major #swizzle #order #kind]
-            #numbers [#tma_swizzle_name #tma_dtype_name]
+            #numbers
             #adv_mn #adv_k #box_offsets #box_coords
             #literal #access
             { #global_items }

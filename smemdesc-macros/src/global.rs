@@ -89,7 +89,8 @@ pub(crate) fn items(d: &Decl) -> TokenStream {
         return TokenStream::new();
     };
     let rank = dims.items.len() as u32;
-    let mut e = quote! { ::smemdesc::TensorMap::for_tile(&Self::PLAN, #rank) };
+    let mut e =
+        quote! { ::smemdesc::TensorMap::for_tile(&<Self as ::smemdesc::SmemTile>::PLAN, #rank) };
     for (i, v) in dims.items.iter().enumerate() {
         if let Some(v) = v.value {
             let i = i as u32;

@@ -59,10 +59,13 @@ use proc_macro2::Span;
 /// | `global_strides` | `(stride1, …)` bytes of dims 1.., `_` = run time | dense |
 ///
 /// The struct gets `#[repr(C, align(ALIGN))]` and a private `[u8; BYTES]` field, `ZERO`/`new()`,
-/// inherent `const`s (`DESC`, `LBO`, `SBO`, `ADVANCE_MN`, `ADVANCE_K`, `TMA_BOX_DIM`, ... and the
-/// validated `PLAN`; `TENSOR_MAP` with `global_dims`), `const fn desc(smem_addr, mn, k, stage)`,
-/// `const fn offset(mn, k)` and `const fn value_offset(mn, k)` (the bits of a padded or packed
-/// fp6/fp4 value), and an impl of `smemdesc::SmemTile`, and implements `Default` (zeroed storage).
+/// an impl of `smemdesc::SmemTile` that carries the constants (`DESC`, `LBO`, `SBO`, `STAGES`,
+/// `TMA_BOX_DIM`, ... and the validated `PLAN`: `TileA::DESC` with the trait in scope, as
+/// `smemdesc::prelude` puts it), inherent arrays with their exact lengths (`ADVANCE_MN`,
+/// `ADVANCE_K`, `TMA_BOX_OFFSETS`, `TMA_BOX_COORDS`; `TENSOR_MAP` with `global_dims`),
+/// `const fn desc(smem_addr, mn, k, stage)`, `const fn offset(mn, k)` and
+/// `const fn value_offset(mn, k)` (the bits of a padded or packed fp6/fp4 value), and implements
+/// `Default` (zeroed storage).
 /// Write `#[smem_tile]` above any `#[derive]`: a `Default` in a derive below it is reported, one
 /// above it the macro never sees (the compiler then reports the conflicting impls).
 #[proc_macro_attribute]

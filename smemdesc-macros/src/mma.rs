@@ -406,13 +406,13 @@ fn cluster_items(
         };
         /// A's multicast: sharers, box slices, SMEM offsets, `ctaMask`s.
         pub const A_MULTICAST: ::smemdesc::cluster::Multicast = match CLUSTER.multicast(
-            ::smemdesc::Operand::A, &#na::PLAN.tile, Some((#na::PLAN.tma.box_rows, #na::PLAN.tma.box_inner))) {
+            ::smemdesc::Operand::A, &<#na as ::smemdesc::SmemTile>::PLAN.tile, Some((<#na as ::smemdesc::SmemTile>::PLAN.tma.box_rows, <#na as ::smemdesc::SmemTile>::PLAN.tma.box_inner))) {
             Ok(m) => m,
             Err(_) => panic!("checked by #[smem_mma]"),
         };
         /// B's multicast.
         pub const B_MULTICAST: ::smemdesc::cluster::Multicast = match CLUSTER.multicast(
-            ::smemdesc::Operand::B, &#nb::PLAN.tile, Some((#nb::PLAN.tma.box_rows, #nb::PLAN.tma.box_inner))) {
+            ::smemdesc::Operand::B, &<#nb as ::smemdesc::SmemTile>::PLAN.tile, Some((<#nb as ::smemdesc::SmemTile>::PLAN.tma.box_rows, <#nb as ::smemdesc::SmemTile>::PLAN.tma.box_inner))) {
             Ok(m) => m,
             Err(_) => panic!("checked by #[smem_mma]"),
         };
@@ -461,7 +461,7 @@ fn scale_tiles(
             syn::Error::new(at, e)
         })?;
         ts.extend(quote! {
-            const _: () = match MMA.check_scale_tile(&#tile_name::PLAN, &#name::SCALE) {
+            const _: () = match MMA.check_scale_tile(&<#tile_name as ::smemdesc::SmemTile>::PLAN, &#name::SCALE) {
                 Ok(()) => (),
                 Err(e) => panic!("{}", e.summary()),
             };

@@ -30,8 +30,8 @@ pub(crate) fn items(
         /// The instruction pairing this module's A and B tiles, as the core computes it from the
         /// tiles' `PLAN`s at compile time (`#[smem_mma]`).
         pub const MMA: ::smemdesc::MmaPair = match ::smemdesc::MmaPair::pair(
-            &#na::PLAN,
-            &#nb::PLAN,
+            &<#na as ::smemdesc::SmemTile>::PLAN,
+            &<#nb as ::smemdesc::SmemTile>::PLAN,
             ::smemdesc::PairOptions::new(::smemdesc::AccumType::#accum)
                 .negate(#neg_a, #neg_b)
                 .saturate(#sat)

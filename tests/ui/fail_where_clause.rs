@@ -1,5 +1,5 @@
 // A `where` clause is reported on the clause, not on the whole attribute.
-use smemdesc::smem_tile;
+use smemdesc::{smem_tile, SmemTile};
 
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 64), major = K)]
 pub struct TileA

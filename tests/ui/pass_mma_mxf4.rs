@@ -27,6 +27,7 @@ mod mxf4_k96 {
 }
 
 fn main() {
+    use smemdesc::SmemTile;
     // PTX Table 44: E2M1 = 1 (A, B), N>>3 = 32, UE4M3 = 0, M>>7 = 1
     assert_eq!(nvf4::IDESC, (1 << 7) | (1 << 10) | (32 << 17) | (1 << 27));
     assert_eq!(

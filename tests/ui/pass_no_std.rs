@@ -3,7 +3,7 @@
 #![no_std]
 extern crate std;
 
-use smemdesc::smem_tile;
+use smemdesc::{smem_tile, SmemTile};
 
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 64), major = K, stages = 2)]
 pub struct TileA;

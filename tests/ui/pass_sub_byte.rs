@@ -1,6 +1,6 @@
 //! Sub-byte SMEM forms through the macro: padded fp4/fp6 (kind::f8f6f4), packed fp4 (kind::mxf4,
 //! K = 64 and K = 96).
-use smemdesc::smem_tile;
+use smemdesc::{smem_tile, SmemTile};
 
 #[smem_tile(arch = sm100, operand = A, dtype = e2m1, tile = (128, 128), major = K)]
 struct PaddedFp4;

@@ -17,7 +17,7 @@ mod ptx;
 pub mod tiles;
 
 use ptx::*;
-use smemdesc::Major;
+use smemdesc::{Major, SmemTile};
 use tiles::{Storage, TileA, TileB, BK, BM, BN, THREADS};
 
 // The dynamic shared memory of the module. Rust has no shared-memory `static`; the storage's

@@ -3,7 +3,7 @@
 //! TMA boxes, the descriptors and the shared-memory size all come from one place. No `asm!` here:
 //! this file compiles for nvptx64 and for the host.
 
-use smemdesc::{smem_storage, smem_tile, Mbarrier};
+use smemdesc::{smem_storage, smem_tile, Mbarrier, SmemTile};
 
 /// Operand A: 128 (M) x 64 (K) bf16 per stage, K contiguous, 128-byte swizzle, read by two
 /// `wgmma m64n128k16` row subtiles (one per consumer warpgroup), 2 pipeline stages.

@@ -7,7 +7,7 @@
 //! its tensor maps, launch bytes and cluster dimensions come from the same declarations.
 
 use smemdesc::cluster::Multicast;
-use smemdesc::{smem_epilogue_tile, smem_mma, smem_storage, Mbarrier, PlacedTile};
+use smemdesc::{smem_epilogue_tile, smem_mma, smem_storage, Mbarrier, PlacedTile, SmemTile};
 
 /// Declares the A/B pair of the GEMM (128x64 / 256x64 bf16, K-major, 128B swizzle, 4 stages,
 /// wgmma m64n256k16) in module `$m` for cluster `($x, $y)`, and its storage.

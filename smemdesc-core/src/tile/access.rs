@@ -1,7 +1,7 @@
 //! Run-time access to a tile: descriptors and swizzled offsets from plain numbers, under one contract.
 //!
 //! Every way of asking for a descriptor or an element offset — the core's [`TileLayout`](crate::TileLayout) methods,
-//! the inherent items a `#[smem_tile]` declaration emits, and the facade's `SmemTile` trait —
+//! the inherent `const fn`s a `#[smem_tile]` declaration emits, and the facade's `SmemTile` trait —
 //! comes in three forms with the same meaning:
 //!
 //! | form | out-of-range index or address |
@@ -66,7 +66,7 @@ const START_MASK: u32 = (1 << 14) - 1;
 
 /// The numbers a kernel needs at run time to form one tile's descriptors and element offsets, and
 /// the checks of the one contract (see the [module](self) docs). `#[smem_tile]` emits it as the
-/// inherent constant `ACCESS` with literal fields; [`TileLayout::access`](crate::TileLayout::access) derives it.
+/// constant `ACCESS` of its `SmemTile` impl, with literal fields; [`TileLayout::access`](crate::TileLayout::access) derives it.
 ///
 /// ```
 /// use smemdesc_core::*;

@@ -26,6 +26,7 @@ use cuda_device::wgmma::{
 };
 use cuda_device::{DisjointSlice, kernel, thread};
 use smemdesc::smem::{Absolute, PlacedTile};
+use smemdesc::SmemTile;
 
 include!("tiles.rs");
 

@@ -2,6 +2,7 @@
 //! alternating rounds, and their part of `results_rust.json`.
 
 use crate::{bf16, cublas, cuda, device_map, e4m3, js, median, tiles, Lcg, Opts};
+use smemdesc::SmemTile;
 use std::process::Command;
 
 const CUBLAS_PY: &str = include_str!("../../../rust-kernel/cublas_ref.py");
