@@ -6,24 +6,10 @@
 
 use smemdesc_core::*;
 
-const KINDS: [Option<MmaKind>; 8] = [
-    None,
-    Some(MmaKind::F16),
-    Some(MmaKind::Tf32),
-    Some(MmaKind::F8f6f4),
-    Some(MmaKind::I8),
-    Some(MmaKind::Mxf8f6f4),
-    Some(MmaKind::Mxf4),
-    Some(MmaKind::Mxf4nvf4),
-];
-const SWIZZLES: [Option<SwizzleMode>; 6] = [
-    None,
-    Some(SwizzleMode::None),
-    Some(SwizzleMode::B32),
-    Some(SwizzleMode::B64),
-    Some(SwizzleMode::B128),
-    Some(SwizzleMode::B128Base32B),
-];
+/// `None` (the default, derived) and every value of an optional key.
+fn default_and_all<T: Copy>(all: &[T]) -> impl Iterator<Item = Option<T>> + '_ {
+    core::iter::once(None).chain(all.iter().copied().map(Some))
+}
 
 /// Every variant of `d` the grid adds below its shape: order, stages, CTA group, box request,
 /// instruction extent, K = 96.
@@ -47,11 +33,11 @@ fn variants(d: TileDecl, out: &mut Vec<TileDecl>) {
 #[test]
 fn every_literal_plan_equals_the_built_one() {
     let mut decls = Vec::new();
-    for arch in [Arch::Sm90, Arch::Sm100] {
+    for arch in Arch::ALL {
         for dtype in ElementType::ALL {
-            for kind in KINDS {
+            for kind in default_and_all(&MmaKind::ALL) {
                 for major in [Major::K, Major::Mn] {
-                    for swizzle in SWIZZLES {
+                    for swizzle in default_and_all(&SwizzleMode::ALL) {
                         for operand in [Operand::A, Operand::B] {
                             for (mn, k) in [(64, 64), (128, 128), (256, 64), (64, 256)] {
                                 let mut d = TileDecl::new(arch, operand, dtype, major, mn, k);
