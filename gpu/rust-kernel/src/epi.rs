@@ -146,6 +146,11 @@ unsafe fn gemm_epi_body<D: EpiDecl>(
     let (cid, nclusters) = (ctaid() / cs, nctaid() / cs);
     let (ctm, ctn) = (m_total / BM / D::X, n_total / BN / D::Y);
     let ctiles = ctm * ctn;
+    // This CTA's C tile origin `(m0, n0)` of cluster tile `ct` (the raster of `gemm.rs`).
+    let origin = |ct: u32| {
+        let (mi, ni) = tile_index(ct, ctm, ctn, group_m);
+        ((mi * D::X + ci) * BM, (ni * D::Y + cj) * BN)
+    };
     let k_tiles = k_total / BK;
     let tid = tid();
     let wg = tid / 128;
@@ -169,8 +174,7 @@ unsafe fn gemm_epi_body<D: EpiDecl>(
             let mut ok = true;
             let mut ct = cid;
             'tiles: while ct < ctiles {
-                let (mi, ni) = tile_index(ct, ctm, ctn, group_m);
-                let (m0, n0) = ((mi * D::X + ci) * BM, (ni * D::Y + cj) * BN);
+                let (m0, n0) = origin(ct);
                 let mut kt = 0;
                 while kt < k_tiles {
                     let (s, phase) = stage_phase(it);
@@ -223,8 +227,7 @@ unsafe fn gemm_epi_body<D: EpiDecl>(
     let mut ct = cid;
     let bar_id = 1 + im;
     'tiles: while ct < ctiles {
-        let (mi, ni) = tile_index(ct, ctm, ctn, group_m);
-        let (m0, n0) = ((mi * D::X + ci) * BM, (ni * D::Y + cj) * BN);
+        let (m0, n0) = origin(ct);
         let mut kt = 0;
         while kt < k_tiles {
             let (s, phase) = stage_phase(it);
