@@ -350,11 +350,7 @@ gemm_entry!(
 /// At most 128 threads, `CTile::STAGE_BYTES + 1024` bytes of dynamic shared memory, `sink`
 /// holds a `u32` per thread.
 #[no_mangle]
-pub unsafe extern "ptx-kernel" fn epi_store_only_rust(
-    reps: u32,
-    ctrl: u32,
-    sink: u64,
-) {
+pub unsafe extern "ptx-kernel" fn epi_store_only_rust(reps: u32, ctrl: u32, sink: u64) {
     let base = (smem_dyn() + 1023) & !1023;
     let t = tid();
     let (warp, lane) = (t / 32, t % 32);
