@@ -24,7 +24,10 @@ pub const LITERAL_NUMBERS: usize = 21;
 
 /// How many numbers [`TileAccess::literal_numbers`] writes.
 #[doc(hidden)]
-pub const ACCESS_NUMBERS: usize = 13 + 4 * MODE_NUMBERS;
+pub const ACCESS_NUMBERS: usize = HEAD_NUMBERS + 4 * MODE_NUMBERS;
+
+/// The scalar fields [`TileAccess::literal_numbers`] writes before the four layout modes.
+const HEAD_NUMBERS: usize = 13;
 
 /// Numbers per layout mode: its rank, then every shape slot, then every stride slot.
 const MODE_NUMBERS: usize = 1 + 2 * MAX_SUBMODES;
@@ -192,7 +195,7 @@ impl TileAccess {
     pub const fn literal_numbers(&self) -> [u32; ACCESS_NUMBERS] {
         let sl = &self.layout;
         let mut n = [0; ACCESS_NUMBERS];
-        let head = [
+        let head: [u32; HEAD_NUMBERS] = [
             self.align,
             self.mmas_mn,
             self.mmas_k,
@@ -208,14 +211,14 @@ impl TileAccess {
             sl.elem_bytes,
         ];
         let mut i = 0;
-        while i < head.len() {
+        while i < HEAD_NUMBERS {
             n[i] = head[i];
             i += 1;
         }
         let modes = [&sl.layout.mn, &sl.layout.k, &self.grid.mn, &self.grid.k];
         let mut m = 0;
         while m < modes.len() {
-            let at = head.len() + m * MODE_NUMBERS;
+            let at = HEAD_NUMBERS + m * MODE_NUMBERS;
             n[at] = modes[m].rank() as u32;
             let mut j = 0;
             while j < MAX_SUBMODES {
@@ -265,14 +268,14 @@ impl TileAccess {
                     shift: n[11],
                 },
                 layout: Layout {
-                    mn: mode(&n, 13),
-                    k: mode(&n, 13 + MODE_NUMBERS),
+                    mn: mode(&n, HEAD_NUMBERS),
+                    k: mode(&n, HEAD_NUMBERS + MODE_NUMBERS),
                 },
                 elem_bytes: n[12],
             },
             grid: Layout {
-                mn: mode(&n, 13 + 2 * MODE_NUMBERS),
-                k: mode(&n, 13 + 3 * MODE_NUMBERS),
+                mn: mode(&n, HEAD_NUMBERS + 2 * MODE_NUMBERS),
+                k: mode(&n, HEAD_NUMBERS + 3 * MODE_NUMBERS),
             },
         }
     }
