@@ -8,6 +8,14 @@ use crate::base::error::{Error, Field};
 /// The descriptor start-address field's range: starts are below this (bytes).
 pub(crate) const START_LIMIT: u64 = 1 << 18;
 
+/// The start-address field (14 bits of 16-byte units) of a subtile `units` 16-byte units past a
+/// tile at `smem_addr`, taken modulo the field: what every descriptor path ORs into its base
+/// descriptor (a checked path has already refused a start past the field).
+#[inline(always)]
+pub(crate) const fn start_field(smem_addr: u32, units: u32) -> u64 {
+    ((smem_addr >> 4).wrapping_add(units) & ((1 << 14) - 1)) as u64
+}
+
 /// The error for a tile at `smem_addr` whose last subtile (of its last stage) starts `last_start`
 /// bytes in, at or past 256 KiB: [`Error::BaseTooHigh`] when the tile placed at 0 fits (naming the
 /// highest base, a multiple of `align`, at which it does), else the layout's

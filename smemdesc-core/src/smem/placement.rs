@@ -351,7 +351,7 @@ impl<M: PlacementModel> PlacedTile<M> {
             ));
         }
         let units = t.grid().eval(mn, k) + stage * (self.stage_bytes / 16);
-        let start = ((self.addr >> 4) + units) as u64 & ((1 << 14) - 1);
+        let start = crate::base::base_range::start_field(self.addr, units);
         Ok(SmemDescriptor::from_raw(
             spec.arch,
             self.with_base_offset(t.base_descriptor().raw() | start),
@@ -392,8 +392,8 @@ impl<M: PlacementModel> PlacedTile<M> {
             .grid()
             .eval(mn % t.mmas_mn(), k % t.mmas_k())
             .wrapping_add(stage.wrapping_mul(self.stage_bytes / 16));
-        let start = (self.addr >> 4).wrapping_add(units) & ((1 << 14) - 1);
-        self.with_base_offset(t.base_descriptor().raw() | start as u64)
+        let start = crate::base::base_range::start_field(self.addr, units);
+        self.with_base_offset(t.base_descriptor().raw() | start)
     }
 
     /// Address of stage `stage` (a TMA destination is this plus the box offset); wraps for

@@ -61,9 +61,6 @@ pub const WHAT_ELEMENT_MN: &str = "element (MN)";
 /// `what` for an element's K coordinate.
 pub const WHAT_ELEMENT_K: &str = "element (K)";
 
-/// The 14-bit start-address field.
-const START_MASK: u32 = (1 << 14) - 1;
-
 /// The numbers a kernel needs at run time to form one tile's descriptors and element offsets, and
 /// the checks of the one contract (see the [module](self) docs). `#[smem_tile]` emits it as the
 /// constant `ACCESS` of its `SmemTile` impl, with literal fields; [`TileLayout::access`](crate::TileLayout::access) derives it.
@@ -213,8 +210,7 @@ impl TileAccess {
     /// ```
     #[inline]
     pub const fn encode_wrapping(&self, smem_addr: u32, units: u32) -> u64 {
-        let start = (smem_addr >> 4).wrapping_add(units) & START_MASK;
-        self.desc | start as u64
+        self.desc | crate::base::base_range::start_field(smem_addr, units)
     }
 
     /// Former name of [`encode_wrapping`](Self::encode_wrapping), kept for one release: the function is safe
