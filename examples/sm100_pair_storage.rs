@@ -38,7 +38,7 @@ fn kernel_view(dyn_base: u32, stage: u32, k: u32) -> (u64, u64, u32, u32) {
     (
         a.desc(0, k, stage),
         b.desc(0, k, stage),
-        a.tma_dst(&PairA::PLAN.tma, 0, stage),
+        a.tma_dst(0, stage),
         PairStorage::full_at(base, stage),
     )
 }

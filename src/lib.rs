@@ -81,6 +81,7 @@
 #[cfg_attr(docsrs, doc(cfg(feature = "cudarc")))]
 pub mod cuda;
 pub mod guide;
+mod tile_at;
 mod tile_items;
 
 pub mod launch;
@@ -103,10 +104,12 @@ pub mod prelude {
     //! assert_eq!(<TileA as SmemTile>::BYTES, 64 * 64 * 2);
     //! assert_eq!(Arch::from_name("sm90"), Some(Arch::Sm90));
     //! ```
+    pub use crate::smem::TileAt;
     pub use crate::smem_mma;
     pub use crate::SmemTile;
     pub use smemdesc_core::{
-        Arch, ElementType, Error, Major, Mbarrier, MmaKind, Operand, SwizzleMode,
+        Absolute, Arch, ElementType, Error, Major, Mbarrier, MmaKind, Operand, Placement, Relative,
+        SwizzleMode,
     };
     pub use smemdesc_macros::{smem_storage, smem_tile};
 }
@@ -306,7 +309,7 @@ pub mod plan {
 /// assert_eq!(last_desc::<TileB>(0x800, 1), TileB::desc(0x800, 0, 3, 1));
 /// assert_eq!(<TileB as SmemTile>::MMA_N, 256);
 /// ```
-pub trait SmemTile {
+pub trait SmemTile: Sized {
     /// The validated core plan (declaration with defaults resolved, layout, TMA plan, MMA).
     const PLAN: TilePlan;
     /// Target architecture.
@@ -405,21 +408,21 @@ pub trait SmemTile {
     #[inline]
     #[track_caller]
     fn desc(smem_addr: u32, mn: u32, k: u32, stage: u32) -> u64 {
-        Self::ACCESS.desc(smem_addr, mn, k, stage)
+        smem::TileAt::<Self>::new_unvalidated(smem_addr).desc(mn, k, stage)
     }
 
     /// Checked descriptor: the core's typed error for an index or address out of range
     /// ([`TileLayout::try_desc`]).
     #[inline]
     fn try_desc(smem_addr: u32, mn: u32, k: u32, stage: u32) -> Result<SmemDescriptor, Error> {
-        Self::ACCESS.try_desc(smem_addr, mn, k, stage)
+        smem::TileAt::<Self>::new_unvalidated(smem_addr).try_desc(mn, k, stage)
     }
 
     /// Unchecked descriptor: no check and no panic, meaningful only under the precondition of
     /// [`access`] ([`TileLayout::desc_wrapping`]).
     #[inline]
     fn desc_wrapping(smem_addr: u32, mn: u32, k: u32, stage: u32) -> u64 {
-        Self::ACCESS.desc_wrapping(smem_addr, mn, k, stage)
+        smem::TileAt::<Self>::new_unvalidated(smem_addr).desc_wrapping(mn, k, stage)
     }
 
     /// Former name of [`desc_wrapping`](Self::desc_wrapping), kept for one release: the function is safe
@@ -439,19 +442,78 @@ pub trait SmemTile {
     #[inline]
     #[track_caller]
     fn offset(mn: u32, k: u32) -> u32 {
-        Self::ACCESS.offset(mn, k)
+        smem::TileAt::<Self, Relative>::element_offset(mn, k)
     }
 
     /// Checked offset ([`TileLayout::try_offset`]).
     #[inline]
     fn try_offset(mn: u32, k: u32) -> Result<u32, Error> {
-        Self::ACCESS.try_offset(mn, k)
+        smem::TileAt::<Self, Relative>::new_unvalidated(0).try_address(mn, k, 0)
     }
 
     /// Unchecked offset of `(mn % TILE_MN, k % TILE_K)` ([`TileLayout::offset_wrapping`]).
     #[inline]
     fn offset_wrapping(mn: u32, k: u32) -> u32 {
-        Self::ACCESS.offset_wrapping(mn, k)
+        smem::TileAt::<Self, Relative>::new_unvalidated(0).address(mn, k, 0)
+    }
+
+    /// `ADVANCE_MN[i]`, computed from the constants (a run-time `i` reads no table): `i <
+    /// MMAS_MN`, a panic otherwise (a `trap` on nvptx64). In `const`:
+    /// [`TileAt::advance_mn`](smem::TileAt::advance_mn).
+    ///
+    /// ```
+    /// use smemdesc::prelude::*;
+    /// #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 64), major = K, mma = m64n256k16)]
+    /// struct T;
+    /// let wg = 1; // e.g. tid / 128 - 1 in a kernel
+    /// assert_eq!(T::advance_mn(wg), T::ADVANCE_MN[1]);
+    /// ```
+    #[inline(always)]
+    #[track_caller]
+    fn advance_mn(i: u32) -> u16 {
+        smem::TileAt::<Self>::advance_mn(i)
+    }
+
+    /// `ADVANCE_K[i]`, computed (see [`advance_mn`](Self::advance_mn)); `i < MMAS_K`.
+    ///
+    /// ```
+    /// use smemdesc::prelude::*;
+    /// #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (64, 64), major = K)]
+    /// struct T;
+    /// assert_eq!(T::advance_k(2), T::ADVANCE_K[2]);
+    /// ```
+    #[inline(always)]
+    #[track_caller]
+    fn advance_k(i: u32) -> u16 {
+        smem::TileAt::<Self>::advance_k(i)
+    }
+
+    /// `TMA_BOX_OFFSETS[b]`, computed; `b < TMA_BOXES`.
+    ///
+    /// ```
+    /// use smemdesc::prelude::*;
+    /// #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (64, 128), major = K)]
+    /// struct T;
+    /// assert_eq!(T::tma_box_offset(1), T::TMA_BOX_OFFSETS[1]);
+    /// ```
+    #[inline(always)]
+    #[track_caller]
+    fn tma_box_offset(b: u32) -> u32 {
+        smem::TileAt::<Self>::tma_box_offset(b)
+    }
+
+    /// `TMA_BOX_COORDS[b]`, computed; `b < TMA_BOXES`.
+    ///
+    /// ```
+    /// use smemdesc::prelude::*;
+    /// #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (64, 128), major = K)]
+    /// struct T;
+    /// assert_eq!(T::tma_box_coord(1), T::TMA_BOX_COORDS[1]);
+    /// ```
+    #[inline(always)]
+    #[track_caller]
+    fn tma_box_coord(b: u32) -> [u32; 2] {
+        smem::TileAt::<Self>::tma_box_coord(b)
     }
 
     /// Former name of [`offset_wrapping`](Self::offset_wrapping), kept for one release: the function is safe

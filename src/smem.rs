@@ -75,6 +75,8 @@ pub use smemdesc_core::{
     StorageMember, StorageProblem, DYNAMIC_SMEM_BASE_ALIGN,
 };
 
+pub use crate::tile_at::TileAt;
+
 use crate::{Error, SmemTile};
 use core::marker::PhantomData;
 

@@ -72,7 +72,7 @@ macro_rules! __smem_tile_items {
                 k: u32,
                 stage: u32,
             ) -> ::core::result::Result<$crate::SmemDescriptor, $crate::Error> {
-                <Self as $crate::SmemTile>::ACCESS.try_desc(smem_addr, mn, k, stage)
+                $crate::smem::TileAt::<Self>::new_unvalidated(smem_addr).try_desc(mn, k, stage)
             }
             /// Descriptor of MMA subtile `(mn, k)` of stage `stage` for the tile at shared-memory
             /// address `smem_addr`: [`DESC`](Self::DESC) with the start address moved (equal to
@@ -86,7 +86,7 @@ macro_rules! __smem_tile_items {
             #[inline]
             #[track_caller]
             pub const fn desc(smem_addr: u32, mn: u32, k: u32, stage: u32) -> u64 {
-                <Self as $crate::SmemTile>::ACCESS.desc(smem_addr, mn, k, stage)
+                $crate::smem::TileAt::<Self>::new_unvalidated(smem_addr).desc(mn, k, stage)
             }
             /// [`desc`](Self::desc) without checks, never a panic: `mn`, `k` are taken modulo
             /// `MMAS_MN`, `MMAS_K`, the stage advance wraps, the start address is taken modulo
@@ -95,13 +95,13 @@ macro_rules! __smem_tile_items {
             /// 256 KiB): shifts, adds and an `and` in a kernel.
             #[inline]
             pub const fn desc_wrapping(smem_addr: u32, mn: u32, k: u32, stage: u32) -> u64 {
-                <Self as $crate::SmemTile>::ACCESS.desc_wrapping(smem_addr, mn, k, stage)
+                $crate::smem::TileAt::<Self>::new_unvalidated(smem_addr).desc_wrapping(mn, k, stage)
             }
             /// Swizzled byte offset of logical element `(mn, k)` of stage 0, checked
             /// (`mn < TILE_MN`, `k < TILE_K`).
             #[inline]
             pub const fn try_offset(mn: u32, k: u32) -> ::core::result::Result<u32, $crate::Error> {
-                <Self as $crate::SmemTile>::ACCESS.try_offset(mn, k)
+                $crate::smem::TileAt::<Self, $crate::Relative>::new_unvalidated(0).try_address(mn, k, 0)
             }
             /// Swizzled byte offset of logical element `(mn, k)` of stage 0 (for 6/4-bit types the
             /// byte cell: see `value_offset`); the asserting form of
@@ -110,12 +110,12 @@ macro_rules! __smem_tile_items {
             #[inline]
             #[track_caller]
             pub const fn offset(mn: u32, k: u32) -> u32 {
-                <Self as $crate::SmemTile>::ACCESS.offset(mn, k)
+                $crate::smem::TileAt::<Self, $crate::Relative>::element_offset(mn, k)
             }
             /// [`offset`](Self::offset) without checks: `(mn % TILE_MN, k % TILE_K)`.
             #[inline]
             pub const fn offset_wrapping(mn: u32, k: u32) -> u32 {
-                <Self as $crate::SmemTile>::ACCESS.offset_wrapping(mn, k)
+                $crate::smem::TileAt::<Self, $crate::Relative>::new_unvalidated(0).address(mn, k, 0)
             }
             /// Byte and bit position of value `(mn, k)` of stage 0, for every SMEM form (the
             /// nibble or 6-bit field of a padded or packed fp4/fp6 value).

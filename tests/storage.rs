@@ -96,7 +96,7 @@ fn views_from_the_dynamic_base() {
     assert_eq!(Gemm::A_DESC, TileA::DESC);
     assert_eq!(Gemm::B_DESC, TileB::DESC | (65536 >> 4));
     // TMA destination of box 0 of stage 1 of B: offset + one stage.
-    assert_eq!(b.tma_dst(&TileB::PLAN.tma, 0, 1), 0x800 + 65536 + 32768);
+    assert_eq!(b.tma_dst(0, 1), 0x800 + 65536 + 32768);
     // Typed pointers from a base pointer (no dereference).
     let mut buf = [0u8; 16];
     let p = buf.as_mut_ptr();
@@ -154,9 +154,9 @@ fn placement_opt_in_packs_tiles_at_128_bytes() {
         TileA::DESC | (65792 >> 4) | (((65792u64 >> 7) & 7) << 49)
     );
     // The types keep the models apart: an Absolute view has TMA destinations, a Relative one not.
-    let _: smemdesc::PlacedTile<Absolute> = a;
-    let _: smemdesc::PlacedTile<Relative> = r;
-    assert_eq!(a.tma_dst(&TileA::PLAN.tma, 0, 0), 0x400 + 128);
+    let _: smemdesc::smem::TileAt<TileA, Absolute> = a;
+    let _: smemdesc::smem::TileAt<TileR, Relative> = r;
+    assert_eq!(a.tma_dst(0, 0), 0x400 + 128);
 }
 
 /// sm100 GEMM with a CTA pair (cta_group = 2, MMA 256x256): each CTA holds half of A's M and half

@@ -368,9 +368,8 @@ fn emit(st: &syn::DeriveInput, arch: &TokenStream, members: &[Member]) -> TokenS
                     #(#cfg)*
                     #[doc = #doc]
                     #[inline]
-                    pub const fn #f(base: u32) -> ::smemdesc::PlacedTile<#model> {
-                        ::smemdesc::PlacedTile::new_unvalidated(
-                            <#ty as ::smemdesc::SmemTile>::PLAN.tile, base + Self::#off)
+                    pub const fn #f(base: u32) -> ::smemdesc::smem::TileAt<#ty, #model> {
+                        ::smemdesc::smem::TileAt::new_unvalidated(base.wrapping_add(Self::#off))
                     }
                     #(#cfg)*
                     #[doc = "Descriptor of MMA subtile (0, 0), stage 0, for a storage base at address 0 (add `base >> 4` for another aligned base)."]

@@ -43,18 +43,18 @@ unsafe fn load_stage(base: u32, maps: (u64, u64), stage: u32, kt: u32, (m0, n0):
     let bar = Storage::full_at(base, stage);
     mbarrier_arrive_expect_tx(bar, STAGE_TX);
     let (a, b) = (Storage::a(base), Storage::b(base));
+    // A run-time box index: `tma_box_coord(i)` and `tma_dst(i, stage)` compute the entry (the
+    // `TMA_BOX_*` arrays are for constant indices only: a run-time index would read a table).
     let mut i = 0;
     while i < TileA::TMA_BOXES {
-        let [mn0, k0] = TileA::TMA_BOX_COORDS[i as usize];
-        let dst = a.stage_addr(stage) + TileA::TMA_BOX_OFFSETS[i as usize];
-        tma_load_2d(dst, maps.0, kt * BK + k0, m0 + mn0, bar);
+        let [mn0, k0] = TileA::tma_box_coord(i);
+        tma_load_2d(a.tma_dst(i, stage), maps.0, kt * BK + k0, m0 + mn0, bar);
         i += 1;
     }
     let mut i = 0;
     while i < TileB::TMA_BOXES {
-        let [mn0, k0] = TileB::TMA_BOX_COORDS[i as usize];
-        let dst = b.stage_addr(stage) + TileB::TMA_BOX_OFFSETS[i as usize];
-        tma_load_2d(dst, maps.1, kt * BK + k0, n0 + mn0, bar);
+        let [mn0, k0] = TileB::tma_box_coord(i);
+        tma_load_2d(b.tma_dst(i, stage), maps.1, kt * BK + k0, n0 + mn0, bar);
         i += 1;
     }
 }
@@ -86,7 +86,7 @@ pub unsafe extern "ptx-kernel" fn gemm_tile(
     let origin = (bx * BM, by * BN);
     let k_tiles = k / BK;
     let base = Storage::aligned_base(smem_dyn());
-    let (a, b) = (Storage::a(base).addr(), Storage::b(base).addr());
+    let (a, b) = (Storage::a(base), Storage::b(base));
 
     if tid == 0 {
         let mut s = 0;
@@ -116,8 +116,8 @@ pub unsafe extern "ptx-kernel" fn gemm_tile(
             // Descriptors of A's subtile (wg, kk) and B's subtile (0, kk) of this stage, by the
             // asserting form with run-time indices: arithmetic on constants, and a `trap` if an
             // index were out of range (wg >= 2 with more than 256 threads, say).
-            let da = TileA::desc(a, wg, kk, stage) ^ desc_a_xor;
-            let db = TileB::desc(b, 0, kk, stage);
+            let da = a.desc(wg, kk, stage) ^ desc_a_xor;
+            let db = b.desc(0, kk, stage);
             wgmma_m64n128k16_bf16(&mut acc, da, db, (kt | kk != 0) as u32);
             kk += 1;
         }

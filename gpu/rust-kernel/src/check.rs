@@ -7,7 +7,7 @@
 use crate::ptx::*;
 use crate::tiles::CheckSmem;
 use crate::wgmma;
-use smemdesc::smem::{align_up, Absolute, PlacedTile};
+use smemdesc::smem::{align_up, TileAt};
 use smemdesc::{ElementType, Major, SmemTile};
 
 fn mn_major<T: SmemTile>() -> bool {
@@ -35,7 +35,7 @@ fn box_coords<T: SmemTile>(b: usize, s: u32) -> (u32, u32) {
 /// code with every offset a constant. (`unroll!` itself stays flat: nesting it everywhere would
 /// multiply what LLVM inlines before it folds the bounds, at every other call site.)
 #[inline(always)]
-unsafe fn load_all<T: SmemTile>(p: PlacedTile<Absolute>, map: u64, bar: u32) {
+unsafe fn load_all<T: SmemTile>(p: TileAt<T>, map: u64, bar: u32) {
     const { assert!(T::TMA_BOXES <= 32 * 32) };
     unroll!(T::STAGES, |s| {
         unroll!(T::TMA_BOXES.div_ceil(32), |hi| {
@@ -89,8 +89,8 @@ unsafe fn check_body<A: SmemTile, B: SmemTile>(
 ) {
     let base = align_up(smem_dyn(), CheckSmem::<A, B>::ALIGN);
     // What an `#[smem_storage]` member accessor returns, from the generic layout's offsets.
-    let pa = PlacedTile::<Absolute>::new_unvalidated(A::PLAN.tile, base + CheckSmem::<A, B>::A);
-    let pb = PlacedTile::<Absolute>::new_unvalidated(B::PLAN.tile, base + CheckSmem::<A, B>::B);
+    let pa = TileAt::<A>::new_unvalidated(base + CheckSmem::<A, B>::A);
+    let pb = TileAt::<B>::new_unvalidated(base + CheckSmem::<A, B>::B);
     let bar = base + CheckSmem::<A, B>::BAR;
     let tid = tid();
     if tid == 0 {

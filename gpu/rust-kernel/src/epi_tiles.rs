@@ -7,7 +7,8 @@
 //! its tensor maps, launch bytes and cluster dimensions come from the same declarations.
 
 use smemdesc::cluster::Multicast;
-use smemdesc::{smem_epilogue_tile, smem_mma, smem_storage, Mbarrier, PlacedTile, SmemTile};
+use smemdesc::smem::TileAt;
+use smemdesc::{smem_epilogue_tile, smem_mma, smem_storage, Mbarrier, SmemTile};
 
 /// Declares the A/B pair of the GEMM (128x64 / 256x64 bf16, K-major, 128B swizzle, 4 stages,
 /// wgmma m64n256k16) in module `$m` for cluster `($x, $y)`, and its storage.
@@ -201,10 +202,10 @@ pub trait EpiDecl {
     const LAUNCH_BYTES: u32;
     /// The storage base for a dynamic base address.
     fn aligned_base(dyn_base: u32) -> u32;
-    /// A's placement (the storage's `PlacedTile<Absolute>` member).
-    fn a(base: u32) -> PlacedTile<smemdesc::Absolute>;
+    /// A's placement (the storage's `TileAt<A>` member).
+    fn a(base: u32) -> TileAt<Self::A>;
     /// B's placement.
-    fn b(base: u32) -> PlacedTile<smemdesc::Absolute>;
+    fn b(base: u32) -> TileAt<Self::B>;
     /// Consumer `im`'s C tile.
     fn c(base: u32, im: u32) -> u32;
     /// `full[s]`.
@@ -232,11 +233,11 @@ macro_rules! impl_decl {
                 $s::aligned_base(dyn_base)
             }
             #[inline(always)]
-            fn a(base: u32) -> PlacedTile<smemdesc::Absolute> {
+            fn a(base: u32) -> TileAt<$m::A> {
                 $s::a(base)
             }
             #[inline(always)]
-            fn b(base: u32) -> PlacedTile<smemdesc::Absolute> {
+            fn b(base: u32) -> TileAt<$m::B> {
                 $s::b(base)
             }
             #[inline(always)]

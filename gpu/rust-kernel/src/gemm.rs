@@ -9,7 +9,7 @@
 
 use crate::ptx::*;
 use crate::tiles::{GemmSmem, EPI_COLS, EPI_PITCH, GEMM_BM, GEMM_BN};
-use smemdesc::smem::{align_up, Absolute, PlacedTile};
+use smemdesc::smem::{align_up, TileAt};
 use smemdesc::SmemTile;
 
 /// Tile raster: groups of `group_m` row-tiles walk across N together (L2 reuse); tile `tile`'s
@@ -64,7 +64,7 @@ impl Pipe {
 /// Loads stage `stage` of tile `T` at K tile `kt` of the rows starting at `mn_origin`.
 #[inline(always)]
 unsafe fn load_stage<T: SmemTile>(
-    p: PlacedTile<Absolute>,
+    p: TileAt<T>,
     map: u64,
     stage: u32,
     kt: u32,
@@ -170,8 +170,8 @@ pub unsafe fn gemm_body<A: SmemTile, B: SmemTile, const STAGES: u32>(
         trap();
     }
     let base = align_up(smem_dyn(), smem.align);
-    let pa = PlacedTile::<Absolute>::new_unvalidated(A::PLAN.tile, base + smem.a);
-    let pb = PlacedTile::<Absolute>::new_unvalidated(B::PLAN.tile, base + smem.b);
+    let pa = TileAt::<A>::new_unvalidated(base + smem.a);
+    let pb = TileAt::<B>::new_unvalidated(base + smem.b);
     let (full, empty) = (base + smem.full, base + smem.empty);
     let tile_k = A::PLAN.tile.spec().tile_k;
     let (tiles_m, tiles_n) = (m_total / GEMM_BM, n_total / GEMM_BN);

@@ -9,7 +9,7 @@
 //!
 //! Shared memory: one `.extern .shared .align 1024` symbol (below), rounded up at run time to the
 //! alignment of a `smemdesc::smem::StorageLayout` (what `#[smem_storage]` builds; `tiles.rs`
-//! writes it generically over the tiles) whose tile members are `PlacedTile<Absolute>`s at the
+//! writes it generically over the tiles) whose tile members are `TileAt<T>`s at the
 //! base plus their offsets. Tensor maps: the host writes them to
 //! global memory before the launch and passes their addresses; the producer thread issues
 //! `fence.proxy.tensormap::generic.acquire.sys` before using them. (A by-value `CUtensorMap`

@@ -13,7 +13,7 @@
 //! | `inherent`: the items `#[smem_tile]` emits | `desc`, `try_desc`, `desc_wrapping`, `offset`, `try_offset`, `offset_wrapping`, `value_offset` |
 //! | `trait`: the facade's `SmemTile` defaults (an impl that overrides none of them) | `desc`, `try_desc`, `desc_wrapping`, `offset`, `try_offset`, `offset_wrapping` |
 //! | `core`: the core's `TileLayout` (a `const` of the plan's tile) | `desc`, `try_desc`, `desc_wrapping`, `byte_offset`, `try_offset`, `offset_wrapping` |
-//! | `storage`: `PlacedTile<Absolute>` (an `#[smem_storage]` member) | `place` + `desc`, `desc`, `try_desc`, `desc_wrapping`, `stage_addr`, `address`, `try_address`, `tma_dst` |
+//! | `storage`: `TileAt<T>` (an `#[smem_storage]` member) | `place` + `desc`, `desc`, `try_desc`, `desc_wrapping`, `stage_addr`, `address`, `try_address`, `tma_dst` |
 //!
 //! plus `user.rs`: the kernels of issue 19 as a user wrote them (with the deprecated
 //! `smem::Placed` alias in one of them, and its replacement, an `#[smem_storage]` member), and
@@ -142,7 +142,7 @@ macro_rules! tile_kernels {
     ($name:ident, $($arg:tt)*) => {
         #[allow(non_snake_case)]
         pub mod $name {
-            use smemdesc::{smem_tile, Absolute, PlacedTile, SmemTile, TileLayout};
+            use smemdesc::{smem::TileAt, smem_tile, SmemTile, TileLayout};
             use crate::{code, desc_code};
 
             /// The tile.
@@ -177,18 +177,18 @@ macro_rules! tile_kernels {
             pub mod core_try_offset { use super::*; kernel!("core", "try_offset", $name, |a, mn, k, s| code(L.try_offset(mn, k))); }
             pub mod core_offset_unchecked { use super::*; kernel!("core", "offset_wrapping", $name, |a, mn, k, s| L.offset_wrapping(mn, k) as u64); }
 
-            // What an `#[smem_storage]` member accessor returns: the core's `PlacedTile<Absolute>`.
-            pub mod storage_place_desc { use super::*; kernel!("storage", "place_desc", $name, |a, mn, k, s| match L.place::<Absolute>(a) {
+            // What an `#[smem_storage]` member accessor returns: the type-level `TileAt<T>`.
+            pub mod storage_place_desc { use super::*; kernel!("storage", "place_desc", $name, |a, mn, k, s| match TileAt::<T>::place(a) {
                 Ok(p) => p.desc(mn, k, s),
                 Err(e) => code::<u64>(Err(e)),
             }); }
-            pub mod storage_desc { use super::*; kernel!("storage", "desc", $name, |a, mn, k, s| PlacedTile::<Absolute>::new_unvalidated(L, a).desc(mn, k, s)); }
-            pub mod storage_try_desc { use super::*; kernel!("storage", "try_desc", $name, |a, mn, k, s| desc_code(PlacedTile::<Absolute>::new_unvalidated(L, a).try_desc(mn, k, s))); }
-            pub mod storage_desc_wrapping { use super::*; kernel!("storage", "desc_wrapping", $name, |a, mn, k, s| PlacedTile::<Absolute>::new_unvalidated(L, a).desc_wrapping(mn, k, s)); }
-            pub mod storage_stage_addr { use super::*; kernel!("storage", "stage_addr", $name, |a, mn, k, s| PlacedTile::<Absolute>::new_unvalidated(L, a).stage_addr(s) as u64); }
-            pub mod storage_address { use super::*; kernel!("storage", "address", $name, |a, mn, k, s| PlacedTile::<Absolute>::new_unvalidated(L, a).address(mn, k, s) as u64); }
-            pub mod storage_try_address { use super::*; kernel!("storage", "try_address", $name, |a, mn, k, s| code(PlacedTile::<Absolute>::new_unvalidated(L, a).try_address(mn, k, s))); }
-            pub mod storage_tma_dst { use super::*; kernel!("storage", "tma_dst", $name, |a, mn, k, s| PlacedTile::<Absolute>::new_unvalidated(L, a).tma_dst(&T::PLAN.tma, k, s) as u64); }
+            pub mod storage_desc { use super::*; kernel!("storage", "desc", $name, |a, mn, k, s| TileAt::<T>::new_unvalidated(a).desc(mn, k, s)); }
+            pub mod storage_try_desc { use super::*; kernel!("storage", "try_desc", $name, |a, mn, k, s| desc_code(TileAt::<T>::new_unvalidated(a).try_desc(mn, k, s))); }
+            pub mod storage_desc_wrapping { use super::*; kernel!("storage", "desc_wrapping", $name, |a, mn, k, s| TileAt::<T>::new_unvalidated(a).desc_wrapping(mn, k, s)); }
+            pub mod storage_stage_addr { use super::*; kernel!("storage", "stage_addr", $name, |a, mn, k, s| TileAt::<T>::new_unvalidated(a).stage_addr(s) as u64); }
+            pub mod storage_address { use super::*; kernel!("storage", "address", $name, |a, mn, k, s| TileAt::<T>::new_unvalidated(a).address(mn, k, s) as u64); }
+            pub mod storage_try_address { use super::*; kernel!("storage", "try_address", $name, |a, mn, k, s| code(TileAt::<T>::new_unvalidated(a).try_address(mn, k, s))); }
+            pub mod storage_tma_dst { use super::*; kernel!("storage", "tma_dst", $name, |a, mn, k, s| TileAt::<T>::new_unvalidated(a).tma_dst(k, s) as u64); }
         }
     };
 }

@@ -26,7 +26,7 @@ pub unsafe extern "ptx-kernel" fn user_placed_desc(out: *mut u64, stage: u32) {
     *out = Placed::<TileA>::at_unchecked(0).desc(0, 0, stage);
 }
 
-/// The same through `#[smem_storage]` (a `PlacedTile<Absolute>`).
+/// The same through `#[smem_storage]` (a `TileAt<TileA>`).
 #[no_mangle]
 pub unsafe extern "ptx-kernel" fn user_storage_desc(out: *mut u64, stage: u32) {
     *out = Storage::a(0).desc(0, 0, stage);

@@ -138,20 +138,47 @@ impl Mode {
     /// let m = smemdesc_core::Mode::new(2, 10).push(3, 1).unwrap();
     /// assert_eq!(m.eval(5), 10 + 2); // c = 1 + 2*2
     /// ```
-    #[inline]
+    ///
+    /// Straight-line code over the [`MAX_SUBMODES`] slots (no loop, no indexing by a run-time
+    /// counter): once inlined on a constant mode, every shape and stride is a constant.
+    #[inline(always)]
     pub const fn eval(&self, c: u32) -> u32 {
-        let mut c = c;
-        let mut off = 0;
-        let mut i = 0;
-        while i < self.len {
-            let s = self.shape[i];
-            if s > 0 {
-                off += (c % s) * self.stride[i];
-                c /= s;
-            }
-            i += 1;
+        let (d0, c) = self.digit(0, c);
+        let (d1, c) = self.digit(1, c);
+        let (d2, c) = self.digit(2, c);
+        let (d3, _) = self.digit(3, c);
+        d0 + d1 + d2 + d3
+    }
+
+    /// Sub-mode `i`'s term of [`eval`](Self::eval) and the coordinate left for the slower ones.
+    #[inline(always)]
+    const fn digit(&self, i: usize, c: u32) -> (u32, u32) {
+        let s = self.shape[i];
+        if i < self.len && s > 0 {
+            ((c % s) * self.stride[i], c / s)
+        } else {
+            (0, c)
         }
-        off
+    }
+
+    /// Product of the shapes of sub-modes `0..i` (1 for `i == 0`): coordinate `c`'s digit `i` is
+    /// `c / prefix_size(i) % shape(i)`. Zero shapes count as 1, as in [`eval`](Self::eval).
+    ///
+    /// ```
+    /// let m = smemdesc_core::Mode::new(8, 1).push(3, 8).unwrap().push(2, 99).unwrap();
+    /// assert_eq!((m.prefix_size(0), m.prefix_size(1), m.prefix_size(2)), (1, 8, 24));
+    /// assert_eq!(m.eval(8 * 2 + 5), 5 + 2 * 8);
+    /// ```
+    pub const fn prefix_size(&self, i: usize) -> u32 {
+        let mut p = 1u32;
+        let mut j = 0;
+        while j < i && j < self.len {
+            if self.shape[j] > 0 {
+                p = p.saturating_mul(self.shape[j]);
+            }
+            j += 1;
+        }
+        p
     }
 
     /// Largest offset plus one (`cosize`).

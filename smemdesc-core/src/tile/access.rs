@@ -468,6 +468,21 @@ const fn message(e: &Error) -> &'static str {
     }
 }
 
+/// The asserting forms' failure, for the facade's type-level handles (not an API): [`fail`].
+#[doc(hidden)]
+#[track_caller]
+#[inline(always)]
+pub const fn __fail(e: &Error) -> ! {
+    fail(e)
+}
+
+/// The error of a tile at `smem_addr` whose last subtile starts past the 14-bit start field (for
+/// the facade's type-level handles; not an API): what [`TileAccess::check_address`] returns.
+#[doc(hidden)]
+pub const fn __start_error(smem_addr: u32, last_start: u32, align: u32) -> Error {
+    start_out_of_range(smem_addr, last_start, align)
+}
+
 /// The asserting forms' failure: the panic naming the argument at fault (a compile error when
 /// evaluated in `const`; `#[track_caller]` points both at the user's call).
 #[track_caller]

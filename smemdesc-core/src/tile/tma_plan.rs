@@ -9,6 +9,7 @@
 
 use crate::base::arch::Major;
 use crate::base::error::Error;
+use crate::layout::algebra::Mode;
 use crate::tile::spec::TileLayout;
 
 pub use crate::base::tma_types::{TmaDataType, TmaSwizzle};
@@ -205,6 +206,40 @@ impl TmaPlan {
         match self.major {
             Major::K => (strided0, contig0),
             Major::Mn => (contig0, strided0),
+        }
+    }
+
+    /// [`box_coord`](Self::box_coord) as two modes of the box index: box `b`'s origin is
+    /// `(mn.eval(b), k.eval(b))` for `b < boxes` — a mixed-radix sum, which code generic over
+    /// a tile type evaluates with constant shapes and strides (no division by a run-time value,
+    /// no table).
+    ///
+    /// ```
+    /// # use smemdesc_core::*;
+    /// let t = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 128, 128).build().unwrap();
+    /// let p = TmaPlan::new(&t, None).unwrap();
+    /// let (mn, k) = p.box_coord_modes();
+    /// for b in 0..p.boxes {
+    ///     assert_eq!((mn.eval(b), k.eval(b)), p.box_coord(b));
+    /// }
+    /// ```
+    pub const fn box_coord_modes(&self) -> (Mode, Mode) {
+        // Strided index s and contiguous index c of box b, the first listed varying fastest.
+        let (first, second) = if self.strided_first {
+            (self.boxes_strided, self.boxes_contig)
+        } else {
+            (self.boxes_contig, self.boxes_strided)
+        };
+        let (s_strides, c_strides) = if self.strided_first {
+            ((self.box_rows, 0), (0, self.box_inner))
+        } else {
+            ((0, self.box_rows), (self.box_inner, 0))
+        };
+        let strided = Mode::from_parts(2, [first, second, 1, 1], [s_strides.0, s_strides.1, 0, 0]);
+        let contig = Mode::from_parts(2, [first, second, 1, 1], [c_strides.0, c_strides.1, 0, 0]);
+        match self.major {
+            Major::K => (strided, contig),
+            Major::Mn => (contig, strided),
         }
     }
 

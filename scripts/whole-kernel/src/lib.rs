@@ -1,0 +1,33 @@
+//! Whole kernels as a user writes them from the guide, each the way a real GEMM is laid out: a
+//! TMA producer warpgroup and consumer warpgroups over a pipeline of full/empty mbarriers indexed
+//! by a run-time stage, the storage's member accessors (`Storage::a(base).desc(wg, k, stage)`,
+//! `.try_desc`, `.tma_dst(box, stage)`) with run-time warpgroup, stage and box indices, the
+//! computed table entries (`T::advance_mn(wg)`, `T::tma_box_coord(b)`), and an epilogue
+//! (`writer_offset`), fragment (`ldmatrix_offset`) and Tensor Memory (`load_offset`) form with
+//! run-time lanes in the same kernel. `scripts/check_whole_kernel.sh` builds them to one PTX
+//! module and `smemdesc check-ptx` refuses any call, `.extern .func`, `.global` data or local
+//! memory.
+//!
+//! Nothing here runs on a GPU: the kernels are the shapes of real ones, for the compiler.
+#![no_std]
+#![feature(abi_ptx, asm_experimental_arch, stmt_expr_attributes)]
+#![allow(clippy::missing_safety_doc)]
+
+#[macro_use]
+#[path = "../../../gpu/rust-kernel/src/ptx.rs"]
+#[allow(dead_code)]
+mod ptx;
+#[path = "../../../gpu/rust-kernel/src/wgmma.rs"]
+#[allow(dead_code)]
+mod wgmma;
+
+pub mod bf16_mn;
+pub mod fp8_k;
+pub mod sm100;
+
+core::arch::global_asm!(".extern .shared .align 16 .b8 smem_dyn[];");
+
+#[panic_handler]
+fn panic(_: &core::panic::PanicInfo) -> ! {
+    ptx::trap()
+}
