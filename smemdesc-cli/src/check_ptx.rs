@@ -11,7 +11,7 @@
 //! The module is read by [`crate::check_ptx_parse`]; [`crate::check_ptx_text`] writes the report.
 
 use super::check_ptx_parse::{self as parse, DataVar, Function, Module};
-use super::check_ptx_text::{count, origin, USER_FIX};
+use super::check_ptx_text::{count, origin, SMEMDESC_CALL_FIX, USER_FIX};
 use crate::CliError;
 use serde::Serialize;
 use std::collections::HashSet;
@@ -287,6 +287,12 @@ pub fn check(name: &str, text: &str) -> CheckReport {
                 } else {
                     report.fix = Some(USER_FIX.to_string());
                 }
+            } else if ["smemdesc_core::", "smemdesc::"]
+                .iter()
+                .any(|p| report.demangled.starts_with(p))
+            {
+                report.source = Some(format!("{}, not inlined", report.demangled));
+                report.fix = Some(SMEMDESC_CALL_FIX.to_string());
             }
             calls.push(report);
         }

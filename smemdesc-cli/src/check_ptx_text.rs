@@ -14,6 +14,9 @@ pub fn count(n: usize, what: &str) -> String {
 pub const USER_FIX: &str =
     "make the index/divisor provably in range or use a wrapping/checked form";
 
+/// The fix for a call into smemdesc that was not inlined.
+pub const SMEMDESC_CALL_FIX: &str = "everything a kernel reaches in smemdesc must inline (--emit asm writes only the kernel crate): use the #[smem_tile] type's constants and const fns, and report the function as an issue";
+
 /// For a panic at `file`: the smemdesc API it comes from (when the file is smemdesc's) and the fix.
 pub fn origin(file: &str) -> (Option<String>, String) {
     let Some(rel) = smemdesc_file(file) else {

@@ -224,3 +224,31 @@ fn legacy_names_byte_locations_and_smemdesc_sources() {
         "{out}"
     );
 }
+
+/// A call into smemdesc that was not inlined (the v0 symbol examples/kernel/README.md quotes from
+/// ptxas): named as smemdesc's, with its fix.
+#[test]
+fn a_smemdesc_function_not_inlined() {
+    let name = "_RNvNtCsadUgzJ1XLeX_13smemdesc_core6access4fail";
+    let ptx = format!(
+        ".version 8.0\n.target sm_90a\n.address_size 64\n\
+         .extern .func {name}\n(\n\t.param .b64 a\n)\n.noreturn;\n\
+         .visible .entry k2()\n{{\n\t{{\n\t.param .b64 param0;\n\tcall.uni {name}, (param0);\n\t}}\n\tret;\n}}\n"
+    );
+    let path = temp_ptx("not-inlined.ptx", &ptx);
+    let (code, out, err) = run(&["check-ptx", &path]);
+    std::fs::remove_file(&path).ok();
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        out.contains("k2, line 13: call smemdesc_core::access::fail\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("from smemdesc: smemdesc_core::access::fail, not inlined"),
+        "{out}"
+    );
+    assert!(
+        out.contains("fix: everything a kernel reaches in smemdesc must inline"),
+        "{out}"
+    );
+}
