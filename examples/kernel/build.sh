@@ -22,8 +22,13 @@ if grep -q '^warning' out/build.log; then
 fi
 # `--emit asm` writes only this crate's code: a call into another crate that was not inlined is an
 # `.extern .func` that no PTX module defines, and the driver would refuse to load the module.
-if grep -n '^\.extern \.func' out/gemm_tile.ptx; then
-    echo "build.sh: out/gemm_tile.ptx calls functions it does not define (above)"
+# `smemdesc check-ptx` names each (a panic with its file:line:col), and `.global` tables and local
+# memory; it exits 1 when it finds any, which fails the build.
+# Run from the repository root: its toolchain (stable), not this folder's nightly.
+root=$(cd ../.. && pwd)
+if ! (cd "$root" && cargo run -q --manifest-path "$root/Cargo.toml" -p smemdesc-cli -- \
+    check-ptx examples/kernel/out/gemm_tile.ptx); then
+    echo "build.sh: out/gemm_tile.ptx is not clean (above)"
     exit 1
 fi
 # LLVM writes the lowest PTX version sm_90a allows (8.0); `fence.proxy.tensormap` (ptx.rs) needs

@@ -15,10 +15,17 @@
 //! * `smemdesc tmem --m 128 --n 256 --cta-group 1 --accum f32 --load 32x32b.x16 [--json]` — the
 //!   Tensor Memory accumulator, its allocation and the `tcgen05.ld` register map.
 //!
+//! * `smemdesc check-ptx kernel.ptx [--json]` — why a PTX module rustc wrote for nvptx64 would be
+//!   refused by the driver or is slow: extern calls (panics with their `file:line:col`), `.global`
+//!   tables, local memory. Exit status 1 when it finds any.
+//!
 //! All layout knowledge comes from `smemdesc_core`. Errors go to stderr with exit status 2.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod check_ptx;
+mod check_ptx_parse;
+mod check_ptx_text;
 mod decode;
 mod decode_input;
 mod draw;
@@ -175,14 +182,47 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         from: Option<std::path::PathBuf>,
     },
+    /// Check a PTX module rustc wrote for nvptx64 (`--emit asm`): what the driver would refuse or
+    /// what makes it slow. Exit status 0 when clean, 1 when it finds something.
+    ///
+    /// Reports each `.extern .func` (demangled) and each call to one (for a panic, its
+    /// `file:line:col` and, in smemdesc's sources, the API it comes from, with a fix), each
+    /// `.global`/`.const` table (size, the functions reading it) and each `.local` declaration
+    /// (local memory, with its kernel).
+    #[command(name = "check-ptx")]
+    CheckPtx {
+        /// The PTX file.
+        file: std::path::PathBuf,
+        /// Print one JSON object instead of the text report.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// What a command prints, and whether it found problems (`check-ptx`: exit status 1).
+struct Outcome {
+    text: String,
+    problems: bool,
 }
 
 fn parse_arch_arg(s: &str) -> Result<Arch, String> {
     Arch::from_name(s).ok_or_else(|| format!("unknown arch `{s}`; legal: sm90, sm100"))
 }
 
-fn run(cli: Cli) -> Result<String, CliError> {
+fn run(cli: Cli) -> Result<Outcome, CliError> {
+    if let Command::CheckPtx { file, json } = &cli.command {
+        let (text, problems) = check_ptx::run(file, *json)?;
+        return Ok(Outcome { text, problems });
+    }
+    run_report(cli).map(|text| Outcome {
+        text,
+        problems: false,
+    })
+}
+
+fn run_report(cli: Cli) -> Result<String, CliError> {
     match cli.command {
+        Command::CheckPtx { file, json } => check_ptx::run(&file, json).map(|(text, _)| text),
         Command::Decode {
             idesc: Some(text),
             kind,
@@ -338,17 +378,22 @@ where
         .map_err(|e| e.to_string())?;
     dispatch(&matches)
         .map_err(|e| e.to_string())?
+        .map(|o| o.text)
         .map_err(|CliError(msg)| msg)
 }
 
 /// Runs the command of parsed `matches` (`header --from` apart from the derive, which cannot
 /// express it): the outcome, or clap's error when the matches do not form a command.
-fn dispatch(matches: &clap::ArgMatches) -> Result<Result<String, CliError>, clap::Error> {
+fn dispatch(matches: &clap::ArgMatches) -> Result<Result<Outcome, CliError>, clap::Error> {
     Ok(match matches.subcommand() {
         Some(("header", sub)) if sub.contains_id("from") => header_src::header_from(
             sub.get_one::<std::path::PathBuf>("from").expect("checked"),
             sub.get_one::<String>("name").map(String::as_str),
-        ),
+        )
+        .map(|text| Outcome {
+            text,
+            problems: false,
+        }),
         _ => run(Cli::from_arg_matches(matches)?),
     })
 }
@@ -382,17 +427,18 @@ fn command() -> clap::Command {
     })
 }
 
-/// Writes the report to stdout. A reader that went away (`smemdesc … | head`) ends the program
-/// quietly with success, as the reader asked for no more; any other write error exits 2.
-fn write_stdout(out: &str) -> ExitCode {
+/// Writes the report to stdout and exits with `status`. A reader that went away (`smemdesc … |
+/// head`) ends the program quietly with `status`, as the reader asked for no more; any other write
+/// error exits 2.
+fn write_stdout(out: &str, status: u8) -> ExitCode {
     use std::io::Write;
     let mut stdout = std::io::stdout().lock();
     match stdout
         .write_all(out.as_bytes())
         .and_then(|()| stdout.flush())
     {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Ok(()) => ExitCode::from(status),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::from(status),
         Err(e) => {
             eprintln!("error: writing the output: {e}");
             ExitCode::from(2)
@@ -404,7 +450,7 @@ fn main() -> ExitCode {
     let matches = command().get_matches();
     let result = dispatch(&matches).unwrap_or_else(|e| e.exit());
     match result {
-        Ok(out) => write_stdout(&out),
+        Ok(out) => write_stdout(&out.text, u8::from(out.problems)),
         Err(CliError(msg)) => {
             eprintln!("error: {msg}");
             ExitCode::from(2)
