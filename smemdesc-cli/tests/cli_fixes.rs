@@ -92,3 +92,101 @@ fn tmem_warns_past_255_registers_per_thread() {
     assert_eq!(code, 0, "{err}");
     assert!(!err.contains("warning"), "{err}");
 }
+
+/// `banks` in tile mode for a 64x64 bf16 A tile of mma.sync m16n8k16, plus `extra`.
+fn banks(extra: &[&str]) -> (i32, String, String) {
+    let base = [
+        "banks",
+        "--arch",
+        "sm90",
+        "--mma",
+        "m16n8k16",
+        "--dtype",
+        "bf16",
+        "--operand",
+        "A",
+        "--tile",
+        "64x64",
+    ];
+    run(&[&base[..], extra].concat())
+}
+
+#[test]
+fn banks_pad_is_16_byte_rows_without_a_swizzle() {
+    // ldmatrix: each lane's row address must be 16-B aligned (PTX ISA, ldmatrix); an 8-B pad
+    // misaligns every other row.
+    let (code, out, err) = banks(&["--pad", "8"]);
+    assert_eq!(code, 2, "accepted: {out}");
+    assert!(err.contains("not a multiple of 16"), "{err}");
+    // A pad replaces the swizzle: both at once is refused, not read as the pad alone.
+    let (code, out, err) = banks(&["--swizzle", "128B", "--pad", "16"]);
+    assert_eq!(code, 2, "accepted: {out}");
+    assert!(
+        err.contains("does not combine with --swizzle 128B"),
+        "{err}"
+    );
+    let (code, _, err) = banks(&["--swizzle", "none", "--pad", "16"]);
+    assert_eq!(code, 0, "{err}");
+    let (code, _, err) = banks(&["--pad", "16"]);
+    assert_eq!(code, 0, "{err}");
+}
+
+#[test]
+fn fragment_wgmma_k_follows_the_dtype() {
+    // PTX wgmma: K = 16 for f16/bf16, 8 for tf32, 32 for 8-bit types (32 bytes of K).
+    let d = ["fragment", "--arch", "sm90", "--operand", "D"];
+    for (mma, dtype, ok) in [
+        ("m64n256k16", "bf16", true),
+        ("m64n256k99", "bf16", false),
+        ("m64n256k16", "e4m3", false),
+        ("m64n256k32", "e4m3", true),
+        ("m64n128k8", "tf32", true),
+    ] {
+        let (code, out, err) = run(&[&d[..], &["--mma", mma, "--dtype", dtype]].concat());
+        assert_eq!(code == 0, ok, "{mma} {dtype}: {out}{err}");
+    }
+    // Without --dtype: K must be a wgmma K of some type.
+    let (code, _, err) = run(&[&d[..], &["--mma", "m64n256k16"]].concat());
+    assert_eq!(code, 0, "{err}");
+    let (code, _, err) = run(&[&d[..], &["--mma", "m64n256k99"]].concat());
+    assert_eq!(code, 2);
+    assert!(err.contains("K = 99 is no wgmma K"), "{err}");
+}
+
+#[test]
+fn dtype_in_any_case_and_mma_as_the_macros_write_it() {
+    let tile = [
+        "tile",
+        "--arch",
+        "sm90",
+        "--operand",
+        "A",
+        "--tile",
+        "128x64",
+        "--major",
+        "K",
+        "--json",
+    ];
+    let json = |extra: &[&str]| {
+        let (code, out, err) = run(&[&tile[..], extra].concat());
+        assert_eq!(code, 0, "{extra:?}: {err}");
+        out
+    };
+    let lower = json(&["--dtype", "bf16", "--mma", "m64n256k16"]);
+    assert_eq!(json(&["--dtype", "BF16", "--mma", "m64n256k16"]), lower);
+    // (M, N): K is 32 bytes of bf16 = 16, the macro's implied K.
+    assert_eq!(json(&["--dtype", "bf16", "--mma", "(64, 256)"]), lower);
+    assert_eq!(json(&["--dtype", "bf16", "--mma", "64x256"]), lower);
+    let (code, _, err) = run(&[
+        "fragment",
+        "--arch",
+        "sm80",
+        "--mma",
+        "m16n8k16",
+        "--dtype",
+        "F16",
+        "--operand",
+        "A",
+    ]);
+    assert_eq!(code, 0, "{err}");
+}
