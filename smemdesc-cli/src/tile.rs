@@ -129,7 +129,7 @@ fn parse_swizzle(s: &str) -> Result<SwizzleChoice, String> {
 pub enum MmaArg {
     /// `mMnNkK`.
     Shape(MmaShape),
-    /// `(M, N)`, `MxN` or `M,N`: K is 32 bytes of the kind's SMEM form, as the macros imply it.
+    /// `(M, N)` or `M,N`: K is 32 bytes of the kind's SMEM form, as the macros imply it.
     MN(u32, u32),
 }
 
@@ -137,7 +137,10 @@ fn parse_mma(s: &str) -> Result<MmaArg, String> {
     if let Some(m) = MmaShape::parse(s) {
         return Ok(MmaArg::Shape(m));
     }
-    split_pair(s)
+    // The macros' `(M, N)` (or `M, N`); `64x128` stays refused: it reads like a tile extent.
+    Some(s)
+        .filter(|s| s.contains(','))
+        .and_then(split_pair)
         .and_then(|(m, n)| Some(MmaArg::MN(m.trim().parse().ok()?, n.trim().parse().ok()?)))
         .ok_or_else(|| {
             format!("malformed MMA shape `{s}`; expected mMnNkK (e.g. m64n128k16) or (M, N) (e.g. \"(64, 256)\")")

@@ -176,7 +176,7 @@ fn dtype_in_any_case_and_mma_as_the_macros_write_it() {
     assert_eq!(json(&["--dtype", "BF16", "--mma", "m64n256k16"]), lower);
     // (M, N): K is 32 bytes of bf16 = 16, the macro's implied K.
     assert_eq!(json(&["--dtype", "bf16", "--mma", "(64, 256)"]), lower);
-    assert_eq!(json(&["--dtype", "bf16", "--mma", "64x256"]), lower);
+    assert_eq!(json(&["--dtype", "bf16", "--mma", "64,256"]), lower);
     let (code, _, err) = run(&[
         "fragment",
         "--arch",
