@@ -68,6 +68,24 @@ pub struct PlacementVerdict {
     pub base_offsets: Vec<u8>,
 }
 
+/// The architecture a descriptor given without `--arch` is read as: sm100 when bit 46 is set
+/// (the sm100 version field, bits 46-48, is `0b001`), else sm90 (bits 46-48 are reserved, 0).
+pub fn infer_arch(raw: u64) -> Arch {
+    if (raw >> 46) & 1 == 1 {
+        Arch::Sm100
+    } else {
+        Arch::Sm90
+    }
+}
+
+/// The report's note for an architecture read from bit 46.
+pub fn inferred_note(arch: Arch) -> String {
+    match arch {
+        Arch::Sm100 => "--arch not given: read as sm100 (bit 46, the sm100 version bit, is set; give --arch sm90 to read it as sm90)".to_string(),
+        Arch::Sm90 => "--arch not given: read as sm90 (bit 46, the sm100 version bit, is clear; give --arch sm100 to read it as sm100)".to_string(),
+    }
+}
+
 /// Decodes `raw` for `arch` into a report. Never fails: malformed values produce warnings.
 pub fn decode(arch: Arch, raw: u64) -> DecodeReport {
     let d = SmemDescriptor::from_raw(arch, raw);

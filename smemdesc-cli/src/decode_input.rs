@@ -41,10 +41,17 @@ pub fn parse_raw(s: &str, bits: u32, decimal: bool) -> Result<RawInput, String> 
         )
     };
     if let Some(h) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+        // `from_str_radix` takes a leading `+`: `0x+1` is not hex.
+        if !h.chars().all(|c| c.is_ascii_hexdigit()) {
+            return Err(malformed("0x takes hex digits only".to_string()));
+        }
         let value = u64::from_str_radix(h, 16).map_err(|e| malformed(e.to_string()))?;
         return Ok(RawInput { value, note: None });
     }
     if decimal {
+        if !t.chars().all(|c| c.is_ascii_digit()) {
+            return Err(malformed("--decimal takes decimal digits only".to_string()));
+        }
         let value = t
             .parse::<u64>()
             .map_err(|e| malformed(format!("--decimal: {e}")))?;

@@ -18,7 +18,7 @@ fn parse_sync_arch(s: &str) -> Result<SyncArch, String> {
 }
 
 fn parse_type(s: &str) -> Result<ElementType, String> {
-    ElementType::from_name(s).ok_or_else(|| {
+    crate::tile::dtype_any_case(s).ok_or_else(|| {
         format!("unknown type `{s}`; legal: f16, bf16, tf32, s8, u8, e4m3, e5m2, e3m2, e2m3, e2m1")
     })
 }
@@ -107,7 +107,7 @@ impl InstrArgs {
             let n: u32 = n
                 .parse()
                 .map_err(|_| CliError(format!("malformed wgmma shape `{}`", self.mma)))?;
-            let _: u32 = k
+            let k: u32 = k
                 .parse()
                 .map_err(|_| CliError(format!("malformed wgmma shape `{}`", self.mma)))?;
             if !matches!(self.arch, SyncArch::Sm90) {
@@ -116,6 +116,30 @@ impl InstrArgs {
                     self.mma,
                     self.arch.name()
                 )));
+            }
+            // K by the core's wgmma shape rules for the operands' type (--dtype), or for some
+            // wgmma type without it (an N the accumulator refuses is reported below).
+            if WgmmaAccum::new(n).is_some() {
+                let check = |t: ElementType| {
+                    smemdesc_core::check_mma_shape(
+                        smemdesc_core::Arch::Sm90,
+                        t,
+                        smemdesc_core::MmaKind::of(t),
+                        smemdesc_core::MmaShape::new(64, n, k),
+                        1,
+                        smemdesc_core::Major::K,
+                    )
+                };
+                match self.a_type.or(self.dtype) {
+                    Some(t) => check(t).map_err(|e| CliError(format!("{}: {e}", self.mma)))?,
+                    None if ElementType::ALL.iter().any(|&t| check(t).is_ok()) => {}
+                    None => {
+                        return Err(CliError(format!(
+                            "{}: K = {k} is no wgmma K for any type (32 bytes of K: 8 for tf32, 16 for f16/bf16, 32 for 8-bit types); give --dtype",
+                            self.mma
+                        )))
+                    }
+                }
             }
             WgmmaAccum::new(n).map(|d| d.n()).ok_or_else(|| {
                 CliError(format!(
@@ -395,6 +419,20 @@ pub(crate) fn banks_tile(a: &BanksArgs) -> Result<LdmatrixTile, CliError> {
     let (mn, k) = a.tile.ok_or_else(|| need("tile"))?;
     let t = LdmatrixTile::new(m, op, a.major, mn, k, a.swizzle.0, a.ldmatrix)
         .map_err(|e| CliError(e.to_string()))?;
+    if a.pad % 16 != 0 {
+        return Err(CliError(format!(
+            "--pad {} is not a multiple of 16 B: ldmatrix (and cp.async 16 B) rows must start 16-B aligned, so such rows fault on hardware",
+            a.pad
+        )));
+    }
+    if let (true, Some(sw)) = (a.pad != 0, a.swizzle.0) {
+        if sw.is_swizzled() {
+            return Err(CliError(format!(
+                "--pad pads unswizzled rows; it does not combine with --swizzle {} (give one or the other, or --swizzle none)",
+                sw.name()
+            )));
+        }
+    }
     if a.pad > smemdesc_core::fragment::MAX_PAD_BYTES {
         return Err(CliError(format!(
             "--pad {} is larger than {} B",

@@ -36,7 +36,7 @@ fn shown(e: &Expr) -> String {
 
 /// The name a word-like value spells: an identifier, a string, or (for `swizzle`) an integer
 /// with a suffix (`128B`).
-fn word(e: &Expr) -> Option<String> {
+pub(crate) fn word(e: &Expr) -> Option<String> {
     match e {
         Expr::Path(p) if p.qself.is_none() => p
             .path
@@ -45,6 +45,7 @@ fn word(e: &Expr) -> Option<String> {
         Expr::Lit(l) => match &l.lit {
             Lit::Str(s) => Some(s.value()),
             Lit::Int(i) => Some(i.to_string()),
+            Lit::Bool(b) => Some(b.value.to_string()),
             _ => None,
         },
         Expr::Group(g) => word(&g.expr),
@@ -70,7 +71,7 @@ fn named<T>(
     })
 }
 
-fn int(src: &Src, e: &Expr, key: &str) -> Result<u32, CliError> {
+pub(crate) fn int(src: &Src, e: &Expr, key: &str) -> Result<u32, CliError> {
     if let Expr::Lit(syn::ExprLit {
         lit: Lit::Int(l), ..
     }) = e
@@ -127,7 +128,7 @@ fn key_of(a: Argument) -> &'static str {
 }
 
 /// The `key = value` pairs of an attribute, duplicates and unknown keys refused.
-fn pairs<'a>(
+pub(crate) fn pairs<'a>(
     src: &Src,
     metas: &'a Punctuated<Meta, Token![,]>,
     keys: &[&str],
@@ -160,7 +161,10 @@ fn pairs<'a>(
     Ok(out)
 }
 
-fn args(src: &Src, attr: &syn::Attribute) -> Result<Punctuated<Meta, Token![,]>, CliError> {
+pub(crate) fn args(
+    src: &Src,
+    attr: &syn::Attribute,
+) -> Result<Punctuated<Meta, Token![,]>, CliError> {
     if let Meta::Path(_) = attr.meta {
         return Ok(Punctuated::new());
     }
@@ -173,7 +177,7 @@ fn args(src: &Src, attr: &syn::Attribute) -> Result<Punctuated<Meta, Token![,]>,
         })
 }
 
-fn value<'a>(src: &Src, m: &'a Meta, key: &str) -> Result<&'a Expr, CliError> {
+pub(crate) fn value<'a>(src: &Src, m: &'a Meta, key: &str) -> Result<&'a Expr, CliError> {
     match m {
         Meta::NameValue(nv) => Ok(&nv.value),
         _ => Err(src.err(
@@ -277,14 +281,25 @@ pub(crate) fn tile_decl(
     Ok(TileSrc { plan, mma })
 }
 
-/// `#[smem_mma(accum = …, negate_a, negate_b, saturate, sf = …, vec = …)]`.
-pub(crate) fn mma_options(src: &Src, attr: &syn::Attribute) -> Result<PairOptions, CliError> {
+/// What `#[smem_mma(...)]` declares: the pairing's options and its cluster.
+pub(crate) struct MmaOpts {
+    /// The options the core pairs the tiles with.
+    pub(crate) po: PairOptions,
+    /// `cluster = (x, y)` (CTAs along M, along N) with the value's span.
+    pub(crate) cluster: Option<((u32, u32), Span)>,
+    /// `non_portable`: a cluster of more than 8 CTAs.
+    pub(crate) non_portable: bool,
+}
+
+/// `#[smem_mma(accum = …, negate_a, negate_b, saturate, sf = …, vec = …, cluster = (x, y),
+/// non_portable)]`.
+pub(crate) fn mma_options(src: &Src, attr: &syn::Attribute) -> Result<MmaOpts, CliError> {
     use smemdesc_core::MMA_KEYS as KEYS;
     let metas = args(src, attr)?;
     let given = pairs(
         src,
         &metas,
-        // `cluster` / `non_portable` are the macro's multicast plan: no header values.
+        // `cluster` / `non_portable`: the multicast plan (crate::header_cluster).
         &[
             "accum",
             "negate_a",
@@ -349,7 +364,43 @@ pub(crate) fn mma_options(src: &Src, attr: &syn::Attribute) -> Result<PairOption
     if let Some((_, m)) = given.iter().find(|(n, _)| n == "vec") {
         po = po.scale_vec(int(src, value(src, m, "vec")?, "vec")?);
     }
-    Ok(po)
+    let cluster = match given.iter().find(|(n, _)| n == "cluster") {
+        None => None,
+        Some((_, m)) => {
+            let e = value(src, m, "cluster")?;
+            let xy = match e {
+                Expr::Tuple(t) if t.elems.len() == 2 => t
+                    .elems
+                    .iter()
+                    .map(|x| int(src, x, "cluster"))
+                    .collect::<Result<Vec<u32>, _>>()
+                    .ok(),
+                _ => None,
+            };
+            let Some(xy) = xy else {
+                return Err(src.err(
+                    e.span(),
+                    format!(
+                        "`cluster` takes `(x, y)`: CTAs along M and along N, found `{}`",
+                        shown(e)
+                    ),
+                ));
+            };
+            Some(((xy[0], xy[1]), e.span()))
+        }
+    };
+    let non_portable = flag("non_portable")?;
+    if cluster.is_none() && given.iter().any(|(n, _)| n == "non_portable") {
+        return Err(src.err(
+            attr.span(),
+            "`non_portable` applies to a `cluster = (x, y)`",
+        ));
+    }
+    Ok(MmaOpts {
+        po,
+        cluster,
+        non_portable,
+    })
 }
 
 /// `#[smem_storage(arch = sm90 | sm100)]`.

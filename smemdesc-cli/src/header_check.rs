@@ -12,7 +12,14 @@ use crate::CliError;
 use quote::ToTokens;
 
 /// The attribute macros of smemdesc that `header --from` reads or skips.
-const ATTRS: [&str; 4] = ["smem_tile", "smem_mma", "smem_storage", "smem_scale_tile"];
+const ATTRS: [&str; 6] = [
+    "smem_tile",
+    "smem_mma",
+    "smem_storage",
+    "smem_scale_tile",
+    "smem_epilogue_tile",
+    "smem_fragment_tile",
+];
 
 /// The smemdesc attribute `a` is (`None`: another attribute), or an error when its path names it
 /// through something other than `name`, `smemdesc::name` or `::smemdesc::name`.

@@ -14,7 +14,7 @@
 use super::header::{check_ident, item, render_tree, scalar, tile_items, Ns, Val};
 use super::header_args::{mma_options, tile_decl, TileSrc};
 use super::header_check::{comment_path, item_attr, nesting, no_cfg, renames};
-use super::header_cx::{ident, Cx, Renames, Tiles};
+use super::header_cx::{ident, Cx, Epilogues, Renames, Tiles};
 use super::header_eval::Consts;
 use super::header_loc::Src;
 use crate::CliError;
@@ -37,6 +37,7 @@ fn collect<'f>(
     path: &mut Vec<String>,
     consts: &mut Consts<'f>,
     tiles: &mut Tiles,
+    epis: &mut Epilogues,
     aliases: &mut Renames,
 ) -> Result<(), CliError> {
     for (alias, target) in renames(items) {
@@ -55,16 +56,23 @@ fn collect<'f>(
             }
             syn::Item::Struct(s) => {
                 let what = format!("struct `{}`", ident(&s.ident));
-                if let Some(("smem_tile", a)) = item_attr(src, &s.attrs, &what)? {
-                    let t = tile_decl(src, a, &s.ident)?;
-                    tiles.0.push((path.clone(), ident(&s.ident), t));
+                match item_attr(src, &s.attrs, &what)? {
+                    Some(("smem_tile", a)) => {
+                        let t = tile_decl(src, a, &s.ident)?;
+                        tiles.0.push((path.clone(), ident(&s.ident), t));
+                    }
+                    Some(("smem_epilogue_tile", a)) => {
+                        let t = super::header_epi::epilogue_decl(src, a, &s.ident)?;
+                        epis.0.push((path.clone(), ident(&s.ident), t));
+                    }
+                    _ => {}
                 }
             }
             syn::Item::Mod(m) => {
                 item_attr(src, &m.attrs, &format!("module `{}`", ident(&m.ident)))?;
                 if let Some((_, inner)) = &m.content {
                     path.push(ident(&m.ident));
-                    collect(src, inner, path, consts, tiles, aliases)?;
+                    collect(src, inner, path, consts, tiles, epis, aliases)?;
                     path.pop();
                 }
             }
@@ -99,6 +107,32 @@ fn build(
                     check_ident(&name, "item name").map_err(|e| cx.src.err(s.ident.span(), e.0))?;
                     ns.children
                         .push(super::header_storage::storage(cx, a, s, path)?);
+                } else if find_attr(&s.attrs, "smem_epilogue_tile").is_some() {
+                    check_ident(&name, "item name").map_err(|e| cx.src.err(s.ident.span(), e.0))?;
+                    let t = cx
+                        .epilogues
+                        .0
+                        .iter()
+                        .find(|(p, n, _)| p == path && *n == name)
+                        .map(|(_, _, t)| t)
+                        .expect("pass 1 collected every epilogue tile");
+                    let (summary, items) = super::header_epi::epilogue_items(t)?;
+                    ns.children.push(Ns {
+                        name,
+                        summary: format!("#[smem_epilogue_tile] {summary}"),
+                        items,
+                        children: Vec::new(),
+                    });
+                } else if let Some(a) = find_attr(&s.attrs, "smem_fragment_tile") {
+                    check_ident(&name, "item name").map_err(|e| cx.src.err(s.ident.span(), e.0))?;
+                    let d = super::header_frag::fragment_decl(&cx.src, a, &s.ident)?;
+                    let (summary, items) = super::header_frag::fragment_items(&d);
+                    ns.children.push(Ns {
+                        name,
+                        summary: format!("#[smem_fragment_tile] {summary}"),
+                        items,
+                        children: Vec::new(),
+                    });
                 } else if find_attr(&s.attrs, "smem_scale_tile").is_some() {
                     eprintln!(
                         "warning: {}: #[smem_scale_tile] struct `{name}` skipped: `header --from` does not support scale-factor tiles",
@@ -159,7 +193,8 @@ fn pairing(
     body: &[syn::Item],
     path: &[String],
 ) -> Result<(String, Vec<super::header::Item>), CliError> {
-    let po = mma_options(&cx.src, attr)?;
+    let mo = mma_options(&cx.src, attr)?;
+    let po = mo.po;
     type Slot<'t> = Option<(&'t TileSrc, String)>;
     let (mut a, mut b): (Slot, Slot) = (None, None);
     for it in body {
@@ -289,6 +324,9 @@ fn pairing(
             ]);
         }
     }
+    items.extend(super::header_cluster::cluster_items(
+        &cx.src, &mo, &ta.plan, &tb.plan,
+    )?);
     Ok((format!("#[smem_mma] {na} x {nb}: {mnemonic}"), items))
 }
 
@@ -334,6 +372,7 @@ fn header_from_here(file: &Path, name: Option<&str>) -> Result<String, CliError>
     )?;
     let mut consts = Consts(Vec::new());
     let mut tiles = Tiles(Vec::new());
+    let mut epilogues = Epilogues(Vec::new());
     let mut aliases = Renames(Vec::new());
     collect(
         &src,
@@ -341,12 +380,14 @@ fn header_from_here(file: &Path, name: Option<&str>) -> Result<String, CliError>
         &mut Vec::new(),
         &mut consts,
         &mut tiles,
+        &mut epilogues,
         &mut aliases,
     )?;
     let cx = Cx {
         src,
         consts,
         tiles,
+        epilogues,
         aliases,
     };
     let mut ns = Ns {
@@ -358,7 +399,7 @@ fn header_from_here(file: &Path, name: Option<&str>) -> Result<String, CliError>
     build(&cx, &ast.items, &mut Vec::new(), &mut ns)?;
     if ns.children.is_empty() {
         return Err(CliError(format!(
-            "{shown} declares no #[smem_tile] struct, #[smem_mma] module or #[smem_storage] struct"
+            "{shown} declares no #[smem_tile], #[smem_epilogue_tile] or #[smem_fragment_tile] struct, #[smem_mma] module or #[smem_storage] struct"
         )));
     }
     render_tree(&ns, &in_comment)

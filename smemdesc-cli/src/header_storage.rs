@@ -12,20 +12,25 @@ use super::header_loc::Src;
 use super::tile::report_placed;
 use crate::CliError;
 use proc_macro2::Span;
+use smemdesc_core::epilogue::EpilogueTile;
 use smemdesc_core::{Placement, StorageMember, TilePlan};
+use syn::spanned::Spanned;
 
 /// The kind of one storage member.
 enum Kind<'c> {
     Tile(&'c TileSrc, Option<Placement>),
     Plain(Plain),
+    /// An `#[smem_epilogue_tile]` (`#[smem(epilogue)]`): its stages' bytes and alignment.
+    Epilogue(&'c EpilogueTile),
 }
 
-/// A field's `#[smem]` settings: the placement (with its span) and the alignment.
-type FieldAttrs = (Option<(Placement, Span)>, Option<u32>);
+/// A field's `#[smem]` settings: the placement (with its span), the alignment and
+/// `epilogue` (with its span).
+type FieldAttrs = (Option<(Placement, Span)>, Option<u32>, Option<Span>);
 
-/// `#[smem(placement = …, align = N)]` on a field.
+/// `#[smem(placement = …, align = N, epilogue)]` on a field.
 fn field_attrs(src: &Src, f: &syn::Field) -> Result<FieldAttrs, CliError> {
-    let (mut placement, mut align) = (None, None);
+    let (mut placement, mut align, mut epilogue) = (None, None, None);
     for a in f.attrs.iter().filter(|a| a.path().is_ident("smem")) {
         a.parse_nested_meta(|m| {
             if m.path.is_ident("placement") {
@@ -43,13 +48,16 @@ fn field_attrs(src: &Src, f: &syn::Field) -> Result<FieldAttrs, CliError> {
                     _ => return Err(syn::Error::new(v.span(), format!("align = {v} is not a power of two in 1..=2^31; legal: 8, 16, 128, 1024, ..."))),
                 }
                 Ok(())
+            } else if m.path.is_ident("epilogue") {
+                epilogue = Some(m.path.span());
+                Ok(())
             } else {
-                Err(m.error("unknown #[smem] key; legal: placement = absolute | relative, align = <power of two>"))
+                Err(m.error("unknown #[smem] key; legal: placement = absolute | relative, align = <power of two>, epilogue"))
             }
         })
         .map_err(|e| src.err(e.span(), e))?;
     }
-    Ok((placement, align))
+    Ok((placement, align, epilogue))
 }
 
 /// `#[smem_storage(arch = …)] struct S { … }` in module `path`.
@@ -78,7 +86,7 @@ pub(crate) fn storage(
         let span = f.ident.as_ref().map_or_else(Span::call_site, |i| i.span());
         no_cfg(src, &f.attrs, &format!("member `{fname}`"))?;
         check_ident(&fname, "member name").map_err(|e| src.err(span, e.0))?;
-        let (placement, align) = field_attrs(src, f)?;
+        let (placement, align, epilogue) = field_attrs(src, f)?;
         let tile_size = |p: &syn::Path| {
             // The struct's `size_of`: its bytes rounded up to its `repr(align)`.
             Ok(cx.tile_by_path(path, p)?.map(|(_, _, t)| {
@@ -112,6 +120,33 @@ pub(crate) fn storage(
                 let syn::Type::Path(tp) = ty else {
                     return Err(src.err(span, format!("member `{fname}`: type not supported")));
                 };
+                let epi = cx
+                    .epilogue_by_path(path, &tp.path)
+                    .map_err(|e| src.err(span, format!("member `{fname}`: {e}")))?;
+                match (epi, epilogue) {
+                    (Some((_, _, e)), Some(_)) => {
+                        if let Some((_, sp)) = placement {
+                            return Err(src.err(sp, format!("`placement` applies to #[smem_tile] members only; `{fname}` is an #[smem_epilogue_tile]")));
+                        }
+                        // As the macro: StorageMember::new(name, T::BYTES, T::ALIGN), the
+                        // core's storage_member of the tile.
+                        let m = e.storage_member(leak(&fname));
+                        let m = match align {
+                            Some(a) => m.at_least(a),
+                            None => m,
+                        };
+                        members.push(m);
+                        kinds.push(Kind::Epilogue(e));
+                        continue;
+                    }
+                    (Some(_), None) => {
+                        return Err(src.err(span, format!("member `{fname}`: `{}` is an #[smem_epilogue_tile] struct; mark the member `#[smem(epilogue)]` (as #[smem_storage] requires)", quote::ToTokens::to_token_stream(&f.ty))));
+                    }
+                    (None, Some(sp)) => {
+                        return Err(src.err(sp, format!("member `{fname}`: `#[smem(epilogue)]` needs an #[smem_epilogue_tile] struct of this file, found `{}`", quote::ToTokens::to_token_stream(&f.ty))));
+                    }
+                    (None, None) => {}
+                }
                 let t = cx
                     .tile_by_path(path, &tp.path)
                     .map_err(|e| src.err(span, format!("member `{fname}`: {e}")))?;
@@ -214,6 +249,15 @@ pub(crate) fn storage(
                 }
             }
             Kind::Tile(t, pl) => items.extend(member_descs(&t.plan, m.name, *off, *pl, &up)?),
+            Kind::Epilogue(e) => items.push(scalar(
+                format!("{up}_STAGE_BYTES"),
+                "unsigned int",
+                e.stage_bytes().into(),
+                format!(
+                    "bytes of one stage of `{}` (stage s at OFFSET + s * STAGE_BYTES)",
+                    m.name
+                ),
+            )),
         }
     }
     let summary = format!(

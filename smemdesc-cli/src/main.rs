@@ -19,7 +19,8 @@
 //!   refused by the driver or is slow: extern calls (panics with their `file:line:col`), `.global`
 //!   tables, local memory. Exit status 1 when it finds any.
 //!
-//! All layout knowledge comes from `smemdesc_core`. Errors go to stderr with exit status 2.
+//! All layout knowledge comes from `smemdesc_core`. Errors go to stderr with exit status 2;
+//! `decode --idesc` of a value no kind reads as legal prints its report and exits with status 1.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -33,8 +34,12 @@ mod fragment;
 mod header;
 mod header_args;
 mod header_check;
+mod header_cluster;
 mod header_cx;
+mod header_epi;
 mod header_eval;
+mod header_frag;
+mod header_keyed;
 mod header_loc;
 mod header_src;
 mod header_storage;
@@ -90,8 +95,9 @@ enum Command {
         /// --decimal, are read too, and the report says how).
         #[arg(required_unless_present = "idesc")]
         descriptors: Vec<String>,
-        /// Architecture whose encoding to use: sm90 or sm100.
-        #[arg(long, value_parser = parse_arch_arg, required_unless_present = "idesc")]
+        /// Architecture whose encoding to use: sm90 or sm100 (default: read from bit 46, the
+        /// sm100 version bit, which sm90 descriptors leave 0; the report says so).
+        #[arg(long, value_parser = parse_arch_arg)]
         arch: Option<Arch>,
         /// Explain a 32-bit tcgen05 instruction descriptor instead (every kind whose table reads
         /// it, or only --kind).
@@ -205,6 +211,10 @@ struct Outcome {
     problems: bool,
 }
 
+/// Set when a `decode --idesc` report was printed for a value that no kind reads as a legal
+/// instruction descriptor: the program then exits with status 1 after printing it.
+static NOT_LEGAL: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
 fn parse_arch_arg(s: &str) -> Result<Arch, String> {
     Arch::from_name(s).ok_or_else(|| format!("unknown arch `{s}`; legal: sm90, sm100"))
 }
@@ -254,6 +264,11 @@ fn run_report(cli: Cli) -> Result<String, CliError> {
                 None => None,
             };
             let mut reports = idesc::decode(raw, kind)?;
+            // Every reading has problems: the report is printed, and the exit status says the
+            // value is not a legal instruction descriptor.
+            if reports.iter().all(|r| !r.problems.is_empty()) {
+                NOT_LEGAL.store(true, std::sync::atomic::Ordering::Relaxed);
+            }
             for r in &mut reports {
                 r.input.clone_from(&input.note);
             }
@@ -273,11 +288,20 @@ fn run_report(cli: Cli) -> Result<String, CliError> {
             json,
             ..
         } => {
-            let arch = arch.ok_or_else(|| CliError("--arch is required".to_string()))?;
             let mut reports = Vec::new();
             for text in &descriptors {
                 let input = decode_input::parse_raw(text, 64, decimal).map_err(CliError)?;
+                let (arch, inferred) = match arch {
+                    Some(a) => (a, None),
+                    None => {
+                        let a = decode::infer_arch(input.value);
+                        (a, Some(decode::inferred_note(a)))
+                    }
+                };
                 let mut r = decode::decode(arch, input.value);
+                if let Some(note) = inferred {
+                    r.notes.insert(0, note);
+                }
                 if let Some(note) = input.note {
                     r.notes.insert(0, note);
                 }
@@ -450,7 +474,10 @@ fn main() -> ExitCode {
     let matches = command().get_matches();
     let result = dispatch(&matches).unwrap_or_else(|e| e.exit());
     match result {
-        Ok(out) => write_stdout(&out.text, u8::from(out.problems)),
+        Ok(out) => {
+            let not_legal = NOT_LEGAL.load(std::sync::atomic::Ordering::Relaxed);
+            write_stdout(&out.text, u8::from(out.problems || not_legal))
+        }
         Err(CliError(msg)) => {
             eprintln!("error: {msg}");
             ExitCode::from(2)

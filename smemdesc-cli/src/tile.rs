@@ -38,9 +38,10 @@ pub struct TileArgs {
     /// Atom stacking order: mn_first or k_first (default: the TMA-friendly one).
     #[arg(long, value_parser = parse_order)]
     pub order: Option<Order>,
-    /// MMA instruction shape, e.g. m64n128k16 (default: the largest legal one for the tile).
+    /// MMA instruction shape, e.g. m64n128k16, or `(M, N)` as the macros write it (K: 32 bytes
+    /// of the kind's shared-memory form) (default: the largest legal one for the tile).
     #[arg(long, value_parser = parse_mma, conflicts_with = "mma_mn")]
-    pub mma: Option<MmaShape>,
+    pub mma: Option<MmaArg>,
     /// The operand's M (A) or N (B) extent of one MMA instruction per CTA, instead of `--mma`.
     #[arg(long, value_parser = parse_u32)]
     pub mma_mn: Option<u32>,
@@ -93,10 +94,15 @@ fn parse_operand(s: &str) -> Result<Operand, String> {
 }
 
 fn parse_dtype(s: &str) -> Result<ElementType, String> {
-    ElementType::from_name(s).ok_or_else(|| {
+    dtype_any_case(s).ok_or_else(|| {
         let names: Vec<&str> = ElementType::ALL.iter().map(|t| t.name()).collect();
         format!("unknown dtype `{s}`; legal: {}", names.join(", "))
     })
+}
+
+/// An element type by name in any case (`BF16`, `E4M3`), as `--arch` takes `SM90`.
+pub(crate) fn dtype_any_case(s: &str) -> Option<ElementType> {
+    ElementType::from_name(s).or_else(|| ElementType::from_name(&s.to_ascii_lowercase()))
 }
 
 fn parse_major(s: &str) -> Result<Major, String> {
@@ -118,9 +124,27 @@ fn parse_swizzle(s: &str) -> Result<SwizzleChoice, String> {
         })
 }
 
-fn parse_mma(s: &str) -> Result<MmaShape, String> {
-    MmaShape::parse(s)
-        .ok_or_else(|| format!("malformed MMA shape `{s}`; expected mMnNkK, e.g. m64n128k16"))
+/// `--mma`: a full shape, or `(M, N)` whose K the tile's type and kind imply.
+#[derive(Clone, Copy, Debug)]
+pub enum MmaArg {
+    /// `mMnNkK`.
+    Shape(MmaShape),
+    /// `(M, N)` or `M,N`: K is 32 bytes of the kind's SMEM form, as the macros imply it.
+    MN(u32, u32),
+}
+
+fn parse_mma(s: &str) -> Result<MmaArg, String> {
+    if let Some(m) = MmaShape::parse(s) {
+        return Ok(MmaArg::Shape(m));
+    }
+    // The macros' `(M, N)` (or `M, N`); `64x128` stays refused: it reads like a tile extent.
+    Some(s)
+        .filter(|s| s.contains(','))
+        .and_then(split_pair)
+        .and_then(|(m, n)| Some(MmaArg::MN(m.trim().parse().ok()?, n.trim().parse().ok()?)))
+        .ok_or_else(|| {
+            format!("malformed MMA shape `{s}`; expected mMnNkK (e.g. m64n128k16) or (M, N) (e.g. \"(64, 256)\")")
+        })
 }
 
 fn parse_u32(s: &str) -> Result<u32, String> {
@@ -190,8 +214,14 @@ impl TileArgs {
         if let Some(o) = self.order {
             d = d.order(o);
         }
-        if let Some(m) = self.mma {
-            d = d.mma(m);
+        match self.mma {
+            Some(MmaArg::Shape(m)) => d = d.mma(m),
+            Some(MmaArg::MN(m, n)) => {
+                let kind = self.kind.unwrap_or(MmaKind::of(self.dtype));
+                let k = smemdesc_core::SmemForm::of(self.dtype, kind).values_in(self.dtype, 32);
+                d = d.mma(MmaShape::new(m, n, k));
+            }
+            None => {}
         }
         if let Some(k) = self.kind {
             d = d.kind(k);

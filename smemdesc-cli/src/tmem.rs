@@ -7,8 +7,8 @@ use crate::CliError;
 use serde::Serialize;
 use smemdesc_core::tmem::plan::alloc_columns_for;
 use smemdesc_core::{
-    is_block_scaled, AccumType, MmaKind, Operand, ScaleDecl, ScaleFormat, TmemAccum, TmemLoad,
-    TmemScale,
+    is_block_scaled, AccumType, ElementType, InstrDesc, MmaKind, Operand, ScaleDecl, ScaleFormat,
+    TmemAccum, TmemLoad, TmemScale,
 };
 use std::fmt::Write as _;
 
@@ -97,9 +97,35 @@ pub struct TmemReport {
     load_cols: u32,
 }
 
+/// The kind's rules on the accumulator type and the shape (M, N, cta_group), as the core's
+/// instruction-descriptor validation states them ([`InstrDesc::validate`]). The input type only
+/// matters to the accumulator rule of kind::f16 (bf16 takes f32 only): f16 stands in there, the
+/// type that allows both f16 and f32; other kinds use their first input type.
+fn check_kind(a: &TmemArgs) -> Result<(), CliError> {
+    let dtype = if a.kind == MmaKind::F16 {
+        Some(ElementType::F16)
+    } else {
+        ElementType::ALL
+            .iter()
+            .copied()
+            .find(|&t| a.kind.accepts(t))
+    };
+    let Some(dtype) = dtype else {
+        return Ok(());
+    };
+    InstrDesc::new(a.kind, dtype, dtype, a.accum, a.m, a.n)
+        .cta_group(a.cta_group)
+        .validate()
+        .map_err(|e| CliError(format!("kind::{}: {e}", a.kind.name())))
+}
+
+/// The registers a thread can address: more in one `tcgen05.ld` than this cannot be allocated.
+const MAX_REGS_PER_THREAD: u32 = 255;
+
 /// Builds the report.
 pub fn build(a: &TmemArgs) -> Result<TmemReport, CliError> {
     let err = |e: smemdesc_core::TmemError| CliError(e.to_string());
+    check_kind(a)?;
     let acc = TmemAccum::new(a.m, a.n, a.cta_group, a.accum).map_err(err)?;
     let load = TmemLoad::parse(&a.load).map_err(|e| CliError(format!("--load {}: {e}", a.load)))?;
     let map = acc.load_map(load).map_err(err)?;
@@ -171,6 +197,12 @@ pub fn build(a: &TmemArgs) -> Result<TmemReport, CliError> {
             let (m, n) = acc.try_element(lane, col).map_err(err)?;
             rows.push([t, r, m, n, lane, col]);
         }
+    }
+    if map.regs_per_thread() > MAX_REGS_PER_THREAD {
+        eprintln!(
+            "warning: one accumulator stage is {} registers per thread, more than the {MAX_REGS_PER_THREAD} a thread can have: read it in parts (a range of columns per tcgen05.ld, reusing the registers), not all at once",
+            map.regs_per_thread()
+        );
     }
     Ok(TmemReport {
         alloc_columns: alloc,

@@ -146,7 +146,6 @@ fn malformed_and_unknown_input_is_a_clear_error() {
             "malformed number",
         ),
         (&["decode", "0x40", "--arch", "sm80"], "unknown arch"),
-        (&["decode", "0x40"], "--arch"),
         (
             &["decode", "0x40", "--arch", "sm90", "--colour"],
             "unexpected argument",

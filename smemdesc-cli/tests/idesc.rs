@@ -122,7 +122,8 @@ fn decode_idesc_explains_one() {
     // PTX: the sparsity selector must be 0 for kind::i8 (0x081004a7: selector 3, sparse, s32 =
     // s8 x s8, M 128, N 64); with selector 0 the same descriptor is legal.
     let (code, out, err) = run(&["decode", "--idesc", "0x081004a7", "--kind", "i8"]);
-    assert_eq!(code, 0, "{err}");
+    // Printed, and exit status 1: not legal under the kind asked for.
+    assert_eq!(code, 1, "{err}");
     assert!(
         out.contains("problems:") && out.contains("sparsity selector = 3"),
         "{out}"

@@ -1,0 +1,201 @@
+//! For `smemdesc header --from` ([`crate::header_src`]): `#[smem_epilogue_tile(...)]` (the C/D
+//! tile a `wgmma` accumulator is staged in, the core's [`EpilogueTile`]) read with the macro's
+//! keys and spellings, built by the core's [`EpilogueSpec::build`] (which picks or checks the
+//! swizzle), and its numbers as header items: the ones the macro emits as constants plus the
+//! TMA store's boxes and tensor-map codes.
+
+use super::header::{item, scalar, Item, Val};
+use super::header_keyed::Keyed;
+use super::header_loc::Src;
+use crate::CliError;
+use smemdesc_core::epilogue::{CMajor, EpiError, EpiReader, EpiWriter, EpilogueSpec, EpilogueTile};
+use smemdesc_core::{Arch, ElementType, SwizzleMode};
+
+/// Every key of `#[smem_epilogue_tile]` with the values it takes (the macro's table).
+const EPI_KEYS: &[(&str, &str)] = &[
+    ("dtype", "f16 | bf16 | f32 | s32 (s32/f32 with st_shared_8)"),
+    ("tile", "(M, N) in elements"),
+    ("wgmma_n", "the accumulator's N (m64nNk*): a multiple of 8 up to 256"),
+    ("major", "n | m"),
+    ("stages", "1, 2, ..."),
+    (
+        "writer",
+        "stmatrix_x1 | stmatrix_x2 | stmatrix_x4 | stmatrix_x1_trans | stmatrix_x2_trans | stmatrix_x4_trans | st_shared_4 | st_shared_8",
+    ),
+    ("reader", "tma_store | tma_reduce_add | loads"),
+    ("swizzle", "auto | none | 32B | 64B | 128B"),
+    ("tma_swizzle", "none | 32B | 64B | 128B (the TMA store map's; must equal the tile's)"),
+];
+
+/// The writer a key value names (the macro's spellings).
+fn parse_writer(s: &str) -> Option<EpiWriter> {
+    let stm = |num, trans| Some(EpiWriter::Stmatrix { num, trans });
+    match s {
+        "stmatrix_x1" => stm(1, false),
+        "stmatrix_x2" => stm(2, false),
+        "stmatrix_x4" => stm(4, false),
+        "stmatrix_x1_trans" => stm(1, true),
+        "stmatrix_x2_trans" => stm(2, true),
+        "stmatrix_x4_trans" => stm(4, true),
+        "st_shared_4" => Some(EpiWriter::StShared { bytes: 4 }),
+        "st_shared_8" => Some(EpiWriter::StShared { bytes: 8 }),
+        "st_shared_16" => Some(EpiWriter::StShared { bytes: 16 }),
+        _ => None,
+    }
+}
+
+/// The key spelling of a writer (as declared).
+fn writer_name(w: EpiWriter) -> String {
+    match w {
+        EpiWriter::Stmatrix { num, trans } => {
+            format!("stmatrix_x{num}{}", if trans { "_trans" } else { "" })
+        }
+        EpiWriter::StShared { bytes } => format!("st_shared_{bytes}"),
+    }
+}
+
+/// `auto` (`Some(None)`: the core picks) or a swizzle mode other than 128B_base32B.
+pub(crate) fn parse_swizzle(s: &str) -> Option<Option<SwizzleMode>> {
+    if s == "auto" {
+        return Some(None);
+    }
+    match SwizzleMode::from_name(s) {
+        Some(SwizzleMode::B128Base32B) | None => None,
+        Some(m) => Some(Some(m)),
+    }
+}
+
+/// `#[smem_epilogue_tile(...)]` on struct `name`: the tile the core builds.
+pub(crate) fn epilogue_decl(
+    src: &Src,
+    attr: &syn::Attribute,
+    name: &syn::Ident,
+) -> Result<EpilogueTile, CliError> {
+    let k = Keyed::new(src, attr, name, "smem_epilogue_tile", EPI_KEYS)?;
+    let dtype = k.need("dtype", ElementType::from_name)?;
+    let tile = k.need_pair("tile")?;
+    let wn = k.need_int("wgmma_n")?;
+    let major = k.word("major", |s| match s {
+        "n" | "N" => Some(CMajor::N),
+        "m" | "M" => Some(CMajor::M),
+        _ => None,
+    })?;
+    let stages = k.int("stages")?;
+    let writer = k.word("writer", parse_writer)?;
+    let reader = k.word("reader", |s| match s {
+        "tma_store" => Some(EpiReader::TmaStore),
+        "tma_reduce_add" => Some(EpiReader::TmaReduceAdd),
+        "loads" => Some(EpiReader::Loads),
+        _ => None,
+    })?;
+    let swizzle = k.word("swizzle", parse_swizzle)?;
+    let tma_sw = k.word("tma_swizzle", |s| parse_swizzle(s).flatten())?;
+    let mut spec = EpilogueSpec::new(dtype, tile.0, tile.1, wn);
+    if let Some(m) = major {
+        spec = spec.major(m);
+    }
+    if let Some(s) = stages {
+        spec = spec.stages(s);
+    }
+    if let Some(w) = writer {
+        spec = spec.writer(w);
+    }
+    if let Some(r) = reader {
+        spec = spec.reader(r);
+    }
+    if let Some(Some(s)) = swizzle {
+        spec = spec.swizzle(s);
+    }
+    if let Some(t) = tma_sw {
+        spec = spec.tma_swizzle(t);
+    }
+    spec.build().map_err(|e| {
+        // The key the macro points its error at.
+        let keys: &[&str] = match e {
+            EpiError::Shape { .. } => &["tile"],
+            EpiError::Stages => &["stages"],
+            EpiError::StmatrixBits { .. } => &["dtype"],
+            EpiError::WriterMajor { .. } => &["major", "writer"],
+            EpiError::MatrixCount { .. } | EpiError::StWidth { .. } => &["writer"],
+            EpiError::Swizzle { .. } => &["swizzle"],
+            EpiError::Conflict { .. } => &["swizzle", "writer"],
+            EpiError::SwizzleMismatch { .. } => &["tma_swizzle"],
+        };
+        k.error(keys, e)
+    })
+}
+
+/// The items of an epilogue tile: sizes, the writer and reader, the TMA store's box and map codes.
+pub(crate) fn epilogue_items(t: &EpilogueTile) -> Result<(String, Vec<Item>), CliError> {
+    let s = t.spec();
+    let l = t.layout();
+    let [bi, br] = t.tma_box_dim();
+    let boxes = t.tma_boxes();
+    // The data type and swizzle codes do not depend on the global extents (one tile's here).
+    let map = t.tensor_map(Arch::Sm90, s.m.into(), s.n.into());
+    let arr = |v: Vec<u64>, dims: Vec<usize>| Val::Array(v, dims, false);
+    // One warpgroup per 64 rows of the tile (EpilogueSpec: M a multiple of 64).
+    let wgs = s.m / 64;
+    let writer_offsets: Vec<u64> = (0..wgs)
+        .flat_map(|wg| {
+            (0..4).flat_map(move |w| {
+                (0..t.instructions())
+                    .flat_map(move |i| (0..32).map(move |l| t.writer_offset(wg, w, i, l).into()))
+            })
+        })
+        .collect();
+    let reader = match s.reader {
+        EpiReader::TmaStore => "tma_store",
+        EpiReader::TmaReduceAdd => "tma_reduce_add",
+        EpiReader::Loads => "loads",
+    };
+    let items = vec![
+        scalar("M", "unsigned int", s.m.into(), "tile rows (M), elements"),
+        scalar("N", "unsigned int", s.n.into(), "tile columns (N), elements"),
+        scalar("WGMMA_N", "unsigned int", s.wgmma_n.into(), "the accumulator's N (m64nNk*)"),
+        scalar("MAJOR_M", "unsigned int", u64::from(s.major == CMajor::M), "0: N contiguous (row-major C), 1: M contiguous"),
+        scalar("ELEM_BYTES", "unsigned int", (s.dtype.bits() / 8).into(), format!("bytes per {} element", s.dtype.name())),
+        scalar("STAGES", "unsigned int", s.stages.into(), "stages (buffers)"),
+        scalar("STAGE_BYTES", "unsigned int", t.stage_bytes().into(), "bytes of one stage"),
+        scalar("BYTES", "unsigned int", (s.stages * t.stage_bytes()).into(), "bytes of all stages (its #[smem_storage] footprint)"),
+        scalar("ALIGN", "unsigned int", t.align().into(), "alignment of the tile's base, bytes"),
+        scalar("ROWS", "unsigned int", l.rows.into(), "stored rows per stage"),
+        scalar("ROW_BYTES", "unsigned int", l.row_bytes.into(), "bytes per stored row"),
+        item("SWIZZLE", "char", Val::Str(t.swizzle().name().to_owned()), "the tile's swizzle (picked or given; the TMA store map's)"),
+        item("WRITER", "char", Val::Str(writer_name(s.writer)), "the warp instruction that writes the accumulator"),
+        scalar("INSTRUCTIONS", "unsigned int", t.instructions().into(), "writer instructions per warp per chunk"),
+        scalar("CHUNKS", "unsigned int", t.chunks().into(), "chunks of the accumulator per tile (WGMMA_N / N)"),
+        item(
+            "WRITER_OFFSETS",
+            "unsigned int",
+            arr(writer_offsets, vec![wgs as usize, 4, t.instructions() as usize, 32]),
+            "byte offset from the stage base that lane [lane] of warp [warp] of warpgroup [wg] passes to writer instruction [instr]",
+        ),
+        item("READER", "char", Val::Str(reader.to_owned()), "who reads the tile back out"),
+        item("TMA_BOX_DIM", "unsigned int", arr(vec![bi.into(), br.into()], vec![2]), "the TMA store's boxDim {inner, rows}"),
+        scalar("TMA_BOXES", "unsigned int", boxes.into(), "TMA store boxes per stage"),
+        item("TMA_BOX_OFFSETS", "unsigned int", arr((0..boxes).map(|b| t.tma_box(b).0.into()).collect(), vec![boxes as usize]), "byte offset of each box from the stage base"),
+        item(
+            "TMA_BOX_COORDS",
+            "unsigned int",
+            arr((0..boxes).flat_map(|b| { let (_, (i, r)) = t.tma_box(b); [i.into(), r.into()] }).collect(), vec![boxes as usize, 2]),
+            "tile coordinates {inner0, row0} of each box (add the tile's origin in the map's order)",
+        ),
+        scalar("TMAP_DATA_TYPE", "unsigned int", map.data_type.value().into(), format!("cuTensorMapEncodeTiled tensorDataType: {}", map.data_type.name())),
+        scalar("TMAP_SWIZZLE", "unsigned int", map.swizzle.value().into(), map.swizzle.name()),
+    ];
+    let summary = format!(
+        "C/D tile {}x{} {} ({}-major) of an m64n{} accumulator, {} stage(s) of {} B, swizzle {}, writer {} x {}, reader {reader}",
+        s.m,
+        s.n,
+        s.dtype.name(),
+        s.major.name(),
+        s.wgmma_n,
+        s.stages,
+        t.stage_bytes(),
+        t.swizzle().name(),
+        t.instructions(),
+        writer_name(s.writer),
+    );
+    Ok((summary, items))
+}
