@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# The whole-kernel gate (issue 28): scripts/whole-kernel's three kernels, written the way users
+# write them (pipelined GEMMs over an FP8 K-major, a bf16 MN-major B and an sm100 tile; storage
+# accessors and checked forms with run-time indices in the loops, barriers by run-time stage,
+# epilogue writer_offset, fragment ldmatrix_offset, TMEM load offsets with run-time lanes), built
+# for nvptx64 with the flags a user's crate has, must be one loadable, table-free module:
+# `smemdesc check-ptx` finds 0 `.extern .func`, 0 calls, 0 `.global`/`.const` data and 0 local
+# depots. Each kernel must still hold the instructions that make it what it is (the compiler
+# did not drop the work). Needs nightly with rust-src.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root/scripts/whole-kernel"
+mkdir -p out
+rm -f out/whole.ptx
+touch src/lib.rs # cargo skips rustc (and so --emit) when it thinks the crate is fresh
+# The target directory is gpu/rust-kernel's (same toolchain, profile and dependencies). No
+# absolute path of this machine lands in the PTX (the guide's advice, checked here).
+if ! RUSTFLAGS="--remap-path-prefix=$root=smemdesc" cargo +nightly rustc --release -Zbuild-std=core \
+    --target nvptx64-nvidia-cuda --target-dir "${CARGO_TARGET_DIR:-$root/gpu/rust-kernel/target}/whole-kernel" -- \
+    --emit asm=out/whole.ptx -C target-cpu=sm_90a > out/build.log 2>&1; then
+    cat out/build.log
+    echo "check_whole_kernel.sh: the kernel crate did not build"
+    exit 1
+fi
+if grep -q '^warning' out/build.log; then
+    cat out/build.log
+    echo "check_whole_kernel.sh: the build warned"
+    exit 1
+fi
+if grep -q "$root" out/whole.ptx; then
+    echo "check_whole_kernel.sh: out/whole.ptx holds this machine's path $root"
+    exit 1
+fi
+(cd "$root" && cargo run -q -p smemdesc-cli -- check-ptx scripts/whole-kernel/out/whole.ptx)
+body() { awk -v k="$1" '$0 ~ "^\\.visible \\.entry " k "\\(" {on = 1} on {print} on && /^}/ {exit}' out/whole.ptx; }
+need() { # kernel, pattern, minimum count
+    local n
+    n=$(body "$1" | grep -cE "$2" || true)
+    if [ "$n" -lt "$3" ]; then
+        echo "check_whole_kernel.sh: $1 has $n of /$2/ (expected at least $3)"
+        exit 1
+    fi
+    echo "  $1: $n x $2"
+}
+need whole_fp8_k 'wgmma\.mma_async\.sync\.aligned\.m64n256k32' 4
+need whole_fp8_k 'cp\.async\.bulk\.tensor\.2d\.shared' 2
+need whole_fp8_k 'stmatrix\.sync\.aligned' 4
+need whole_fp8_k 'cp\.async\.bulk\.tensor\.2d\.global\.shared' 1
+need whole_fp8_k 'mbarrier\.arrive' 1
+need whole_bf16_mn 'wgmma\.mma_async\.sync\.aligned\.m64n64k16' 4
+need whole_bf16_mn 'cp\.async\.bulk\.tensor\.2d\.shared' 2
+need whole_sm100 'tcgen05\.mma\.cta_group::1\.kind::f16' 1
+need whole_sm100 'tcgen05\.ld\.sync\.aligned\.32x32b\.x8' 1
+need whole_sm100 'cp\.async\.bulk\.tensor\.2d\.shared' 2
+echo "whole-kernel gate: 3 kernels, clean"
