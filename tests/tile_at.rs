@@ -3,105 +3,131 @@
 //! which evaluates the layout algebra through its own loops) and the core's TMA plan, for every
 //! declaration of `tests/generated/macro_cases.rs`: every subtile of every stage, the checked
 //! forms' errors, sampled elements, every TMA box, both placement models, and the computed
-//! table entries (`advance_mn(i)`, `tma_box_offset(b)`, ...) against the arrays.
+//! table entries (`advance_mn(i)`, `tma_box_offset(b)`, ...) against the core's.
+//!
+//! One walk (`walk`) reads every form through the small [`Handle`] trait, which both forms
+//! implement, into plain numbers; the two walks' numbers must be equal.
 
 use smemdesc::core::*;
 use smemdesc::smem::TileAt;
 use smemdesc::{smem_tile, SmemTile};
 
-/// Mismatches of tile `T` (declared through the macro) against `decl` built by the core now.
-fn check<T: SmemTile>(name: &str, decl: TileDecl) -> Vec<String> {
-    let mut bad = Vec::new();
-    let plan = decl.build().expect("a generated case is legal");
-    let tile = plan.tile;
-    let mut diff = |what: String, got: String, want: String| {
-        if got != want {
-            bad.push(format!("{name}: {what}: TileAt {got}, reference {want}"));
+/// What a walk reads from a placed tile: the forms both kinds of handle have.
+trait Handle {
+    fn base_offset(&self) -> u8;
+    fn stage_addr(&self, s: u32) -> u32;
+    fn try_desc(&self, mn: u32, k: u32, s: u32) -> Result<u64, Error>;
+    fn desc_wrapping(&self, mn: u32, k: u32, s: u32) -> u64;
+    fn desc_advanced(&self, units: u32) -> u64;
+    fn try_address(&self, mn: u32, k: u32, s: u32) -> Result<u32, Error>;
+    /// `None` under the relative model (no TMA destination).
+    fn tma_dst(&self, b: u32, s: u32) -> Option<u32>;
+}
+
+impl<T: SmemTile, M: PlacementModel> Handle for TileAt<T, M> {
+    fn base_offset(&self) -> u8 {
+        TileAt::base_offset(self)
+    }
+    fn stage_addr(&self, s: u32) -> u32 {
+        TileAt::stage_addr(self, s)
+    }
+    fn try_desc(&self, mn: u32, k: u32, s: u32) -> Result<u64, Error> {
+        TileAt::try_desc(self, mn, k, s).map(|d| d.raw())
+    }
+    fn desc_wrapping(&self, mn: u32, k: u32, s: u32) -> u64 {
+        TileAt::desc_wrapping(self, mn, k, s)
+    }
+    fn desc_advanced(&self, units: u32) -> u64 {
+        TileAt::desc_advanced(self, units)
+    }
+    fn try_address(&self, mn: u32, k: u32, s: u32) -> Result<u32, Error> {
+        TileAt::try_address(self, mn, k, s)
+    }
+    fn tma_dst(&self, b: u32, s: u32) -> Option<u32> {
+        match M::PLACEMENT {
+            Placement::Absolute => Some(TileAt::<T>::new_unvalidated(self.addr()).tma_dst(b, s)),
+            Placement::Relative => None,
         }
-    };
-    for i in 0..T::MMAS_MN {
-        diff(
-            format!("advance_mn({i})"),
-            T::advance_mn(i).to_string(),
-            tile.advance_mn(i).to_string(),
-        );
     }
-    for i in 0..T::MMAS_K {
-        diff(
-            format!("advance_k({i})"),
-            T::advance_k(i).to_string(),
-            tile.advance_k(i).to_string(),
-        );
+}
+
+/// The value-based form with the tile's TMA plan.
+struct Value<M>(PlacedTile<M>, TmaPlan);
+
+impl<M: PlacementModel> Handle for Value<M> {
+    fn base_offset(&self) -> u8 {
+        self.0.base_offset()
     }
-    for b in 0..plan.tma.boxes {
-        let (mn0, k0) = plan.tma.box_coord(b);
-        diff(
-            format!("tma_box_coord({b})"),
-            format!("{:?}", T::tma_box_coord(b)),
-            format!("{:?}", [mn0, k0]),
-        );
-        diff(
-            format!("tma_box_offset({b})"),
-            T::tma_box_offset(b).to_string(),
-            plan.tma.box_offset(&tile, b).to_string(),
-        );
+    fn stage_addr(&self, s: u32) -> u32 {
+        self.0.stage_addr(s)
     }
-    // Swizzled tiles need 128 B (sm90) or the repeat (sm100); 0x2180 is off the repeat for the
-    // relative model's base offset, the last address near the top of the 14-bit start field.
-    let align = T::ACCESS.align;
-    let top = ((1u32 << 18) - T::ACCESS.last_start - 16) / align * align;
-    for addr in [0, 0x400, 0x2180 / align * align, top, top + align] {
-        model::<T, Absolute>(&mut diff, &tile, &plan.tma, addr);
-        model::<T, Relative>(&mut diff, &tile, &plan.tma, addr);
+    fn try_desc(&self, mn: u32, k: u32, s: u32) -> Result<u64, Error> {
+        self.0.try_desc(mn, k, s).map(|d| d.raw())
     }
-    // Errors of the checked forms: out-of-range indices and an unaligned address.
-    let t = TileAt::<T>::new_unvalidated(0x400);
-    let p = PlacedTile::<Absolute>::new_unvalidated(tile, 0x400);
-    for (mn, k, s) in [
-        (T::MMAS_MN, 0, 0),
-        (0, T::MMAS_K, 0),
-        (0, 0, T::STAGES),
-        (u32::MAX, 0, 0),
-    ] {
-        diff(
-            format!("try_desc({mn}, {k}, {s}) error"),
-            format!("{:?}", t.try_desc(mn, k, s)),
-            format!("{:?}", p.try_desc(mn, k, s)),
-        );
+    fn desc_wrapping(&self, mn: u32, k: u32, s: u32) -> u64 {
+        self.0.desc_wrapping(mn, k, s)
     }
-    for (mn, k, s) in [(T::TILE_MN, 0, 0), (0, T::TILE_K, 0), (0, 0, T::STAGES)] {
-        diff(
-            format!("try_address({mn}, {k}, {s}) error"),
-            format!("{:?}", t.try_address(mn, k, s)),
-            format!("{:?}", p.try_address(mn, k, s)),
-        );
+    fn desc_advanced(&self, units: u32) -> u64 {
+        self.0.desc_advanced(units)
     }
-    if align > 16 {
-        let (t, p) = (
-            TileAt::<T>::new_unvalidated(0x410),
-            PlacedTile::<Absolute>::new_unvalidated(tile, 0x410),
-        );
-        diff(
-            "try_desc at 0x410".into(),
-            format!("{:?}", t.try_desc(0, 0, 0)),
-            format!("{:?}", p.try_desc(0, 0, 0)),
-        );
+    fn try_address(&self, mn: u32, k: u32, s: u32) -> Result<u32, Error> {
+        self.0.try_address(mn, k, s)
     }
-    // The tile's own offsets (stage 0, tile on the repeat) through the handle.
-    let access = tile.access();
-    for (mn, k) in elements(T::TILE_MN, T::TILE_K) {
-        diff(
-            format!("offset({mn}, {k})"),
-            T::offset(mn, k).to_string(),
-            access.offset(mn, k).to_string(),
-        );
-        diff(
-            format!("offset_wrapping({mn} + TILE_MN, {k})"),
-            T::offset_wrapping(mn + T::TILE_MN, k).to_string(),
-            access.offset(mn, k).to_string(),
-        );
+    fn tma_dst(&self, b: u32, s: u32) -> Option<u32> {
+        match M::PLACEMENT {
+            Placement::Absolute => {
+                let abs = PlacedTile::<Absolute>::new_unvalidated(self.0.tile(), self.0.addr());
+                Some(abs.tma_dst(&self.1, b, s))
+            }
+            Placement::Relative => None,
+        }
     }
-    bad
+}
+
+/// The tile's counts (from the core's plan: the walk's bounds are the reference's, not the
+/// handle's).
+#[derive(Clone, Copy)]
+struct Counts {
+    mmas: [u32; 2],
+    stages: u32,
+    tile: [u32; 2],
+    boxes: u32,
+    /// Packed fp4: the value form's `address` does not halve K (one byte holds two values); the
+    /// tile's own offsets do, and so does the handle: elements are compared through `offset`.
+    packed: bool,
+}
+
+/// Every form at every index in range, one past each range, and wrapped indices.
+fn walk(h: &dyn Handle, c: Counts) -> Vec<String> {
+    let mut out = vec![format!("base_offset {}", h.base_offset())];
+    let [mmas_mn, mmas_k] = c.mmas;
+    for s in 0..c.stages {
+        out.push(format!("stage_addr({s}) {}", h.stage_addr(s)));
+        for mn in 0..mmas_mn {
+            for k in 0..mmas_k {
+                let d = h.desc_wrapping(mn, k, s);
+                let w = h.desc_wrapping(mn + mmas_mn, k + mmas_k, s);
+                out.push(format!("desc({mn},{k},{s}) {:?} {d:#x} {w:#x}", h.try_desc(mn, k, s)));
+            }
+        }
+        for b in 0..c.boxes {
+            out.push(format!("tma_dst({b},{s}) {:?}", h.tma_dst(b, s)));
+        }
+    }
+    for (mn, k, s) in [(mmas_mn, 0, 0), (0, mmas_k, 0), (0, 0, c.stages), (u32::MAX, 0, 0)] {
+        out.push(format!("try_desc({mn},{k},{s}) {:?}", h.try_desc(mn, k, s)));
+    }
+    out.push(format!("desc_advanced(3) {:#x}", h.desc_advanced(3)));
+    let [tile_mn, tile_k] = c.tile;
+    for (mn, k, s) in [(tile_mn, 0, 0), (0, tile_k, 0), (0, 0, c.stages)] {
+        out.push(format!("try_address({mn},{k},{s}) {:?}", h.try_address(mn, k, s)));
+    }
+    if !c.packed {
+        for (mn, k) in elements(tile_mn, tile_k) {
+            out.push(format!("address({mn},{k}) {:?}", h.try_address(mn, k, c.stages - 1)));
+        }
+    }
+    out
 }
 
 /// Sampled element coordinates: a stride prime to the atoms' powers of two, and the last ones.
@@ -112,76 +138,79 @@ fn elements(tile_mn: u32, tile_k: u32) -> impl Iterator<Item = (u32, u32)> {
         .flat_map(move |mn| ks.clone().into_iter().map(move |k| (mn, k)))
 }
 
-/// Every form of `TileAt<T, M>` at `addr` against `PlacedTile<M>`.
-fn model<T: SmemTile, M: PlacementModel>(
-    diff: &mut impl FnMut(String, String, String),
-    tile: &TileLayout,
-    tma: &TmaPlan,
-    addr: u32,
-) {
-    let t = TileAt::<T, M>::new_unvalidated(addr);
-    let p = PlacedTile::<M>::new_unvalidated(*tile, addr);
-    let m = M::PLACEMENT.name();
-    diff(
-        format!("{m} base_offset at {addr:#x}"),
-        t.base_offset().to_string(),
-        p.base_offset().to_string(),
-    );
-    for s in 0..T::STAGES {
-        diff(
-            format!("{m} stage_addr({s}) at {addr:#x}"),
-            t.stage_addr(s).to_string(),
-            p.stage_addr(s).to_string(),
-        );
-        for mn in 0..T::MMAS_MN {
-            for k in 0..T::MMAS_K {
-                let want = format!("{:?}", p.try_desc(mn, k, s).map(|d| d.raw()));
-                diff(
-                    format!("{m} try_desc({mn}, {k}, {s}) at {addr:#x}"),
-                    format!("{:?}", t.try_desc(mn, k, s).map(|d| d.raw())),
-                    want,
-                );
-                let wrapped = p.desc_wrapping(mn, k, s);
-                diff(
-                    format!("{m} desc_wrapping({mn}, {k}, {s}) at {addr:#x}"),
-                    format!("{:#x}", t.desc_wrapping(mn, k, s)),
-                    format!("{wrapped:#x}"),
-                );
-                diff(
-                    format!("{m} desc_wrapping({mn} + MMAS_MN, {k} + MMAS_K, {s}) at {addr:#x}"),
-                    format!("{:#x}", t.desc_wrapping(mn + T::MMAS_MN, k + T::MMAS_K, s)),
-                    format!("{wrapped:#x}"),
-                );
-            }
-        }
-        for b in 0..tma.boxes {
-            if let Ok(abs) = tile.place::<Absolute>(addr) {
-                let t = TileAt::<T>::new_unvalidated(addr);
-                diff(
-                    format!("tma_dst({b}, {s}) at {addr:#x}"),
-                    t.tma_dst(b, s).to_string(),
-                    abs.tma_dst(tma, b, s).to_string(),
-                );
-            }
-        }
+/// The handle's walks and entries for tile `T` at the given addresses (the generic part).
+fn handle_side<T: SmemTile>(addrs: &[u32], c: Counts) -> Vec<String> {
+    let mut out = Vec::new();
+    for &a in addrs {
+        out.extend(walk(&TileAt::<T, Absolute>::new_unvalidated(a), c));
+        out.extend(walk(&TileAt::<T, Relative>::new_unvalidated(a), c));
     }
-    diff(
-        format!("{m} desc_advanced(3) at {addr:#x}"),
-        format!("{:#x}", t.desc_advanced(3)),
-        format!("{:#x}", p.desc_advanced(3)),
-    );
-    // Element addresses: the value form does not divide K for packed fp4 (one byte holds two
-    // values); the tile's own offset does, and so does the handle.
-    if T::ACCESS.values_per_cell == 1 {
-        let last = T::STAGES - 1;
-        for (mn, k) in elements(T::TILE_MN, T::TILE_K) {
-            diff(
-                format!("{m} address({mn}, {k}, {last}) at {addr:#x}"),
-                format!("{:?}", t.try_address(mn, k, last)),
-                format!("{:?}", p.try_address(mn, k, last)),
-            );
-        }
+    out.extend((0..c.mmas[0]).map(|i| format!("advance_mn({i}) {}", T::advance_mn(i))));
+    out.extend((0..c.mmas[1]).map(|i| format!("advance_k({i}) {}", T::advance_k(i))));
+    for b in 0..c.boxes {
+        let [mn, k] = T::tma_box_coord(b);
+        out.push(format!("box({b}) ({mn}, {k}) {}", T::tma_box_offset(b)));
     }
+    let [tile_mn, tile_k] = c.tile;
+    for (mn, k) in elements(tile_mn, tile_k) {
+        let (o, w) = (T::offset(mn, k), T::offset_wrapping(mn + tile_mn, k));
+        out.push(format!("offset({mn},{k}) {o} {w} {:?}", T::try_offset(mn, k)));
+    }
+    out
+}
+
+/// The same from the core's plan built now (not generic).
+fn reference_side(plan: &TilePlan, addrs: &[u32], c: Counts) -> Vec<String> {
+    let (tile, tma) = (plan.tile, plan.tma);
+    let mut out = Vec::new();
+    for &a in addrs {
+        let abs = Value(PlacedTile::<Absolute>::new_unvalidated(tile, a), tma);
+        let rel = Value(PlacedTile::<Relative>::new_unvalidated(tile, a), tma);
+        out.extend(walk(&abs, c));
+        out.extend(walk(&rel, c));
+    }
+    out.extend((0..c.mmas[0]).map(|i| format!("advance_mn({i}) {}", tile.advance_mn(i))));
+    out.extend((0..c.mmas[1]).map(|i| format!("advance_k({i}) {}", tile.advance_k(i))));
+    for b in 0..c.boxes {
+        let (mn, k) = tma.box_coord(b);
+        out.push(format!("box({b}) ({mn}, {k}) {}", tma.box_offset(&tile, b)));
+    }
+    let access = tile.access();
+    let [tile_mn, tile_k] = c.tile;
+    for (mn, k) in elements(tile_mn, tile_k) {
+        let o = access.offset(mn, k);
+        out.push(format!("offset({mn},{k}) {o} {o} {:?}", access.try_offset(mn, k)));
+    }
+    out
+}
+
+/// Mismatches of tile `T` (declared through the macro) against `decl` built by the core now.
+fn check<T: SmemTile>(name: &str, decl: TileDecl) -> Vec<String> {
+    let plan = decl.build().expect("a generated case is legal");
+    let (tile, access) = (plan.tile, plan.tile.access());
+    let c = Counts {
+        mmas: [tile.mmas_mn(), tile.mmas_k()],
+        stages: tile.spec().stages,
+        tile: [tile.spec().tile_mn, tile.spec().tile_k],
+        boxes: plan.tma.boxes,
+        packed: access.values_per_cell > 1,
+    };
+    // Swizzled tiles need 128 B (sm90) or the repeat (sm100); 0x2180 rounded down is off the
+    // repeat (the relative model's base offset); `top` is the highest base the start field
+    // names, `top + align` one past it; 0x410 is unaligned for every swizzled tile.
+    let align = access.align;
+    let top = ((1u32 << 18) - access.last_start - 16) / align * align;
+    let addrs = [0, 0x400, 0x2180 / align * align, top, top + align, 0x410];
+    let got = handle_side::<T>(&addrs, c);
+    let want = reference_side(&plan, &addrs, c);
+    if got.len() != want.len() {
+        return vec![format!("{name}: {} numbers, reference {}", got.len(), want.len())];
+    }
+    got.iter()
+        .zip(&want)
+        .filter(|(g, w)| g != w)
+        .map(|(g, w)| format!("{name}: TileAt `{g}`, reference `{w}`"))
+        .collect()
 }
 
 macro_rules! case {
@@ -190,7 +219,7 @@ macro_rules! case {
     };
 }
 
-// Defines `cases() -> Vec<..>` over every generated declaration.
+// `cases()` over every generated declaration, each giving its mismatches.
 mod generated {
     use super::*;
     type Case = Vec<String>;
@@ -213,7 +242,7 @@ fn tile_at_equals_the_value_form_for_every_generated_declaration() {
     );
 }
 
-/// A storage member accessor is the handle at `base + OFFSET`.
+/// A storage member accessor is the handle at `base + OFFSET`, one `u32` wide.
 #[test]
 fn storage_accessor_is_the_typed_handle() {
     #[smem_tile(arch = sm90, operand = A, dtype = e4m3, tile = (128, 128), major = K,
@@ -232,6 +261,7 @@ fn storage_accessor_is_the_typed_handle() {
             assert_eq!(a.desc(wg, 0, s), TileA8::desc(a.addr(), wg, 0, s));
         }
     }
+    // The descriptor of a tile at `A_OFFSET`: the start field is the offset in 16-B units.
     assert_eq!(
         Storage::A_DESC,
         TileA8::DESC + u64::from(Storage::A_OFFSET >> 4)
