@@ -350,9 +350,11 @@ pub trait SmemTile: Sized {
     const MMAS_MN: u32 = Self::ACCESS.mmas_mn;
     /// MMA subtiles along K.
     const MMAS_K: u32 = Self::ACCESS.mmas_k;
-    /// Start-address advance of subtile `(i, 0)`, 16-byte units (`MMAS_MN` entries).
+    /// Start-address advance of subtile `(i, 0)`, 16-byte units (`MMAS_MN` entries). Constant
+    /// indices only: a run-time index reads a table in memory; use [`advance_mn`](Self::advance_mn).
     const ADVANCE_MN: &'static [u16] = Self::__SLICES.advance_mn;
-    /// Start-address advance of subtile `(0, j)`, 16-byte units (`MMAS_K` entries).
+    /// Start-address advance of subtile `(0, j)`, 16-byte units (`MMAS_K` entries). Constant
+    /// indices only (run-time: [`advance_k`](Self::advance_k)).
     const ADVANCE_K: &'static [u16] = Self::__SLICES.advance_k;
     /// Start-address advance of one stage, 16-byte units.
     const ADVANCE_STAGE: u32 = Self::ACCESS.advance_stage;
@@ -386,9 +388,11 @@ pub trait SmemTile: Sized {
     const TMA_DATA_TYPE: u32 = Self::PLAN.tma.data_type.value();
     /// `CUtensorMapDataType` enumerator name.
     const TMA_DATA_TYPE_NAME: &'static str = Self::PLAN.tma.data_type.name();
-    /// Byte offset of each TMA box inside one stage (`TMA_BOXES` entries).
+    /// Byte offset of each TMA box inside one stage (`TMA_BOXES` entries). Constant indices
+    /// only (run-time: [`tma_box_offset`](Self::tma_box_offset)).
     const TMA_BOX_OFFSETS: &'static [u32] = Self::__SLICES.box_offsets;
-    /// Tile coordinates `[mn0, k0]` of each TMA box (`TMA_BOXES` entries).
+    /// Tile coordinates `[mn0, k0]` of each TMA box (`TMA_BOXES` entries). Constant indices
+    /// only (run-time: [`tma_box_coord`](Self::tma_box_coord)).
     const TMA_BOX_COORDS: &'static [[u32; 2]] = Self::__SLICES.box_coords;
 
     /// Run-time access numbers ([`TileAccess`]): `PLAN.tile.access()` (`#[smem_tile]` sets it

@@ -12,10 +12,12 @@
 //! ```
 //!
 //! **The way to place tiles is [`macro@crate::smem_storage`]**: one declaration per kernel gives
-//! every member's offset, the launch size, and per tile member a [`PlacedTile`] at a run-time base
-//! (`Storage::a(base)`: [`desc`](PlacedTile::desc), [`try_desc`](PlacedTile::try_desc),
-//! [`desc_wrapping`](PlacedTile::desc_wrapping), [`stage_addr`](PlacedTile::stage_addr),
-//! [`address`](PlacedTile::address), [`tma_dst`](PlacedTile::tma_dst)).
+//! every member's offset, the launch size, and per tile member a [`TileAt`] at a run-time base
+//! (`Storage::a(base)`: the tile's type and one `u32`, with [`desc`](TileAt::desc),
+//! [`try_desc`](TileAt::try_desc), [`desc_wrapping`](TileAt::desc_wrapping),
+//! [`stage_addr`](TileAt::stage_addr), [`address`](TileAt::address),
+//! [`tma_dst`](TileAt::tma_dst) computed from the type's constants). [`PlacedTile`] is the
+//! value-based form (its layout a run-time value), for code over layouts known only at run time.
 //!
 //! ```
 //! use smemdesc::{smem_storage, smem_tile};
@@ -32,11 +34,11 @@
 //! `#[smem_storage]` struct, so it builds the same two things from the core directly: the layout
 //! in a `const` item ([`StorageLayout::plan`] over [`StorageMember::tile`]`(name, T::PLAN.tile,
 //! None)` and plain members, [`expect_fits`](StorageLayout::expect_fits) for the compile-time
-//! check), and each tile member as [`PlacedTile::new_unvalidated`]`(T::PLAN.tile, base +
-//! offset)`, which is what a member accessor returns:
+//! check), and each tile member as `TileAt::<T>::new_unvalidated(base + offset)`
+//! ([`TileAt::new_unvalidated`]), which is what a member accessor returns:
 //!
 //! ```
-//! use smemdesc::smem::{Absolute, Mbarrier, PlacedTile, StorageLayout, StorageMember};
+//! use smemdesc::smem::{Mbarrier, StorageLayout, StorageMember, TileAt};
 //! use smemdesc::{prelude::Arch, smem_tile, SmemTile};
 //! # #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 64), major = K, stages = 2)]
 //! # struct TileA;
@@ -47,8 +49,8 @@
 //!         StorageMember::tile("t", T::PLAN.tile, None),
 //!     ]).expect_fits();
 //!     const T_OFFSET: u32 = Self::LAYOUT.offset(1);
-//!     fn t(base: u32) -> PlacedTile<Absolute> {
-//!         PlacedTile::new_unvalidated(T::PLAN.tile, base + Self::T_OFFSET)
+//!     fn t(base: u32) -> TileAt<T> {
+//!         TileAt::new_unvalidated(base + Self::T_OFFSET)
 //!     }
 //! }
 //! #[smemdesc::smem_storage(arch = sm90)]

@@ -51,13 +51,17 @@ macro_rules! __smem_tile_items {
             pub const fn as_bytes(&self) -> &[u8; $bytes] {
                 &self.bytes
             }
-            /// Start-address advance of subtile `(i, 0)`, 16-byte units.
+            /// Start-address advance of subtile `(i, 0)`, 16-byte units. Constant indices only:
+            /// with a run-time index use `advance_mn(i)` (`SmemTile`), which reads no table.
             pub const ADVANCE_MN: [u16; $mmas_mn] = [$($adv_mn),*];
-            /// Start-address advance of subtile `(0, j)`, 16-byte units.
+            /// Start-address advance of subtile `(0, j)`, 16-byte units. Constant indices only
+            /// (run-time: `advance_k(j)`).
             pub const ADVANCE_K: [u16; $mmas_k] = [$($adv_k),*];
-            /// Byte offset of each TMA box inside one stage.
+            /// Byte offset of each TMA box inside one stage. Constant indices only (run-time:
+            /// `tma_box_offset(b)`).
             pub const TMA_BOX_OFFSETS: [u32; $boxes] = [$($box_offset),*];
-            /// Tile coordinates `[mn0, k0]` (elements) of each TMA box.
+            /// Tile coordinates `[mn0, k0]` (elements) of each TMA box. Constant indices only
+            /// (run-time: `tma_box_coord(b)`).
             pub const TMA_BOX_COORDS: [[u32; 2]; $boxes] = [$([$box_mn, $box_k]),*];
             $($more)*
 

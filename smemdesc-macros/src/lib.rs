@@ -346,12 +346,12 @@ fn without_default(a: syn::Attribute, push: &mut impl FnMut(syn::Error)) -> Opti
 ///     empty: [smemdesc::Mbarrier; 4],
 /// }
 /// const LAUNCH: u32 = Storage::LAUNCH_BYTES; // sharedMemBytes
-/// let a = Storage::a(Storage::aligned_base(dyn_smem_base)); // PlacedTile: desc(), address(), tma_dst()
+/// let a = Storage::a(Storage::aligned_base(dyn_smem_base)); // TileAt<TileA>: desc(), address(), tma_dst()
 /// ```
 ///
 /// The struct becomes a unit struct with `LAYOUT`, `BYTES`, `ALIGN`, `SLACK`, `LAUNCH_BYTES`,
 /// `aligned_base(dyn_base)`, and per member `NAME_OFFSET`, `NAME_BYTES`, `NAME_ALIGN`,
-/// `name_ptr(base_ptr)`, `name(base) -> u32` (plain) / `PlacedTile` (tile, plus `NAME_DESC`),
+/// `name_ptr(base_ptr)`, `name(base) -> u32` (plain) / `TileAt<Tile>` (tile, plus `NAME_DESC`),
 /// `name_at(base, i)` (arrays).
 #[proc_macro_attribute]
 pub fn smem_storage(attr: TokenStream, item: TokenStream) -> TokenStream {
