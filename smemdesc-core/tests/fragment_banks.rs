@@ -422,7 +422,8 @@ fn stmatrix_result_tiles_put_each_c_element_where_the_layout_says() {
 
 #[test]
 fn huge_or_illegal_requests_are_errors_not_wrapped_numbers() {
-    let mma = MmaSync::new(SyncArch::Sm80, SyncShape::M16N8K16, T::F16).unwrap();
+    // sm90: 227 KiB per block (sm80 has 163 KiB) and stmatrix for the C tile
+    let mma = MmaSync::new(SyncArch::Sm90, SyncShape::M16N8K16, T::F16).unwrap();
     for (op, mn, k) in [
         (FragOperand::A, 4_294_967_280, 16),
         (FragOperand::B, 8, 4_294_967_280 / 16 * 16),
@@ -435,7 +436,7 @@ fn huge_or_illegal_requests_are_errors_not_wrapped_numbers() {
             "{op:?} {mn}x{k}: {e}"
         );
     }
-    // the largest legal tile still plans
+    // the largest legal tile still plans (896 x 128 x 2 = 229,376 B <= 232,448 B)
     assert!(LdmatrixTile::new(mma, FragOperand::A, Major::K, 896, 128, None, 4).is_ok());
     let t = LdmatrixTile::new(mma, FragOperand::A, Major::K, 64, 64, None, 4).unwrap();
     let bad = Writer::StShared { bytes: 0 };

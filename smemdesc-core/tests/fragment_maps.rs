@@ -124,6 +124,9 @@ fn forms() -> Vec<(MmaSync, &'static str, &'static str, u32, u32)> {
                     16,
                     8,
                 ));
+                // PTX `.f8type` forms: `.shape = {.m16n8k16, .m16n8k32}`; the k16 figure is the
+                // 8-bit one (2 A registers, 1 B register of 4 values).
+                v.push((MmaSync::new(arch, M16N8K16, dt).unwrap(), "k16", "b8", 8, 4));
             }
         }
     }
@@ -331,9 +334,11 @@ fn illegal_forms_name_the_legal_ones() {
     use SyncShape::*;
     // per-arch: fp8 needs sm89
     for arch in [Sm80, Sm86] {
-        let e = MmaSync::new(arch, M16N8K32, T::E4M3).unwrap_err();
-        assert!(matches!(e, FragError::IllegalArch { .. }), "{e}");
-        assert!(e.to_string().contains("sm89"));
+        for shape in [M16N8K16, M16N8K32] {
+            let e = MmaSync::new(arch, shape, T::E5M2).unwrap_err();
+            assert!(matches!(e, FragError::IllegalArch { .. }), "{e}");
+            assert!(e.to_string().contains("sm89"));
+        }
     }
     // shape/type
     for (shape, dt) in [

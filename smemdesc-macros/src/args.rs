@@ -323,7 +323,7 @@ pub(crate) fn collect(
                     other.span(),
                     format!(
                         "expected `=` after `{name}` (`{name} = {}`)",
-                        accepted(&name)
+                        crate::keyed::accepted_in(keys, &name)
                     ),
                 ));
                 continue;
@@ -331,7 +331,10 @@ pub(crate) fn collect(
             None => {
                 errs.push(syn::Error::new(
                     key.span(),
-                    format!("`{name}` needs a value: `{name} = {}`", accepted(&name)),
+                    format!(
+                        "`{name}` needs a value: `{name} = {}`",
+                        crate::keyed::accepted_in(keys, &name)
+                    ),
                 ));
                 continue;
             }
@@ -350,7 +353,7 @@ pub(crate) fn collect(
     let mut missing = Vec::new();
     for k in required {
         if !given.iter().any(|(n, _, _)| n == k) {
-            missing.push(format!("`{k} = {}`", accepted(k)));
+            missing.push(format!("`{k} = {}`", crate::keyed::accepted_in(keys, k)));
         }
     }
     if !missing.is_empty() {

@@ -11,7 +11,7 @@ use smemdesc_core::{ElementType, SwizzleMode};
 
 /// Every key of `#[smem_epilogue_tile]` with the values it takes.
 pub(crate) const EPI_KEYS: &[(&str, &str)] = &[
-    ("dtype", "f16 | bf16 | f32 | s32 (s32/f32 with st_shared_8)"),
+    ("dtype", "f16 | bf16 (stmatrix or st_shared_4) | f32 (st_shared_8)"),
     ("tile", "(M, N) in elements"),
     ("wgmma_n", "the accumulator's N (m64nNk*): a multiple of 8 up to 256"),
     ("major", "n | m"),
@@ -179,6 +179,37 @@ fn parse(input: TokenStream, site: Span) -> Result<EpilogueTile, syn::Error> {
     if let Some(t) = tma_sw {
         spec = spec.tma_swizzle(t.value);
     }
+    // The size bound first, with its own span: the core folds it into `Shape`.
+    let one = EpilogueSpec::new(dtype.value, tile.value.0, tile.value.1, wn.value).bytes();
+    let max = EpilogueSpec::MAX_BYTES as u64;
+    let (eb, (m, n)) = (dtype.value.bits() / 8, tile.value);
+    if one > max {
+        let size = if one == u64::MAX {
+            "overflows u64".to_owned()
+        } else {
+            format!("takes {one} B")
+        };
+        return Err(syn::Error::new(
+            tile.span,
+            format!(
+                "C tile {m}x{n} of {}-byte {} {size}, more than sm90's {max} B of shared memory \
+                 per CTA; legal: m x n x {eb} <= {max}",
+                eb,
+                dtype.value.name()
+            ),
+        ));
+    }
+    if spec.bytes() > max {
+        let st = spec.stages;
+        return Err(syn::Error::new(
+            stages.map_or(site, |s| s.span),
+            format!(
+                "stages = {st} of a {one}-B C tile need more than sm90's {max} B of shared memory \
+                 per CTA; legal: stages <= {}",
+                max / one
+            ),
+        ));
+    }
     spec.build().map_err(|e| {
         let or = |x: Option<Span>, y: Span| x.unwrap_or(y);
         let span = match e {
@@ -208,6 +239,13 @@ pub(crate) fn expand(
     site: Span,
 ) -> Result<TokenStream, syn::Error> {
     let t = parse(attr, site)?;
+    // Clone, Copy, Debug unless the user derives them already (a second derive would clash).
+    let derives = crate::missing_derives(&st.attrs, &["Clone", "Copy", "Debug"]);
+    let derive = if derives.is_empty() {
+        quote!()
+    } else {
+        quote!(#[derive(#(#derives),*)])
+    };
     let s = t.spec();
     let name = &st.ident;
     let vis = &st.vis;
@@ -250,7 +288,7 @@ pub(crate) fn expand(
     Ok(quote! {
         #(#attrs)*
         #[doc = #doc]
-        #[derive(Clone, Copy, Debug)]
+        #derive
         #vis struct #name;
 
         impl #name {

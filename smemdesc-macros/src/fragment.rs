@@ -206,6 +206,7 @@ fn parse(input: TokenStream, site: Span) -> Result<FragDecl, syn::Error> {
         let span = match e {
             TileError::TransNeeds16Bit { .. } => major.map_or(site, |m| m.span),
             TileError::MatrixCount { .. } => reader.map_or(site, |r| r.span),
+            TileError::StmatrixArch { .. } => arch.span,
             TileError::Swizzle { .. } => swizzle.map_or(site, |s| s.span),
             _ => tile.span,
         };
@@ -292,6 +293,13 @@ pub(crate) fn expand(
     site: Span,
 ) -> Result<TokenStream, syn::Error> {
     let d = parse(attr, site)?;
+    // Clone, Copy, Debug unless the user derives them already (a second derive would clash).
+    let derives = crate::missing_derives(&st.attrs, &["Clone", "Copy", "Debug"]);
+    let derive = if derives.is_empty() {
+        quote!()
+    } else {
+        quote!(#[derive(#(#derives),*)])
+    };
     let name = &st.ident;
     let vis = &st.vis;
     let attrs = &st.attrs;
@@ -361,7 +369,7 @@ pub(crate) fn expand(
     Ok(quote! {
         #(#attrs)*
         #[doc = #doc]
-        #[derive(Clone, Copy, Debug)]
+        #derive
         #vis struct #name;
 
         impl #name {
@@ -385,6 +393,9 @@ pub(crate) fn expand(
             pub const ROW_BYTES: u32 = #row_bytes;
             /// The swizzle (chosen or given).
             pub const SWIZZLE: ::smemdesc::SwizzleMode = #sw;
+            /// Alignment the tile's base needs: 1024 B, the 128B swizzle's repeat, which every
+            /// offset here (`ldmatrix_offset`, `writer_offset`) and a TMA writer assume.
+            pub const ALIGN: u32 = 1024;
             /// `ldmatrix` instructions for the whole tile (k-step major).
             pub const INSTRUCTIONS: u32 = #instrs;
             /// k-steps of the tile.

@@ -73,7 +73,7 @@ pub fn smem_tile(attr: TokenStream, item: TokenStream) -> TokenStream {
     let item2 = proc_macro2::TokenStream::from(item);
     let site = Span::call_site();
     let parsed = args::parse(attr.into(), site);
-    let (shell, item_errors) = parse_struct(item2.clone());
+    let (shell, item_errors) = parse_struct(item2.clone(), &TILE_ITEM);
     let out = match parsed {
         Ok(decl) => guarded(&decl, || match emit::core_decl(&decl).build() {
             Ok(plan) => match &shell {
@@ -191,7 +191,14 @@ pub fn smem_mma(attr: TokenStream, item: TokenStream) -> TokenStream {
 pub fn smem_scale_tile(attr: TokenStream, item: TokenStream) -> TokenStream {
     let item2 = proc_macro2::TokenStream::from(item);
     let site = Span::call_site();
-    let (shell, item_errors) = parse_struct(item2.clone());
+    let (shell, item_errors) = parse_struct(
+        item2.clone(),
+        &ItemRules {
+            attr: "smem_scale_tile",
+            storage: true,
+            example: "TileA",
+        },
+    );
     let out = match (scale::parse(attr.into(), site), shell, item_errors) {
         (Ok(args), Some(st), None) => scale::expand(&args, &st),
         (Err(mut a), _, Some(b)) => {
@@ -231,17 +238,42 @@ fn guarded(
     })
 }
 
+/// What a struct-shaped attribute macro accepts of its item: its name (for messages), and whether
+/// it generates the struct's storage (then it sets `repr` and implements `Default` itself, so the
+/// item may have neither).
+struct ItemRules {
+    /// The attribute's name without `#[...]`.
+    attr: &'static str,
+    /// Whether the macro lays out storage (`repr`, `Default`) or declares a marker struct.
+    storage: bool,
+    /// A struct name for the messages' examples.
+    example: &'static str,
+}
+
+/// `#[smem_tile]` and `#[smem_scale_tile]`: storage structs.
+const TILE_ITEM: ItemRules = ItemRules {
+    attr: "smem_tile",
+    storage: true,
+    example: "TileA",
+};
+
 /// Accepts `struct Name;`, `struct Name {}` or `struct Name();` without generics, `where` clause,
-/// `repr`, derived `Default` or a second `#[smem_tile]`. Returns the struct's shell (name,
-/// visibility and the attributes the generated struct keeps; `None` when the item is not even a
-/// type definition) and the errors about the item, each on the tokens at fault.
-fn parse_struct(item: proc_macro2::TokenStream) -> (Option<syn::DeriveInput>, Option<syn::Error>) {
+/// (for a storage macro) `repr` or derived `Default`, or a second application of the attribute.
+/// Returns the struct's shell (name, visibility and the attributes the generated struct keeps;
+/// `None` when the item is not even a type definition) and the errors about the item, each on the
+/// tokens at fault, in the words of `rules.attr`.
+fn parse_struct(
+    item: proc_macro2::TokenStream,
+    rules: &ItemRules,
+) -> (Option<syn::DeriveInput>, Option<syn::Error>) {
+    let at = format!("#[{}]", rules.attr);
+    let ex = rules.example;
     let mut st: syn::DeriveInput = match syn::parse2(item) {
         Ok(st) => st,
         Err(e) => {
             let e = syn::Error::new(
                 e.span(),
-                "#[smem_tile] applies to a unit struct (`struct TileA;`)",
+                format!("{at} applies to a unit struct (`struct {ex};`)"),
             );
             return (None, Some(e));
         }
@@ -255,43 +287,47 @@ fn parse_struct(item: proc_macro2::TokenStream) -> (Option<syn::DeriveInput>, Op
         syn::Data::Struct(s) if s.fields.is_empty() => {}
         syn::Data::Struct(s) => push(syn::Error::new_spanned(
             &s.fields,
-            "#[smem_tile] generates the struct's storage: declare it without fields (`struct TileA;`)",
+            if rules.storage {
+                format!("{at} generates the struct's storage: declare it without fields (`struct {ex};`)")
+            } else {
+                format!("{at} declares a marker struct carrying constants: declare it without fields (`struct {ex};`)")
+            },
         )),
         _ => push(syn::Error::new(
             st.ident.span(),
-            "#[smem_tile] applies to a unit struct (`struct TileA;`), not an enum or union",
+            format!("{at} applies to a unit struct (`struct {ex};`), not an enum or union"),
         )),
     }
     if !st.generics.params.is_empty() {
         push(syn::Error::new_spanned(
             &st.generics,
-            "#[smem_tile] structs cannot be generic",
+            format!("{at} structs cannot be generic"),
         ));
     }
     if let Some(w) = &st.generics.where_clause {
         push(syn::Error::new_spanned(
             w,
-            "#[smem_tile] structs cannot have a `where` clause (they are not generic); remove it",
+            format!("{at} structs cannot have a `where` clause (they are not generic); remove it"),
         ));
     }
     let mut kept = Vec::new();
     for a in std::mem::take(&mut st.attrs) {
-        if a.path().is_ident("repr") {
+        if rules.storage && a.path().is_ident("repr") {
             push(syn::Error::new_spanned(
                 &a,
-                "#[smem_tile] sets the struct's `repr` (C, aligned to the swizzle pattern); remove this one",
+                format!("{at} sets the struct's `repr` (C, aligned to the swizzle pattern); remove this one"),
             ));
         } else if a
             .path()
             .segments
             .last()
-            .is_some_and(|s| s.ident == "smem_tile")
+            .is_some_and(|s| s.ident == rules.attr)
         {
             push(syn::Error::new_spanned(
                 &a,
-                "#[smem_tile] is applied twice: one declaration per struct; remove this one",
+                format!("{at} is applied twice: one declaration per struct; remove this one"),
             ));
-        } else if a.path().is_ident("derive") {
+        } else if rules.storage && a.path().is_ident("derive") {
             kept.extend(without_default(a, &mut push));
         } else {
             kept.push(a);
@@ -299,6 +335,32 @@ fn parse_struct(item: proc_macro2::TokenStream) -> (Option<syn::DeriveInput>, Op
     }
     st.attrs = kept;
     (Some(st), errs)
+}
+
+/// The derives among `wanted` that none of `attrs`' `#[derive(...)]`s names: the ones a marker
+/// macro may add without clashing with the user's own.
+pub(crate) fn missing_derives(
+    attrs: &[syn::Attribute],
+    wanted: &[&str],
+) -> Vec<proc_macro2::Ident> {
+    use syn::punctuated::Punctuated;
+    let mut have: Vec<String> = Vec::new();
+    for a in attrs.iter().filter(|a| a.path().is_ident("derive")) {
+        if let Ok(paths) =
+            a.parse_args_with(Punctuated::<syn::Path, syn::Token![,]>::parse_terminated)
+        {
+            have.extend(
+                paths
+                    .iter()
+                    .filter_map(|p| p.segments.last().map(|s| s.ident.to_string())),
+            );
+        }
+    }
+    wanted
+        .iter()
+        .filter(|w| !have.iter().any(|h| h == *w))
+        .map(|w| proc_macro2::Ident::new(w, Span::call_site()))
+        .collect()
 }
 
 /// A `#[derive(...)]` without `Default` (reported: the macro implements it, as zeroed storage);
@@ -391,7 +453,14 @@ pub fn smem_storage(attr: TokenStream, item: TokenStream) -> TokenStream {
 pub fn smem_fragment_tile(attr: TokenStream, item: TokenStream) -> TokenStream {
     let item2 = proc_macro2::TokenStream::from(item);
     let site = Span::call_site();
-    let (shell, item_errors) = parse_struct(item2.clone());
+    let (shell, item_errors) = parse_struct(
+        item2.clone(),
+        &ItemRules {
+            attr: "smem_fragment_tile",
+            storage: false,
+            example: "As",
+        },
+    );
     let out = match (shell, item_errors) {
         (Some(st), None) => fragment::expand(attr.into(), &st, site),
         (_, Some(e)) => Err(e),
@@ -423,7 +492,7 @@ pub fn smem_fragment_tile(attr: TokenStream, item: TokenStream) -> TokenStream {
 ///
 /// | key | values | default |
 /// |---|---|---|
-/// | `dtype` | `f16`, `bf16` (`stmatrix`), `f32`, `s32` (`st_shared_8`) | required |
+/// | `dtype` | `f16`, `bf16` (`stmatrix`, `st_shared_4`), `f32` (`st_shared_8`) | required |
 /// | `tile` | `(M, N)`: M a multiple of 64 (a warpgroup's rows), N dividing `wgmma_n` | required |
 /// | `wgmma_n` | the accumulator's N | required |
 /// | `major` | `n` (row-major), `m` (with `stmatrix_*_trans`) | `n` |
@@ -436,7 +505,14 @@ pub fn smem_fragment_tile(attr: TokenStream, item: TokenStream) -> TokenStream {
 pub fn smem_epilogue_tile(attr: TokenStream, item: TokenStream) -> TokenStream {
     let item2 = proc_macro2::TokenStream::from(item);
     let site = Span::call_site();
-    let (shell, item_errors) = parse_struct(item2.clone());
+    let (shell, item_errors) = parse_struct(
+        item2.clone(),
+        &ItemRules {
+            attr: "smem_epilogue_tile",
+            storage: false,
+            example: "CTile",
+        },
+    );
     let out = match (shell, item_errors) {
         (Some(st), None) => epilogue::expand(attr.into(), &st, site),
         (_, Some(e)) => Err(e),

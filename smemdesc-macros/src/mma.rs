@@ -338,21 +338,28 @@ fn pairing(attr: TokenStream, body: &TokenStream) -> syn::Result<TokenStream> {
         }
     }
     let mut ts = crate::mma_items::items(&pair, &na, &nb, &po)?;
-    ts.extend(cluster_items(&opts, &pair, (&pa, &na), (&pb, &nb))?);
-    ts.extend(scale_tiles(&pair, body, (&pa, &na), (&pb, &nb))?);
+    let (scale_ts, scale_names) = scale_tiles(&pair, body, (&pa, &na), (&pb, &nb))?;
+    ts.extend(cluster_items(
+        &opts,
+        &pair,
+        (&pa, &na),
+        (&pb, &nb),
+        &scale_names,
+    )?);
+    ts.extend(scale_ts);
     Ok(ts)
 }
 
-/// The `#[smem_scale_tile]`s of the module: each must hold the factors of its operand's tile
-/// ([`MmaPair::check_scale_tile`]), checked at expansion time with a spanned error and again by
-/// the compiler from the tiles' `PLAN` and the scale tile's `SCALE`.
 /// `cluster = (x, y)`: the multicast plan of both operands (the core's `Cluster::multicast`),
 /// checked now (a spanned error naming the legal values), and for `cta_group::2` the CTA pair.
+/// `scales`: the module's `#[smem_scale_tile]` structs, whose bytes every stage's barrier also
+/// receives (each CTA loads its own scale factors: they are not multicast).
 fn cluster_items(
     o: &Opts,
     pair: &MmaPair,
     a: (&TilePlan, &Ident),
     b: (&TilePlan, &Ident),
+    scales: &[Ident],
 ) -> syn::Result<TokenStream> {
     use smemdesc_core::cluster::{Cluster, CtaPair};
     let mut ts = TokenStream::new();
@@ -377,6 +384,9 @@ fn cluster_items(
         }
         return Ok(ts);
     };
+    if pair.cta_group == 2 {
+        return Err(syn::Error::new(span, pair_cluster_refusal(x, y)));
+    }
     let np = o.non_portable.is_some_and(|v| v.0);
     let c = if np {
         Cluster::non_portable(x, y)
@@ -416,19 +426,52 @@ fn cluster_items(
             Ok(m) => m,
             Err(_) => panic!("checked by #[smem_mma]"),
         };
-        /// Bytes every CTA's full barrier expects per stage (both operands' whole tiles).
-        pub const EXPECT_TX: u32 = ::smemdesc::cluster::Multicast::expect_tx_total(&A_MULTICAST, &B_MULTICAST);
+        /// Bytes every CTA's full barrier expects per stage: both operands' whole tiles and,
+        /// for a block-scaled pair, the module's `#[smem_scale_tile]` stages (each CTA loads its
+        /// own scale factors with a plain, not multicast, TMA).
+        pub const EXPECT_TX: u32 = ::smemdesc::cluster::Multicast::expect_tx_total(&A_MULTICAST, &B_MULTICAST)
+            #(+ #scales::STAGE_BYTES)*;
     });
     Ok(ts)
 }
 
+/// Why `cluster = (x, y)` is refused with `cta_group = 2` tiles. A pair is the two CTAs whose
+/// `%cluster_ctarank`s differ in bit 0 (ranks `2p`, `2p + 1`, neighbours along M), so the
+/// cluster's M extent must be even; and the pair's multicast (A's M halves, B's N halves shared by
+/// the `x / 2` pairs, every load signalling the leader's barrier) is not modelled by
+/// `Cluster::multicast`, whose plan is per CTA.
+fn pair_cluster_refusal(x: u32, y: u32) -> String {
+    if x % 2 != 0 {
+        format!(
+            "cluster ({x}, {y}) with cta_group = 2 tiles: a CTA pair is two CTAs whose ranks differ \
+             in bit 0 (neighbours along M), so the cluster's M extent x must be even (legal: x = \
+             2, 4 or 8 with x * y <= 8); besides, `cluster` with cta_group = 2 is not modelled \
+             yet: omit `cluster` (CTA_PAIR gives each CTA's halves and the leader's expect_tx) or \
+             declare cta_group = 1 tiles"
+        )
+    } else {
+        format!(
+            "cluster ({x}, {y}) with cta_group = 2 tiles is not modelled yet: the pair's multicast \
+             (B's N halves shared by the x / 2 pairs, every load signalling the leader CTA's \
+             barrier) differs from the per-CTA plan `cluster` computes; legal: omit `cluster` \
+             (CTA_PAIR gives each CTA's halves and the leader's expect_tx), or declare \
+             cta_group = 1 tiles"
+        )
+    }
+}
+
+/// The `#[smem_scale_tile]`s of the module: each must hold the factors of its operand's tile
+/// ([`MmaPair::check_scale_tile`]), checked at expansion time with a spanned error and again by
+/// the compiler from the tiles' `PLAN` and the scale tile's `SCALE`. Returns the checks and the
+/// scale tiles' names.
 fn scale_tiles(
     pair: &MmaPair,
     body: &TokenStream,
     a: (&TilePlan, &Ident),
     b: (&TilePlan, &Ident),
-) -> syn::Result<TokenStream> {
+) -> syn::Result<(TokenStream, Vec<Ident>)> {
     let mut ts = TokenStream::new();
+    let mut names = Vec::new();
     for (args_ts, span, name) in find_tiles(body, true) {
         // A declaration that does not parse or build reports its own error when it expands.
         let Ok(args) = crate::scale::parse(args_ts, span) else {
@@ -466,6 +509,7 @@ fn scale_tiles(
                 Err(e) => panic!("{}", e.summary()),
             };
         });
+        names.push(name);
     }
-    Ok(ts)
+    Ok((ts, names))
 }

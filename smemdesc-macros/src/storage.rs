@@ -67,14 +67,24 @@ fn parse_arch(attr: TokenStream) -> syn::Result<Arch> {
     }
 }
 
-/// `#[smem(placement = absolute | relative, align = N, epilogue)]` on a field.
+/// `#[smem(placement = absolute | relative, align = N, epilogue)]` on a field: each key at most
+/// once over all of the field's `#[smem]` attributes (a second one is refused, not taken).
 fn parse_field_attrs(
     f: &syn::Field,
     errs: &mut Vec<syn::Error>,
-) -> (Option<(bool, Span)>, Option<syn::LitInt>, bool) {
-    let (mut placement, mut align, mut epilogue) = (None, None, false);
+) -> (Option<(bool, Span)>, Option<syn::LitInt>, Option<Span>) {
+    let (mut placement, mut align, mut epilogue) = (None, None, None);
+    let mut seen: Vec<String> = Vec::new();
     for a in f.attrs.iter().filter(|a| a.path().is_ident("smem")) {
         let r = a.parse_nested_meta(|m| {
+            if let Some(key) = m.path.get_ident().map(|i| i.to_string()) {
+                if seen.contains(&key) {
+                    return Err(m.error(format!(
+                        "duplicate #[smem] key `{key}`: each key may be given once per member"
+                    )));
+                }
+                seen.push(key);
+            }
             if m.path.is_ident("placement") {
                 let v: syn::Ident = m.value()?.parse()?;
                 placement = Some(match v.to_string().as_str() {
@@ -101,7 +111,7 @@ fn parse_field_attrs(
                 }
                 Ok(())
             } else if m.path.is_ident("epilogue") {
-                epilogue = true;
+                epilogue = Some(m.path.span());
                 Ok(())
             } else {
                 Err(m.error("unknown #[smem] key; legal: placement = absolute | relative, align = <power of two>, epilogue"))
@@ -112,6 +122,36 @@ fn parse_field_attrs(
         }
     }
     (placement, align, epilogue)
+}
+
+/// Whether `ty` is `TmemSlot` or an array (of arrays) of it.
+fn is_tmem_slot(ty: &syn::Type) -> bool {
+    match ty {
+        syn::Type::Array(a) => is_tmem_slot(&a.elem),
+        syn::Type::Path(p) => p
+            .path
+            .segments
+            .last()
+            .is_some_and(|s| s.ident == "TmemSlot"),
+        _ => false,
+    }
+}
+
+/// `TmemSlot` members of a storage for an architecture without Tensor Memory (sm90): refused.
+fn check_tmem(arch: Arch, fields: &[&syn::Field], errs: &mut Vec<syn::Error>) {
+    if arch.is(Arch::Sm100) {
+        return;
+    }
+    for f in fields.iter().filter(|f| is_tmem_slot(&f.ty)) {
+        errs.push(syn::Error::new(
+            f.ty.span(),
+            format!(
+                "`TmemSlot` holds a `tcgen05.alloc` Tensor Memory address, and Tensor Memory exists \
+                 on sm100 only; this storage is for {} (legal: arch = sm100, or remove the member)",
+                arch.name()
+            ),
+        ));
+    }
 }
 
 fn classify(f: &syn::Field, errs: &mut Vec<syn::Error>) -> Option<Member> {
@@ -125,7 +165,7 @@ fn classify(f: &syn::Field, errs: &mut Vec<syn::Error>) -> Option<Member> {
                 Some(s) if SCALARS.contains(&s) || s == "Mbarrier" || s == "TmemSlot" => {
                     Kind::Plain
                 }
-                _ if epilogue => Kind::Epilogue,
+                _ if epilogue.is_some() => Kind::Epilogue,
                 _ => Kind::Tile(placement),
             }
         }
@@ -137,6 +177,14 @@ fn classify(f: &syn::Field, errs: &mut Vec<syn::Error>) -> Option<Member> {
             return None;
         }
     };
+    if let (Some(span), Kind::Array(_) | Kind::Plain) = (epilogue, &kind) {
+        errs.push(syn::Error::new(
+            span,
+            format!(
+                "`epilogue` applies to #[smem_epilogue_tile] members only; `{ident}` is plain data"
+            ),
+        ));
+    }
     if let (Some((_, span)), Kind::Array(_) | Kind::Plain | Kind::Epilogue) = (placement, &kind) {
         errs.push(syn::Error::new(
             span,
@@ -189,6 +237,9 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenS
             Vec::new()
         }
     };
+    if let Ok(a) = &arch {
+        check_tmem(*a, &fields, &mut errs);
+    }
     let members: Vec<Member> = fields
         .iter()
         .filter_map(|f| classify(f, &mut errs))

@@ -13,6 +13,16 @@ struct Bs;
     tile = (64, 32), reader = stmatrix_x4, conflict_free = true)]
 struct Ds;
 
+// The user's own derives: the macro adds only those missing (no conflicting impls).
+#[smemdesc::smem_fragment_tile(arch = sm90, mma = m16n8k16, dtype = e4m3, operand = A,
+    tile = (16, 64), reader = ldmatrix_x2)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct F8s;
+
+#[smemdesc::smem_epilogue_tile(dtype = bf16, tile = (64, 64), wgmma_n = 64)]
+#[derive(Debug, Default)]
+struct C;
+
 const OFF: u32 = As::ldmatrix_offset(0, 9);
 
 fn main() {
@@ -29,4 +39,11 @@ fn main() {
     assert_eq!((Ds::ROWS, Ds::ROW_BYTES, Ds::INSTRUCTIONS), (64, 64, 8));
     assert_eq!(Ds::SWIZZLE, smemdesc::SwizzleMode::B64);
     assert!(Ds::READER_CONFLICT_FREE);
+    // The tile's base alignment: the 128B swizzle's 1,024-B repeat, which the offsets assume.
+    assert_eq!((As::ALIGN, Bs::ALIGN, Ds::ALIGN), (1024, 1024, 1024));
+    // mma.sync m16n8k16 with e4m3: one 16 x 64 A tile is 4 k-steps of 2 registers.
+    assert_eq!((F8s::KSTEPS, F8s::ROW_BYTES), (4, 64));
+    assert_eq!(format!("{:?}", F8s), "F8s");
+    assert_eq!(F8s, F8s);
+    let _ = (C::default(), format!("{:?}", C), C::TMA_BOXES);
 }

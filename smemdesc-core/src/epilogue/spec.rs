@@ -234,6 +234,32 @@ impl EpilogueSpec {
         self
     }
 
+    /// Bytes of all stages, `m · n · element bytes · stages`, computed without overflow
+    /// (saturating at `u64::MAX`): [`build`](Self::build) refuses a tile above
+    /// [`MAX_BYTES`](Self::MAX_BYTES).
+    ///
+    /// ```
+    /// # use smemdesc_core::{ElementType, epilogue::*};
+    /// assert_eq!(EpilogueSpec::new(ElementType::BF16, 64, 64, 64).stages(2).bytes(), 16384);
+    /// assert_eq!(EpilogueSpec::new(ElementType::F32, u32::MAX, u32::MAX, 64).stages(u32::MAX).bytes(), u64::MAX);
+    /// ```
+    #[inline]
+    pub const fn bytes(&self) -> u64 {
+        let eb = (self.dtype.bits() / 8) as u64;
+        (self.m as u64)
+            .saturating_mul(self.n as u64)
+            .saturating_mul(eb)
+            .saturating_mul(self.stages as u64)
+    }
+
+    /// The most bytes a C tile (all stages) may take: the 227 KiB of shared memory one sm90 CTA
+    /// can have (CUDA C++ Programming Guide, compute capability 9.0).
+    ///
+    /// ```
+    /// assert_eq!(smemdesc_core::epilogue::EpilogueSpec::MAX_BYTES, 232_448);
+    /// ```
+    pub const MAX_BYTES: u32 = crate::Arch::Sm90.max_smem_per_cta();
+
     /// Plans the tile ([`EpilogueTile::new`](super::EpilogueTile::new)).
     ///
     /// ```
@@ -270,7 +296,8 @@ impl EpilogueSpec {
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum EpiError {
-    /// `m` not a multiple of 64, `n` not a multiple of 8 dividing `wgmma_n`, or `wgmma_n` illegal.
+    /// `m` not a multiple of 64, `n` not a multiple of 8 dividing `wgmma_n`, `wgmma_n` illegal,
+    /// or the tile's stages larger than [`EpilogueSpec::MAX_BYTES`].
     Shape {
         /// Rows.
         m: u32,
@@ -338,7 +365,8 @@ impl core::fmt::Display for EpiError {
         match *self {
             EpiError::Shape { m, n, wgmma_n } => write!(
                 f,
-                "C tile {m}x{n} of an m64n{wgmma_n} accumulator: m must be a multiple of 64, n a multiple of 8 dividing {wgmma_n}, and N a multiple of 8 in 8..=256"
+                "C tile {m}x{n} of an m64n{wgmma_n} accumulator: m must be a multiple of 64, n a multiple of 8 dividing {wgmma_n}, N a multiple of 8 in 8..=256, and all stages at most {} B (sm90's shared memory per CTA)",
+                EpilogueSpec::MAX_BYTES
             ),
             EpiError::Stages => write!(f, "a C tile needs at least 1 stage"),
             EpiError::StmatrixBits { bits } => write!(

@@ -46,6 +46,9 @@ impl EpilogueTile {
     #[inline]
     pub const fn new(spec: EpilogueSpec) -> Result<EpilogueTile, EpiError> {
         let bits = spec.dtype.bits();
+        if spec.stages == 0 {
+            return Err(EpiError::Stages);
+        }
         if spec.m == 0
             || spec.m % 64 != 0
             || spec.n == 0
@@ -54,15 +57,13 @@ impl EpilogueTile {
             || spec.wgmma_n > 256
             || spec.wgmma_n % 8 != 0
             || spec.wgmma_n % spec.n != 0
+            || spec.bytes() > EpilogueSpec::MAX_BYTES as u64
         {
             return Err(EpiError::Shape {
                 m: spec.m,
                 n: spec.n,
                 wgmma_n: spec.wgmma_n,
             });
-        }
-        if spec.stages == 0 {
-            return Err(EpiError::Stages);
         }
         match spec.writer {
             EpiWriter::Stmatrix { num, trans } => {
@@ -428,7 +429,9 @@ impl EpilogueTile {
     }
 
     /// The TMA store's `boxDim`: `[inner, rows]` with `inner` one atom row (a whole row without
-    /// swizzle) and `rows` the tile's stored rows (at most 256: else halved until it fits).
+    /// swizzle) and `rows` the tile's stored rows when at most 256 (`boxDim` <= 256), else a
+    /// divisor of them (halved while the half is a whole number of 8-row swizzle periods, else
+    /// the largest multiple of 8 up to 256 dividing them), so that the boxes cover every row.
     ///
     /// ```
     /// # use smemdesc_core::{ElementType, epilogue::*};
@@ -444,8 +447,17 @@ impl EpilogueTile {
             l.row_bytes
         } / eb;
         let mut rows = l.rows;
-        while rows > 256 {
+        while rows > 256 && rows % 16 == 0 {
             rows /= 2;
+        }
+        if rows > 256 {
+            // Stored rows are a multiple of 8 (m of 64, n of 8): 8 always divides. A multiple of
+            // 8 rows keeps every box on a whole swizzle period and 128-B aligned.
+            let mut d = 256;
+            while d > 8 && l.rows % d != 0 {
+                d -= 8;
+            }
+            rows = d;
         }
         [inner, rows]
     }

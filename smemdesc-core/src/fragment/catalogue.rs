@@ -104,7 +104,7 @@ pub struct MmaSync {
     pub scale: Option<(ScaleVec, ScaleType)>,
 }
 
-const PLAIN_TYPES: &str = "m16n8k4: tf32; m16n8k8: f16, bf16, tf32; m16n8k16: f16, bf16, s8, u8; m16n8k32: s8, u8, e4m3, e5m2 (sm89+)";
+const PLAIN_TYPES: &str = "m16n8k4: tf32; m16n8k8: f16, bf16, tf32; m16n8k16: f16, bf16, s8, u8, e4m3, e5m2 (fp8: sm89+); m16n8k32: s8, u8, e4m3, e5m2 (fp8: sm89+)";
 const F8F6F4_TYPES: &str =
     "m16n8k32 with e4m3, e5m2, e3m2, e2m3, e2m1 (A and B chosen independently)";
 const MXF4_TYPES: &str = "m16n8k64 with e2m1";
@@ -169,12 +169,16 @@ impl MmaSync {
                         SyncShape::M16N8K8 => {
                             matches!(d, ElementType::F16 | ElementType::BF16 | ElementType::TF32)
                         }
+                        // PTX: `mma.sync.aligned.shape.row.col.dtype.f8type.f8type.ctype` with
+                        // `.shape = {.m16n8k16, .m16n8k32}` (m16n8k16 since PTX ISA 8.7).
                         SyncShape::M16N8K16 => matches!(
                             d,
                             ElementType::F16
                                 | ElementType::BF16
                                 | ElementType::S8
                                 | ElementType::U8
+                                | ElementType::E4M3
+                                | ElementType::E5M2
                         ),
                         SyncShape::M16N8K32 => matches!(
                             d,

@@ -39,8 +39,9 @@ pub struct LdmatrixTile {
     layout: RowLayout,
 }
 
-/// The largest tile [`LdmatrixTile::new`] plans: 227 KiB, the most shared memory one CTA can have
-/// on any architecture of the register-fragment path.
+/// The largest tile [`LdmatrixTile::new`] plans on any architecture: 227 KiB, the most shared
+/// memory one CTA can have on sm90; each architecture's own bound is
+/// [`SyncArch::max_smem_per_block`](super::SyncArch::max_smem_per_block).
 ///
 /// ```
 /// assert_eq!(smemdesc_core::fragment::MAX_TILE_BYTES, 232_448);
@@ -82,6 +83,9 @@ impl LdmatrixTile {
         num: u32,
     ) -> Result<LdmatrixTile, TileError> {
         let is_c = matches!(op, FragOperand::C);
+        if is_c && !mma.arch.has_stmatrix() {
+            return Err(TileError::StmatrixArch { arch: mma.arch });
+        }
         let bits = if is_c { 16 } else { mma.reg_bits() };
         if matches!(major, Major::Mn) && bits != 16 {
             return Err(TileError::TransNeeds16Bit { bits });
@@ -96,11 +100,17 @@ impl LdmatrixTile {
                 k_multiple,
             });
         }
-        // The tile must fit one CTA's shared memory (227 KiB on sm80-sm120 at most): this also
-        // keeps every offset below in u32.
-        let bytes = mn as u64 * k as u64 * bits as u64 / 8;
-        if bytes > MAX_TILE_BYTES as u64 {
-            return Err(TileError::TooLarge { bytes });
+        // The tile must fit one CTA's shared memory on its architecture (at most 227 KiB): this
+        // also keeps every offset below in u32. `mn · k · bits / 8` can exceed u64: saturated.
+        let wide = mn as u128 * k as u128 * bits as u128 / 8;
+        let bytes = if wide > u64::MAX as u128 {
+            u64::MAX
+        } else {
+            wide as u64
+        };
+        let max = mma.arch.max_smem_per_block();
+        if bytes > max as u64 {
+            return Err(TileError::TooLarge { bytes, max });
         }
         let regs = if is_c {
             2 * (mn / 16) * (k / 8)
@@ -490,6 +500,15 @@ impl LdmatrixTile {
                     return Err(TileError::Swizzle {
                         row_bytes: self.layout.row_bytes,
                         width: self.layout.swizzle.atom_width(),
+                    });
+                }
+                // Unswizzled, one box row is one stored row: boxDim[0] <= 256 elements (of at
+                // least one byte each: sub-byte values can be moved as bytes).
+                let unit = if self.bits() >= 8 { self.bits() / 8 } else { 1 };
+                if !self.layout.swizzle.is_swizzled() && self.layout.row_bytes / unit > 256 {
+                    return Err(TileError::TmaRowTooWide {
+                        row_bytes: self.layout.row_bytes,
+                        elems: self.layout.row_bytes / unit,
                     });
                 }
                 Ok(())

@@ -90,6 +90,33 @@ impl SyncArch {
     pub const fn has_fp8(self) -> bool {
         !matches!(self, SyncArch::Sm80 | SyncArch::Sm86)
     }
+
+    /// Whether the architecture has `stmatrix` (PTX: "`stmatrix` requires `sm_90` or higher").
+    ///
+    /// ```
+    /// use smemdesc_core::fragment::SyncArch;
+    /// assert!(!SyncArch::Sm89.has_stmatrix() && SyncArch::Sm120.has_stmatrix());
+    /// ```
+    pub const fn has_stmatrix(self) -> bool {
+        matches!(self, SyncArch::Sm90 | SyncArch::Sm120)
+    }
+
+    /// The most shared memory one thread block can use (dynamic, opted in), in bytes: the CUDA C++
+    /// Programming Guide's "Maximum amount of shared memory per thread block" per compute
+    /// capability — 163 KiB on 8.0, 99 KiB on 8.6, 8.9 and 12.0, 227 KiB on 9.0.
+    ///
+    /// ```
+    /// use smemdesc_core::fragment::SyncArch;
+    /// assert_eq!(SyncArch::Sm80.max_smem_per_block(), 163 * 1024);
+    /// assert_eq!(SyncArch::Sm86.max_smem_per_block(), 99 * 1024);
+    /// ```
+    pub const fn max_smem_per_block(self) -> u32 {
+        match self {
+            SyncArch::Sm80 => 163 * 1024,
+            SyncArch::Sm86 | SyncArch::Sm89 | SyncArch::Sm120 => 99 * 1024,
+            SyncArch::Sm90 => 227 * 1024,
+        }
+    }
 }
 
 /// An `mma.sync` shape (`M = 16`, `N = 8` for every shape smemdesc supports).

@@ -139,10 +139,26 @@ pub enum TileError {
         /// Required K multiple.
         k_multiple: u32,
     },
-    /// The tile is larger than one CTA's shared memory can be.
+    /// The tile is larger than one CTA's shared memory can be on its architecture.
     TooLarge {
-        /// The tile's bytes.
+        /// The tile's bytes (`u64::MAX` when they overflow it).
         bytes: u64,
+        /// The architecture's most shared memory per block
+        /// ([`SyncArch::max_smem_per_block`](super::SyncArch::max_smem_per_block)).
+        max: u32,
+    },
+    /// `stmatrix` (the D tile's writer) needs sm_90 or higher.
+    StmatrixArch {
+        /// The tile's architecture.
+        arch: super::SyncArch,
+    },
+    /// A TMA writer of an unswizzled tile needs a box as wide as a stored row, and `boxDim[0]`
+    /// is at most 256 elements.
+    TmaRowTooWide {
+        /// Stored row bytes.
+        row_bytes: u32,
+        /// Elements in the row (bytes for sub-byte types).
+        elems: u32,
     },
     /// `.xN` does not divide the registers of one k-step (or is not 1, 2, 4).
     MatrixCount {
@@ -181,10 +197,25 @@ impl core::fmt::Display for TileError {
                 f,
                 "tile {mn}x{k} (MN x K) is not a whole number of fragments: MN must be a multiple of {mn_multiple}, K of {k_multiple}"
             ),
-            TileError::TooLarge { bytes } => write!(
+            TileError::TooLarge { bytes, max } => {
+                if bytes == u64::MAX {
+                    write!(f, "the tile's size overflows u64")?;
+                } else {
+                    write!(f, "the tile takes {bytes} B")?;
+                }
+                write!(
+                    f,
+                    "; one CTA's shared memory on this architecture holds at most {max} B (legal: MN x K x element bytes <= {max})"
+                )
+            }
+            TileError::StmatrixArch { arch } => write!(
                 f,
-                "the tile takes {bytes} B, more than one CTA's shared memory ({} B at most)",
-                super::ldmatrix::MAX_TILE_BYTES
+                "stmatrix (the D tile's writer) requires sm_90 or higher; this tile is for {} (legal: arch = sm90 | sm120)",
+                arch.name()
+            ),
+            TileError::TmaRowTooWide { row_bytes, elems } => write!(
+                f,
+                "an unswizzled tile written by TMA needs a box as wide as its {row_bytes}-B row ({elems} elements), but boxDim[0] is at most 256 (legal: rows of at most 256 elements, or swizzle = 32B | 64B | 128B)"
             ),
             TileError::MatrixCount { num, regs } => write!(
                 f,
