@@ -22,7 +22,7 @@ mod tiles;
 // step with it.
 use smemdesc::cuda::cudarc::driver::sys::{CUevent_flags, CUfunction_attribute};
 use smemdesc::cuda::cudarc::driver::{
-    CudaContext, CudaSlice, CudaStream, DevicePtr, LaunchConfig, PushKernelArg,
+    CudaContext, CudaSlice, CudaStream, DevicePtr, PushKernelArg,
 };
 use smemdesc::cuda::cudarc::nvrtc::Ptx;
 use smemdesc::cuda::{self, AlignedTensorMap};
@@ -184,10 +184,8 @@ fn run() -> Res<bool> {
         launch.grid,
         [(M / BM as usize) as u32, (N / BN as usize) as u32, 1]
     );
-    let cfg = LaunchConfig {
-        shared_mem_bytes: smem,
-        ..cuda::launch_config(&launch, THREADS)
-    };
+    let cfg = cuda::launch_config::<Storage>(&launch, THREADS)?;
+    assert_eq!(cfg.shared_mem_bytes, smem);
     println!(
         "launch: grid {:?}, block [{THREADS}, 1, 1], sharedMemBytes {smem} (Storage::LAUNCH_BYTES = {} + {} slack), {} transaction bytes per stage, {} K tiles of {BK}",
         cfg.grid_dim,

@@ -310,23 +310,36 @@ pub fn encode_args(args: &TensorMapArgs) -> Result<AlignedTensorMap, EncodeError
     }
 }
 
-/// The launch configuration cudarc takes, for `block` threads per CTA (the kernel's choice);
-/// grid and `shared_mem_bytes` come from the declarations ([`GemmLaunch`]). A `cta_group = 2`
-/// launch also needs the cluster dims of [`GemmLaunch::cluster`] set on the launch.
+/// The launch configuration cudarc takes, for `block` threads per CTA (the kernel's choice): the
+/// grid from the declarations ([`GemmLaunch`]), the dynamic shared memory from the kernel's
+/// storage `S` (its `LAUNCH_BYTES`: tiles, barriers, epilogue buffers, slack), so a launch cannot
+/// ask for less than the kernel places. A storage smaller than the two tiles need is refused. A
+/// `cta_group = 2` launch also needs the cluster dims of [`GemmLaunch::cluster`] set on the launch.
 ///
 /// ```
-/// use smemdesc::*;
-/// let a = TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 128, 64).stages(4).build().unwrap();
-/// let b = TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::K, 256, 64).stages(4).build().unwrap();
-/// let cfg = smemdesc::cuda::launch_config(&GemmLaunch::new(&a, &b, 4096, 4096).unwrap(), 384);
-/// assert_eq!((cfg.grid_dim, cfg.block_dim.0, cfg.shared_mem_bytes), ((32, 16, 1), 384, 197616));
+/// use smemdesc::prelude::*;
+/// use smemdesc::GemmLaunch;
+/// #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 64), major = K, stages = 4)]
+/// struct TileA;
+/// #[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (256, 64), major = K, stages = 4)]
+/// struct TileB;
+/// #[smem_storage(arch = sm90)]
+/// struct Storage { a: TileA, b: TileB, full: [Mbarrier; 4], empty: [Mbarrier; 4] }
+/// let launch = GemmLaunch::new(&TileA::PLAN, &TileB::PLAN, 4096, 4096).unwrap();
+/// let cfg = smemdesc::cuda::launch_config::<Storage>(&launch, 384).unwrap();
+/// assert_eq!((cfg.grid_dim, cfg.block_dim.0), ((32, 16, 1), 384));
+/// assert_eq!(cfg.shared_mem_bytes, Storage::LAUNCH_BYTES); // 197680: the barriers too
 /// ```
-pub fn launch_config(launch: &GemmLaunch, block: u32) -> cudarc::driver::LaunchConfig {
-    cudarc::driver::LaunchConfig {
+pub fn launch_config<S: crate::smem::SmemStorage>(
+    launch: &GemmLaunch,
+    block: u32,
+) -> Result<cudarc::driver::LaunchConfig, crate::LaunchError> {
+    let launch = launch.with_storage::<S>()?;
+    Ok(cudarc::driver::LaunchConfig {
         grid_dim: (launch.grid[0], launch.grid[1], launch.grid[2]),
         block_dim: (block, 1, 1),
         shared_mem_bytes: launch.shared_mem_bytes,
-    }
+    })
 }
 
 fn data_type(t: TensorMapDataType) -> sys::CUtensorMapDataType {

@@ -38,6 +38,14 @@ pub enum LaunchError {
         /// The limit.
         limit: u32,
     },
+    /// The storage launched with is smaller than the two tiles with their slack: not the storage
+    /// that holds them.
+    StorageTooSmall {
+        /// The storage's `LAUNCH_BYTES`.
+        storage: u32,
+        /// What A and B alone need.
+        tiles: u32,
+    },
 }
 
 impl core::fmt::Display for LaunchError {
@@ -55,6 +63,10 @@ impl core::fmt::Display for LaunchError {
             LaunchError::SmemBudget { bytes, limit } => write!(
                 f,
                 "A and B need {bytes} B of dynamic shared memory but a CTA has {limit} B; use fewer stages"
+            ),
+            LaunchError::StorageTooSmall { storage, tiles } => write!(
+                f,
+                "the storage's LAUNCH_BYTES is {storage} B but A and B alone need {tiles} B: launch with the #[smem_storage] that holds both tiles"
             ),
         }
     }
@@ -170,6 +182,40 @@ impl GemmLaunch {
             smem_b,
             smem_align: align,
             tx_bytes: a.tile.stage_bytes() + b.tile.stage_bytes(),
+        })
+    }
+
+    /// The launch with its dynamic shared memory taken from storage `S` (an `#[smem_storage]`
+    /// struct: tiles, barriers, epilogue buffers and the alignment slack): `shared_mem_bytes`
+    /// becomes `S::LAUNCH_BYTES`. A storage smaller than the two tiles need is refused.
+    ///
+    /// ```
+    /// use smemdesc::prelude::*;
+    /// use smemdesc::GemmLaunch;
+    /// #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 64), major = K, stages = 4)]
+    /// struct TileA;
+    /// #[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (256, 64), major = K, stages = 4)]
+    /// struct TileB;
+    /// #[smem_storage(arch = sm90)]
+    /// struct Storage { a: TileA, b: TileB, full: [Mbarrier; 4], empty: [Mbarrier; 4] }
+    /// let l = GemmLaunch::new(&TileA::PLAN, &TileB::PLAN, 4096, 4096).unwrap();
+    /// assert_eq!(l.shared_mem_bytes, 65536 + 131072 + 1008); // the tiles alone
+    /// let l = l.with_storage::<Storage>().unwrap();
+    /// assert_eq!(l.shared_mem_bytes, Storage::LAUNCH_BYTES); // + the 64 B of barriers
+    /// assert_eq!(Storage::LAUNCH_BYTES, 65536 + 131072 + 64 + 1008);
+    /// ```
+    pub const fn with_storage<S: crate::smem::SmemStorage>(
+        self,
+    ) -> Result<GemmLaunch, LaunchError> {
+        if S::LAUNCH_BYTES < self.shared_mem_bytes {
+            return Err(LaunchError::StorageTooSmall {
+                storage: S::LAUNCH_BYTES,
+                tiles: self.shared_mem_bytes,
+            });
+        }
+        Ok(GemmLaunch {
+            shared_mem_bytes: S::LAUNCH_BYTES,
+            ..self
         })
     }
 }

@@ -79,6 +79,28 @@ pub use smemdesc_core::{
 
 pub use crate::tile_at::TileAt;
 
+/// What every `#[smem_storage]` struct is, for code generic over the storage (the launch:
+/// [`GemmLaunch::with_storage`](crate::GemmLaunch::with_storage), `cuda::launch_config`). The
+/// macro implements it with the struct's own constants.
+///
+/// ```
+/// use smemdesc::{prelude::*, smem::SmemStorage};
+/// #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (64, 64), major = K)]
+/// struct TileA;
+/// #[smem_storage(arch = sm90)]
+/// struct Storage { bar: Mbarrier, a: TileA }
+/// fn launch_bytes<S: SmemStorage>() -> u32 { S::LAUNCH_BYTES }
+/// assert_eq!(launch_bytes::<Storage>(), Storage::LAUNCH_BYTES);
+/// ```
+pub trait SmemStorage {
+    /// Bytes from the storage base to the end of the last member.
+    const BYTES: u32;
+    /// Alignment the storage base needs.
+    const ALIGN: u32;
+    /// `sharedMemBytes` to launch with (`BYTES` plus the slack to align the dynamic base).
+    const LAUNCH_BYTES: u32;
+}
+
 use crate::{Error, SmemTile};
 use core::marker::PhantomData;
 

@@ -107,24 +107,38 @@ fn walk(h: &dyn Handle, c: Counts) -> Vec<String> {
             for k in 0..mmas_k {
                 let d = h.desc_wrapping(mn, k, s);
                 let w = h.desc_wrapping(mn + mmas_mn, k + mmas_k, s);
-                out.push(format!("desc({mn},{k},{s}) {:?} {d:#x} {w:#x}", h.try_desc(mn, k, s)));
+                out.push(format!(
+                    "desc({mn},{k},{s}) {:?} {d:#x} {w:#x}",
+                    h.try_desc(mn, k, s)
+                ));
             }
         }
         for b in 0..c.boxes {
             out.push(format!("tma_dst({b},{s}) {:?}", h.tma_dst(b, s)));
         }
     }
-    for (mn, k, s) in [(mmas_mn, 0, 0), (0, mmas_k, 0), (0, 0, c.stages), (u32::MAX, 0, 0)] {
+    for (mn, k, s) in [
+        (mmas_mn, 0, 0),
+        (0, mmas_k, 0),
+        (0, 0, c.stages),
+        (u32::MAX, 0, 0),
+    ] {
         out.push(format!("try_desc({mn},{k},{s}) {:?}", h.try_desc(mn, k, s)));
     }
     out.push(format!("desc_advanced(3) {:#x}", h.desc_advanced(3)));
     let [tile_mn, tile_k] = c.tile;
     for (mn, k, s) in [(tile_mn, 0, 0), (0, tile_k, 0), (0, 0, c.stages)] {
-        out.push(format!("try_address({mn},{k},{s}) {:?}", h.try_address(mn, k, s)));
+        out.push(format!(
+            "try_address({mn},{k},{s}) {:?}",
+            h.try_address(mn, k, s)
+        ));
     }
     if !c.packed {
         for (mn, k) in elements(tile_mn, tile_k) {
-            out.push(format!("address({mn},{k}) {:?}", h.try_address(mn, k, c.stages - 1)));
+            out.push(format!(
+                "address({mn},{k}) {:?}",
+                h.try_address(mn, k, c.stages - 1)
+            ));
         }
     }
     out
@@ -154,7 +168,10 @@ fn handle_side<T: SmemTile>(addrs: &[u32], c: Counts) -> Vec<String> {
     let [tile_mn, tile_k] = c.tile;
     for (mn, k) in elements(tile_mn, tile_k) {
         let (o, w) = (T::offset(mn, k), T::offset_wrapping(mn + tile_mn, k));
-        out.push(format!("offset({mn},{k}) {o} {w} {:?}", T::try_offset(mn, k)));
+        out.push(format!(
+            "offset({mn},{k}) {o} {w} {:?}",
+            T::try_offset(mn, k)
+        ));
     }
     out
 }
@@ -179,7 +196,10 @@ fn reference_side(plan: &TilePlan, addrs: &[u32], c: Counts) -> Vec<String> {
     let [tile_mn, tile_k] = c.tile;
     for (mn, k) in elements(tile_mn, tile_k) {
         let o = access.offset(mn, k);
-        out.push(format!("offset({mn},{k}) {o} {o} {:?}", access.try_offset(mn, k)));
+        out.push(format!(
+            "offset({mn},{k}) {o} {o} {:?}",
+            access.try_offset(mn, k)
+        ));
     }
     out
 }
@@ -204,7 +224,11 @@ fn check<T: SmemTile>(name: &str, decl: TileDecl) -> Vec<String> {
     let got = handle_side::<T>(&addrs, c);
     let want = reference_side(&plan, &addrs, c);
     if got.len() != want.len() {
-        return vec![format!("{name}: {} numbers, reference {}", got.len(), want.len())];
+        return vec![format!(
+            "{name}: {} numbers, reference {}",
+            got.len(),
+            want.len()
+        )];
     }
     got.iter()
         .zip(&want)

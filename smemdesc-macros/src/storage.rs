@@ -484,6 +484,12 @@ fn emit(st: &syn::DeriveInput, arch: &TokenStream, members: &[Member]) -> TokenS
             #(#items)*
         }
 
+        impl ::smemdesc::smem::SmemStorage for #name {
+            const BYTES: u32 = #name::BYTES;
+            const ALIGN: u32 = #name::ALIGN;
+            const LAUNCH_BYTES: u32 = #name::LAUNCH_BYTES;
+        }
+
         const _: () = {
             let _ = #name::LAYOUT;
         };
