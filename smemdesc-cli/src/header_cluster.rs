@@ -21,6 +21,24 @@ pub(crate) fn cluster_items(
     let Some(((x, y), span)) = o.cluster else {
         return Ok(Vec::new());
     };
+    // As `#[smem_mma]` refuses them: a CTA pair's multicast is not modelled, and a block-scaled
+    // pair's scale-factor tiles (which every stage's barrier also receives) are not declared here.
+    if a.decl.cta_group == 2 {
+        return Err(src.err(
+            span,
+            format!(
+                "#[smem_mma] cluster ({x}, {y}) with cta_group = 2 tiles: the CTA pair's multicast is not modelled; use the pair's own plan (CTA_PAIR) without `cluster`, or cta_group = 1 tiles"
+            ),
+        ));
+    }
+    if smemdesc_core::is_block_scaled(a.kind) {
+        return Err(src.err(
+            span,
+            format!(
+                "#[smem_mma] cluster ({x}, {y}) with a block-scaled kind: header --from does not emit the scale-factor tiles, so its EXPECT_TX would leave their bytes out; use the macro's EXPECT_TX (it adds each #[smem_scale_tile]'s STAGE_BYTES)"
+            ),
+        ));
+    }
     let c = if o.non_portable {
         Cluster::non_portable(x, y)
     } else {

@@ -169,3 +169,34 @@ fn ue8m0_with_vec_16_pairs_like_the_macro() {
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("scale_vec::4X"), "{out}");
 }
+
+/// `cluster` where `#[smem_mma]` refuses it: with `cta_group = 2` tiles (a CTA pair's multicast
+/// is not modelled) and with a block-scaled kind (its scale-factor tiles' bytes would be missing
+/// from `EXPECT_TX`); the same module without `cluster` is accepted.
+#[test]
+fn cluster_refused_where_the_macro_refuses_it() {
+    let pair = |cluster: &str| {
+        format!(
+            "#[smem_mma(accum = f32{cluster})]\npub mod m {{\n\
+             #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (128, 64), major = K, cta_group = 2)]\npub struct A;\n\
+             #[smem_tile(arch = sm100, operand = B, dtype = bf16, tile = (128, 64), major = K, cta_group = 2)]\npub struct B;\n}}\n"
+        )
+    };
+    let (code, _, err) = header("cg2", "cg2.rs", &pair(", cluster = (2, 1)"));
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("cta_group = 2") && err.contains("not modelled"),
+        "{err}"
+    );
+    let (code, _, err) = header("cg2ok", "cg2ok.rs", &pair(""));
+    assert_eq!(code, 0, "{err}");
+    let scaled = "#[smem_mma(accum = f32, cluster = (2, 1))]\npub mod m {\n\
+        #[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (128, 128), major = K, kind = mxf8f6f4)]\npub struct A;\n\
+        #[smem_tile(arch = sm100, operand = B, dtype = e4m3, tile = (128, 128), major = K, kind = mxf8f6f4)]\npub struct B;\n}\n";
+    let (code, _, err) = header("bs", "bs.rs", scaled);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("block-scaled") && err.contains("EXPECT_TX"),
+        "{err}"
+    );
+}
