@@ -18,7 +18,7 @@ fn parse_sync_arch(s: &str) -> Result<SyncArch, String> {
 }
 
 fn parse_type(s: &str) -> Result<ElementType, String> {
-    crate::tile::dtype_any_case(s).ok_or_else(|| {
+    super::tile::dtype_any_case(s).ok_or_else(|| {
         format!("unknown type `{s}`; legal: f16, bf16, tf32, s8, u8, e4m3, e5m2, e3m2, e2m3, e2m1")
     })
 }
