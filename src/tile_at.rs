@@ -89,7 +89,11 @@ macro_rules! reduce {
 }
 
 /// Tile `T` placed at a shared-window address under placement model `M` (the absolute model TMA
-/// writes by default, see [`Placement`]): the type-level handle of the [module](self) docs.
+/// writes by default, see [`Placement`]): the tile's type and one `u32` address. Every layout number
+/// is an inline constant of `T`, so what a kernel runs is the address and the indices combined with
+/// shifts, masks, multiplies and adds, whatever the size of the kernel around it (no layout value,
+/// no table, no run-time division, no call). `#[smem_storage]` member accessors return it;
+/// [`PlacedTile`] is the value-based form, for layouts known only at run time.
 ///
 /// It is `Copy` and one `u32` wide. Every method is a `const fn` evaluated from `T`'s constants;
 /// the checked forms add compares against constants, and their failing path is a panic naming
