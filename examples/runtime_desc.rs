@@ -3,7 +3,7 @@
 //! `#[no_mangle]` functions below contain no `call` (everything inlines to integer code) and load
 //! nothing from memory (no advance table: a run-time subtile index is arithmetic), with every
 //! index unmasked, through the inherent items, the `SmemTile` trait, the core's `TileLayout`
-//! and an `#[smem_storage]` member (`PlacedTile`). The asserting form with unmasked indices keeps its panic: its only call is the
+//! and an `#[smem_storage]` member (`TileAt`). The asserting form with unmasked indices keeps its panic: its only call is the
 //! failing path's (`desc_rt_asserting`).
 //!
 //! ```sh
@@ -87,7 +87,7 @@ pub fn desc_rt_asserting(base: u32, mn: u32, k: u32, stage: u32) -> u64 {
     TileA::desc(base, mn, k, stage)
 }
 
-/// The unchecked form through the trait, unmasked.
+/// The wrapping (unchecked) form through the trait, unmasked.
 #[no_mangle]
 #[inline(never)]
 pub fn desc_rt_trait(base: u32, mn: u32, k: u32, stage: u32) -> u64 {
@@ -104,14 +104,14 @@ pub fn desc_rt_core_checked(base: u32, mn: u32, k: u32, stage: u32) -> u64 {
     }
 }
 
-/// The unchecked form of the core's `TileLayout`, unmasked.
+/// The wrapping (unchecked) form of the core's `TileLayout`, unmasked.
 #[no_mangle]
 #[inline(never)]
 pub fn desc_rt_core(base: u32, mn: u32, k: u32, stage: u32) -> u64 {
     LAYOUT_A.desc_wrapping(base, mn, k, stage)
 }
 
-/// A placed tile's unchecked descriptor (an `#[smem_storage]` member, `PlacedTile`), unmasked.
+/// A storage member's wrapping descriptor (`Storage::a(base)`: a `TileAt<TileA>`), unmasked.
 #[no_mangle]
 #[inline(never)]
 pub fn desc_rt_placed(base: u32, mn: u32, k: u32, stage: u32) -> u64 {
@@ -148,7 +148,7 @@ fn main() {
     desc_rt_loop(0x400, stage % 4, &mut steps);
     println!("stage {stage}: descriptors of the 4 K subtiles at 0x400: {steps:#018x?}");
     println!("checked:   {:#018x}", desc_rt_checked(0x400, 1, 3, stage));
-    println!("unchecked: {:#018x}", desc_rt_unchecked(0x400, 1, 3, stage));
+    println!("wrapping:  {:#018x}", desc_rt_unchecked(0x400, 1, 3, stage));
     println!("in range:  {:#018x}", desc_rt_in_range(1, 3, stage));
     println!("offset(7, 0) = {}", offset_rt(7, 0));
     println!(
