@@ -324,18 +324,18 @@ pub(crate) fn expand(
             pub const TMA_BOXES: u32 = #boxes;
             /// Byte offset lane `lane` of warp `warp` of warpgroup `wg` passes to writer
             /// instruction `instr`.
-            #[inline]
+            #[inline(always)]
             pub const fn writer_offset(wg: u32, warp: u32, instr: u32, lane: u32) -> u32 {
                 Self::EPILOGUE.writer_offset(wg, warp, instr, lane)
             }
             /// The accumulator pair (`d[2p]`, `d[2p + 1]`) in register `q` of instruction `instr`
             /// of chunk `chunk`.
-            #[inline]
+            #[inline(always)]
             pub const fn pair(chunk: u32, instr: u32, q: u32) -> u32 {
                 Self::EPILOGUE.pair(chunk, instr, q)
             }
             /// Box `b`: SMEM offset and tile coordinates `(inner0, row0)`.
-            #[inline]
+            #[inline(always)]
             pub const fn tma_box(b: u32) -> (u32, (u32, u32)) {
                 Self::EPILOGUE.tma_box(b)
             }

@@ -349,7 +349,7 @@ pub(crate) fn expand(
                 /// Warp issues the writer needs for the tile (0 for TMA).
                 pub const WRITER_ISSUES: u32 = #issues;
                 /// Byte offset lane `lane` writes in writer issue `issue` (tile in row order).
-                #[inline]
+                #[inline(always)]
                 pub const fn writer_offset(issue: u32, lane: u32) -> u32 {
                     Self::TILE.writer_address(Self::WRITER, issue, lane)
                 }
@@ -406,13 +406,13 @@ pub(crate) fn expand(
             pub const READER_CONFLICT_FREE: bool = #reader_free;
             /// Byte offset (from the 1024-B-aligned tile base) lane `lane` passes to
             /// `ldmatrix` number `instr`.
-            #[inline]
+            #[inline(always)]
             pub const fn ldmatrix_offset(instr: u32, lane: u32) -> u32 {
                 Self::TILE.address(instr, lane)
             }
             /// Register `d` of `ldmatrix` number `instr`: `(kstep, fragment, reg)`, the 32-bit
             /// register `reg` of the fragment at index `fragment` along MN.
-            #[inline]
+            #[inline(always)]
             pub const fn dest(instr: u32, d: u32) -> (u32, u32, u32) {
                 Self::TILE.dest(instr, d)
             }

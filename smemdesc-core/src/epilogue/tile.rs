@@ -209,7 +209,7 @@ impl EpilogueTile {
     /// # use smemdesc_core::{ElementType, epilogue::*};
     /// assert_eq!(EpilogueSpec::new(ElementType::BF16, 64, 64, 64).expect_valid().spec().m, 64);
     /// ```
-    #[inline]
+    #[inline(always)]
     pub const fn spec(&self) -> EpilogueSpec {
         self.spec
     }
@@ -234,7 +234,7 @@ impl EpilogueTile {
     /// let l = EpilogueSpec::new(ElementType::BF16, 64, 64, 64).expect_valid().layout();
     /// assert_eq!((l.rows, l.row_bytes), (64, 128));
     /// ```
-    #[inline]
+    #[inline(always)]
     pub const fn layout(&self) -> RowLayout {
         let rows = match self.spec.major {
             CMajor::N => self.spec.m,
@@ -255,7 +255,7 @@ impl EpilogueTile {
     /// let e = EpilogueSpec::new(ElementType::BF16, 64, 64, 64).expect_valid();
     /// assert_eq!(e.offset(1, 0), 128 + 16); // 128B swizzle: row 1's chunk 0 moves to chunk 1
     /// ```
-    #[inline]
+    #[inline(always)]
     pub const fn offset(&self, row: u32, col: u32) -> u32 {
         let eb = self.spec.dtype.bits() / 8;
         match self.spec.major {
@@ -358,7 +358,7 @@ impl EpilogueTile {
     /// // chunk 1 = columns 64..128: 8 column blocks x 2 row halves = 16 pairs per chunk before it
     /// assert_eq!(e.pair(1, 0, 3), 16 + 3);
     /// ```
-    #[inline]
+    #[inline(always)]
     pub const fn pair(&self, chunk: u32, instr: u32, q: u32) -> u32 {
         let per = match self.spec.writer {
             EpiWriter::Stmatrix { num, .. } => num,
@@ -377,7 +377,7 @@ impl EpilogueTile {
     /// // lane 17: matrix 2 = rows 0..8, columns 8..16, row 1
     /// assert_eq!(e.writer_offset(0, 0, 0, 17), e.offset(1, 8));
     /// ```
-    #[inline]
+    #[inline(always)]
     pub const fn writer_offset(&self, wg: u32, warp: u32, instr: u32, lane: u32) -> u32 {
         let row0 = 64 * wg + 16 * warp;
         match self.spec.writer {
@@ -485,7 +485,7 @@ impl EpilogueTile {
     /// let e = EpilogueSpec::new(ElementType::BF16, 64, 128, 128).expect_valid();
     /// assert_eq!(e.tma_box(1), (8192, (64, 0)));
     /// ```
-    #[inline]
+    #[inline(always)]
     pub const fn tma_box(&self, b: u32) -> (u32, (u32, u32)) {
         let l = self.layout();
         let [inner, rows] = self.tma_box_dim();

@@ -198,7 +198,7 @@ impl LdmatrixTile {
     /// let t = LdmatrixTile::new(mma, FragOperand::B, Major::Mn, 64, 32, None, 4).unwrap();
     /// assert_eq!((t.layout().rows, t.layout().row_bytes), (32, 128)); // K rows of 64 halves
     /// ```
-    #[inline]
+    #[inline(always)]
     pub const fn layout(&self) -> RowLayout {
         self.layout
     }
@@ -221,7 +221,7 @@ impl LdmatrixTile {
     }
 
     /// Bits per stored element: the operand's register width, 16 for a C/D tile.
-    #[inline]
+    #[inline(always)]
     const fn bits(&self) -> u32 {
         match self.op {
             FragOperand::C => 16,
@@ -237,13 +237,13 @@ impl LdmatrixTile {
     /// let mma = MmaSync::new(SyncArch::Sm80, SyncShape::M16N8K16, ElementType::F16).unwrap();
     /// assert!(LdmatrixTile::new(mma, FragOperand::B, Major::Mn, 8, 16, None, 2).unwrap().trans());
     /// ```
-    #[inline]
+    #[inline(always)]
     pub const fn trans(&self) -> bool {
         matches!(self.major, Major::Mn)
     }
 
     /// Registers of one k-step over all fragments of the tile's MN extent.
-    #[inline]
+    #[inline(always)]
     const fn regs_per_kstep(&self) -> u32 {
         match self.op {
             FragOperand::A => self.mma.regs(self.op) * (self.mn / 16),
@@ -253,7 +253,7 @@ impl LdmatrixTile {
     }
 
     /// 32-bit registers of one fragment in this tile (C/D: 2, the 16-bit pairs).
-    #[inline]
+    #[inline(always)]
     const fn frag_regs(&self) -> u32 {
         match self.op {
             FragOperand::C => 2,
@@ -302,7 +302,7 @@ impl LdmatrixTile {
     /// let t = LdmatrixTile::new(mma, FragOperand::B, Major::K, 16, 16, None, 4).unwrap();
     /// assert_eq!(t.dest(0, 2), (0, 1, 0)); // x4 over B: b0/b1 of n-fragment 0, then of 1
     /// ```
-    #[inline]
+    #[inline(always)]
     pub const fn dest(&self, instr: u32, d: u32) -> (u32, u32, u32) {
         let per = self.regs_per_kstep() / self.num;
         let kstep = instr / per;
@@ -313,7 +313,7 @@ impl LdmatrixTile {
 
     /// The core matrix register `reg` of fragment `frag` at `kstep` covers: its first
     /// `(mn, k)` element.
-    #[inline]
+    #[inline(always)]
     const fn block(&self, kstep: u32, frag: u32, reg: u32) -> (u32, u32) {
         let p = self.mma.per_reg();
         let kk = kstep * self.mma.shape.k();
@@ -338,7 +338,7 @@ impl LdmatrixTile {
     /// // rows of 32 B; matrix 2 = a4/a5: rows 0..7, K 8..15 (bytes 16..31)
     /// assert_eq!(t.address(0, 16 + 3), 3 * 32 + 16);
     /// ```
-    #[inline]
+    #[inline(always)]
     pub const fn address(&self, instr: u32, lane: u32) -> u32 {
         let q = (lane / 8) % self.num;
         let r = lane % 8;
@@ -444,7 +444,7 @@ impl LdmatrixTile {
     /// let t = LdmatrixTile::new(mma, FragOperand::A, Major::K, 16, 64, Some(SwizzleMode::None), 4).unwrap();
     /// assert_eq!(t.writer_address(Writer::CpAsync16, 0, 9), 128 + 16);
     /// ```
-    #[inline]
+    #[inline(always)]
     pub const fn writer_address(&self, w: Writer, issue: u32, lane: u32) -> u32 {
         let b = w.bytes();
         if !matches!(b, 4 | 8 | 16) {

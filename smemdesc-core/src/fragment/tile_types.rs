@@ -36,7 +36,7 @@ impl RowLayout {
     /// let l = smemdesc_core::fragment::RowLayout { rows: 8, row_bytes: 128, swizzle: SwizzleMode::B64, pad: 0 };
     /// assert_eq!(l.offset(0, 64), 8 * 64); // the second 64-B atom column
     /// ```
-    #[inline]
+    #[inline(always)]
     pub const fn offset(&self, row: u32, byte: u32) -> u32 {
         if self.swizzle.is_swizzled() {
             let w = self.swizzle.atom_width();

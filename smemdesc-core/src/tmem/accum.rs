@@ -47,7 +47,7 @@ impl DataPath {
     /// ```
     /// assert_eq!(smemdesc_core::DataPath::HalfLanes.lanes_per_warp(), 16);
     /// ```
-    #[inline]
+    #[inline(always)]
     pub const fn lanes_per_warp(self) -> u32 {
         match self {
             DataPath::HalfLanes => 16,
@@ -183,7 +183,7 @@ impl TmemAccum {
     /// let d = TmemAccum::new(128, 64, 1, AccumType::F32).unwrap();
     /// assert_eq!(d.address_wrapping(100, 7), (100, 7));
     /// ```
-    #[inline]
+    #[inline(always)]
     pub const fn address_wrapping(&self, m: u32, n: u32) -> (u32, u32) {
         // out-of-range arguments wrap (never an overflow panic)
         match self.path {
@@ -204,7 +204,7 @@ impl TmemAccum {
         since = "0.2.0",
         note = "renamed to `address_wrapping` (a safe function; `_unchecked` suggested `unsafe`)"
     )]
-    #[inline]
+    #[inline(always)]
     pub const fn address_unchecked(&self, m: u32, n: u32) -> (u32, u32) {
         self.address_wrapping(m, n)
     }
@@ -243,7 +243,7 @@ impl TmemAccum {
     /// let d = TmemAccum::new(64, 64, 1, AccumType::F32).unwrap();
     /// assert_eq!(d.element_wrapping(97, 5), (49, 5));
     /// ```
-    #[inline]
+    #[inline(always)]
     pub const fn element_wrapping(&self, lane: u32, col: u32) -> (u32, u32) {
         match self.path {
             DataPath::Full => (lane, col),
@@ -262,7 +262,7 @@ impl TmemAccum {
         since = "0.2.0",
         note = "renamed to `element_wrapping` (a safe function; `_unchecked` suggested `unsafe`)"
     )]
-    #[inline]
+    #[inline(always)]
     pub const fn element_unchecked(&self, lane: u32, col: u32) -> (u32, u32) {
         self.element_wrapping(lane, col)
     }
@@ -291,7 +291,7 @@ impl TmemAccum {
     /// # use smemdesc_core::*;
     /// assert_eq!(TmemAccum::taddr(0x0000_0040, 32, 8), 0x0020_0048);
     /// ```
-    #[inline]
+    #[inline(always)]
     pub const fn taddr(base: u32, lane: u32, col: u32) -> u32 {
         base.wrapping_add((lane << 16) | col)
     }

@@ -156,7 +156,7 @@ impl TmemLoadMap {
     /// let m = TmemAccum::new(128, 64, 1, AccumType::F32).unwrap().load_map(TmemLoad::parse("32x32b.x16").unwrap()).unwrap();
     /// assert_eq!(m.load_offset(2, 3), (64 << 16) | 48);
     /// ```
-    #[inline]
+    #[inline(always)]
     pub const fn load_offset(&self, warp: u32, i: u32) -> u32 {
         // halves is 1 or 2: a shift and a mask (no division, no division-by-zero panic path);
         // out-of-range arguments wrap
@@ -174,7 +174,7 @@ impl TmemLoadMap {
     /// let m = TmemAccum::new(128, 64, 1, AccumType::F32).unwrap().load_map(TmemLoad::parse("16x256b.x1").unwrap()).unwrap();
     /// assert_eq!(m.reg_address_wrapping(37, 6), (32 + 16 + 1 + 8, 2)); // load 1 = lanes +16
     /// ```
-    #[inline]
+    #[inline(always)]
     pub const fn reg_address_wrapping(&self, thread: u32, reg: u32) -> (u32, u32) {
         // regs() and cols() are powers of two, halves is 1 or 2: shifts and masks only;
         // `thread` is taken modulo 128, out-of-range registers wrap
@@ -196,7 +196,7 @@ impl TmemLoadMap {
         since = "0.2.0",
         note = "renamed to `reg_address_wrapping` (a safe function; `_unchecked` suggested `unsafe`)"
     )]
-    #[inline]
+    #[inline(always)]
     pub const fn reg_address_unchecked(&self, thread: u32, reg: u32) -> (u32, u32) {
         self.reg_address_wrapping(thread, reg)
     }
@@ -208,7 +208,7 @@ impl TmemLoadMap {
     /// let m = TmemAccum::new(128, 128, 2, AccumType::F32).unwrap().load_map(TmemLoad::parse("32x32b.x16").unwrap()).unwrap();
     /// assert_eq!(m.reg_element_wrapping(64, 0), (0, 64));
     /// ```
-    #[inline]
+    #[inline(always)]
     pub const fn reg_element_wrapping(&self, thread: u32, reg: u32) -> (u32, u32) {
         let (lane, col) = self.reg_address_wrapping(thread, reg);
         self.accum.element_wrapping(lane, col)
@@ -221,7 +221,7 @@ impl TmemLoadMap {
         since = "0.2.0",
         note = "renamed to `reg_element_wrapping` (a safe function; `_unchecked` suggested `unsafe`)"
     )]
-    #[inline]
+    #[inline(always)]
     pub const fn reg_element_unchecked(&self, thread: u32, reg: u32) -> (u32, u32) {
         self.reg_element_wrapping(thread, reg)
     }
@@ -260,7 +260,7 @@ impl TmemLoadMap {
     /// let m = TmemAccum::new(64, 64, 1, AccumType::F32).unwrap().load_map(TmemLoad::parse("16x32bx2.x16").unwrap()).unwrap();
     /// assert_eq!(m.element_reg_wrapping(17, 20), (33 + 16, 4));
     /// ```
-    #[inline]
+    #[inline(always)]
     pub const fn element_reg_wrapping(&self, m: u32, n: u32) -> (u32, u32) {
         let (lane, col) = self.accum.address_wrapping(m, n);
         let within = lane & 31;
@@ -287,7 +287,7 @@ impl TmemLoadMap {
         since = "0.2.0",
         note = "renamed to `element_reg_wrapping` (a safe function; `_unchecked` suggested `unsafe`)"
     )]
-    #[inline]
+    #[inline(always)]
     pub const fn element_reg_unchecked(&self, m: u32, n: u32) -> (u32, u32) {
         self.element_reg_wrapping(m, n)
     }

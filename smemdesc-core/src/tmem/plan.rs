@@ -365,7 +365,7 @@ impl TmemPlan {
     /// # let p = MmaPair::pair(&a, &b, PairOptions::new(AccumType::F32)).unwrap();
     /// assert_eq!(TmemPlanDecl::new(&p).stages(2).build().unwrap().accum_column(1), 32);
     /// ```
-    #[inline]
+    #[inline(always)]
     pub const fn accum_column(&self, s: u32) -> u32 {
         s.wrapping_mul(self.accum.cols())
     }
@@ -382,7 +382,7 @@ impl TmemPlan {
     /// let plan = TmemPlanDecl::new(&p).scale(&sf(Operand::A), &sf(Operand::B)).build().unwrap();
     /// assert_eq!(plan.sf_taddr(0, 0, 1), (128 | (2 << 30), 136 | (2 << 30)));
     /// ```
-    #[inline]
+    #[inline(always)]
     pub const fn sf_taddr(&self, base: u32, stage: u32, kstep: u32) -> (u32, u32) {
         let (Some(a), Some(b)) = (self.sfa, self.sfb) else {
             return (0, 0);
