@@ -81,7 +81,9 @@
 #[cfg_attr(docsrs, doc(cfg(feature = "cudarc")))]
 pub mod cuda;
 pub mod guide;
+mod radix;
 mod tile_at;
+mod tile_entries;
 mod tile_items;
 
 pub mod launch;

@@ -20,73 +20,14 @@
 //! assert_eq!(TileAt::<TileA8>::advance_mn(1) as usize, usize::from(TileA8::ADVANCE_MN[1]));
 //! ```
 
+use crate::radix::{__nonzero, mode_eval, reduce};
 use crate::{Error, SmemDescriptor, SmemTile};
 use core::marker::PhantomData;
 use smemdesc_core::access::{
     __fail, __start_error, WHAT_ELEMENT_K, WHAT_ELEMENT_MN, WHAT_STAGE, WHAT_SUBTILE_K,
     WHAT_SUBTILE_MN,
 };
-use smemdesc_core::{Absolute, PlacedTile, Placement, PlacementModel, MAX_SUBMODES};
-
-// The evaluation below is written out for four sub-modes per mode.
-const _: () = assert!(MAX_SUBMODES == 4);
-
-/// `x`, or 1 for 0: a divisor that is never zero (a zero shape is skipped by `Mode::eval`).
-#[doc(hidden)]
-pub const fn __nonzero(x: u32) -> u32 {
-    if x == 0 {
-        1
-    } else {
-        x
-    }
-}
-
-/// Digit `$i` of coordinate `$c` in the constant mode `$mode`, times its stride: the shape, the
-/// stride and the divisor are inline constants, a power of two is a shift or a mask.
-macro_rules! digit {
-    ($mode:expr, $i:literal, $c:ident) => {
-        if const { $i < $mode.rank() && $mode.shape($i) > 0 } {
-            let q = if const { $mode.prefix_size($i).is_power_of_two() } {
-                $c >> const { $mode.prefix_size($i).trailing_zeros() }
-            } else {
-                $c / const { __nonzero($mode.prefix_size($i)) }
-            };
-            // The slowest sub-mode takes what is left: in range, the quotient is the digit.
-            let d = if const { $i + 1 >= $mode.rank() } {
-                q
-            } else if const { $mode.shape($i).is_power_of_two() } {
-                q & const { $mode.shape($i).wrapping_sub(1) }
-            } else {
-                q % const { __nonzero($mode.shape($i)) }
-            };
-            d.wrapping_mul(const { $mode.stride($i) })
-        } else {
-            0
-        }
-    };
-}
-
-/// `Mode::eval` of the constant mode `$mode` at `$c < size`, straight-line.
-macro_rules! mode_eval {
-    ($mode:expr, $c:expr) => {{
-        let c: u32 = $c;
-        digit!($mode, 0, c)
-            .wrapping_add(digit!($mode, 1, c))
-            .wrapping_add(digit!($mode, 2, c))
-            .wrapping_add(digit!($mode, 3, c))
-    }};
-}
-
-/// `$x % $n` for a constant `$n`: a mask when it is a power of two.
-macro_rules! reduce {
-    ($x:expr, $n:expr) => {
-        if const { $n.is_power_of_two() } {
-            $x & const { $n.wrapping_sub(1) }
-        } else {
-            $x % const { __nonzero($n) }
-        }
-    };
-}
+use smemdesc_core::{Absolute, PlacedTile, Placement, PlacementModel};
 
 /// Tile `T` placed at a shared-window address under placement model `M` (the absolute model TMA
 /// writes by default, see [`Placement`]): the tile's type and one `u32` address. Every layout number
@@ -263,109 +204,9 @@ impl<T: SmemTile, M: PlacementModel> TileAt<T, M> {
         mode_eval!(T::ACCESS.grid.mn, mn).wrapping_add(mode_eval!(T::ACCESS.grid.k, k))
     }
 
-    /// `ADVANCE_MN[i]` computed, not read from a table (a run-time `i` loads nothing); `i` must
-    /// be below `MMAS_MN` (a panic otherwise: a compile error in `const`, a `trap` on nvptx64).
-    ///
-    /// ```
-    /// use smemdesc::{prelude::*, smem::TileAt};
-    /// #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 64), major = K, mma = m64n256k16)]
-    /// struct T;
-    /// const A1: u16 = TileAt::<T>::advance_mn(1);
-    /// assert_eq!(A1, T::ADVANCE_MN[1]); // 64 rows of 128 B: 512 units
-    /// ```
-    #[inline(always)]
-    #[track_caller]
-    pub const fn advance_mn(i: u32) -> u16 {
-        if i >= T::MMAS_MN {
-            __fail(&Error::IndexOutOfRange {
-                what: WHAT_SUBTILE_MN,
-                index: i,
-                count: T::MMAS_MN,
-            });
-        }
-        mode_eval!(T::ACCESS.grid.mn, i) as u16
-    }
-
-    /// `ADVANCE_K[i]` computed (see [`advance_mn`](Self::advance_mn)); `i < MMAS_K`.
-    ///
-    /// ```
-    /// use smemdesc::{prelude::*, smem::TileAt};
-    /// #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (64, 64), major = K)]
-    /// struct T;
-    /// assert_eq!(TileAt::<T>::advance_k(3), T::ADVANCE_K[3]); // 3 x 32 B: 6 units
-    /// ```
-    #[inline(always)]
-    #[track_caller]
-    pub const fn advance_k(i: u32) -> u16 {
-        if i >= T::MMAS_K {
-            __fail(&Error::IndexOutOfRange {
-                what: WHAT_SUBTILE_K,
-                index: i,
-                count: T::MMAS_K,
-            });
-        }
-        mode_eval!(T::ACCESS.grid.k, i) as u16
-    }
-
-    /// `TMA_BOX_COORDS[b]` computed: box `b`'s origin `[mn0, k0]` in elements; `b < TMA_BOXES`.
-    ///
-    /// ```
-    /// use smemdesc::{prelude::*, smem::TileAt};
-    /// #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (64, 128), major = K)]
-    /// struct T;
-    /// assert_eq!(TileAt::<T>::tma_box_coord(1), T::TMA_BOX_COORDS[1]); // [0, 64]
-    /// ```
-    #[inline(always)]
-    #[track_caller]
-    pub const fn tma_box_coord(b: u32) -> [u32; 2] {
-        Self::check_box(b);
-        Self::box_coord(b)
-    }
-
-    /// `TMA_BOX_OFFSETS[b]` computed: box `b`'s byte offset inside a stage; `b < TMA_BOXES`.
-    ///
-    /// ```
-    /// use smemdesc::{prelude::*, smem::TileAt};
-    /// #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (64, 128), major = K)]
-    /// struct T;
-    /// assert_eq!(TileAt::<T>::tma_box_offset(1), T::TMA_BOX_OFFSETS[1]); // 8192
-    /// ```
-    #[inline(always)]
-    #[track_caller]
-    pub const fn tma_box_offset(b: u32) -> u32 {
-        Self::check_box(b);
-        Self::box_offset(b)
-    }
-
-    #[inline(always)]
-    #[track_caller]
-    const fn check_box(b: u32) {
-        if b >= T::TMA_BOXES {
-            __fail(&Error::IndexOutOfRange {
-                what: "TMA box",
-                index: b,
-                count: T::TMA_BOXES,
-            });
-        }
-    }
-
-    #[inline(always)]
-    const fn box_coord(b: u32) -> [u32; 2] {
-        [
-            mode_eval!(T::PLAN.tma.box_coord_modes().0, b),
-            mode_eval!(T::PLAN.tma.box_coord_modes().1, b),
-        ]
-    }
-
-    #[inline(always)]
-    const fn box_offset(b: u32) -> u32 {
-        let [mn, k] = Self::box_coord(b);
-        Self::cell_offset(mn, k)
-    }
-
     /// Unswizzled byte offset of element `(mn, k)` (in range) inside one stage.
     #[inline(always)]
-    const fn cell_offset(mn: u32, k: u32) -> u32 {
+    pub(crate) const fn cell_offset(mn: u32, k: u32) -> u32 {
         let cell_k = if const { T::ACCESS.values_per_cell.is_power_of_two() } {
             k >> const { T::ACCESS.values_per_cell.trailing_zeros() }
         } else {
