@@ -7,8 +7,9 @@
 //! * The 128 threads copy the operands from global memory with plain stores at the swizzled byte
 //!   offsets `offset_wrapping(mn, k)` gives, evaluated on the device (LLVM folds the layout into
 //!   shifts, masks and one XOR).
-//! * The descriptors come from `PlacedTile::<Absolute>::new_unvalidated(T::PLAN.tile,
-//!   shared_address).desc_wrapping(0, 0, 0)` (what an `#[smem_storage]` member accessor returns)
+//! * The descriptors come from `TileAt::<T>::new_unvalidated(shared_address).desc_wrapping(0, 0,
+//!   0)` (what an `#[smem_storage]` member accessor returns: the tile's type and one `u32`, no
+//!   layout value for cuda-oxide's single optimisation pass to rebuild)
 //!   after the kernel checks the placement precondition itself (base aligned to `ALIGN`, tile
 //!   inside the 14-bit start-address field); a failed check sets a status bit instead of
 //!   producing a descriptor. The checked forms (`try_offset`, `try_desc`, `TileLayout::place`)
@@ -25,7 +26,7 @@ use cuda_device::wgmma::{
     wgmma_commit_group, wgmma_fence, wgmma_mma_m64n64k16_f32_bf16, wgmma_wait_group,
 };
 use cuda_device::{DisjointSlice, kernel, thread};
-use smemdesc::smem::{Absolute, PlacedTile};
+use smemdesc::smem::TileAt;
 use smemdesc::SmemTile;
 
 include!("tiles.rs");
@@ -90,13 +91,13 @@ pub unsafe fn smemdesc_wgmma_m64n64k16(a: &[u16], b: &[u16], mut out: DisjointSl
             addr.is_multiple_of(align) && addr + bytes <= 1 << 18
         };
         let desc_a = if placed(a_addr, TileA::ALIGN, TileA::BYTES) {
-            PlacedTile::<Absolute>::new_unvalidated(TileA::PLAN.tile, a_addr).desc_wrapping(0, 0, 0)
+            TileAt::<TileA>::new_unvalidated(a_addr).desc_wrapping(0, 0, 0)
         } else {
             status |= 4;
             0
         };
         let desc_b = if placed(b_addr, TileB::ALIGN, TileB::BYTES) {
-            PlacedTile::<Absolute>::new_unvalidated(TileB::PLAN.tile, b_addr).desc_wrapping(0, 0, 0)
+            TileAt::<TileB>::new_unvalidated(b_addr).desc_wrapping(0, 0, 0)
         } else {
             status |= 8;
             0
@@ -185,8 +186,8 @@ pub unsafe fn smemdesc_wgmma_k64_sw128(a: &[u16], b: &[u16], mut out: DisjointSl
             status |= 8;
         }
         let (ta, tb) = (
-            PlacedTile::<Absolute>::new_unvalidated(TileA128::PLAN.tile, a_addr),
-            PlacedTile::<Absolute>::new_unvalidated(TileB128::PLAN.tile, b_addr),
+            TileAt::<TileA128>::new_unvalidated(a_addr),
+            TileAt::<TileB128>::new_unvalidated(b_addr),
         );
         let da = [
             ta.desc_wrapping(0, 0, 0),
