@@ -293,17 +293,17 @@ pub(crate) fn expand(
 
         impl #name {
             /// The core's plan (checked when the macro expanded).
-            pub const EPILOGUE: ::smemdesc::epilogue::EpilogueTile = match ::smemdesc::epilogue::EpilogueSpec::new(#dt, #m, #n, #wn)
-                .major(#major)
-                .stages(#stages)
-                .writer(#writer)
-                .reader(#reader)
-                .swizzle(#sw)
-                .build()
-            {
-                ::core::result::Result::Ok(t) => t,
-                ::core::result::Result::Err(_) => panic!("checked by #[smem_epilogue_tile]"),
-            };
+            /// (Checked when the macro expanded, in native code: the constant is its parts, so the
+            /// compiler's const evaluator does not walk the tile again.)
+            pub const EPILOGUE: ::smemdesc::epilogue::EpilogueTile = ::smemdesc::epilogue::EpilogueTile::__checked(
+                ::smemdesc::epilogue::EpilogueSpec::new(#dt, #m, #n, #wn)
+                    .major(#major)
+                    .stages(#stages)
+                    .writer(#writer)
+                    .reader(#reader)
+                    .swizzle(#sw),
+                #sw,
+            );
             /// The swizzle (picked or given; the TMA store map's).
             pub const SWIZZLE: ::smemdesc::SwizzleMode = #sw;
             /// Bytes of one stage.

@@ -162,6 +162,20 @@ impl EpilogueTile {
         Ok(EpilogueTile { spec, swizzle })
     }
 
+    /// The tile `#[smem_epilogue_tile]` already built and checked at expansion time, from its
+    /// parts, without checking them again (not an API: the checks, and the bank walk behind the
+    /// swizzle, ran in the proc macro, in native code, not in the const evaluator).
+    ///
+    /// ```
+    /// use smemdesc_core::{ElementType, SwizzleMode, epilogue::*};
+    /// let spec = EpilogueSpec::new(ElementType::BF16, 64, 64, 64).swizzle(SwizzleMode::B128);
+    /// assert_eq!(EpilogueTile::__checked(spec, SwizzleMode::B128), spec.build().unwrap());
+    /// ```
+    #[doc(hidden)]
+    pub const fn __checked(spec: EpilogueSpec, swizzle: SwizzleMode) -> EpilogueTile {
+        EpilogueTile { spec, swizzle }
+    }
+
     #[inline]
     const fn row_bytes_of(spec: &EpilogueSpec) -> u32 {
         let ebytes = spec.dtype.bits() / 8;
