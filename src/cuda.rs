@@ -27,7 +27,7 @@
 //! your program may call; the driver installed at run time may be newer (with dynamic loading,
 //! cudarc's default, the library is found when first used). With no version chosen, cudarc's build
 //! script stops with the list of its `cuda-*` features. The feature needs Rust 1.88 (cudarc's
-//! `libloading`), above the crate's 1.83 MSRV.
+//! `libloading`), above the crate's 1.85 MSRV.
 //!
 //! # Passing a map to a kernel
 //!

@@ -28,7 +28,7 @@ pub(crate) struct Plain {
 
 /// The supported plain types with `size_of`/`align_of` (the macro's numbers: it emits exactly
 /// these `size_of::<T>()`/`align_of::<T>()`). `u128`/`i128`: 16 B aligned to 16 with the
-/// toolchains smemdesc supports (Rust 1.77 made it 16 on x86-64 too; MSRV 1.83), as on nvptx64.
+/// toolchains smemdesc supports (Rust 1.77 made it 16 on x86-64 too; MSRV 1.85), as on nvptx64.
 fn scalar_layout(name: &str) -> Option<(usize, usize)> {
     Some(match name {
         "u8" => (size_of::<u8>(), align_of::<u8>()),
