@@ -1,14 +1,9 @@
-//! Mixed-radix evaluation with every number an inline constant: what [`TileAt`](crate::smem::TileAt)
-//! evaluates a tile's layout and subtile grid with. A mode of the core's layout algebra
-//! (`Mode`: up to four sub-modes of shape and stride) named by a constant expression over a
-//! generic tile type becomes straight-line code in which each shape, stride and divisor is an
-//! inline `const` block: a power of two is a shift or a mask, anything else a division by a
-//! constant (which no declared tile needs: `tests/tile_at.rs` walks them all).
-
-use smemdesc_core::MAX_SUBMODES;
-
-// The evaluation below is written out for four sub-modes per mode.
-const _: () = assert!(MAX_SUBMODES == 4);
+//! Mixed-radix evaluation with every number a constant: what [`TileAt`](crate::smem::TileAt)
+//! evaluates a tile's layout and subtile grid with. A mode of the core's layout algebra (`Mode`:
+//! up to four sub-modes of shape and stride) named by a constant expression over a generic tile
+//! type becomes its [`Radix`](crate::Radix), computed in an inline `const` block, then
+//! straight-line code on its fields: a power of two is a shift or a mask, anything else a
+//! division by a constant (which no declared tile needs: `tests/tile_at.rs` walks them all).
 
 /// `x`, or 1 for 0: a divisor that is never zero (a zero shape is skipped by `Mode::eval`).
 #[doc(hidden)]
@@ -20,39 +15,13 @@ pub const fn __nonzero(x: u32) -> u32 {
     }
 }
 
-/// Digit `$i` of coordinate `$c` in the constant mode `$mode`, times its stride: the shape, the
-/// stride and the divisor are inline constants, a power of two is a shift or a mask.
-macro_rules! digit {
-    ($mode:expr, $i:literal, $c:ident) => {
-        if const { $i < $mode.rank() && $mode.shape($i) > 0 } {
-            let q = if const { $mode.prefix_size($i).is_power_of_two() } {
-                $c >> const { $mode.prefix_size($i).trailing_zeros() }
-            } else {
-                $c / const { $crate::radix::__nonzero($mode.prefix_size($i)) }
-            };
-            // The slowest sub-mode takes what is left: in range, the quotient is the digit.
-            let d = if const { $i + 1 >= $mode.rank() } {
-                q
-            } else if const { $mode.shape($i).is_power_of_two() } {
-                q & const { $mode.shape($i).wrapping_sub(1) }
-            } else {
-                q % const { $crate::radix::__nonzero($mode.shape($i)) }
-            };
-            d.wrapping_mul(const { $mode.stride($i) })
-        } else {
-            0
-        }
-    };
-}
-
-/// `Mode::eval` of the constant mode `$mode` at `$c < size`, straight-line.
+/// `Mode::eval` of the constant mode `$mode` at `$c < size`: the mode's [`Radix`](crate::Radix)
+/// taken in one inline `const` block (one evaluation per call site: cheap to build), then
+/// straight-line shifts, masks and multiplies on its constant fields.
 macro_rules! mode_eval {
     ($mode:expr, $c:expr) => {{
-        let c: u32 = $c;
-        $crate::radix::digit!($mode, 0, c)
-            .wrapping_add($crate::radix::digit!($mode, 1, c))
-            .wrapping_add($crate::radix::digit!($mode, 2, c))
-            .wrapping_add($crate::radix::digit!($mode, 3, c))
+        let r: $crate::Radix = const { $crate::Radix::of($mode) };
+        r.eval($c)
     }};
 }
 
@@ -67,4 +36,4 @@ macro_rules! reduce {
     };
 }
 
-pub(crate) use {digit, mode_eval, reduce};
+pub(crate) use {mode_eval, reduce};

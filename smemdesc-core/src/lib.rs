@@ -62,7 +62,7 @@ pub use base::{MMA_KEYS, TILE_KEYS};
 pub use layout::Atom;
 pub use layout::{layout_type_code, layout_type_from_code, DescriptorFields, SmemDescriptor};
 pub use layout::{CanonicalForm, Slot};
-pub use layout::{Layout, Mode, SwizzledLayout, MAX_SUBMODES};
+pub use layout::{Layout, Mode, Radix, SwizzledLayout, MAX_SUBMODES};
 pub use mma::IdescError;
 pub use mma::{check_mma_shape, check_mn_major, MmaKind, MmaShape, Operand};
 pub use mma::{format_code, format_type, is_block_scaled, AccumType, InstrDesc, ScaleFormat};
