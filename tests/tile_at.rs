@@ -92,9 +92,6 @@ struct Counts {
     stages: u32,
     tile: [u32; 2],
     boxes: u32,
-    /// Packed fp4: the value form's `address` does not halve K (one byte holds two values); the
-    /// tile's own offsets do, and so does the handle: elements are compared through `offset`.
-    packed: bool,
 }
 
 /// Every form at every index in range, one past each range, and wrapped indices.
@@ -133,13 +130,11 @@ fn walk(h: &dyn Handle, c: Counts) -> Vec<String> {
             h.try_address(mn, k, s)
         ));
     }
-    if !c.packed {
-        for (mn, k) in elements(tile_mn, tile_k) {
-            out.push(format!(
-                "address({mn},{k}) {:?}",
-                h.try_address(mn, k, c.stages - 1)
-            ));
-        }
+    for (mn, k) in elements(tile_mn, tile_k) {
+        out.push(format!(
+            "address({mn},{k}) {:?}",
+            h.try_address(mn, k, c.stages - 1)
+        ));
     }
     out
 }
@@ -213,7 +208,6 @@ fn check<T: SmemTile>(name: &str, decl: TileDecl) -> Vec<String> {
         stages: tile.spec().stages,
         tile: [tile.spec().tile_mn, tile.spec().tile_k],
         boxes: plan.tma.boxes,
-        packed: access.values_per_cell > 1,
     };
     // Swizzled tiles need 128 B (sm90) or the repeat (sm100); 0x2180 rounded down is off the
     // repeat (the relative model's base offset); `top` is the highest base the start field

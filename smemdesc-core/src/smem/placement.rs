@@ -430,14 +430,21 @@ impl<M: PlacementModel> PlacedTile<M> {
     }
 
     /// The shared-memory byte address of logical element `(mn, k)` of `stage` under this model
-    /// (what a thread's `ld.shared`/`st.shared` uses). Indices wrap into range, as in
-    /// [`desc`](Self::desc); [`try_address`](Self::try_address) checks them.
+    /// (what a thread's `ld.shared`/`st.shared` uses; for packed fp4, two values to a byte, the
+    /// byte that holds the value). Indices wrap into range, as in [`desc`](Self::desc);
+    /// [`try_address`](Self::try_address) checks them.
     ///
     /// ```
     /// # use smemdesc_core::*;
     /// let t = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 64, 64).stages(2).build().unwrap();
     /// let abs = t.place::<Absolute>(0x400).unwrap(); // on the repeat: both models agree
     /// assert_eq!(abs.address(7, 0, 1), 0x400 + 8192 + t.byte_offset(7, 0));
+    /// // packed e2m1: values 2j and 2j + 1 share the byte of cell j
+    /// let p = TileDecl::new(Arch::Sm100, Operand::A, ElementType::E2M1, Major::K, 128, 256)
+    ///     .kind(MmaKind::Mxf4).build().unwrap().tile;
+    /// let at = p.place::<Absolute>(0x400).unwrap();
+    /// assert_eq!(at.address(5, 37, 0), at.address(5, 36, 0));
+    /// assert_eq!(at.address(5, 37, 0) - 0x400, p.value_offset(5, 37).byte);
     /// ```
     #[inline(always)]
     pub const fn address(&self, mn: u32, k: u32, stage: u32) -> u32 {
@@ -445,7 +452,8 @@ impl<M: PlacementModel> PlacedTile<M> {
         let start = self
             .addr
             .wrapping_add((stage % spec.stages) * self.stage_bytes);
-        let offset = self.tile.layout().eval(mn, k) * spec.dtype.smem_bytes();
+        let cell_k = k / spec.form.values_per_cell();
+        let offset = self.tile.layout().eval(mn, cell_k) * spec.dtype.smem_bytes();
         M::PLACEMENT.written_address(self.tile.swizzle_mode(), start, offset)
     }
 
