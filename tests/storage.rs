@@ -239,3 +239,33 @@ fn relative_tiles_keep_the_storage_base_on_their_repeat() {
         .as_str()
         .contains("member `b` is a tile for another architecture"));
 }
+
+/// A size past `u32` is said to overflow, not printed as the saturated 4294967295 as if exact.
+#[test]
+fn overflowing_sizes_are_named_not_saturated() {
+    use smemdesc::core::{Arch, StorageLayout, StorageMember, StorageProblem};
+    let huge = StorageLayout::plan(
+        "H",
+        Arch::Sm90,
+        [
+            StorageMember::new("a", u32::MAX - 8, 8),
+            StorageMember::new("b", 64, 8),
+        ],
+    );
+    assert_eq!(huge.check(), Err(StorageProblem::OverBudget));
+    let msg = huge.message();
+    let msg = msg.as_str();
+    assert!(
+        msg.contains("more than 4294967295 B (overflows u32)"),
+        "{msg}"
+    );
+    // The member that fits u32 keeps its exact size.
+    assert!(msg.contains("a: 4294967287 B at 0"), "{msg}");
+    // Every 4294967295 in it is the overflow's wording, none a saturated size.
+    assert_eq!(
+        msg.matches("4294967295").count(),
+        msg.matches("more than 4294967295 B (overflows u32)")
+            .count(),
+        "{msg}"
+    );
+}

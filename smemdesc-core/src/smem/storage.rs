@@ -213,6 +213,16 @@ const fn align_up(x: u64, a: u64) -> u64 {
     x.div_ceil(a) * a
 }
 
+/// `n B`, or, for a count saturated at `u32::MAX` (a sum past 4 GiB), "more than 4294967295 B
+/// (overflows u32)" rather than a number that reads as exact.
+const fn bytes_or_overflow(t: ConstText<2048>, n: u32) -> ConstText<2048> {
+    if n == u32::MAX {
+        t.str("more than 4294967295 B (overflows u32)")
+    } else {
+        t.num(n).str(" B")
+    }
+}
+
 const fn sat(x: u64) -> u32 {
     if x > u32::MAX as u64 {
         u32::MAX
@@ -455,19 +465,20 @@ impl<const N: usize> StorageLayout<N> {
                 .str("; members: "),
         };
         let t = match self.check() {
-            Ok(()) | Err(StorageProblem::OverBudget) => t
-                .num(self.bytes)
-                .str(" B of members + ")
-                .num(self.slack())
-                .str(" B slack (to align a 16-B aligned dynamic base to ")
-                .num(self.align)
-                .str(" B) = ")
-                .num(self.launch_bytes())
-                .str(" B; ")
-                .str(self.arch.name())
-                .str(" allows ")
-                .num(self.arch.max_smem_per_cta())
-                .str(" B per CTA. Members: "),
+            Ok(()) | Err(StorageProblem::OverBudget) => {
+                let t = bytes_or_overflow(t, self.bytes)
+                    .str(" of members + ")
+                    .num(self.slack())
+                    .str(" B slack (to align a 16-B aligned dynamic base to ")
+                    .num(self.align)
+                    .str(" B) = ");
+                bytes_or_overflow(t, self.launch_bytes())
+                    .str("; ")
+                    .str(self.arch.name())
+                    .str(" allows ")
+                    .num(self.arch.max_smem_per_cta())
+                    .str(" B per CTA. Members: ")
+            }
             _ => t,
         };
         let mut t = t;
@@ -477,15 +488,15 @@ impl<const N: usize> StorageLayout<N> {
             if i > 0 {
                 t = t.str("; ");
             }
-            t = t
-                .str(m.name)
-                .str(": ")
-                .num(m.bytes)
-                .str(" B at ")
-                .num(self.offsets[i])
-                .str(" (align ")
-                .num(m.align)
-                .str(")");
+            t = bytes_or_overflow(t.str(m.name).str(": "), m.bytes).str(" at ");
+            t = if self.offsets[i] == u32::MAX {
+                t.str("an offset past 4294967295 (overflows u32)")
+            } else {
+                t.num(self.offsets[i])
+            }
+            .str(" (align ")
+            .num(m.align)
+            .str(")");
             i += 1;
         }
         t
