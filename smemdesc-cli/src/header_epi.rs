@@ -9,23 +9,7 @@ use super::header_keyed::Keyed;
 use super::header_loc::Src;
 use crate::CliError;
 use smemdesc_core::epilogue::{CMajor, EpiError, EpiReader, EpiWriter, EpilogueSpec, EpilogueTile};
-use smemdesc_core::{Arch, ElementType, SwizzleMode};
-
-/// Every key of `#[smem_epilogue_tile]` with the values it takes (the macro's table).
-const EPI_KEYS: &[(&str, &str)] = &[
-    ("dtype", "f16 | bf16 | f32 | s32 (s32/f32 with st_shared_8)"),
-    ("tile", "(M, N) in elements"),
-    ("wgmma_n", "the accumulator's N (m64nNk*): a multiple of 8 up to 256"),
-    ("major", "n | m"),
-    ("stages", "1, 2, ..."),
-    (
-        "writer",
-        "stmatrix_x1 | stmatrix_x2 | stmatrix_x4 | stmatrix_x1_trans | stmatrix_x2_trans | stmatrix_x4_trans | st_shared_4 | st_shared_8",
-    ),
-    ("reader", "tma_store | tma_reduce_add | loads"),
-    ("swizzle", "auto | none | 32B | 64B | 128B"),
-    ("tma_swizzle", "none | 32B | 64B | 128B (the TMA store map's; must equal the tile's)"),
-];
+use smemdesc_core::{Arch, ElementType, SwizzleMode, EPI_KEYS};
 
 /// The writer a key value names (the macro's spellings).
 fn parse_writer(s: &str) -> Option<EpiWriter> {

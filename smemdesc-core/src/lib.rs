@@ -58,7 +58,7 @@ pub use base::ElementType;
 pub use base::{Arch, Major, Order};
 pub use base::{Argument, Dim, Error, Field};
 pub use base::{Swizzle, SwizzleMode};
-pub use base::{MMA_KEYS, TILE_KEYS};
+pub use base::{EPI_KEYS, FRAG_KEYS, MMA_KEYS, TILE_KEYS};
 pub use layout::Atom;
 pub use layout::{layout_type_code, layout_type_from_code, DescriptorFields, SmemDescriptor};
 pub use layout::{CanonicalForm, Slot};

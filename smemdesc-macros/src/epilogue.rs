@@ -7,23 +7,7 @@ use crate::emit::{dtype_path, swizzle_path};
 use proc_macro2::{Span, TokenStream};
 use quote::quote;
 use smemdesc_core::epilogue::{CMajor, EpiError, EpiReader, EpiWriter, EpilogueSpec, EpilogueTile};
-use smemdesc_core::{ElementType, SwizzleMode};
-
-/// Every key of `#[smem_epilogue_tile]` with the values it takes.
-pub(crate) const EPI_KEYS: &[(&str, &str)] = &[
-    ("dtype", "f16 | bf16 (stmatrix or st_shared_4) | f32 (st_shared_8)"),
-    ("tile", "(M, N) in elements"),
-    ("wgmma_n", "the accumulator's N (m64nNk*): a multiple of 8 up to 256"),
-    ("major", "n | m"),
-    ("stages", "1, 2, ..."),
-    (
-        "writer",
-        "stmatrix_x1 | stmatrix_x2 | stmatrix_x4 | stmatrix_x1_trans | stmatrix_x2_trans | stmatrix_x4_trans | st_shared_4 | st_shared_8",
-    ),
-    ("reader", "tma_store | tma_reduce_add | loads"),
-    ("swizzle", "auto | none | 32B | 64B | 128B"),
-    ("tma_swizzle", "none | 32B | 64B | 128B (the TMA store map's; must equal the tile's)"),
-];
+use smemdesc_core::{ElementType, SwizzleMode, EPI_KEYS};
 
 const REQUIRED: &[&str] = &["dtype", "tile", "wgmma_n"];
 

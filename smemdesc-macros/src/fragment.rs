@@ -9,31 +9,7 @@ use quote::quote;
 use smemdesc_core::fragment::{
     FragOperand, LdmatrixTile, MmaSync, SyncArch, SyncKind, SyncShape, TileError, Writer,
 };
-use smemdesc_core::{ElementType, Major, SwizzleMode};
-
-/// Every key of `#[smem_fragment_tile]` with the values it takes.
-pub(crate) const FRAG_KEYS: &[(&str, &str)] = &[
-    ("arch", "sm80 | sm86 | sm89 | sm90 | sm120"),
-    ("mma", "m16n8k4 | m16n8k8 | m16n8k16 | m16n8k32 | m16n8k64"),
-    (
-        "dtype",
-        "f16 | bf16 | tf32 | s8 | u8 | e4m3 | e5m2 | e3m2 | e2m3 | e2m1",
-    ),
-    ("kind", "plain | f8f6f4 | mxf8f6f4 | mxf4 | mxf4nvf4"),
-    ("operand", "A | B | D (16-bit results, written with stmatrix)"),
-    ("major", "K | MN"),
-    ("tile", "(MN, K) in elements"),
-    (
-        "reader",
-        "ldmatrix_x1 | ldmatrix_x2 | ldmatrix_x4 (A, B); stmatrix_x1 | stmatrix_x2 | stmatrix_x4 (D)",
-    ),
-    (
-        "writer",
-        "cp_async | tma | st_shared_4 | st_shared_8 | st_shared_16",
-    ),
-    ("swizzle", "auto | none | 32B | 64B | 128B"),
-    ("conflict_free", "true | false"),
-];
+use smemdesc_core::{ElementType, Major, SwizzleMode, FRAG_KEYS};
 
 const REQUIRED: &[&str] = &["arch", "mma", "dtype", "operand", "tile"];
 

@@ -19,7 +19,7 @@ pub use kind::{AccumType, MmaKind, Operand, ScaleFormat};
 pub use smem_form::{SmemForm, ValueOffset};
 pub use swizzle::{Swizzle, SwizzleMode};
 pub use text::ConstText;
-pub use tile_keys::{MMA_KEYS, TILE_KEYS};
+pub use tile_keys::{EPI_KEYS, FRAG_KEYS, MMA_KEYS, TILE_KEYS};
 pub use tma_types::{TmaDataType, TmaSwizzle};
 
 /// The most (shape, stride) pairs one mode of a [`Layout`](crate::Layout) holds.

@@ -1,5 +1,5 @@
 //! The keys a tile declaration (`#[smem_tile(...)]`, `smem_plan!`, and the tiles `smemdesc header
-//! --from` reads) and an MMA pairing (`#[smem_mma(...)]`) accept, with the values each takes: one
+//! --from` reads), an MMA pairing (`#[smem_mma(...)]`), an epilogue tile and a fragment tile accept, with the values each takes: one
 //! text for the macros' messages and the CLI's, so the two cannot drift apart.
 
 /// Every key of a tile declaration with a human-readable list of the values it takes, in the order
@@ -53,3 +53,56 @@ pub const TILE_KEYS: &[(&str, &str)] = &[
 pub const MMA_KEYS: &str = "accum = f16 | f32 | s32 (required), negate_a = true | false, \
                             negate_b = true | false, saturate = true | false, sf = ue8m0 | ue4m3, \
                             vec = 16 | 32, cluster = (x, y), non_portable = true | false";
+
+/// Every key of `#[smem_epilogue_tile(...)]` with the values it takes, as the macro and `smemdesc
+/// header --from` list them in their messages.
+///
+/// ```
+/// use smemdesc_core::EPI_KEYS;
+/// assert_eq!(EPI_KEYS[0].0, "dtype");
+/// assert!(EPI_KEYS.iter().any(|&(k, _)| k == "tma_swizzle"));
+/// ```
+pub const EPI_KEYS: &[(&str, &str)] = &[
+    ("dtype", "f16 | bf16 (stmatrix or st_shared_4) | f32 (st_shared_8)"),
+    ("tile", "(M, N) in elements"),
+    ("wgmma_n", "the accumulator's N (m64nNk*): a multiple of 8 up to 256"),
+    ("major", "n | m"),
+    ("stages", "1, 2, ..."),
+    (
+        "writer",
+        "stmatrix_x1 | stmatrix_x2 | stmatrix_x4 | stmatrix_x1_trans | stmatrix_x2_trans | stmatrix_x4_trans | st_shared_4 | st_shared_8",
+    ),
+    ("reader", "tma_store | tma_reduce_add | loads"),
+    ("swizzle", "auto | none | 32B | 64B | 128B"),
+    ("tma_swizzle", "none | 32B | 64B | 128B (the TMA store map's; must equal the tile's)"),
+];
+
+/// Every key of `#[smem_fragment_tile(...)]` with the values it takes, as the macro and `smemdesc
+/// header --from` list them in their messages.
+///
+/// ```
+/// use smemdesc_core::FRAG_KEYS;
+/// assert_eq!(FRAG_KEYS[0], ("arch", "sm80 | sm86 | sm89 | sm90 | sm120"));
+/// ```
+pub const FRAG_KEYS: &[(&str, &str)] = &[
+    ("arch", "sm80 | sm86 | sm89 | sm90 | sm120"),
+    ("mma", "m16n8k4 | m16n8k8 | m16n8k16 | m16n8k32 | m16n8k64"),
+    (
+        "dtype",
+        "f16 | bf16 | tf32 | s8 | u8 | e4m3 | e5m2 | e3m2 | e2m3 | e2m1",
+    ),
+    ("kind", "plain | f8f6f4 | mxf8f6f4 | mxf4 | mxf4nvf4"),
+    ("operand", "A | B | D (16-bit results, written with stmatrix)"),
+    ("major", "K | MN"),
+    ("tile", "(MN, K) in elements"),
+    (
+        "reader",
+        "ldmatrix_x1 | ldmatrix_x2 | ldmatrix_x4 (A, B); stmatrix_x1 | stmatrix_x2 | stmatrix_x4 (D)",
+    ),
+    (
+        "writer",
+        "cp_async | tma | st_shared_4 | st_shared_8 | st_shared_16",
+    ),
+    ("swizzle", "auto | none | 32B | 64B | 128B"),
+    ("conflict_free", "true | false"),
+];
