@@ -3,6 +3,7 @@
 //! producer warpgroup and two consumers; each consumer steps from the stage's descriptor by the
 //! computed `advance_mn`/`advance_k`, and reads back one element per thread through `address`.
 
+use crate::load_stage;
 use crate::ptx::*;
 use crate::wgmma::m64n64k16_bf16_tt01;
 use smemdesc::prelude::*;
@@ -29,22 +30,6 @@ pub struct Storage {
 const STAGES: u32 = TileA::STAGES;
 const STAGE_TX: u32 =
     TileA::TMA_BOXES * TileA::TMA_BOX_BYTES + TileB::TMA_BOXES * TileB::TMA_BOX_BYTES;
-
-/// The TMA loads of one stage: every box at its computed destination and coordinates.
-#[inline(always)]
-unsafe fn load<T: SmemTile>(t: TileAt<T>, map: u64, stage: u32, k0: u32, mn0: u32, bar: u32) {
-    let mut i = 0;
-    while i < T::TMA_BOXES {
-        let [mn, k] = T::tma_box_coord(i);
-        // A K-major map's inner coordinate is K, an MN-major map's is MN.
-        let (c0, c1) = match T::MAJOR {
-            Major::K => (k0 + k, mn0 + mn),
-            Major::Mn => (mn0 + mn, k0 + k),
-        };
-        tma_load_2d(t.tma_dst(i, stage), map, c0, c1, bar);
-        i += 1;
-    }
-}
 
 /// `C = A · B` for the tile at `(m0, n0)`.
 ///
@@ -81,8 +66,8 @@ pub unsafe extern "ptx-kernel" fn whole_bf16_mn(
                 mbar_wait(Storage::empty_at(base, stage), phase ^ 1);
                 let full = Storage::full_at(base, stage);
                 mbar_expect_tx(full, STAGE_TX);
-                load(a, map_a, stage, kt * 64, m0, full);
-                load(b, map_b, stage, kt * 64, n0, full);
+                load_stage(a, map_a, stage, kt * 64, m0, full);
+                load_stage(b, map_b, stage, kt * 64, n0, full);
                 kt += 1;
             }
         }

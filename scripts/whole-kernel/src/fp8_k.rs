@@ -3,6 +3,7 @@
 //! 0 produces with TMA, warpgroups 1 and 2 consume; the C tile goes out through an `stmatrix`
 //! epilogue tile, and each consumer warp also reads a bias fragment with `ldmatrix`.
 
+use crate::load_stage;
 use crate::ptx::*;
 use crate::wgmma::m64n256k32_e4m3;
 use smemdesc::prelude::*;
@@ -87,18 +88,8 @@ pub unsafe extern "ptx-kernel" fn whole_fp8_k(
                 let full = Storage::full_at(base, stage);
                 mbar_expect_tx(full, STAGE_TX);
                 // Run-time box index: the destination and the coordinates are computed.
-                let mut i = 0;
-                while i < TileA8::TMA_BOXES {
-                    let [mn0, k0] = TileA8::tma_box_coord(i);
-                    tma_load_2d(a.tma_dst(i, stage), map_a, kt * 128 + k0, m0 + mn0, full);
-                    i += 1;
-                }
-                let mut i = 0;
-                while i < TileB8::TMA_BOXES {
-                    let [mn0, k0] = TileB8::tma_box_coord(i);
-                    tma_load_2d(b.tma_dst(i, stage), map_b, kt * 128 + k0, n0 + mn0, full);
-                    i += 1;
-                }
+                load_stage(a, map_a, stage, kt * 128, m0, full);
+                load_stage(b, map_b, stage, kt * 128, n0, full);
                 kt += 1;
             }
         }

@@ -21,11 +21,40 @@ mod ptx;
 #[allow(dead_code)]
 mod wgmma;
 
+use ptx::tma_load_2d;
+use smemdesc::smem::TileAt;
+use smemdesc::{Major, SmemTile};
+
 pub mod bf16_mn;
 pub mod fp8_k;
 pub mod sm100;
 
 core::arch::global_asm!(".extern .shared .align 16 .b8 smem_dyn[];");
+
+/// The TMA loads of one stage of `T` at K element `k0` and M/N element `mn0`: every box at its
+/// computed destination and coordinates (a run-time box index: `tma_box_coord(i)`,
+/// `tma_dst(i, stage)`).
+#[inline(always)]
+pub(crate) unsafe fn load_stage<T: SmemTile>(
+    t: TileAt<T>,
+    map: u64,
+    stage: u32,
+    k0: u32,
+    mn0: u32,
+    bar: u32,
+) {
+    let mut i = 0;
+    while i < T::TMA_BOXES {
+        let [mn, k] = T::tma_box_coord(i);
+        // A K-major map's inner coordinate is K, an MN-major map's is MN.
+        let (c0, c1) = match T::MAJOR {
+            Major::K => (k0 + k, mn0 + mn),
+            Major::Mn => (mn0 + mn, k0 + k),
+        };
+        tma_load_2d(t.tma_dst(i, stage), map, c0, c1, bar);
+        i += 1;
+    }
+}
 
 #[panic_handler]
 fn panic(_: &core::panic::PanicInfo) -> ! {

@@ -6,6 +6,7 @@
 //! Compiled for the gate only (the `tcgen05` instructions are `asm!` text to LLVM): the module's
 //! target is sm_90a, which ptxas would refuse for these; `gpu/tmem-skeleton` is the sm_100a build.
 
+use crate::load_stage;
 use crate::ptx::*;
 use core::arch::asm;
 use smemdesc::prelude::*;
@@ -110,18 +111,8 @@ pub unsafe extern "ptx-kernel" fn whole_sm100(
             mbar_wait(Storage::empty_at(base, stage), phase ^ 1);
             let full = Storage::full_at(base, stage);
             mbar_expect_tx(full, STAGE_TX);
-            let mut i = 0;
-            while i < TileA::TMA_BOXES {
-                let [mn, k] = TileA::tma_box_coord(i);
-                tma_load_2d(a.tma_dst(i, stage), map_a, kt * 64 + k, m0 + mn, full);
-                i += 1;
-            }
-            let mut i = 0;
-            while i < TileB::TMA_BOXES {
-                let [mn, k] = TileB::tma_box_coord(i);
-                tma_load_2d(b.tma_dst(i, stage), map_b, kt * 64 + k, n0 + mn, full);
-                i += 1;
-            }
+            load_stage(a, map_a, stage, kt * 64, m0, full);
+            load_stage(b, map_b, stage, kt * 64, n0, full);
             kt += 1;
         }
     } else if tid == 32 {
