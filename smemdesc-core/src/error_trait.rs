@@ -20,3 +20,5 @@ impl core::error::Error for IdescError {}
 impl core::error::Error for TensorMapError {}
 
 impl core::error::Error for StorageProblem {}
+
+impl core::error::Error for crate::pipeline::PipelineError {}

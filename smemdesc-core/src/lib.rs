@@ -44,6 +44,7 @@ pub mod fragment;
 pub mod layout;
 pub mod mma;
 pub mod pairing;
+pub mod pipeline;
 pub mod scale;
 pub mod smem;
 pub mod tile;
