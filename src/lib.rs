@@ -87,6 +87,7 @@ mod tile_entries;
 mod tile_items;
 
 pub mod launch;
+pub mod pipeline;
 
 pub use smemdesc_core as core;
 // Every item of the core stays reachable at the root (the macros' expansions and existing code
@@ -233,7 +234,8 @@ pub mod __private {
     };
 }
 pub use smemdesc_macros::{
-    smem_epilogue_tile, smem_fragment_tile, smem_plan, smem_scale_tile, smem_storage, smem_tile,
+    smem_epilogue_tile, smem_fragment_tile, smem_pipeline, smem_plan, smem_scale_tile,
+    smem_storage, smem_tile,
 };
 
 /// Pairs the A and B [`macro@smem_tile`] structs declared in an inline module into one MMA

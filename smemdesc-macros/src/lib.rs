@@ -20,6 +20,7 @@ mod keyed;
 mod mma;
 mod mma_items;
 mod mma_scan;
+mod pipeline;
 mod scale;
 mod storage;
 
@@ -524,6 +525,53 @@ pub fn smem_epilogue_tile(attr: TokenStream, item: TokenStream) -> TokenStream {
             let mut ts = e.to_compile_error();
             ts.extend(item2);
             ts.into()
+        }
+    }
+}
+
+/// Declares the TMA → tensor-core pipeline over a `#[smem_storage]`: what one stage loads, the
+/// consumers, the cluster and CTA group. The compiler derives every number of its barrier
+/// protocol (init counts, `expect_tx`, the wait parities, which CTAs a consumer releases) with
+/// the core's `PipelineSpec`; a stated number that would hang (`expect_tx`, `full_arrivals`,
+/// `empty_arrivals`) and each illegal combination is a compile error on the key at fault. The
+/// struct gets `SPEC`, `LAYOUT`, `STAGES`, `EXPECT_TX`, `FULL_ARRIVALS`, `EMPTY_ARRIVALS` and
+/// the `smemdesc::pipeline::Pipeline` impl its run-time handles (`PipeAt`) use.
+///
+/// ```ignore
+/// #[smem_pipeline(storage = Storage21, loads = (a: cl21::A, b: cl21::B), multicast = (b),
+///                 cluster = (2, 1), consumers = 2)]
+/// pub struct Pipe21;
+/// ```
+///
+/// | key | values | default |
+/// |---|---|---|
+/// | `storage` | the `#[smem_storage]` type | required |
+/// | `loads` | `(name: Tile, name: scale ScaleTile, ..)` storage members | required |
+/// | `consumers` | consumer groups per CTA | required |
+/// | `consumer_threads` | threads per group | 128 |
+/// | `consumer_arrivals` | arrivals per group per release | 1 |
+/// | `multicast` | `(name, ..)` loads multicast in the cluster | none |
+/// | `cluster` | `(x, y)` | `(1, 1)` |
+/// | `cta_group` | 1, 2 (sm100) | 1 |
+/// | `tmem` | the CTA group allocating Tensor Memory | none |
+/// | `stages` | stages | the loads' |
+/// | `full`, `empty` | barrier arrays (`empty = none`: one stage only) | `full`, `empty` |
+/// | `expect_tx`, `full_arrivals`, `empty_arrivals` | stated numbers, checked | none |
+#[proc_macro_attribute]
+pub fn smem_pipeline(attr: TokenStream, item: TokenStream) -> TokenStream {
+    let item2 = proc_macro2::TokenStream::from(item);
+    match pipeline::expand(attr.into(), item2.clone()) {
+        Ok(ts) => ts.into(),
+        Err(e) => {
+            let err = e.to_compile_error();
+            // The struct still exists, so its uses are not the errors reported.
+            match syn::parse2::<syn::DeriveInput>(item2) {
+                Ok(d) => {
+                    let (vis, name) = (&d.vis, &d.ident);
+                    quote::quote!(#err #vis struct #name;).into()
+                }
+                Err(_) => err.into(),
+            }
         }
     }
 }

@@ -16,32 +16,12 @@
 //!
 //! Shared memory is placed by each shape's `#[smem_storage]` (`epi_tiles.rs`).
 
-use crate::epi_tiles::{
-    CTile, Decl11, Decl12, Decl21, EpiDecl, Slices, BK, BM, BN, CONSUMERS, C_BOXES, STAGES, THREADS,
-};
+use crate::epi_tiles::{CTile, Decl11, Decl12, Decl21, EpiDecl, BK, BM, BN, C_BOXES, THREADS};
 use crate::gemm::{tile_index, Acc};
+use crate::pipe_ops::Ptx;
 use crate::ptx::*;
+use smemdesc::pipeline::{Full, PipeAt};
 use smemdesc::SmemTile;
-
-/// Cycles a wait may last before the watchdog gives up (about 1 s at the H100's clocks).
-const WATCHDOG_CYCLES: u64 = 2_000_000_000;
-
-/// Waits for the phase `parity` of `bar`; after [`WATCHDOG_CYCLES`] writes 1 to `err` and
-/// returns false.
-#[inline(always)]
-unsafe fn wait_wd(bar: u32, parity: u32, err: u64) -> bool {
-    if mbar_try_wait(bar, parity) {
-        return true;
-    }
-    let t0 = clock64();
-    while !mbar_try_wait(bar, parity) {
-        if clock64().wrapping_sub(t0) > WATCHDOG_CYCLES {
-            st_global_u32(err, 1);
-            return false;
-        }
-    }
-    true
-}
 
 /// Chunk `c` of the accumulator into the C stage at `buf`: the declared `stmatrix.x4`
 /// instructions, this thread at `buf + off[i]`, registers `CTile::pair(c, i, q)`.
@@ -60,46 +40,6 @@ unsafe fn store_chunk(d: &Acc, c: u32, buf: u32, off: &[u32; 4]) {
     });
 }
 
-/// This CTA's slices of one operand's stage: for rank `rank` (0 or 1), each slice `b` of the
-/// declaration's plan to `stage_addr + off[rank][b]` at tile coordinates `coord[rank][b]`,
-/// multicast to `mask[rank]` when the operand is shared.
-#[inline(always)]
-unsafe fn load_slices(
-    sl: &Slices,
-    stage_addr: u32,
-    map: u64,
-    k0: u32,
-    mn0: u32,
-    bar: u32,
-    rank: u32,
-) {
-    unroll!(sl.n, |b| {
-        let b = b as usize;
-        // Rank-dependent numbers as selects between two constants (rank is 0 or 1).
-        let (off, (mn, k)) = if rank == 0 {
-            (sl.off[0][b], sl.coord[0][b])
-        } else {
-            (sl.off[1][b], sl.coord[1][b])
-        };
-        if sl.count == 1 {
-            tma_load_2d(stage_addr + off, map, k0 + k, mn0 + mn, bar);
-        } else {
-            let mask = if rank == 0 { sl.mask[0] } else { sl.mask[1] };
-            tma_load_2d_multicast(stage_addr + off, map, k0 + k, mn0 + mn, bar, mask);
-        }
-    });
-}
-
-/// Releases stage `s`: this CTA's empty barrier and, in a 2-CTA cluster, the peer's.
-#[inline(always)]
-unsafe fn release<D: EpiDecl>(base: u32, s: u32, rank: u32) {
-    let e = D::empty(base, s);
-    mbar_arrive(e);
-    if D::X * D::Y == 2 {
-        mbar_arrive_remote(e, rank ^ 1);
-    }
-}
-
 /// The byte offsets (from the C stage base) this thread passes to the 4 writer instructions:
 /// the declaration's `CTile::writer_offset` of warp `warp % 4`, lane `lane % 32`, evaluated
 /// here with run-time indices (a few integer instructions: scripts/ptx-check's `lane_*` kernels).
@@ -112,15 +52,10 @@ fn lane_offsets(warp: u32, lane: u32) -> [u32; 4] {
     o
 }
 
-/// Stage and phase of the pipeline counter `it`.
-#[inline(always)]
-fn stage_phase(it: u32) -> (u32, u32) {
-    (it % STAGES, (it / STAGES) & 1)
-}
-
 /// The GEMM of cluster shape `D` (1x1, 2x1, 2x2 CTAs sharing B along M / A along N).
 ///
-/// `tx_delta` is added to every `expect_tx` (0; the negative control's 1024 must time out).
+/// `tx_delta` is ignored: the declared pipeline issues the declared `expect_tx` (the raw
+/// negative control, `expect_tx + 1024`, runs the kernels from before the port, which take it).
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 unsafe fn gemm_epi_body<D: EpiDecl>(
@@ -131,7 +66,7 @@ unsafe fn gemm_epi_body<D: EpiDecl>(
     n_total: u32,
     k_total: u32,
     group_m: u32,
-    tx_delta: u32,
+    _tx_delta: u32,
     err: u64,
 ) {
     let cs = D::X * D::Y;
@@ -139,8 +74,6 @@ unsafe fn gemm_epi_body<D: EpiDecl>(
     // The tiles' addresses from the storage's placed members; stage addresses and descriptors
     // from the tiles' constants (`SmemTile::STAGE_BYTES`, `ACCESS`: straight-line code).
     let (a_addr, b_addr) = (D::a(base).addr(), D::b(base).addr());
-    let a_stage = |s: u32| a_addr + s * <D::A as SmemTile>::STAGE_BYTES;
-    let b_stage = |s: u32| b_addr + s * <D::B as SmemTile>::STAGE_BYTES;
     let rank = if cs == 1 { 0 } else { cluster_ctarank() };
     let (ci, cj) = (rank % D::X, rank / D::X);
     let (cid, nclusters) = (ctaid() / cs, nctaid() / cs);
@@ -154,40 +87,33 @@ unsafe fn gemm_epi_body<D: EpiDecl>(
     let k_tiles = k_total / BK;
     let tid = tid();
     let wg = tid / 128;
+    // The declared pipeline: init counts, expect_tx, parities and release sets are its constants.
+    let pipe = PipeAt::<D::Pipe>::new(base, rank);
     if tid == 0 {
-        unroll!(STAGES, |s| {
-            mbar_init(D::full(base, s), 1);
-            mbar_init(D::empty(base, s), cs * CONSUMERS);
-        });
-        fence_barrier_init();
+        pipe.init::<Ptx>();
     }
-    sync_threads();
-    if cs > 1 {
-        cluster_sync();
-    }
+    pipe.init_sync::<Ptx>();
     if wg == 0 {
         setmaxnreg_dec_40();
         if tid == 0 {
             tensormap_acquire(map_a);
             tensormap_acquire(map_b);
-            let mut it = 0u32;
+            let mut producer = pipe.producer();
             let mut ok = true;
             let mut ct = cid;
             'tiles: while ct < ctiles {
                 let (m0, n0) = origin(ct);
                 let mut kt = 0;
                 while kt < k_tiles {
-                    let (s, phase) = stage_phase(it);
-                    if !wait_wd(D::empty(base, s), phase ^ 1, err) {
+                    let Some(fill) = producer.acquire::<Ptx>() else {
                         ok = false;
                         break 'tiles;
-                    }
-                    let full = D::full(base, s);
-                    mbar_expect_tx(full, D::EXPECT_TX + tx_delta);
+                    };
                     let k0 = kt * BK;
-                    load_slices(&D::A_SLICES, a_stage(s), map_a, k0, m0, full, rank);
-                    load_slices(&D::B_SLICES, b_stage(s), map_b, k0, n0, full, rank);
-                    it += 1;
+                    let _ = fill
+                        .load::<Ptx>(map_a, k0, m0)
+                        .load::<Ptx>(map_b, k0, n0)
+                        .issued();
                     kt += 1;
                 }
                 ct += nclusters;
@@ -195,13 +121,10 @@ unsafe fn gemm_epi_body<D: EpiDecl>(
             // Cluster: stay until both CTAs' consumers released every stage, so no remote
             // arrive reaches this CTA after it exits (no closing cluster barrier).
             if cs > 1 && ok {
-                unroll!(STAGES, |_s| {
-                    let (s, phase) = stage_phase(it);
-                    if ok && !wait_wd(D::empty(base, s), phase ^ 1, err) {
-                        ok = false;
-                    }
-                    it += 1;
-                });
+                ok = producer.drain::<Ptx>();
+            }
+            if !ok {
+                st_global_u32(err, 1);
             }
         }
         return;
@@ -223,17 +146,20 @@ unsafe fn gemm_epi_body<D: EpiDecl>(
         d2: [0.0; 32],
         d3: [0.0; 32],
     };
-    let mut it = 0u32;
+    let mut consumer = pipe.consumer(t);
     let mut ct = cid;
     let bar_id = 1 + im;
     'tiles: while ct < ctiles {
         let (m0, n0) = origin(ct);
         let mut kt = 0;
+        // The stage read by the wgmmas in flight, released once they completed.
+        let mut held: Option<Full<D::Pipe>> = None;
         while kt < k_tiles {
-            let (s, phase) = stage_phase(it);
-            if !wait_wd(D::full(base, s), phase, err) {
+            let Some(full) = consumer.wait::<Ptx>() else {
+                st_global_u32(err, 1);
                 break 'tiles;
-            }
+            };
+            let s = full.stage();
             wgmma_fence();
             // This warpgroup's A subtile and B's, K subtile 0 of the stage: the placed tiles'
             // descriptors; the K subtiles are adds of the constant advance table.
@@ -256,15 +182,15 @@ unsafe fn gemm_epi_body<D: EpiDecl>(
             });
             wgmma_commit();
             wgmma_wait::<1>();
-            if kt > 0 && t == 0 {
-                release::<D>(base, stage_phase(it - 1).0, rank);
+            // The previous stage's wgmmas completed: release it.
+            if let Some(prev) = held.replace(full) {
+                prev.release::<Ptx>();
             }
-            it += 1;
             kt += 1;
         }
         wgmma_wait::<0>();
-        if t == 0 && k_tiles > 0 {
-            release::<D>(base, stage_phase(it - 1).0, rank);
+        if let Some(last) = held.take() {
+            last.release::<Ptx>();
         }
         // The epilogue: chunk c of the accumulator through C stage c % STAGES.
         let row0 = m0 + im * 64;

@@ -7,8 +7,9 @@
 //! its tensor maps, launch bytes and cluster dimensions come from the same declarations.
 
 use smemdesc::cluster::Multicast;
+use smemdesc::pipeline::{Load, Pipeline, TileLoad};
 use smemdesc::smem::TileAt;
-use smemdesc::{smem_epilogue_tile, smem_mma, smem_storage, Mbarrier, SmemTile};
+use smemdesc::{smem_epilogue_tile, smem_mma, smem_pipeline, smem_storage, Mbarrier, SmemTile};
 
 /// Declares the A/B pair of the GEMM (128x64 / 256x64 bf16, K-major, 128B swizzle, 4 stages,
 /// wgmma m64n256k16) in module `$m` for cluster `($x, $y)`, and its storage.
@@ -117,6 +118,22 @@ storage_decl!(Storage11, cl11);
 storage_decl!(Storage21, cl21);
 storage_decl!(Storage12, cl12);
 
+/// The pipeline of each cluster shape: a stage loads A and B (B multicast along M in 2x1, A
+/// along N in 1x2); two consumer warpgroups, one elected thread each releasing the stage in
+/// every CTA that wrote into it. `expect_tx` and `empty_arrivals` are stated (what the kernels
+/// before the port hard-coded) and checked against the derived numbers.
+#[smem_pipeline(storage = Storage11, loads = (a: cl11::A, b: cl11::B), consumers = 2,
+                expect_tx = 49152, empty_arrivals = 2)]
+pub struct Pipe11;
+/// 2x1: B multicast.
+#[smem_pipeline(storage = Storage21, loads = (a: cl21::A, b: cl21::B), multicast = (b),
+                cluster = (2, 1), consumers = 2, expect_tx = 49152, empty_arrivals = 4)]
+pub struct Pipe21;
+/// 1x2: A multicast.
+#[smem_pipeline(storage = Storage12, loads = (a: cl12::A, b: cl12::B), multicast = (a),
+                cluster = (1, 2), consumers = 2, expect_tx = 49152, empty_arrivals = 4)]
+pub struct Pipe12;
+
 /// Rows of C per CTA.
 pub const BM: u32 = 128;
 /// Columns of C per CTA.
@@ -184,6 +201,10 @@ pub trait EpiDecl {
     type A: smemdesc::SmemTile;
     /// Operand B's tile.
     type B: smemdesc::SmemTile;
+    /// The declared pipeline: loads A then B.
+    type Pipe: Pipeline<Loads = (Load<0>, (Load<1>, ()))>
+        + TileLoad<0, Tile = Self::A>
+        + TileLoad<1, Tile = Self::B>;
     /// A's slices per rank.
     const A_SLICES: Slices = Slices::of(&Self::A_MC);
     /// B's slices per rank.
@@ -215,13 +236,14 @@ pub trait EpiDecl {
 }
 
 macro_rules! impl_decl {
-    ($t:ident, $m:ident, $s:ident) => {
+    ($t:ident, $m:ident, $s:ident, $p:ident) => {
         /// Marker of the cluster shape of module
         #[doc = stringify!($m)]
         pub struct $t;
         impl EpiDecl for $t {
             type A = $m::A;
             type B = $m::B;
+            type Pipe = $p;
             const X: u32 = $m::CLUSTER.x();
             const Y: u32 = $m::CLUSTER.y();
             const A_MC: Multicast = $m::A_MULTICAST;
@@ -267,12 +289,16 @@ macro_rules! impl_decl {
                 && $m::A::MMAS_MN == CONSUMERS
                 && $m::B::MMAS_MN == 1
                 && $s::LAUNCH_BYTES <= smemdesc::smem::MAX_SMEM_PER_CTA
+                // Two derivations of a stage's bytes: #[smem_mma]'s multicast plan and the
+                // pipeline's sum of its loads.
+                && $p::EXPECT_TX == $m::EXPECT_TX
+                && $p::STAGES == STAGES
         );
     };
 }
-impl_decl!(Decl11, cl11, Storage11);
-impl_decl!(Decl21, cl21, Storage21);
-impl_decl!(Decl12, cl12, Storage12);
+impl_decl!(Decl11, cl11, Storage11, Pipe11);
+impl_decl!(Decl21, cl21, Storage21, Pipe21);
+impl_decl!(Decl12, cl12, Storage12, Pipe12);
 
 // The C tile: one stage per chunk in turn, so a chunk's buffer is `chunk % STAGES` (the chunks
 // per tile are a multiple of the stages); the TMA store's swizzle is the tile's.

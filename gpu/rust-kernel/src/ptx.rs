@@ -265,6 +265,14 @@ pub unsafe fn mbar_arrive_remote(bar: u32, cta: u32) {
     );
 }
 
+/// `mapa.shared::cluster.u32`: the address of `addr` in cluster CTA `cta`.
+#[inline(always)]
+pub unsafe fn mapa(addr: u32, cta: u32) -> u32 {
+    let r: u32;
+    asm!("mapa.shared::cluster.u32 {0}, {1}, {2};", out(reg32) r, in(reg32) addr, in(reg32) cta, options(nostack));
+    r
+}
+
 /// One TMA box multicast to the cluster CTAs of `mask` (same shared offsets and mbarrier in
 /// each of them).
 #[inline(always)]

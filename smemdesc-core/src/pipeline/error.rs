@@ -223,7 +223,10 @@ impl PipelineError {
                 .str(" B of shared memory per CTA on ")
                 .str(spec.arch.name())
                 .str("; legal: at most ")
-                .num(if stage_bytes == 0 { 0 } else { max / stage_bytes })
+                .num(match max.checked_div(stage_bytes) {
+                    Some(n) => n,
+                    None => 0,
+                })
                 .str(" stages"),
             PipelineError::ExpectTx {
                 stated,

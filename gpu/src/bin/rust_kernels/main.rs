@@ -9,6 +9,7 @@
 //! smemdesc-rust-kernels [--ptx FILE] [--out DIR] [--size N] [--rounds R] [--group-m G,G..]
 //!                       [--skip-check] [--skip-gemm] [--no-cublas]
 //!                       [--epi] [--epi-shapes S] [--epi-ncu] [--epi-ncu-size N] [--epi-controls]
+//!                       [--pipeline-before FILE]
 //! ```
 //!
 //! `--epi` runs the issue-22 kernels instead (`epi.rs`: exactness, negative controls, timings at
@@ -39,6 +40,7 @@ mod epi_tiles;
 mod epi;
 mod epi_problem;
 mod gemm;
+mod pipeline;
 use gemm::{gemm_json, run_gemm, Kind};
 
 use smemdesc::{Arch, DescriptorFields, Major, SmemDescriptor, SmemTile};
@@ -59,6 +61,7 @@ struct Opts {
     epi_ncu: bool,
     epi_controls: bool,
     epi_ncu_size: u32,
+    pipeline_before: Option<PathBuf>,
 }
 
 fn opts() -> Opts {
@@ -76,6 +79,7 @@ fn opts() -> Opts {
         epi_ncu: false,
         epi_controls: false,
         epi_ncu_size: 2048,
+        pipeline_before: None,
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
@@ -100,6 +104,7 @@ fn opts() -> Opts {
             "--epi-controls" => o.epi_controls = true,
             "--epi-ncu-size" => o.epi_ncu_size = val(i).parse().expect("--epi-ncu-size N"),
             "--epi-shapes" => o.epi_shapes = val(i).parse().expect("--epi-shapes S"),
+            "--pipeline-before" => o.pipeline_before = Some(PathBuf::from(val(i))),
             a => {
                 eprintln!("unknown argument {a}; see gpu/src/bin/rust_kernels/main.rs");
                 std::process::exit(2);
@@ -323,6 +328,19 @@ fn main() {
         gpu.driver,
         t0.elapsed().as_secs_f64()
     );
+    if let Some(before) = &o.pipeline_before {
+        let mut b = std::fs::read(before).expect("--pipeline-before FILE");
+        b.push(0);
+        let bm = cuda::Module::load(&b).expect("loading the before PTX");
+        let v = pipeline::run_pipeline(&module, &bm, &gpu, &o).unwrap_or_else(|e| {
+            println!("pipeline run: error {e}");
+            serde_json::json!({"error": e})
+        });
+        let path = o.out.join("pipeline_results.json");
+        std::fs::write(&path, serde_json::to_string_pretty(&v).unwrap()).expect("write results");
+        println!("wrote {}", path.display());
+        return;
+    }
     if o.epi || o.epi_ncu || o.epi_controls {
         let (r, name) = if o.epi_ncu {
             (epi::run_ncu(&module, &gpu, o.epi_ncu_size), "epi_ncu.json")

@@ -1,0 +1,488 @@
+//! `#[smem_pipeline(...)]`: a TMA → tensor-core pipeline over a `#[smem_storage]`.
+//!
+//! The macro sees tokens, not the tiles' constants, so it emits the core's `PipelineSpec` as a
+//! `const` expression the compiler evaluates, and one `const` check per key that can be wrong,
+//! spanned on that key's value: the build error of that class (a stated `expect_tx` that is not
+//! the bytes that land, a multicast load no CTA expects, ...) is reported there, and
+//! `LAYOUT` itself only fails for the classes no key covers. What the macro can check itself
+//! (keys, duplicate names, value kinds) is a spanned error here.
+
+use proc_macro2::{Span, TokenStream};
+use quote::{quote, quote_spanned};
+use syn::parse::{Parse, ParseStream, Parser};
+use syn::punctuated::Punctuated;
+use syn::spanned::Spanned;
+use syn::Token;
+
+/// Every key with the values it takes.
+pub(crate) const PIPELINE_KEYS: &[(&str, &str)] = &[
+    (
+        "storage",
+        "the `#[smem_storage]` type holding the loads and barriers",
+    ),
+    (
+        "loads",
+        "(name: Tile, name: scale ScaleTile, ..): storage members one stage loads",
+    ),
+    ("consumers", "consumer groups per CTA (warpgroups), >= 1"),
+    (
+        "consumer_threads",
+        "threads per consumer group (default 128)",
+    ),
+    (
+        "consumer_arrivals",
+        "arrivals per group per release (default 1: one elected thread)",
+    ),
+    (
+        "multicast",
+        "(name, ..): loads multicast to the CTAs sharing them",
+    ),
+    ("cluster", "(x, y) (default (1, 1))"),
+    ("cta_group", "1 or 2 (sm100 pair; default 1)"),
+    ("tmem", "the CTA group allocating the Tensor Memory (sm100)"),
+    ("stages", "stages (default: the loads')"),
+    ("full", "the storage's full-barrier array (default `full`)"),
+    (
+        "empty",
+        "the storage's empty-barrier array, or `none` (default `empty`)",
+    ),
+    (
+        "expect_tx",
+        "bytes a stage's full barrier expects (checked)",
+    ),
+    ("full_arrivals", "the full barriers' init count (checked)"),
+    ("empty_arrivals", "the empty barriers' init count (checked)"),
+];
+
+/// Error classes of `smemdesc::pipeline::__class` (keep in step).
+mod class {
+    pub const EXPECT_TX: u32 = 0;
+    pub const FULL_ARRIVALS: u32 = 1;
+    pub const EMPTY_ARRIVALS: u32 = 2;
+    pub const MULTICAST: u32 = 3;
+    pub const LOAD: u32 = 4;
+    pub const NO_EMPTY: u32 = 5;
+    pub const BUDGET: u32 = 6;
+    pub const TMEM: u32 = 7;
+    pub const CTA_GROUP: u32 = 8;
+    pub const CLUSTER: u32 = 9;
+    pub const CONSUMERS: u32 = 10;
+}
+
+struct LoadDecl {
+    name: syn::Ident,
+    scale: bool,
+    ty: syn::Type,
+}
+
+impl Parse for LoadDecl {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        let name: syn::Ident = input.parse()?;
+        input.parse::<Token![:]>()?;
+        let scale = input.peek(syn::Ident) && input.peek2(syn::Ident) && {
+            let f = input.fork();
+            f.parse::<syn::Ident>()? == "scale"
+        };
+        if scale {
+            input.parse::<syn::Ident>()?;
+        }
+        Ok(LoadDecl {
+            name,
+            scale,
+            ty: input.parse()?,
+        })
+    }
+}
+
+enum Val {
+    Int(syn::LitInt),
+    Path(syn::Path),
+    Loads(syn::token::Paren, Vec<LoadDecl>),
+    Names(syn::token::Paren, Vec<syn::Ident>),
+    Pair(syn::token::Paren, syn::LitInt, syn::LitInt),
+}
+
+struct Arg {
+    key: syn::Ident,
+    val: Val,
+}
+
+impl Parse for Arg {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        let key: syn::Ident = input.parse()?;
+        let k = key.to_string();
+        if !PIPELINE_KEYS.iter().any(|(n, _)| *n == k) {
+            let list: Vec<&str> = PIPELINE_KEYS.iter().map(|(n, _)| *n).collect();
+            return Err(syn::Error::new(
+                key.span(),
+                format!("unknown key `{k}`; accepted: {}", list.join(", ")),
+            ));
+        }
+        input.parse::<Token![=]>()?;
+        let val = match k.as_str() {
+            "storage" | "full" | "empty" => Val::Path(input.parse()?),
+            "loads" => {
+                let c;
+                let p = syn::parenthesized!(c in input);
+                let l = Punctuated::<LoadDecl, Token![,]>::parse_terminated(&c)?;
+                Val::Loads(p, l.into_iter().collect())
+            }
+            "multicast" => {
+                let c;
+                let p = syn::parenthesized!(c in input);
+                let l = Punctuated::<syn::Ident, Token![,]>::parse_terminated(&c)?;
+                Val::Names(p, l.into_iter().collect())
+            }
+            "cluster" => {
+                let c;
+                let p = syn::parenthesized!(c in input);
+                let x: syn::LitInt = c.parse()?;
+                c.parse::<Token![,]>()?;
+                let y: syn::LitInt = c.parse()?;
+                Val::Pair(p, x, y)
+            }
+            _ => Val::Int(input.parse()?),
+        };
+        Ok(Arg { key, val })
+    }
+}
+
+fn int(l: &syn::LitInt) -> syn::Result<u32> {
+    l.base10_parse::<u32>()
+        .map_err(|_| syn::Error::new(l.span(), "expected an integer that fits u32"))
+}
+
+/// Expands the attribute; errors are spanned on the argument at fault.
+pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> {
+    let args = Punctuated::<Arg, Token![,]>::parse_terminated.parse2(attr)?;
+    let input: syn::DeriveInput = syn::parse2(item)?;
+    let name = &input.ident;
+    if !input.generics.params.is_empty() {
+        return Err(syn::Error::new(
+            input.generics.span(),
+            "#[smem_pipeline] takes a struct without generics",
+        ));
+    }
+    let mut seen: Vec<String> = Vec::new();
+    let (mut storage, mut loads, mut consumers) = (None, None, None);
+    let (mut threads, mut arrivals, mut multicast, mut cluster) = (None, None, None, None);
+    let (mut cta_group, mut tmem, mut stages, mut full, mut empty) = (None, None, None, None, None);
+    let (mut expect_tx, mut full_arr, mut empty_arr) = (None, None, None);
+    for a in args {
+        let k = a.key.to_string();
+        if seen.contains(&k) {
+            return Err(syn::Error::new(
+                a.key.span(),
+                format!("duplicate key `{k}`"),
+            ));
+        }
+        seen.push(k.clone());
+        let kind_err = |what: &str| syn::Error::new(a.key.span(), format!("`{k}` takes {what}"));
+        match (k.as_str(), a.val) {
+            ("storage", Val::Path(p)) => storage = Some(p),
+            ("full", Val::Path(p)) => full = Some(p),
+            ("empty", Val::Path(p)) => empty = Some(p),
+            ("loads", Val::Loads(p, l)) => loads = Some((p, l)),
+            ("multicast", Val::Names(p, l)) => multicast = Some((p, l)),
+            ("cluster", Val::Pair(p, x, y)) => cluster = Some((p, int(&x)?, int(&y)?)),
+            ("consumers", Val::Int(l)) => consumers = Some((int(&l)?, l)),
+            ("consumer_threads", Val::Int(l)) => threads = Some((int(&l)?, l)),
+            ("consumer_arrivals", Val::Int(l)) => arrivals = Some((int(&l)?, l)),
+            ("cta_group", Val::Int(l)) => cta_group = Some((int(&l)?, l)),
+            ("tmem", Val::Int(l)) => tmem = Some((int(&l)?, l)),
+            ("stages", Val::Int(l)) => stages = Some((int(&l)?, l)),
+            ("expect_tx", Val::Int(l)) => expect_tx = Some((int(&l)?, l)),
+            ("full_arrivals", Val::Int(l)) => full_arr = Some((int(&l)?, l)),
+            ("empty_arrivals", Val::Int(l)) => empty_arr = Some((int(&l)?, l)),
+            _ => return Err(kind_err("another kind of value (see the key table)")),
+        }
+    }
+    let site = Span::call_site();
+    let storage = storage.ok_or_else(|| {
+        syn::Error::new(
+            site,
+            "#[smem_pipeline] needs `storage = StorageType` (a #[smem_storage] struct)",
+        )
+    })?;
+    let (lparen, loads) = loads.ok_or_else(|| syn::Error::new(site, "#[smem_pipeline] needs `loads = (name: Tile, ..)`: the storage members one stage loads"))?;
+    let (_, cons_lit) = consumers.ok_or_else(|| {
+        syn::Error::new(
+            site,
+            "#[smem_pipeline] needs `consumers = N`: the consumer groups (warpgroups) per CTA",
+        )
+    })?;
+    if loads.is_empty() {
+        return Err(syn::Error::new(
+            lparen.span.join(),
+            "a stage loads nothing; declare its tiles with `loads = (name: Tile, ..)`",
+        ));
+    }
+    if loads.len() > smemdesc_core::pipeline::MAX_LOADS {
+        return Err(syn::Error::new(
+            loads[smemdesc_core::pipeline::MAX_LOADS].name.span(),
+            format!(
+                "more than {} loads per stage",
+                smemdesc_core::pipeline::MAX_LOADS
+            ),
+        ));
+    }
+    for (i, l) in loads.iter().enumerate() {
+        if loads[..i].iter().any(|m| m.name == l.name) {
+            return Err(syn::Error::new(
+                l.name.span(),
+                format!("load `{}` declared twice", l.name),
+            ));
+        }
+    }
+    let mc_idx: Vec<(usize, Span)> = match &multicast {
+        None => Vec::new(),
+        Some((_, names)) => names
+            .iter()
+            .map(|n| match loads.iter().position(|l| l.name == *n) {
+                Some(i) => Ok((i, n.span())),
+                None => Err(syn::Error::new(
+                    n.span(),
+                    format!("`{n}` is not one of the loads"),
+                )),
+            })
+            .collect::<syn::Result<_>>()?,
+    };
+    let threads_v = threads.as_ref().map_or(128, |t| t.0);
+    let arrivals_v = arrivals.as_ref().map_or(1, |t| t.0);
+    if arrivals_v == 0 || threads_v == 0 || threads_v % arrivals_v != 0 {
+        let l = arrivals
+            .as_ref()
+            .map(|a| a.1.span())
+            .or(threads.as_ref().map(|t| t.1.span()))
+            .unwrap_or(site);
+        return Err(syn::Error::new(l, format!("consumer_arrivals = {arrivals_v} does not divide consumer_threads = {threads_v}: every arriving thread must be one of an even stride; legal: a divisor of {threads_v}")));
+    }
+    let full_m = full.clone().unwrap_or_else(|| syn::parse_quote!(full));
+    let no_empty = empty.as_ref().is_some_and(|p| p.is_ident("none"));
+    let empty_m: syn::Path = empty
+        .clone()
+        .filter(|_| !no_empty)
+        .unwrap_or_else(|| syn::parse_quote!(empty));
+    let full_at = quote::format_ident!(
+        "{}_at",
+        full_m
+            .get_ident()
+            .map(|i| i.to_string())
+            .unwrap_or_default()
+    );
+    let full_bytes = quote::format_ident!(
+        "{}_BYTES",
+        full_m
+            .get_ident()
+            .map(|i| i.to_string().to_uppercase())
+            .unwrap_or_default()
+    );
+    let empty_at = quote::format_ident!(
+        "{}_at",
+        empty_m
+            .get_ident()
+            .map(|i| i.to_string())
+            .unwrap_or_default()
+    );
+    let empty_bytes = quote::format_ident!(
+        "{}_BYTES",
+        empty_m
+            .get_ident()
+            .map(|i| i.to_string().to_uppercase())
+            .unwrap_or_default()
+    );
+
+    // The spec, built from the loads' constants.
+    let pl = quote!(::smemdesc::pipeline);
+    let mut spec = quote!(#pl::PipelineSpec::new(#storage::LAYOUT.arch(), #cons_lit));
+    if let Some((_, l)) = &arrivals {
+        spec.extend(quote!(.consumer_arrivals(#l)));
+    }
+    if let Some((_, x, y)) = &cluster {
+        spec.extend(quote!(.cluster(#x, #y)));
+    }
+    if let Some((_, l)) = &cta_group {
+        spec.extend(quote!(.cta_group(#l)));
+    }
+    if let Some((_, l)) = &tmem {
+        spec.extend(quote!(.tmem(#l)));
+    }
+    if let Some((_, l)) = &stages {
+        spec.extend(quote!(.stages(#l)));
+    }
+    if no_empty {
+        spec.extend(quote!(.no_empty_barriers()));
+    }
+    for (i, l) in loads.iter().enumerate() {
+        let (n, ty) = (l.name.to_string(), &l.ty);
+        let mut e = if l.scale {
+            quote_spanned!(ty.span()=> #pl::PipelineLoad::bytes(#n, #ty::STAGE_BYTES, #ty::BYTES / #ty::STAGE_BYTES))
+        } else {
+            quote_spanned!(ty.span()=> #pl::PipelineLoad::tile(#n, <#ty as ::smemdesc::SmemTile>::OPERAND, <#ty as ::smemdesc::SmemTile>::PLAN.tile))
+        };
+        if mc_idx.iter().any(|m| m.0 == i) {
+            e.extend(quote!(.multicast()));
+        }
+        spec.extend(quote!(.load(#e)));
+    }
+    // Checks, each on its key.
+    let mut checks = Vec::new();
+    let mut covered = 0u32;
+    let mut check = |cls: u32, load: usize, span: Span, spec: &TokenStream| {
+        covered |= 1 << cls;
+        checks.push(quote_spanned!(span=> const _: () = #pl::__check(&#spec, #cls, #load);));
+    };
+    let base_spec = spec.clone();
+    let stated = |v: &Option<(u32, syn::LitInt)>, m: &str| {
+        v.as_ref().map(|(_, l)| {
+            let m = quote::format_ident!("{}", m);
+            (quote!(#base_spec.#m(#l)), l.span())
+        })
+    };
+    if let Some((s, sp)) = stated(&expect_tx, "expect_tx") {
+        check(class::EXPECT_TX, usize::MAX, sp, &s);
+    }
+    if let Some((s, sp)) = stated(&full_arr, "full_arrivals") {
+        check(class::FULL_ARRIVALS, usize::MAX, sp, &s);
+    }
+    if let Some((s, sp)) = stated(&empty_arr, "empty_arrivals") {
+        check(class::EMPTY_ARRIVALS, usize::MAX, sp, &s);
+    }
+    for (i, sp) in &mc_idx {
+        check(class::MULTICAST, *i, *sp, &base_spec);
+    }
+    for (i, l) in loads.iter().enumerate() {
+        check(class::LOAD, i, l.ty.span(), &base_spec);
+    }
+    if no_empty {
+        check(
+            class::NO_EMPTY,
+            usize::MAX,
+            empty.as_ref().map_or(site, |p| p.span()),
+            &base_spec,
+        );
+    }
+    check(
+        class::BUDGET,
+        usize::MAX,
+        stages.as_ref().map_or(lparen.span.join(), |s| s.1.span()),
+        &base_spec,
+    );
+    if let Some((_, l)) = &tmem {
+        check(class::TMEM, usize::MAX, l.span(), &base_spec);
+    }
+    if let Some((_, l)) = &cta_group {
+        check(class::CTA_GROUP, usize::MAX, l.span(), &base_spec);
+    }
+    if let Some((p, _, _)) = &cluster {
+        check(class::CLUSTER, usize::MAX, p.span.join(), &base_spec);
+    }
+    check(class::CONSUMERS, usize::MAX, cons_lit.span(), &base_spec);
+    // The full spec (stated numbers included) for the layout: its errors are the checks'.
+    let mut full_spec = base_spec.clone();
+    for (v, m) in [
+        (&expect_tx, "expect_tx"),
+        (&full_arr, "full_arrivals"),
+        (&empty_arr, "empty_arrivals"),
+    ] {
+        if let Some((_, l)) = v {
+            let m = quote::format_ident!("{}", m);
+            full_spec.extend(quote!(.#m(#l)));
+        }
+    }
+
+    // The loads' trait impls and the type list.
+    let mut impls = Vec::new();
+    let mut list = quote!(());
+    for (i, l) in loads.iter().enumerate().rev() {
+        list = quote!((#pl::Load<#i>, #list));
+        let (n, ty) = (&l.name, &l.ty);
+        if l.scale {
+            impls.push(quote_spanned! {n.span()=>
+                impl #pl::RawLoad<#i> for #name {
+                    #[inline(always)]
+                    fn stage_addr(base: u32, s: u32) -> u32 {
+                        #storage::#n(base).wrapping_add(s.wrapping_mul(#ty::STAGE_BYTES))
+                    }
+                    const STAGE_BYTES: u32 = #ty::STAGE_BYTES;
+                }
+            });
+        } else {
+            let mc = if mc_idx.iter().any(|m| m.0 == i) {
+                let (x, y) = cluster.as_ref().map_or((1, 1), |c| (c.1, c.2));
+                quote!(::core::option::Option::Some(#pl::__multicast::<#ty>(#x, #y)))
+            } else {
+                quote!(::core::option::Option::None)
+            };
+            impls.push(quote_spanned! {n.span()=>
+                impl #pl::RawLoad<#i> for #name {
+                    #[inline(always)]
+                    fn stage_addr(base: u32, s: u32) -> u32 {
+                        #storage::#n(base).stage_addr(s)
+                    }
+                    const STAGE_BYTES: u32 = <#ty as ::smemdesc::SmemTile>::STAGE_BYTES;
+                }
+                impl #pl::TileLoad<#i> for #name {
+                    type Tile = #ty;
+                    #[inline(always)]
+                    fn tile(base: u32) -> ::smemdesc::smem::TileAt<#ty> {
+                        #storage::#n(base)
+                    }
+                    const MULTICAST: ::core::option::Option<::smemdesc::cluster::Multicast> = #mc;
+                }
+            });
+        }
+    }
+    let empty_fn = if no_empty {
+        quote!(#storage::#full_at(base, s))
+    } else {
+        quote!(#storage::#empty_at(base, s))
+    };
+    let fspan = full.as_ref().map_or(site, |p| p.span());
+    let mut bar_checks = vec![
+        quote_spanned!(fspan=> const _: () = #pl::__check_barriers(stringify!(#full_m), #storage::#full_bytes, #name::LAYOUT.stages());),
+    ];
+    if !no_empty {
+        let espan = empty.as_ref().map_or(site, |p| p.span());
+        bar_checks.push(quote_spanned!(espan=> const _: () = #pl::__check_barriers(stringify!(#empty_m), #storage::#empty_bytes, #name::LAYOUT.stages());));
+    }
+    let vis = &input.vis;
+    let attrs = &input.attrs;
+    Ok(quote! {
+        #(#attrs)*
+        #vis struct #name;
+        impl #name {
+            /// The declaration (the core's `PipelineSpec`).
+            pub const SPEC: #pl::PipelineSpec = #full_spec;
+            /// The checked protocol.
+            pub const LAYOUT: #pl::PipelineLayout = #pl::__layout(&Self::SPEC, #covered);
+            /// Stages.
+            pub const STAGES: u32 = Self::LAYOUT.stages();
+            /// Bytes each stage's full barrier expects (the leader's under `cta_group::2`).
+            pub const EXPECT_TX: u32 = Self::LAYOUT.expect_tx(0);
+            /// Init count of the full barriers.
+            pub const FULL_ARRIVALS: u32 = Self::LAYOUT.full_arrivals();
+            /// Init count of the empty barriers.
+            pub const EMPTY_ARRIVALS: u32 = Self::LAYOUT.empty_arrivals();
+            /// Threads per consumer group.
+            pub const CONSUMER_THREADS: u32 = #threads_v;
+        }
+        const _: #pl::PipelineLayout = #name::LAYOUT;
+        #(#checks)*
+        #(#bar_checks)*
+        impl #pl::Pipeline for #name {
+            const LAYOUT: #pl::PipelineLayout = #name::LAYOUT;
+            const CONSUMER_THREADS: u32 = #threads_v;
+            type Loads = #list;
+            #[inline(always)]
+            fn full(base: u32, s: u32) -> u32 {
+                #storage::#full_at(base, s)
+            }
+            #[inline(always)]
+            fn empty(base: u32, s: u32) -> u32 {
+                #empty_fn
+            }
+        }
+        #(#impls)*
+    })
+}

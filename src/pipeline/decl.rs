@@ -1,0 +1,100 @@
+//! What `#[smem_pipeline]` expands to calls (internal; not an API): the checks by error class,
+//! each emitted on the key it is about, and the layout.
+
+use smemdesc_core::pipeline::{PipelineError, PipelineLayout, PipelineSpec};
+
+/// The class of `e` (the macro's `class` table) and the load it names.
+const fn class(e: &PipelineError) -> (u32, usize) {
+    match *e {
+        PipelineError::ExpectTx { .. } => (0, usize::MAX),
+        PipelineError::FullArrivals { .. } => (1, usize::MAX),
+        PipelineError::EmptyArrivals { .. } => (2, usize::MAX),
+        PipelineError::MulticastWithoutCluster { load }
+        | PipelineError::MulticastNotOperand { load }
+        | PipelineError::MulticastNotShared { load, .. } => (3, load),
+        PipelineError::StagesMismatch { load, .. } | PipelineError::ArchMismatch { load } => {
+            (4, load)
+        }
+        PipelineError::NoEmptyBarriers { .. } => (5, usize::MAX),
+        PipelineError::OverBudget { .. } | PipelineError::NoStages => (6, usize::MAX),
+        PipelineError::TmemGroup { .. } => (7, usize::MAX),
+        PipelineError::CtaGroup { .. } | PipelineError::PairWithCluster { .. } => (8, usize::MAX),
+        PipelineError::Cluster(_) => (9, usize::MAX),
+        PipelineError::NoConsumers => (10, usize::MAX),
+        PipelineError::TooManyLoads | PipelineError::NoLoads => (11, usize::MAX),
+    }
+}
+
+/// Fails (a compile error where the macro put it) when `spec`'s error is of class `cls` (and
+/// names load `load`, for per-load classes).
+#[doc(hidden)]
+pub const fn __check(spec: &PipelineSpec, cls: u32, load: usize) {
+    if let Err(e) = spec.build() {
+        let (c, l) = class(&e);
+        if c == cls && (l == load || l == usize::MAX) {
+            panic!("{}", e.message(spec).as_str());
+        }
+    }
+}
+
+/// The layout; an error of a class in `covered` (a check on its key reports it) yields a
+/// stand-in, any other fails here.
+#[doc(hidden)]
+pub const fn __layout(spec: &PipelineSpec, covered: u32) -> PipelineLayout {
+    match spec.build() {
+        Ok(p) => p,
+        Err(e) => {
+            if covered & (1 << class(&e).0) == 0 {
+                panic!("{}", e.message(spec).as_str());
+            }
+            match smemdesc_core::pipeline::PipelineSpec::new(spec.arch, 1)
+                .load(smemdesc_core::pipeline::PipelineLoad::bytes(
+                    "stand-in", 16, 1,
+                ))
+                .build()
+            {
+                Ok(p) => p,
+                Err(_) => panic!("the stand-in pipeline is legal"),
+            }
+        }
+    }
+}
+
+/// The barrier array `name` of `bytes` holds one mbarrier per stage.
+#[doc(hidden)]
+pub const fn __check_barriers(name: &str, bytes: u32, stages: u32) {
+    if bytes != 8 * stages {
+        panic!(
+            "{}",
+            smemdesc_core::ConstText::<256>::new()
+                .str("pipeline: the storage's barrier array `")
+                .str(name)
+                .str("` holds ")
+                .num(bytes / 8)
+                .str(" mbarriers but the pipeline has ")
+                .num(stages)
+                .str(" stages; legal: [Mbarrier; ")
+                .num(stages)
+                .str("]")
+                .as_str()
+        );
+    }
+}
+
+/// The multicast plan of tile `T` in cluster `(x, y)` (the `#[smem_mma]` plan: the tile's own
+/// TMA box).
+#[doc(hidden)]
+pub const fn __multicast<T: crate::SmemTile>(x: u32, y: u32) -> crate::cluster::Multicast {
+    let c = match crate::cluster::Cluster::new(x, y) {
+        Ok(c) => c,
+        Err(_) => panic!("pipeline: illegal cluster (reported on `cluster`)"),
+    };
+    match c.multicast(
+        T::OPERAND,
+        &T::PLAN.tile,
+        Some((T::PLAN.tma.box_rows, T::PLAN.tma.box_inner)),
+    ) {
+        Ok(m) => m,
+        Err(_) => panic!("pipeline: the tile's TMA box does not split into whole swizzle-atom row groups among the CTAs sharing it"),
+    }
+}
