@@ -325,71 +325,61 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenS
         }
         spec.extend(quote!(.load(#e)));
     }
-    // Checks, each on its key.
+    // Checks, each on its key. Every token of a check carries the key's span, so the error
+    // points at the key; the specs it checks are hidden associated consts of the struct
+    // (`__SPEC_BASE`: the declaration without stated numbers; `__SPEC_<KEY>`: with one).
     let mut checks = Vec::new();
     let mut covered = 0u32;
-    let mut check = |cls: u32, load: usize, span: Span, spec: &TokenStream| {
+    let mut check = |cls: u32, load: usize, span: Span, spec: &str| {
         covered |= 1 << cls;
-        checks.push(quote_spanned!(span=> const _: () = #pl::__check(&#spec, #cls, #load);));
+        let n = syn::Ident::new(&name.to_string(), span);
+        let c = syn::Ident::new(spec, span);
+        checks.push(quote_spanned!(span=>
+            const _: () = ::smemdesc::pipeline::__check(&#n::#c, #cls, #load);
+        ));
     };
     let base_spec = spec.clone();
-    let stated = |v: &Option<(u32, syn::LitInt)>, m: &str| {
-        v.as_ref().map(|(_, l)| {
-            let m = quote::format_ident!("{}", m);
-            (quote!(#base_spec.#m(#l)), l.span())
-        })
-    };
-    if let Some((s, sp)) = stated(&expect_tx, "expect_tx") {
-        check(class::EXPECT_TX, usize::MAX, sp, &s);
-    }
-    if let Some((s, sp)) = stated(&full_arr, "full_arrivals") {
-        check(class::FULL_ARRIVALS, usize::MAX, sp, &s);
-    }
-    if let Some((s, sp)) = stated(&empty_arr, "empty_arrivals") {
-        check(class::EMPTY_ARRIVALS, usize::MAX, sp, &s);
-    }
-    for (i, sp) in &mc_idx {
-        check(class::MULTICAST, *i, *sp, &base_spec);
-    }
-    for (i, l) in loads.iter().enumerate() {
-        check(class::LOAD, i, l.ty.span(), &base_spec);
-    }
-    if no_empty {
-        check(
-            class::NO_EMPTY,
-            usize::MAX,
-            empty.as_ref().map_or(site, |p| p.span()),
-            &base_spec,
-        );
-    }
-    check(
-        class::BUDGET,
-        usize::MAX,
-        stages.as_ref().map_or(lparen.span.join(), |s| s.1.span()),
-        &base_spec,
-    );
-    if let Some((_, l)) = &tmem {
-        check(class::TMEM, usize::MAX, l.span(), &base_spec);
-    }
-    if let Some((_, l)) = &cta_group {
-        check(class::CTA_GROUP, usize::MAX, l.span(), &base_spec);
-    }
-    if let Some((p, _, _)) = &cluster {
-        check(class::CLUSTER, usize::MAX, p.span.join(), &base_spec);
-    }
-    check(class::CONSUMERS, usize::MAX, cons_lit.span(), &base_spec);
-    // The full spec (stated numbers included) for the layout: its errors are the checks'.
-    let mut full_spec = base_spec.clone();
-    for (v, m) in [
-        (&expect_tx, "expect_tx"),
-        (&full_arr, "full_arrivals"),
-        (&empty_arr, "empty_arrivals"),
+    let mut stated_specs = Vec::new();
+    let mut full_spec = quote!(Self::__SPEC_BASE);
+    for (v, m, cls) in [
+        (&expect_tx, "expect_tx", class::EXPECT_TX),
+        (&full_arr, "full_arrivals", class::FULL_ARRIVALS),
+        (&empty_arr, "empty_arrivals", class::EMPTY_ARRIVALS),
     ] {
         if let Some((_, l)) = v {
-            let m = quote::format_ident!("{}", m);
-            full_spec.extend(quote!(.#m(#l)));
+            let c = format!("__SPEC_{}", m.to_uppercase());
+            let (ci, mi) = (quote::format_ident!("{}", c), quote::format_ident!("{}", m));
+            stated_specs.push(quote! {
+                #[doc(hidden)]
+                pub const #ci: #pl::PipelineSpec = Self::__SPEC_BASE.#mi(#l);
+            });
+            full_spec.extend(quote!(.#mi(#l)));
+            check(cls, usize::MAX, l.span(), &c);
         }
     }
+    const BASE: &str = "__SPEC_BASE";
+    for (i, sp) in &mc_idx {
+        check(class::MULTICAST, *i, *sp, BASE);
+    }
+    for (i, l) in loads.iter().enumerate() {
+        check(class::LOAD, i, l.ty.span(), BASE);
+    }
+    if no_empty {
+        let sp = empty.as_ref().map_or(site, |p| p.span());
+        check(class::NO_EMPTY, usize::MAX, sp, BASE);
+    }
+    let sp = stages.as_ref().map_or(lparen.span.join(), |s| s.1.span());
+    check(class::BUDGET, usize::MAX, sp, BASE);
+    if let Some((_, l)) = &tmem {
+        check(class::TMEM, usize::MAX, l.span(), BASE);
+    }
+    if let Some((_, l)) = &cta_group {
+        check(class::CTA_GROUP, usize::MAX, l.span(), BASE);
+    }
+    if let Some((p, _, _)) = &cluster {
+        check(class::CLUSTER, usize::MAX, p.span.join(), BASE);
+    }
+    check(class::CONSUMERS, usize::MAX, cons_lit.span(), BASE);
 
     // The loads' trait impls and the type list.
     let mut impls = Vec::new();
@@ -439,12 +429,18 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenS
         quote!(#storage::#empty_at(base, s))
     };
     let fspan = full.as_ref().map_or(site, |p| p.span());
-    let mut bar_checks = vec![
-        quote_spanned!(fspan=> const _: () = #pl::__check_barriers(stringify!(#full_m), #storage::#full_bytes, #name::LAYOUT.stages());),
-    ];
+    let bar_check = |span: Span, m: &syn::Path, bytes: &syn::Ident| {
+        let n = syn::Ident::new(&name.to_string(), span);
+        let label = quote!(#m).to_string();
+        let st = &storage;
+        quote_spanned!(span=>
+            const _: () = ::smemdesc::pipeline::__check_barriers(#label, #st::#bytes, &#n::__SPEC_BASE);
+        )
+    };
+    let mut bar_checks = vec![bar_check(fspan, &full_m, &full_bytes)];
     if !no_empty {
         let espan = empty.as_ref().map_or(site, |p| p.span());
-        bar_checks.push(quote_spanned!(espan=> const _: () = #pl::__check_barriers(stringify!(#empty_m), #storage::#empty_bytes, #name::LAYOUT.stages());));
+        bar_checks.push(bar_check(espan, &empty_m, &empty_bytes));
     }
     let vis = &input.vis;
     let attrs = &input.attrs;
@@ -452,10 +448,13 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenS
         #(#attrs)*
         #vis struct #name;
         impl #name {
+            #[doc(hidden)]
+            pub const __SPEC_BASE: #pl::PipelineSpec = #base_spec;
+            #(#stated_specs)*
             /// The declaration (the core's `PipelineSpec`).
             pub const SPEC: #pl::PipelineSpec = #full_spec;
             /// The checked protocol.
-            pub const LAYOUT: #pl::PipelineLayout = #pl::__layout(&Self::SPEC, #covered);
+            pub const LAYOUT: #pl::PipelineLayout = #pl::__layout(&Self::SPEC, &Self::__SPEC_BASE, #covered);
             /// Stages.
             pub const STAGES: u32 = Self::LAYOUT.stages();
             /// Bytes each stage's full barrier expects (the leader's under `cta_group::2`).

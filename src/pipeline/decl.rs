@@ -37,15 +37,18 @@ pub const fn __check(spec: &PipelineSpec, cls: u32, load: usize) {
     }
 }
 
-/// The layout; an error of a class in `covered` (a check on its key reports it) yields a
-/// stand-in, any other fails here.
+/// The layout; an error of a class in `covered` (a check on its key reports it) yields the
+/// layout without the stated numbers (`base`) or a stand-in, any other fails here.
 #[doc(hidden)]
-pub const fn __layout(spec: &PipelineSpec, covered: u32) -> PipelineLayout {
+pub const fn __layout(spec: &PipelineSpec, base: &PipelineSpec, covered: u32) -> PipelineLayout {
     match spec.build() {
         Ok(p) => p,
         Err(e) => {
             if covered & (1 << class(&e).0) == 0 {
                 panic!("{}", e.message(spec).as_str());
+            }
+            if let Ok(p) = base.build() {
+                return p;
             }
             match smemdesc_core::pipeline::PipelineSpec::new(spec.arch, 1)
                 .load(smemdesc_core::pipeline::PipelineLoad::bytes(
@@ -60,9 +63,14 @@ pub const fn __layout(spec: &PipelineSpec, covered: u32) -> PipelineLayout {
     }
 }
 
-/// The barrier array `name` of `bytes` holds one mbarrier per stage.
+/// The barrier array `name` of `bytes` holds one mbarrier per stage (of a declaration that is
+/// otherwise legal: another error is reported on its own key).
 #[doc(hidden)]
-pub const fn __check_barriers(name: &str, bytes: u32, stages: u32) {
+pub const fn __check_barriers(name: &str, bytes: u32, base: &PipelineSpec) {
+    let stages = match base.build() {
+        Ok(p) => p.stages(),
+        Err(_) => return,
+    };
     if bytes != 8 * stages {
         panic!(
             "{}",

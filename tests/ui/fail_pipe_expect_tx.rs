@@ -1,0 +1,21 @@
+// A stage loads 16384 + 32768 B; a kernel that expects 1024 B more hangs (the H100 control).
+use smemdesc::{smem_pipeline, smem_storage, smem_tile, Mbarrier};
+
+#[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 64), major = K, stages = 4)]
+pub struct TileA;
+#[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (256, 64), major = K, stages = 4)]
+pub struct TileB;
+#[smem_storage(arch = sm90)]
+pub struct Storage {
+    a: TileA,
+    b: TileB,
+    full: [Mbarrier; 4],
+    empty: [Mbarrier; 4],
+}
+
+#[smem_pipeline(storage = Storage, loads = (a: TileA, b: TileB), consumers = 2, expect_tx = 50176)]
+pub struct Pipe;
+
+fn main() {
+    let _ = Pipe::EXPECT_TX;
+}
