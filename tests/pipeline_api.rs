@@ -145,14 +145,7 @@ where
 }
 
 /// The loads of one operand as the core's multicast plan gives them for `rank`.
-fn expected_slices<T: SmemTile>(
-    mc: &Multicast,
-    base: u32,
-    rank: u32,
-    k0: u32,
-    mn0: u32,
-    bar: u32,
-) -> Vec<Op> {
+fn expected_slices(mc: &Multicast, base: u32, rank: u32, k0: u32, mn0: u32, bar: u32) -> Vec<Op> {
     (0..mc.slices())
         .map(|b| {
             let (mn, k) = mc.slice_coord(rank, b);
@@ -215,7 +208,7 @@ fn loads_are_the_tiles_boxes_or_the_cores_multicast_slices() {
     for rank in 0..2 {
         let mut want = vec![Op::Expect(bar, 49152)];
         want.extend(expected_boxes::<g4::A>(a0, 64, 128, bar));
-        want.extend(expected_slices::<g4::B>(
+        want.extend(expected_slices(
             &mc(2, 1, smemdesc::Operand::B, &tb.tile, bxb),
             b0,
             rank,
@@ -225,7 +218,7 @@ fn loads_are_the_tiles_boxes_or_the_cores_multicast_slices() {
         ));
         assert_eq!(fill::<P21>(rank, 64, (128, 256)), want, "2x1 rank {rank}");
         let mut want = vec![Op::Expect(bar, 49152)];
-        want.extend(expected_slices::<g4::A>(
+        want.extend(expected_slices(
             &mc(1, 2, smemdesc::Operand::A, &ta.tile, bxa),
             a0,
             rank,
@@ -238,7 +231,7 @@ fn loads_are_the_tiles_boxes_or_the_cores_multicast_slices() {
     }
     for rank in 0..4 {
         let mut want = vec![Op::Expect(bar, 49152)];
-        want.extend(expected_slices::<g4::A>(
+        want.extend(expected_slices(
             &mc(2, 2, smemdesc::Operand::A, &ta.tile, bxa),
             a0,
             rank,
@@ -246,7 +239,7 @@ fn loads_are_the_tiles_boxes_or_the_cores_multicast_slices() {
             0,
             bar,
         ));
-        want.extend(expected_slices::<g4::B>(
+        want.extend(expected_slices(
             &mc(2, 2, smemdesc::Operand::B, &tb.tile, bxb),
             b0,
             rank,
@@ -293,7 +286,8 @@ fn expect_tx_is_what_lands_in_each_cta() {
     // computed from the boxes' extents (rows x 128 B), not from the pipeline.
     let plain = |dst: u32| if dst < b0 { 128 * 128 } else { 256 * 128 };
     assert_eq!(landed::<P11>(1, &plain), vec![P11::EXPECT_TX]);
-    let half_b = |dst: u32| if dst < b0 { 128 * 128 } else { 128 * 128 };
+    // (A whole: 128 rows; B's slice: 128 of its 256 rows)
+    let half_b = |_dst: u32| 128 * 128;
     assert_eq!(landed::<P21>(2, &half_b), vec![P21::EXPECT_TX; 2]);
     let half_a = |dst: u32| if dst < b0 { 64 * 128 } else { 256 * 128 };
     assert_eq!(landed::<P12>(2, &half_a), vec![P12::EXPECT_TX; 2]);
