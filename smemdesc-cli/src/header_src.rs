@@ -107,6 +107,10 @@ fn build(
                     check_ident(&name, "item name").map_err(|e| cx.src.err(s.ident.span(), e.0))?;
                     ns.children
                         .push(super::header_storage::storage(cx, a, s, path)?);
+                } else if let Some(a) = find_attr(&s.attrs, "smem_pipeline") {
+                    check_ident(&name, "item name").map_err(|e| cx.src.err(s.ident.span(), e.0))?;
+                    ns.children
+                        .push(super::header_pipeline::pipeline(cx, a, s, path)?);
                 } else if find_attr(&s.attrs, "smem_epilogue_tile").is_some() {
                     check_ident(&name, "item name").map_err(|e| cx.src.err(s.ident.span(), e.0))?;
                     let t = cx

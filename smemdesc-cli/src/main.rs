@@ -41,6 +41,7 @@ mod header_eval;
 mod header_frag;
 mod header_keyed;
 mod header_loc;
+mod header_pipeline;
 mod header_src;
 mod header_storage;
 mod idesc;
@@ -175,8 +176,9 @@ enum Command {
     ///
     /// With `--from FILE` instead of the tile flags: every `#[smem_tile]` struct, `#[smem_mma]`
     /// module (the pairing's mnemonic, immediates or IDESC) and `#[smem_storage]` struct (member
-    /// offsets, sizes, alignments, launch bytes, tile descriptors at their offsets) of a Rust
-    /// source file, one namespace per item.
+    /// offsets, sizes, alignments, launch bytes, tile descriptors at their offsets) and
+    /// `#[smem_pipeline]` struct (barrier init counts, expect_tx and release masks per CTA rank)
+    /// of a Rust source file, one namespace per item.
     Header {
         #[command(flatten)]
         args: Option<tile::TileArgs>,

@@ -7,52 +7,10 @@
 //! `LAYOUT` itself only fails for the classes no key covers. What the macro can check itself
 //! (keys, duplicate names, value kinds) is a spanned error here.
 
+use crate::pipeline_args::{parse_args, PipelineArgs};
 use proc_macro2::{Span, TokenStream};
 use quote::{quote, quote_spanned};
-use syn::parse::{Parse, ParseStream, Parser};
-use syn::punctuated::Punctuated;
 use syn::spanned::Spanned;
-use syn::Token;
-
-/// Every key with the values it takes.
-pub(crate) const PIPELINE_KEYS: &[(&str, &str)] = &[
-    (
-        "storage",
-        "the `#[smem_storage]` type holding the loads and barriers",
-    ),
-    (
-        "loads",
-        "(name: Tile, name: scale ScaleTile, ..): storage members one stage loads",
-    ),
-    ("consumers", "consumer groups per CTA (warpgroups), >= 1"),
-    (
-        "consumer_threads",
-        "threads per consumer group (default 128)",
-    ),
-    (
-        "consumer_arrivals",
-        "arrivals per group per release (default 1: one elected thread)",
-    ),
-    (
-        "multicast",
-        "(name, ..): loads multicast to the CTAs sharing them",
-    ),
-    ("cluster", "(x, y) (default (1, 1))"),
-    ("cta_group", "1 or 2 (sm100 pair; default 1)"),
-    ("tmem", "the CTA group allocating the Tensor Memory (sm100)"),
-    ("stages", "stages (default: the loads')"),
-    ("full", "the storage's full-barrier array (default `full`)"),
-    (
-        "empty",
-        "the storage's empty-barrier array, or `none` (default `empty`)",
-    ),
-    (
-        "expect_tx",
-        "bytes a stage's full barrier expects (checked)",
-    ),
-    ("full_arrivals", "the full barriers' init count (checked)"),
-    ("empty_arrivals", "the empty barriers' init count (checked)"),
-];
 
 /// Error classes of `smemdesc::pipeline::__class` (keep in step).
 mod class {
@@ -69,92 +27,27 @@ mod class {
     pub const CONSUMERS: u32 = 10;
 }
 
-struct LoadDecl {
-    name: syn::Ident,
-    scale: bool,
-    ty: syn::Type,
-}
-
-impl Parse for LoadDecl {
-    fn parse(input: ParseStream) -> syn::Result<Self> {
-        let name: syn::Ident = input.parse()?;
-        input.parse::<Token![:]>()?;
-        let scale = input.peek(syn::Ident) && input.peek2(syn::Ident) && {
-            let f = input.fork();
-            f.parse::<syn::Ident>()? == "scale"
-        };
-        if scale {
-            input.parse::<syn::Ident>()?;
-        }
-        Ok(LoadDecl {
-            name,
-            scale,
-            ty: input.parse()?,
-        })
-    }
-}
-
-enum Val {
-    Int(syn::LitInt),
-    Path(syn::Path),
-    Loads(syn::token::Paren, Vec<LoadDecl>),
-    Names(syn::token::Paren, Vec<syn::Ident>),
-    Pair(syn::token::Paren, syn::LitInt, syn::LitInt),
-}
-
-struct Arg {
-    key: syn::Ident,
-    val: Val,
-}
-
-impl Parse for Arg {
-    fn parse(input: ParseStream) -> syn::Result<Self> {
-        let key: syn::Ident = input.parse()?;
-        let k = key.to_string();
-        if !PIPELINE_KEYS.iter().any(|(n, _)| *n == k) {
-            let list: Vec<&str> = PIPELINE_KEYS.iter().map(|(n, _)| *n).collect();
-            return Err(syn::Error::new(
-                key.span(),
-                format!("unknown key `{k}`; accepted: {}", list.join(", ")),
-            ));
-        }
-        input.parse::<Token![=]>()?;
-        let val = match k.as_str() {
-            "storage" | "full" | "empty" => Val::Path(input.parse()?),
-            "loads" => {
-                let c;
-                let p = syn::parenthesized!(c in input);
-                let l = Punctuated::<LoadDecl, Token![,]>::parse_terminated(&c)?;
-                Val::Loads(p, l.into_iter().collect())
-            }
-            "multicast" => {
-                let c;
-                let p = syn::parenthesized!(c in input);
-                let l = Punctuated::<syn::Ident, Token![,]>::parse_terminated(&c)?;
-                Val::Names(p, l.into_iter().collect())
-            }
-            "cluster" => {
-                let c;
-                let p = syn::parenthesized!(c in input);
-                let x: syn::LitInt = c.parse()?;
-                c.parse::<Token![,]>()?;
-                let y: syn::LitInt = c.parse()?;
-                Val::Pair(p, x, y)
-            }
-            _ => Val::Int(input.parse()?),
-        };
-        Ok(Arg { key, val })
-    }
-}
-
-fn int(l: &syn::LitInt) -> syn::Result<u32> {
-    l.base10_parse::<u32>()
-        .map_err(|_| syn::Error::new(l.span(), "expected an integer that fits u32"))
-}
-
 /// Expands the attribute; errors are spanned on the argument at fault.
 pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> {
-    let args = Punctuated::<Arg, Token![,]>::parse_terminated.parse2(attr)?;
+    let site = Span::call_site();
+    let PipelineArgs {
+        storage,
+        lparen,
+        loads,
+        cons_lit,
+        threads_v,
+        arrivals_v,
+        mc_idx,
+        cluster,
+        cta_group,
+        tmem,
+        stages,
+        full,
+        empty,
+        expect_tx,
+        full_arr,
+        empty_arr,
+    } = parse_args(attr, site)?;
     let input: syn::DeriveInput = syn::parse2(item)?;
     let name = &input.ident;
     if !input.generics.params.is_empty() {
@@ -162,100 +55,6 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenS
             input.generics.span(),
             "#[smem_pipeline] takes a struct without generics",
         ));
-    }
-    let mut seen: Vec<String> = Vec::new();
-    let (mut storage, mut loads, mut consumers) = (None, None, None);
-    let (mut threads, mut arrivals, mut multicast, mut cluster) = (None, None, None, None);
-    let (mut cta_group, mut tmem, mut stages, mut full, mut empty) = (None, None, None, None, None);
-    let (mut expect_tx, mut full_arr, mut empty_arr) = (None, None, None);
-    for a in args {
-        let k = a.key.to_string();
-        if seen.contains(&k) {
-            return Err(syn::Error::new(
-                a.key.span(),
-                format!("duplicate key `{k}`"),
-            ));
-        }
-        seen.push(k.clone());
-        let kind_err = |what: &str| syn::Error::new(a.key.span(), format!("`{k}` takes {what}"));
-        match (k.as_str(), a.val) {
-            ("storage", Val::Path(p)) => storage = Some(p),
-            ("full", Val::Path(p)) => full = Some(p),
-            ("empty", Val::Path(p)) => empty = Some(p),
-            ("loads", Val::Loads(p, l)) => loads = Some((p, l)),
-            ("multicast", Val::Names(p, l)) => multicast = Some((p, l)),
-            ("cluster", Val::Pair(p, x, y)) => cluster = Some((p, int(&x)?, int(&y)?)),
-            ("consumers", Val::Int(l)) => consumers = Some((int(&l)?, l)),
-            ("consumer_threads", Val::Int(l)) => threads = Some((int(&l)?, l)),
-            ("consumer_arrivals", Val::Int(l)) => arrivals = Some((int(&l)?, l)),
-            ("cta_group", Val::Int(l)) => cta_group = Some((int(&l)?, l)),
-            ("tmem", Val::Int(l)) => tmem = Some((int(&l)?, l)),
-            ("stages", Val::Int(l)) => stages = Some((int(&l)?, l)),
-            ("expect_tx", Val::Int(l)) => expect_tx = Some((int(&l)?, l)),
-            ("full_arrivals", Val::Int(l)) => full_arr = Some((int(&l)?, l)),
-            ("empty_arrivals", Val::Int(l)) => empty_arr = Some((int(&l)?, l)),
-            _ => return Err(kind_err("another kind of value (see the key table)")),
-        }
-    }
-    let site = Span::call_site();
-    let storage = storage.ok_or_else(|| {
-        syn::Error::new(
-            site,
-            "#[smem_pipeline] needs `storage = StorageType` (a #[smem_storage] struct)",
-        )
-    })?;
-    let (lparen, loads) = loads.ok_or_else(|| syn::Error::new(site, "#[smem_pipeline] needs `loads = (name: Tile, ..)`: the storage members one stage loads"))?;
-    let (_, cons_lit) = consumers.ok_or_else(|| {
-        syn::Error::new(
-            site,
-            "#[smem_pipeline] needs `consumers = N`: the consumer groups (warpgroups) per CTA",
-        )
-    })?;
-    if loads.is_empty() {
-        return Err(syn::Error::new(
-            lparen.span.join(),
-            "a stage loads nothing; declare its tiles with `loads = (name: Tile, ..)`",
-        ));
-    }
-    if loads.len() > smemdesc_core::pipeline::MAX_LOADS {
-        return Err(syn::Error::new(
-            loads[smemdesc_core::pipeline::MAX_LOADS].name.span(),
-            format!(
-                "more than {} loads per stage",
-                smemdesc_core::pipeline::MAX_LOADS
-            ),
-        ));
-    }
-    for (i, l) in loads.iter().enumerate() {
-        if loads[..i].iter().any(|m| m.name == l.name) {
-            return Err(syn::Error::new(
-                l.name.span(),
-                format!("load `{}` declared twice", l.name),
-            ));
-        }
-    }
-    let mc_idx: Vec<(usize, Span)> = match &multicast {
-        None => Vec::new(),
-        Some((_, names)) => names
-            .iter()
-            .map(|n| match loads.iter().position(|l| l.name == *n) {
-                Some(i) => Ok((i, n.span())),
-                None => Err(syn::Error::new(
-                    n.span(),
-                    format!("`{n}` is not one of the loads"),
-                )),
-            })
-            .collect::<syn::Result<_>>()?,
-    };
-    let threads_v = threads.as_ref().map_or(128, |t| t.0);
-    let arrivals_v = arrivals.as_ref().map_or(1, |t| t.0);
-    if arrivals_v == 0 || threads_v == 0 || threads_v % arrivals_v != 0 {
-        let l = arrivals
-            .as_ref()
-            .map(|a| a.1.span())
-            .or(threads.as_ref().map(|t| t.1.span()))
-            .unwrap_or(site);
-        return Err(syn::Error::new(l, format!("consumer_arrivals = {arrivals_v} does not divide consumer_threads = {threads_v}: every arriving thread must be one of an even stride; legal: a divisor of {threads_v}")));
     }
     let full_m = full.clone().unwrap_or_else(|| syn::parse_quote!(full));
     let no_empty = empty.as_ref().is_some_and(|p| p.is_ident("none"));
@@ -295,8 +94,8 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenS
     // The spec, built from the loads' constants.
     let pl = quote!(::smemdesc::pipeline);
     let mut spec = quote!(#pl::PipelineSpec::new(#storage::LAYOUT.arch(), #cons_lit));
-    if let Some((_, l)) = &arrivals {
-        spec.extend(quote!(.consumer_arrivals(#l)));
+    if arrivals_v != 1 {
+        spec.extend(quote!(.consumer_arrivals(#arrivals_v)));
     }
     if let Some((_, x, y)) = &cluster {
         spec.extend(quote!(.cluster(#x, #y)));

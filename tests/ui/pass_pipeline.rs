@@ -17,6 +17,17 @@ pub struct Storage {
 #[smem_pipeline(storage = Storage, loads = (a: TileA, b: TileB), consumers = 2)]
 pub struct Pipe;
 
+// A 2x1 cluster multicasting B: each CTA's stages are written by both CTAs, so each empty
+// barrier counts both CTAs' 2 consumers.
+#[smem_pipeline(storage = Storage, loads = (a: TileA, b: TileB), multicast = (b), cluster = (2, 1), consumers = 2)]
+pub struct Pipe21;
+
+// A 2x2 cluster multicasting both: CTA r's stages are written by r, its row partner (A) and its
+// column partner (B): 3 CTAs x 2 consumers.
+#[smem_pipeline(storage = Storage, loads = (a: TileA, b: TileB), multicast = (a, b), cluster = (2, 2),
+                consumers = 2, expect_tx = 49152, empty_arrivals = 6)]
+pub struct Pipe22;
+
 struct Ops;
 impl PipelineOps for Ops {
     fn init(_: u32, _: u32) {}
@@ -50,4 +61,9 @@ fn main() {
         full.release::<Ops>();
     }
     assert_eq!((Pipe::EXPECT_TX, Pipe::FULL_ARRIVALS, Pipe::EMPTY_ARRIVALS, Pipe::STAGES), (49152, 1, 2, 4));
+    assert_eq!((Pipe21::EXPECT_TX, Pipe21::EMPTY_ARRIVALS), (49152, 4));
+    assert_eq!(Pipe22::EMPTY_ARRIVALS, 6);
+    // Rank r = i + 2j; A shared along j (ranks i, i + 2), B along i (ranks 2j, 2j + 1).
+    let masks: Vec<u16> = (0..4).map(|r| Pipe22::LAYOUT.release_mask(r)).collect();
+    assert_eq!(masks, [0b0111, 0b1011, 0b1101, 0b1110]);
 }

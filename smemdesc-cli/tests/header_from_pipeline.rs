@@ -1,0 +1,80 @@
+//! `smemdesc header --from` on `tests/ui/pass_pipeline.rs` (three `#[smem_pipeline]`s: no
+//! cluster, 2x1 multicasting B, 2x2 multicasting both): the barrier protocol's numbers a CUDA C++
+//! kernel initialises and waits with, held to values worked by hand from the rules (C++
+//! `static_assert`s), and a mis-stated `expect_tx` refused at its token.
+
+mod common;
+use common::*;
+
+fn repo(rel: &str) -> String {
+    format!("{}/../{rel}", env!("CARGO_MANIFEST_DIR"))
+}
+
+const CHECKS: &str = r#"
+namespace p = pp::Pipe;
+namespace q = pp::Pipe21;
+namespace r = pp::Pipe22;
+// A 128 x 64 and B 256 x 64 bf16 per stage: 16384 + 32768 B land in every CTA's stage.
+static_assert(p::STAGES == 4 && p::STAGE_BYTES == 49152 && p::EXPECT_TX == 49152, "bytes");
+// One producer thread arrives with expect_tx; 2 consumer warpgroups, one elected thread each.
+static_assert(p::FULL_ARRIVALS == 1 && p::EMPTY_ARRIVALS == 2 && p::CTAS == 1, "1x1 counts");
+static_assert(p::RELEASE_MASK_BY_RANK[0] == 1 && p::CLUSTER_SYNC == 0, "1x1 release");
+// 2x1, B multicast: each CTA issues A (16384) and half of B (16384); its stage is written by
+// both CTAs, so both CTAs' consumers release it.
+static_assert(q::CTAS == 2 && q::EXPECT_TX_BY_RANK[0] == 49152 && q::EXPECT_TX_BY_RANK[1] == 49152, "2x1 tx");
+static_assert(q::ISSUED_BYTES_BY_RANK[0] == 16384 + 16384, "2x1 issued");
+static_assert(q::EMPTY_ARRIVALS == 4 && q::RELEASE_MASK_BY_RANK[0] == 3 && q::RELEASE_MASK_BY_RANK[1] == 3, "2x1 release");
+static_assert(q::CLUSTER_SYNC == 1, "2x1 cluster barrier");
+// 2x2, both multicast: rank i + 2j issues half of A (8192) and half of B (16384); its stage is
+// written by itself, rank (i, 1 - j) through A and (1 - i, j) through B.
+static_assert(r::ISSUED_BYTES_BY_RANK[3] == 8192 + 16384 && r::EMPTY_ARRIVALS == 6, "2x2");
+static_assert(r::RELEASE_MASK_BY_RANK[0] == 0b0111 && r::RELEASE_MASK_BY_RANK[1] == 0b1011, "2x2 masks 0, 1");
+static_assert(r::RELEASE_MASK_BY_RANK[2] == 0b1101 && r::RELEASE_MASK_BY_RANK[3] == 0b1110, "2x2 masks 2, 3");
+// The parity formula the summary gives, for iteration 9 of 4 stages: stage 1, fill 2.
+constexpr unsigned i = 9;
+static_assert(i % p::STAGES == 1 && ((i / p::STAGES) & 1) == 0, "parity");
+"#;
+
+#[test]
+fn pipeline_header_holds_the_hand_worked_values() {
+    let dir = tmp_dir("from-pipe");
+    let (code, out, err) = run(&[
+        "header",
+        "--from",
+        &repo("tests/ui/pass_pipeline.rs"),
+        "--name",
+        "pp",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    std::fs::write(dir.join("pp.h"), &out).unwrap();
+    let cpp = format!("#include \"pp.h\"\n{CHECKS}int main() {{ return 0; }}\n");
+    compile(
+        "g++",
+        &["-std=c++17", "-fsyntax-only", "-Wall", "-Wextra", "-Werror"],
+        &dir,
+        "t.cpp",
+        &cpp,
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_mis_stated_expect_tx_is_refused_at_its_token() {
+    let src = std::fs::read_to_string(repo("tests/ui/pass_pipeline.rs"))
+        .unwrap()
+        .replace("expect_tx = 49152", "expect_tx = 24576");
+    let dir = tmp_dir("from-pipe-bad");
+    let path = dir.join("k.rs");
+    std::fs::write(&path, &src).unwrap();
+    let (code, _, err) = run(&["header", "--from", path.to_str().unwrap(), "--name", "k"]);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_ne!(code, 0);
+    let line = src
+        .lines()
+        .position(|l| l.contains("expect_tx = 24576"))
+        .unwrap()
+        + 1;
+    let col = src.lines().nth(line - 1).unwrap().find("24576").unwrap() + 1;
+    assert!(err.contains(&format!("k.rs:{line}:{col}:")), "{err}");
+    assert!(err.contains("24576 B is what this CTA issues"), "{err}");
+}
