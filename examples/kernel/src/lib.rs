@@ -1,10 +1,12 @@
 //! A complete nvptx64 kernel crate that uses smemdesc: one bf16 GEMM tile per CTA,
 //! `C[m0.., n0..] = A · Bᵀ` over all of K (A: M x K, B: N x K, both K contiguous; C: M x N f32,
-//! row-major), with TMA loads into a two-stage pipeline, one mbarrier per stage and wgmma.
+//! row-major), with TMA loads into a two-stage pipeline (a full and an empty mbarrier per stage)
+//! and wgmma.
 //!
 //! Everything about the shared-memory layout comes from smemdesc (`tiles.rs`): where each tile
-//! and barrier sits (`#[smem_storage]`), the TMA destinations and box coordinates, the bytes a
-//! stage delivers, the wgmma descriptors. The PTX instructions are this crate's own `asm!`
+//! and barrier sits (`#[smem_storage]`), the TMA destinations and box coordinates, the wgmma
+//! descriptors, and the barrier protocol (`#[smem_pipeline]`: init counts, the bytes a stage
+//! delivers, which parity to wait for, who releases a stage). The PTX instructions are this crate's own `asm!`
 //! (`ptx.rs`). Build (see README.md; the PTX lands in `out/gemm_tile.ptx`):
 //!
 //! ```text
@@ -17,8 +19,9 @@ mod ptx;
 pub mod tiles;
 
 use ptx::*;
+use smemdesc::pipeline::PipeAt;
 use smemdesc::{Major, SmemTile};
-use tiles::{Storage, TileA, TileB, BK, BM, BN, THREADS};
+use tiles::{Pipe, Storage, TileA, TileB, BK, BM, BN, THREADS};
 
 // The dynamic shared memory of the module. Rust has no shared-memory `static`; the storage's
 // offsets are from this symbol's address rounded up to `Storage::ALIGN`, and the host launches
@@ -30,34 +33,9 @@ core::arch::global_asm!(".extern .shared .align 16 .b8 smem_dyn[];");
 const _: () = assert!(matches!(TileA::MAJOR, Major::K) && matches!(TileB::MAJOR, Major::K));
 // One wgmma covers B's whole tile along N; A has one 64-row subtile per warpgroup.
 const _: () = assert!(TileB::MMAS_MN == 1 && THREADS == 128 * TileA::MMAS_MN);
-const _: () = assert!(TileA::STAGES == TileB::STAGES && TileA::TILE_K == TileB::TILE_K);
-
-/// Bytes the TMA loads of one stage deliver (the mbarrier's transaction count).
-const STAGE_TX: u32 =
-    TileA::TMA_BOXES * TileA::TMA_BOX_BYTES + TileB::TMA_BOXES * TileB::TMA_BOX_BYTES;
-
-/// Issues the TMA loads of K tile `kt` into `stage`: every box of A's and B's stage, at the
-/// destinations and tile coordinates smemdesc planned, completing on the stage's mbarrier.
-#[inline(always)]
-unsafe fn load_stage(base: u32, maps: (u64, u64), stage: u32, kt: u32, (m0, n0): (u32, u32)) {
-    let bar = Storage::full_at(base, stage);
-    mbarrier_arrive_expect_tx(bar, STAGE_TX);
-    let (a, b) = (Storage::a(base), Storage::b(base));
-    // A run-time box index: `tma_box_coord(i)` and `tma_dst(i, stage)` compute the entry (the
-    // `TMA_BOX_*` arrays are for constant indices only: a run-time index would read a table).
-    let mut i = 0;
-    while i < TileA::TMA_BOXES {
-        let [mn0, k0] = TileA::tma_box_coord(i);
-        tma_load_2d(a.tma_dst(i, stage), maps.0, kt * BK + k0, m0 + mn0, bar);
-        i += 1;
-    }
-    let mut i = 0;
-    while i < TileB::TMA_BOXES {
-        let [mn0, k0] = TileB::tma_box_coord(i);
-        tma_load_2d(b.tma_dst(i, stage), maps.1, kt * BK + k0, n0 + mn0, bar);
-        i += 1;
-    }
-}
+const _: () = assert!(TileA::TILE_K == TileB::TILE_K && Pipe::STAGES == TileA::STAGES);
+// The pipeline's consumers are the warpgroups.
+const _: () = assert!(THREADS == 128 * Pipe::LAYOUT.spec().consumers);
 
 /// One CTA computes the `BM x BN` tile of C at block `(ctaid.x, ctaid.y)` (rows, columns).
 ///
@@ -88,28 +66,41 @@ pub unsafe extern "ptx-kernel" fn gemm_tile(
     let base = Storage::aligned_base(smem_dyn());
     let (a, b) = (Storage::a(base), Storage::b(base));
 
-    if tid == 0 {
-        let mut s = 0;
-        while s < TileA::STAGES {
-            mbarrier_init(Storage::full_at(base, s), 1);
-            s += 1;
+    // The declared pipeline: its handles issue the declared counts, bytes and parities.
+    let pipe = PipeAt::<Pipe>::new(base, 0);
+    let mut producer = pipe.producer();
+    // Thread 0 fills a stage: the declared loads (A then B) of K tile `kt` at this CTA's origin.
+    let fill = |producer: &mut smemdesc::pipeline::Producer<Pipe>, kt: u32| {
+        if let Some(f) = producer.acquire::<Ptx>() {
+            let _ = f
+                .load::<Ptx>(map_a, kt * BK, origin.0)
+                .load::<Ptx>(map_b, kt * BK, origin.1)
+                .issued();
         }
-        fence_mbarrier_init();
+    };
+    if tid == 0 {
+        pipe.init::<Ptx>();
         tensormap_acquire(map_a);
         tensormap_acquire(map_b);
-        let mut s = 0;
-        while s < TileA::STAGES && s < k_tiles {
-            load_stage(base, (map_a, map_b), s, s, origin);
-            s += 1;
+    }
+    pipe.init_sync::<Ptx>();
+    if tid == 0 {
+        let mut kt = 0;
+        while kt < Pipe::STAGES && kt < k_tiles {
+            fill(&mut producer, kt);
+            kt += 1;
         }
     }
-    sync_threads();
 
+    // Thread `tid % 128` of consumer warpgroup `wg` (thread 0 of each releases the stage).
+    let mut consumer = pipe.consumer(tid % 128);
     let mut acc = [0f32; 64];
     let mut kt = 0;
     while kt < k_tiles {
-        let stage = kt % TileA::STAGES;
-        mbarrier_wait(Storage::full_at(base, stage), (kt / TileA::STAGES) & 1);
+        let Some(full) = consumer.wait::<Ptx>() else {
+            trap()
+        };
+        let stage = full.stage();
         wgmma_fence();
         let mut kk = 0;
         while kk < TileA::MMAS_K {
@@ -123,10 +114,11 @@ pub unsafe extern "ptx-kernel" fn gemm_tile(
         }
         wgmma_commit_group();
         wgmma_wait_all();
-        // Both warpgroups are done reading this stage: refill it with K tile kt + STAGES.
-        sync_threads();
-        if tid == 0 && kt + TileA::STAGES < k_tiles {
-            load_stage(base, (map_a, map_b), stage, kt + TileA::STAGES, origin);
+        // This warpgroup is done reading the stage; once both released it, thread 0 refills it
+        // with K tile kt + STAGES (its acquire waits for the other warpgroup's release).
+        full.release::<Ptx>();
+        if tid == 0 && kt + Pipe::STAGES < k_tiles {
+            fill(&mut producer, kt + Pipe::STAGES);
         }
         kt += 1;
     }

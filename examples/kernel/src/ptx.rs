@@ -204,3 +204,86 @@ pub unsafe fn wgmma_m64n128k16_bf16(d: &mut [f32; 64], desc_a: u64, desc_b: u64,
         options(nostack),
     );
 }
+
+/// The instructions smemdesc's declared pipeline (`smemdesc::pipeline`) issues, one `asm!`
+/// each: the handles in `lib.rs` call these with the declared barriers, counts and byte totals.
+pub struct Ptx;
+
+impl smemdesc::pipeline::PipelineOps for Ptx {
+    #[inline(always)]
+    fn init(bar: u32, count: u32) {
+        // SAFETY: `bar` is a barrier of the storage; one thread initialises it.
+        unsafe { mbarrier_init(bar, count) }
+    }
+    #[inline(always)]
+    fn fence_init() {
+        // SAFETY: a fence.
+        unsafe { fence_mbarrier_init() }
+    }
+    #[inline(always)]
+    fn sync_cta() {
+        // SAFETY: every thread of the CTA calls `init_sync`.
+        unsafe { sync_threads() }
+    }
+    #[inline(always)]
+    fn sync_cluster() {
+        // SAFETY: every thread of the cluster calls `init_sync` (never for this 1-CTA pipeline).
+        unsafe {
+            asm!("barrier.cluster.arrive.release.aligned; barrier.cluster.wait.acquire.aligned;", options(nostack))
+        }
+    }
+    #[inline(always)]
+    fn arrive_expect_tx(bar: u32, bytes: u32) {
+        // SAFETY: an initialised barrier of the storage.
+        unsafe { mbarrier_arrive_expect_tx(bar, bytes) }
+    }
+    #[inline(always)]
+    fn arrive(bar: u32) {
+        // SAFETY: as above.
+        unsafe {
+            asm!("mbarrier.arrive.shared::cta.b64 _, [{0}];", in(reg32) bar, options(nostack))
+        }
+    }
+    #[inline(always)]
+    fn arrive_cluster(bar: u32, cta: u32) {
+        // SAFETY: the same barrier in a CTA of the cluster.
+        unsafe {
+            asm!(
+                "{{ .reg .b32 r; mapa.shared::cluster.u32 r, {0}, {1}; mbarrier.arrive.shared::cluster.b64 _, [r]; }}",
+                in(reg32) bar, in(reg32) cta, options(nostack)
+            )
+        }
+    }
+    #[inline(always)]
+    fn wait(bar: u32, parity: u32) -> bool {
+        // SAFETY: try_wait probes of an initialised barrier.
+        unsafe { mbarrier_wait(bar, parity) };
+        true
+    }
+    #[inline(always)]
+    fn map_cta(addr: u32, cta: u32) -> u32 {
+        let r: u32;
+        // SAFETY: address arithmetic.
+        unsafe {
+            asm!("mapa.shared::cluster.u32 {0}, {1}, {2};", out(reg32) r, in(reg32) addr,
+                 in(reg32) cta, options(nostack))
+        };
+        r
+    }
+    #[inline(always)]
+    fn tma_load(dst: u32, map: u64, c0: u32, c1: u32, bar: u32) {
+        // SAFETY: the declared stage of a declared tile, completing on its full barrier.
+        unsafe { tma_load_2d(dst, map, c0, c1, bar) }
+    }
+    #[inline(always)]
+    fn tma_load_multicast(dst: u32, map: u64, c0: u32, c1: u32, bar: u32, mask: u16) {
+        // SAFETY: as above, to the declared sharers.
+        unsafe {
+            asm!(
+                "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster [{0}], [{1}, {{{2}, {3}}}], [{4}], {5};",
+                in(reg32) dst, in(reg64) map, in(reg32) c0, in(reg32) c1, in(reg32) bar,
+                in(reg16) mask, options(nostack)
+            )
+        }
+    }
+}

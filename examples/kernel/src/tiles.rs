@@ -3,7 +3,7 @@
 //! TMA boxes, the descriptors and the shared-memory size all come from one place. No `asm!` here:
 //! this file compiles for nvptx64 and for the host.
 
-use smemdesc::{smem_storage, smem_tile, Mbarrier, SmemTile};
+use smemdesc::{smem_pipeline, smem_storage, smem_tile, Mbarrier, SmemTile};
 
 /// Operand A: 128 (M) x 64 (K) bf16 per stage, K contiguous, 128-byte swizzle, read by two
 /// `wgmma m64n128k16` row subtiles (one per consumer warpgroup), 2 pipeline stages.
@@ -16,13 +16,21 @@ pub struct TileA;
             swizzle = 128B, mma = m64n128k16, stages = 2)]
 pub struct TileB;
 
-/// One CTA's dynamic shared memory: both tiles for every stage and one "full" mbarrier per stage.
+/// One CTA's dynamic shared memory: both tiles for every stage, and a "full" and an "empty"
+/// mbarrier per stage.
 #[smem_storage(arch = sm90)]
 pub struct Storage {
     a: TileA,
     b: TileB,
     full: [Mbarrier; 2],
+    empty: [Mbarrier; 2],
 }
+
+/// The pipeline: a stage loads A and B; its two consumer warpgroups (one per 64-row subtile of
+/// A) each release it once their wgmmas read it. smemdesc derives the full barriers' count (1),
+/// the empty barriers' (2), `expect_tx` (A's and B's stage bytes) and the wait parities.
+#[smem_pipeline(storage = Storage, loads = (a: TileA, b: TileB), consumers = 2)]
+pub struct Pipe;
 
 /// Rows of C per CTA (A's tile rows).
 pub const BM: u32 = TileA::TILE_MN;
