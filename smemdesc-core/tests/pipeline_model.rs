@@ -69,7 +69,7 @@ mod search;
 mod semantics;
 
 use protocol::{Kind, Model, Variant};
-use smemdesc_core::pipeline::{PipelineLayout, PipelineLoad, PipelineSpec};
+use smemdesc_core::pipeline::{PipelineError, PipelineLayout, PipelineLoad, PipelineSpec};
 use smemdesc_core::{Arch, Operand};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
@@ -368,4 +368,44 @@ fn summary() {
     let (proved, found, runs) = model_counts();
     println!("pipeline model: {proved} configurations proved, {found} broken protocols found");
     println!("  ({runs} runs of a broken protocol on a configuration it applies to, each found)");
+}
+
+/// Before the core refused it, this model found the hang of a multicast tile that does not
+/// split evenly (cluster 3x1, B of 32768 B: three slices of 10922 B land 32766 B; every full
+/// barrier keeps a tx-count of 2 and every consumer waits forever). The core now says so.
+#[test]
+fn uneven_multicast_is_refused() {
+    let a = tile("a", Operand::A, 16384, 1);
+    let b = tile("b", Operand::B, 32768, 1);
+    let cases = [
+        (
+            PipelineSpec::new(Arch::Sm90, 1)
+                .cluster(3, 1)
+                .load(a)
+                .load(b.multicast()),
+            1,
+            Operand::B,
+            3,
+        ),
+        (
+            PipelineSpec::new(Arch::Sm90, 1)
+                .cluster(1, 3)
+                .load(a.multicast())
+                .load(b),
+            0,
+            Operand::A,
+            3,
+        ),
+    ];
+    for (spec, load, operand, sharers) in cases {
+        let e = spec.build().unwrap_err();
+        assert_eq!(
+            e,
+            PipelineError::MulticastUneven {
+                load,
+                operand,
+                sharers
+            }
+        );
+    }
 }

@@ -11,7 +11,8 @@ const fn class(e: &PipelineError) -> (u32, usize) {
         PipelineError::EmptyArrivals { .. } => (2, usize::MAX),
         PipelineError::MulticastWithoutCluster { load }
         | PipelineError::MulticastNotOperand { load }
-        | PipelineError::MulticastNotShared { load, .. } => (3, load),
+        | PipelineError::MulticastNotShared { load, .. }
+        | PipelineError::MulticastUneven { load, .. } => (3, load),
         PipelineError::StagesMismatch { load, .. } | PipelineError::ArchMismatch { load } => {
             (4, load)
         }

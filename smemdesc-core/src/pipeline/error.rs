@@ -72,6 +72,29 @@ pub enum PipelineError {
         /// The operand.
         operand: Operand,
     },
+    /// A multicast load whose stage bytes do not split into equal slices among the CTAs sharing
+    /// it: the slices would land fewer bytes than every sharer's `expect_tx` counts (a hang).
+    ///
+    /// ```
+    /// # use smemdesc_core::*;
+    /// # use smemdesc_core::pipeline::*;
+    /// let b = PipelineLoad { operand: Some(Operand::B), ..PipelineLoad::bytes("b", 32768, 2) };
+    /// let s = PipelineSpec::new(Arch::Sm90, 1).cluster(3, 1).load(b.multicast());
+    /// let e = s.build().unwrap_err();
+    /// assert_eq!(e, PipelineError::MulticastUneven { load: 0, operand: Operand::B, sharers: 3 });
+    /// assert!(e.message(&s).as_str().contains("3 slices of 10922 B land 32766 B"));
+    /// // A tile that splits evenly is legal.
+    /// let b = PipelineLoad { stage_bytes: 24576, ..b };
+    /// assert!(PipelineSpec::new(Arch::Sm90, 1).cluster(3, 1).load(b.multicast()).build().is_ok());
+    /// ```
+    MulticastUneven {
+        /// Index of the load.
+        load: usize,
+        /// The operand.
+        operand: Operand,
+        /// CTAs sharing it.
+        sharers: u32,
+    },
     /// More than one stage and no empty barriers: the producer would refill a stage the
     /// consumers still read.
     NoEmptyBarriers {
@@ -205,6 +228,29 @@ impl PipelineError {
                     Operand::A => t.str("y > 1 (CTAs along N share A)"),
                     Operand::B => t.str("x > 1 (CTAs along M share B)"),
                 }
+            }
+            PipelineError::MulticastUneven {
+                load,
+                operand: _,
+                sharers,
+            } => {
+                let bytes = spec.loads[load].stage_bytes;
+                load_name(t, spec, load)
+                    .str(" is multicast to ")
+                    .num(sharers)
+                    .str(" CTAs but its ")
+                    .num(bytes)
+                    .str(" B per stage do not split evenly: ")
+                    .num(sharers)
+                    .str(" slices of ")
+                    .num(bytes / sharers)
+                    .str(" B land ")
+                    .num(bytes / sharers * sharers)
+                    .str(" B where each sharer's expect_tx counts ")
+                    .num(bytes)
+                    .str(" (a hang); legal: a tile whose bytes (and rows) divide by ")
+                    .num(sharers)
+                    .str(", or no multicast")
             }
             PipelineError::NoEmptyBarriers { stages } => t
                 .str("")

@@ -111,6 +111,13 @@ impl PipelineLayout {
                                 operand: op,
                             });
                         }
+                        if l.stage_bytes % cluster.sharing(op) != 0 {
+                            return Err(PipelineError::MulticastUneven {
+                                load: i,
+                                operand: op,
+                                sharers: cluster.sharing(op),
+                            });
+                        }
                     }
                 }
             }
