@@ -21,7 +21,7 @@ const fn class(e: &PipelineError) -> (u32, usize) {
         PipelineError::TmemGroup { .. } => (7, usize::MAX),
         PipelineError::CtaGroup { .. } | PipelineError::PairWithCluster { .. } => (8, usize::MAX),
         PipelineError::Cluster(_) => (9, usize::MAX),
-        PipelineError::NoConsumers => (10, usize::MAX),
+        PipelineError::NoConsumers | PipelineError::PairConsumers { .. } => (10, usize::MAX),
         PipelineError::TooManyLoads | PipelineError::NoLoads => (11, usize::MAX),
     }
 }

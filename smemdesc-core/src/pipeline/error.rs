@@ -33,6 +33,12 @@ pub enum PipelineError {
     },
     /// An illegal cluster.
     Cluster(ClusterError),
+    /// `cta_group::2` with more than one consumer group: the pair's one consumer is the leader's
+    /// MMA issuer.
+    PairConsumers {
+        /// The declared consumer groups.
+        consumers: u32,
+    },
     /// `cta_group::2` together with a cluster (the pair is the cluster).
     PairWithCluster {
         /// x.
@@ -188,6 +194,10 @@ impl PipelineError {
                 .str(", ")
                 .num(spec.cluster.1)
                 .str(") is not a legal cluster; legal: 1 <= x, y and x * y <= 8"),
+            PipelineError::PairConsumers { consumers } => t
+                .str("consumers = ")
+                .num(consumers)
+                .str(" with cta_group = 2: the pair's one consumer is the leader's MMA issuer, whose tcgen05.commit releases both CTAs' stages; legal: consumers = 1"),
             PipelineError::PairWithCluster { x, y } => t
                 .str("cta_group = 2 with cluster (")
                 .num(x)

@@ -67,6 +67,12 @@ impl PipelineLayout {
             Ok(c) => c,
             Err(e) => return Err(PipelineError::Cluster(e)),
         };
+        if spec.cta_group == 2 && spec.consumers != 1 {
+            // The pair has one consumer: the leader's MMA issuer, whose commit releases both.
+            return Err(PipelineError::PairConsumers {
+                consumers: spec.consumers,
+            });
+        }
         if spec.cta_group == 2 && cluster.size() > 1 {
             return Err(PipelineError::PairWithCluster {
                 x: spec.cluster.0,

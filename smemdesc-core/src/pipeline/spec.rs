@@ -206,7 +206,11 @@ impl PipelineSpec {
     /// issuer is the only consumer and releases both CTAs' stages).
     ///
     /// ```
-    /// assert_eq!(smemdesc_core::pipeline::PipelineSpec::new(smemdesc_core::Arch::Sm100, 1).cta_group(2).cta_group, 2);
+    /// # use smemdesc_core::pipeline::*;
+    /// assert_eq!(PipelineSpec::new(smemdesc_core::Arch::Sm100, 1).cta_group(2).cta_group, 2);
+    /// // One consumer: the leader's MMA issuer.
+    /// let two = PipelineSpec::new(smemdesc_core::Arch::Sm100, 2).cta_group(2).load(PipelineLoad::bytes("ab", 64, 2));
+    /// assert_eq!(two.build(), Err(PipelineError::PairConsumers { consumers: 2 }));
     /// ```
     pub const fn cta_group(mut self, n: u32) -> PipelineSpec {
         self.cta_group = n;
