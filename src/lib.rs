@@ -60,8 +60,8 @@
 //! ```
 //!
 //! The [`guide`] explains all of it chapter by chapter: tiles, storage, the instruction, a Rust
-//! kernel, the host, Blackwell, the epilogue and clusters, register fragments, the CLI, the C/C++
-//! header, correctness.
+//! kernel, the host, Blackwell, the epilogue and clusters, the pipeline protocol, register
+//! fragments, the CLI, the C/C++ header, correctness.
 //!
 //! ## Features
 //!

@@ -13,6 +13,7 @@
 //! | [`host`] | tensor maps (`cuTensorMapEncodeTiled`) in the core, the `cudarc` feature, launch sizes |
 //! | [`blackwell`] | sm100: fp6/fp4 in shared memory, block-scale factors, Tensor Memory |
 //! | [`epilogue`] | the epilogue's C/D tile (`#[smem_epilogue_tile]`), clusters and TMA multicast |
+//! | [`pipeline`] | `#[smem_pipeline]`: the mbarrier protocol derived and checked, its typed handles, the exhaustive model |
 //! | [`fragments`] | register fragments: `ldmatrix`, `mma.sync`, the `wgmma` accumulator, bank conflicts |
 //! | [`cli`] | the `smemdesc` command: `decode`, `tile`, `draw`, `idesc` |
 //! | [`header`] | `smemdesc header`: tiles, pairs and storages as a C/C++ header |
@@ -40,6 +41,9 @@ pub mod blackwell {}
 
 #[doc = include_str!("../../docs/guide/epilogue.md")]
 pub mod epilogue {}
+
+#[doc = include_str!("../../docs/guide/pipeline.md")]
+pub mod pipeline {}
 
 #[doc = include_str!("../../docs/guide/fragments.md")]
 pub mod fragments {}
