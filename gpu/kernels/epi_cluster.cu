@@ -38,6 +38,31 @@
 #define G_SMEM (1024 + G_A_REGION + G_B_REGION + G_CONSUMERS * EPI_SMEM_BYTES + 16 * G_STAGES)
 #define WATCHDOG_CYCLES 2000000000LL
 
+// The barrier protocol of each cluster shape, from the core's pipeline declaration (epi_decl.h
+// CLxy_PIPE_*: init counts, expect_tx, release masks). MC = false (a diagnostic: each CTA loads
+// its own tiles) is the 1x1 protocol in every CTA.
+template <int CX, int CY, bool MC>
+struct Pipe {
+    static constexpr unsigned FULL = CL11_PIPE_FULL_ARRIVALS, EMPTY = CL11_PIPE_EMPTY_ARRIVALS;
+};
+template <>
+struct Pipe<2, 1, true> {
+    static constexpr unsigned FULL = CL21_PIPE_FULL_ARRIVALS, EMPTY = CL21_PIPE_EMPTY_ARRIVALS;
+};
+template <>
+struct Pipe<1, 2, true> {
+    static constexpr unsigned FULL = CL12_PIPE_FULL_ARRIVALS, EMPTY = CL12_PIPE_EMPTY_ARRIVALS;
+};
+// What the kernel below hard-wires agrees with the declarations: the stages, one producer
+// arrival, the consumers of every CTA that writes into a stage (a 2-CTA cluster releases rank ^ 1
+// too), and the bytes of A and B landing per stage.
+static_assert(CL11_PIPE_STAGES == G_STAGES && CL21_PIPE_STAGES == G_STAGES && CL12_PIPE_STAGES == G_STAGES, "stages");
+static_assert(CL11_PIPE_EMPTY_ARRIVALS == G_A_MMAS_MN && CL21_PIPE_EMPTY_ARRIVALS == 2 * G_A_MMAS_MN &&
+                  CL12_PIPE_EMPTY_ARRIVALS == 2 * G_A_MMAS_MN, "empty arrivals: the consumers of each writing CTA");
+static_assert(CL11_PIPE_EXPECT_TX == CL11_EXPECT_TX && CL21_PIPE_EXPECT_TX == CL21_EXPECT_TX &&
+                  CL12_PIPE_EXPECT_TX == CL12_EXPECT_TX && CL11_PIPE_EXPECT_TX == G_A_STAGE_BYTES + G_B_STAGE_BYTES,
+              "expect_tx: two derivations");
+
 __device__ __forceinline__ bool mbar_try(u32 bar, u32 parity) {
     u32 done;
     asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
@@ -109,7 +134,7 @@ __device__ __forceinline__ void load_slice(u32 dst, const TmaMap* map, int c0, i
             const int s = it % G_STAGES;                                                                             \
             const u32 phase = (it / G_STAGES) & 1;                                                                   \
             if (!wait_wd(empty_bar + 8 * s, phase ^ 1, err)) return -1;                                              \
-            mbar_expect_tx(full_bar + 8 * s, P##_EXPECT_TX + tx_delta);                                              \
+            mbar_expect_tx(full_bar + 8 * s, P##_PIPE_EXPECT_TX + tx_delta);                                              \
             for (int b = 0; b < P##_A_SLICES; ++b) load_slice(                                     \
                 a_base + s * G_A_STAGE_BYTES + P##_A_OFF[rank][b], ta, kt * G_BK + P##_A_COORD[rank][b][1],          \
                 m0 + P##_A_COORD[rank][b][0], full_bar + 8 * s, P##_A_COUNT, P##_A_MASK[rank]);                      \
@@ -228,8 +253,8 @@ __global__ void __launch_bounds__(G_THREADS, 1)
     const u32 tid = threadIdx.x, wg = tid / 128;
     if (tid == 0) {
         for (int s = 0; s < G_STAGES; ++s) {
-            mbar_init(full_bar + 8 * s, 1);
-            mbar_init(empty_bar + 8 * s, CB * G_CONSUMERS);
+            mbar_init(full_bar + 8 * s, Pipe<CX, CY, MC>::FULL);
+            mbar_init(empty_bar + 8 * s, Pipe<CX, CY, MC>::EMPTY);
         }
         fence_barrier_init();
     }

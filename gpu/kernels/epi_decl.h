@@ -56,6 +56,12 @@ static __constant__ unsigned short CL11_B_MASK[1] = {1};
 static __constant__ unsigned CL11_B_OFF[1][1] = {{0}};
 static __constant__ int CL11_B_COORD[1][1][2] = {{{0, 0}}};
 #define CL11_EXPECT_TX 49152
+#define CL11_PIPE_STAGES 4
+#define CL11_PIPE_FULL_ARRIVALS 1
+#define CL11_PIPE_EMPTY_ARRIVALS 2
+#define CL11_PIPE_EXPECT_TX 49152
+#define CL11_PIPE_CLUSTER_SYNC 0
+static __constant__ unsigned short CL11_PIPE_RELEASE_MASK[1] = {1};
 // cluster (2, 1)
 #define CL21_A_COUNT 1
 #define CL21_A_SLICES 1
@@ -74,6 +80,12 @@ static __constant__ unsigned short CL21_B_MASK[2] = {3, 3};
 static __constant__ unsigned CL21_B_OFF[2][1] = {{0}, {16384}};
 static __constant__ int CL21_B_COORD[2][1][2] = {{{0, 0}}, {{128, 0}}};
 #define CL21_EXPECT_TX 49152
+#define CL21_PIPE_STAGES 4
+#define CL21_PIPE_FULL_ARRIVALS 1
+#define CL21_PIPE_EMPTY_ARRIVALS 4
+#define CL21_PIPE_EXPECT_TX 49152
+#define CL21_PIPE_CLUSTER_SYNC 1
+static __constant__ unsigned short CL21_PIPE_RELEASE_MASK[2] = {3, 3};
 // cluster (1, 2)
 #define CL12_A_COUNT 2
 #define CL12_A_SLICES 1
@@ -92,3 +104,10 @@ static __constant__ unsigned short CL12_B_MASK[2] = {1, 2};
 static __constant__ unsigned CL12_B_OFF[2][1] = {{0}, {0}};
 static __constant__ int CL12_B_COORD[2][1][2] = {{{0, 0}}, {{0, 0}}};
 #define CL12_EXPECT_TX 49152
+#define CL12_PIPE_STAGES 4
+#define CL12_PIPE_FULL_ARRIVALS 1
+#define CL12_PIPE_EMPTY_ARRIVALS 4
+#define CL12_PIPE_EXPECT_TX 49152
+#define CL12_PIPE_CLUSTER_SYNC 1
+static __constant__ unsigned short CL12_PIPE_RELEASE_MASK[2] = {3, 3};
+// the parity of iteration i: full[i % STAGES] waits (i / STAGES) & 1, empty[..] its complement

@@ -1,7 +1,8 @@
 //! Writes `gpu/kernels/epi_decl.h`: every number `gpu/kernels/epi_cluster.cu` uses for the C/D
 //! tile (stmatrix lane offsets, register pairs, TMA store box and swizzle) and for the 2x1 and
-//! 1x2 cluster multicast (slices, SMEM offsets, ctaMasks, expect_tx), from the core's
-//! declarations. `cargo run -p smemdesc-core --example epi_header > gpu/kernels/epi_decl.h`.
+//! 1x2 cluster multicast (slices, SMEM offsets, ctaMasks, expect_tx) and for the barrier
+//! protocol of each cluster shape (the core's `pipeline::PipelineSpec`: init counts, expect_tx,
+//! release masks), from the core's declarations. `cargo run -p smemdesc-core --example epi_header > gpu/kernels/epi_decl.h`.
 
 use smemdesc_core::cluster::{Cluster, Multicast};
 use smemdesc_core::epilogue::{EpilogueSpec, EpilogueTile};
@@ -219,5 +220,33 @@ fn main() {
             "#define CL{x}{y}_EXPECT_TX {}",
             Multicast::expect_tx_total(&a, &b)
         );
+        // The pipeline: a stage loads A and B, the operand the cluster shares multicast; two
+        // consumer warpgroups, one elected arrival each.
+        let mut pa = pipeline::PipelineLoad::tile("a", Operand::A, A);
+        let mut pb = pipeline::PipelineLoad::tile("b", Operand::B, B);
+        if y > 1 {
+            pa = pa.multicast();
+        }
+        if x > 1 {
+            pb = pb.multicast();
+        }
+        let p = pipeline::PipelineSpec::new(Arch::Sm90, 2)
+            .cluster(x, y)
+            .load(pa)
+            .load(pb)
+            .build()
+            .unwrap();
+        assert_eq!(p.expect_tx(0), Multicast::expect_tx_total(&a, &b));
+        println!("#define CL{x}{y}_PIPE_STAGES {}", p.stages());
+        println!("#define CL{x}{y}_PIPE_FULL_ARRIVALS {}", p.full_arrivals());
+        println!("#define CL{x}{y}_PIPE_EMPTY_ARRIVALS {}", p.empty_arrivals());
+        println!("#define CL{x}{y}_PIPE_EXPECT_TX {}", p.expect_tx(0));
+        println!("#define CL{x}{y}_PIPE_CLUSTER_SYNC {}", u32::from(p.needs_cluster_sync()));
+        println!(
+            "static __constant__ unsigned short CL{x}{y}_PIPE_RELEASE_MASK[{}] = {{{}}};",
+            cl.size(),
+            list((0..cl.size()).map(|r| p.release_mask(r).to_string()))
+        );
     }
+    println!("// the parity of iteration i: full[i % STAGES] waits (i / STAGES) & 1, empty[..] its complement");
 }
