@@ -11,9 +11,7 @@ use proc_macro2::Span;
 use smemdesc_core::pipeline::{PipelineError, PipelineLoad, PipelineSpec};
 use syn::spanned::Spanned;
 
-#[path = "../../smemdesc-macros/src/pipeline_args.rs"]
-#[allow(dead_code)]
-mod pipeline_args;
+use super::pipeline_args;
 
 /// The namespace of pipeline `s` declared in module `path`.
 pub(crate) fn pipeline(

@@ -45,6 +45,9 @@ mod header_pipeline;
 mod header_src;
 mod header_storage;
 mod idesc;
+// The macro's grammar (a byte-identical copy of smemdesc-macros/src/pipeline_args.rs).
+#[allow(dead_code)]
+mod pipeline_args;
 mod tile;
 mod tmem;
 

@@ -239,9 +239,15 @@ fn main() {
         assert_eq!(p.expect_tx(0), Multicast::expect_tx_total(&a, &b));
         println!("#define CL{x}{y}_PIPE_STAGES {}", p.stages());
         println!("#define CL{x}{y}_PIPE_FULL_ARRIVALS {}", p.full_arrivals());
-        println!("#define CL{x}{y}_PIPE_EMPTY_ARRIVALS {}", p.empty_arrivals());
+        println!(
+            "#define CL{x}{y}_PIPE_EMPTY_ARRIVALS {}",
+            p.empty_arrivals()
+        );
         println!("#define CL{x}{y}_PIPE_EXPECT_TX {}", p.expect_tx(0));
-        println!("#define CL{x}{y}_PIPE_CLUSTER_SYNC {}", u32::from(p.needs_cluster_sync()));
+        println!(
+            "#define CL{x}{y}_PIPE_CLUSTER_SYNC {}",
+            u32::from(p.needs_cluster_sync())
+        );
         println!(
             "static __constant__ unsigned short CL{x}{y}_PIPE_RELEASE_MASK[{}] = {{{}}};",
             cl.size(),

@@ -1,6 +1,6 @@
-//! The arguments of `#[smem_pipeline(...)]`, parsed with their spans: shared by the macro and
-//! the CLI's `header --from` (which includes this file), so both read one grammar.
-
+//! The arguments of `#[smem_pipeline(...)]`, parsed with their spans. This file exists twice,
+//! byte for byte, in `smemdesc-macros/src` and `smemdesc-cli/src` (`.ci/run` compares them): the
+//! macro and `smemdesc header --from` read one grammar, and each crate is packaged with its copy.
 use proc_macro2::{Span, TokenStream};
 use syn::parse::{Parse, ParseStream, Parser};
 use syn::punctuated::Punctuated;
