@@ -86,6 +86,7 @@ mod tile_at;
 mod tile_entries;
 mod tile_items;
 
+pub mod grouped;
 pub mod launch;
 pub mod pipeline;
 

@@ -22,3 +22,5 @@ impl core::error::Error for TensorMapError {}
 impl core::error::Error for StorageProblem {}
 
 impl core::error::Error for crate::pipeline::PipelineError {}
+
+impl core::error::Error for crate::tma::GroupedMapError {}

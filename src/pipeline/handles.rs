@@ -172,6 +172,27 @@ impl<P: Pipeline> Producer<P> {
         ok
     }
 
+    /// Waits until the bytes of every stage this producer filled landed (the full barriers of
+    /// its last `STAGES` fills completed), so no load it issued still reads a tensor map. The
+    /// proof borrows the producer: no load is issued while it lives
+    /// ([`crate::grouped::MapSlot::retire`] takes it). `None`: a wait gave up.
+    ///
+    /// Under `cta_group::2` the full barriers are the leader's: call it on the leader.
+    #[inline(always)]
+    pub fn wait_landed<O: PipelineOps>(&mut self) -> Option<crate::grouped::Drained<'_>> {
+        let mut j = 1;
+        while j <= const { P::LAYOUT.stages() } {
+            if self.it >= j {
+                let (s, phase) = stage_parity::<P>(self.it - j);
+                if !O::wait(P::full(self.at.base, s), phase) {
+                    return None;
+                }
+            }
+            j += 1;
+        }
+        Some(crate::grouped::Drained::loads_landed())
+    }
+
     /// Iterations acquired so far.
     #[inline(always)]
     pub const fn iteration(&self) -> u32 {

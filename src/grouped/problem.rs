@@ -1,0 +1,223 @@
+//! A grouped GEMM's groups on the host and in the scheduler: per-group shapes checked against the
+//! tile, the persistent tile order over the groups, and multicast across a group boundary
+//! refused.
+
+/// One group: `C_g (m × n) = A_g (m × k) · B_gᵀ`. `m` may be 0 (an expert with no tokens) or any
+/// tail: the TMA store clips C at the group's rows.
+///
+/// ```
+/// let g = smemdesc::grouped::GroupShape { m: 300, n: 4096, k: 4096 };
+/// assert_eq!(g.flops(), 2 * 300 * 4096 * 4096);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct GroupShape {
+    /// Rows of A and C.
+    pub m: u32,
+    /// Rows of B, columns of C.
+    pub n: u32,
+    /// The reduction extent.
+    pub k: u32,
+}
+
+impl GroupShape {
+    /// `2 m n k`.
+    pub const fn flops(&self) -> u64 {
+        2 * self.m as u64 * self.n as u64 * self.k as u64
+    }
+}
+
+/// Why a grouped problem does not fit the kernel's tile.
+///
+/// ```
+/// use smemdesc::grouped::*;
+/// let g = [GroupShape { m: 64, n: 4000, k: 4096 }];
+/// assert_eq!(GroupedTiles::new(&g, 128, 256, 64).unwrap_err(), GroupedError::NotBlocked { group: 0, dim: 'n', value: 4000, block: 256 });
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GroupedError {
+    /// No groups.
+    NoGroups,
+    /// A zero tile extent.
+    ZeroTile,
+    /// `n` or `k` of a group is not a whole number of the tile's blocks (only `m` may have a
+    /// tail: the store clips it; a K or N tail would read or write past the group).
+    NotBlocked {
+        /// The group.
+        group: usize,
+        /// `'n'` or `'k'`.
+        dim: char,
+        /// Its value.
+        value: u32,
+        /// The block it must be a multiple of.
+        block: u32,
+    },
+    /// More tiles than a `u32` counts.
+    TooManyTiles,
+    /// A cluster of `x` CTAs along M sharing B would span two groups (their B differ): the
+    /// group's M tiles are not a multiple of `x`.
+    MulticastAcrossGroups {
+        /// The group.
+        group: usize,
+        /// Its M tiles.
+        m_tiles: u32,
+        /// CTAs along M.
+        x: u32,
+    },
+}
+
+impl core::fmt::Display for GroupedError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match *self {
+            GroupedError::NoGroups => f.write_str("a grouped GEMM needs at least one group"),
+            GroupedError::ZeroTile => f.write_str("the tile extents must be non-zero"),
+            GroupedError::NotBlocked { group, dim, value, block } => write!(
+                f,
+                "group {group}: {dim} = {value} is not a multiple of the tile's {block} (only m may have a tail)"
+            ),
+            GroupedError::TooManyTiles => f.write_str("more than 2^32 - 1 tiles"),
+            GroupedError::MulticastAcrossGroups { group, m_tiles, x } => write!(
+                f,
+                "group {group} has {m_tiles} M tiles, not a multiple of the cluster's {x}: a cluster would share B across two groups; legal: no B multicast, or groups padded to {x} M tiles"
+            ),
+        }
+    }
+}
+
+/// One output tile: its group and origin, and the rows of it that are the group's.
+///
+/// ```
+/// use smemdesc::grouped::*;
+/// let g = [GroupShape { m: 300, n: 512, k: 64 }];
+/// let t = GroupedTiles::new(&g, 128, 256, 64).unwrap();
+/// assert_eq!(t.locate(5), Some(GroupTile { group: 0, m0: 256, n0: 256, rows: 44 }));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct GroupTile {
+    /// The group.
+    pub group: u32,
+    /// First row in the group.
+    pub m0: u32,
+    /// First column.
+    pub n0: u32,
+    /// Rows of the tile inside the group (`bm` but for the group's last M tile).
+    pub rows: u32,
+}
+
+/// The persistent scheduler's order: groups in turn, each group's tiles M-major (consecutive
+/// tiles share the N tile, so consecutive CTAs read the same B), empty groups skipped.
+///
+/// ```
+/// use smemdesc::grouped::*;
+/// // Three experts with 300, 0 and 128 tokens, N = 512, K = 4096, 128 x 256 tiles.
+/// let g = [GroupShape { m: 300, n: 512, k: 4096 }, GroupShape { m: 0, n: 512, k: 4096 }, GroupShape { m: 128, n: 512, k: 4096 }];
+/// let t = GroupedTiles::new(&g, 128, 256, 64).unwrap();
+/// assert_eq!((t.tiles(), t.group_tiles(0), t.group_tiles(1), t.group_tiles(2)), (8, 6, 0, 2));
+/// assert_eq!(t.locate(6), Some(GroupTile { group: 2, m0: 0, n0: 0, rows: 128 }));
+/// assert_eq!(t.locate(8), None);
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct GroupedTiles<'a> {
+    groups: &'a [GroupShape],
+    bm: u32,
+    bn: u32,
+    tiles: u32,
+}
+
+impl<'a> GroupedTiles<'a> {
+    /// The schedule of `groups` in `bm × bn` tiles with `bk` per K step, checked.
+    pub fn new(groups: &'a [GroupShape], bm: u32, bn: u32, bk: u32) -> Result<Self, GroupedError> {
+        if groups.is_empty() {
+            return Err(GroupedError::NoGroups);
+        }
+        if bm == 0 || bn == 0 || bk == 0 {
+            return Err(GroupedError::ZeroTile);
+        }
+        let mut tiles: u32 = 0;
+        for (i, g) in groups.iter().enumerate() {
+            if g.n % bn != 0 {
+                return Err(GroupedError::NotBlocked {
+                    group: i,
+                    dim: 'n',
+                    value: g.n,
+                    block: bn,
+                });
+            }
+            if g.k == 0 || g.k % bk != 0 {
+                return Err(GroupedError::NotBlocked {
+                    group: i,
+                    dim: 'k',
+                    value: g.k,
+                    block: bk,
+                });
+            }
+            let t =
+                g.m.div_ceil(bm)
+                    .checked_mul(g.n / bn)
+                    .ok_or(GroupedError::TooManyTiles)?;
+            tiles = tiles.checked_add(t).ok_or(GroupedError::TooManyTiles)?;
+        }
+        Ok(GroupedTiles {
+            groups,
+            bm,
+            bn,
+            tiles,
+        })
+    }
+
+    /// Refuses B multicast over `x` CTAs along M unless every group's M tiles are a multiple of
+    /// `x` (so a cluster never spans two groups).
+    ///
+    /// ```
+    /// use smemdesc::grouped::*;
+    /// let g = [GroupShape { m: 300, n: 256, k: 64 }];
+    /// let t = GroupedTiles::new(&g, 128, 256, 64).unwrap();
+    /// assert!(t.multicast_m(2).is_err()); // 3 M tiles
+    /// assert!(t.multicast_m(1).is_ok());
+    /// ```
+    pub fn multicast_m(self, x: u32) -> Result<Self, GroupedError> {
+        for (i, g) in self.groups.iter().enumerate() {
+            let m_tiles = g.m.div_ceil(self.bm);
+            if x == 0 || m_tiles % x != 0 {
+                return Err(GroupedError::MulticastAcrossGroups {
+                    group: i,
+                    m_tiles,
+                    x,
+                });
+            }
+        }
+        Ok(self)
+    }
+
+    /// Tiles over all groups.
+    pub const fn tiles(&self) -> u32 {
+        self.tiles
+    }
+
+    /// Tiles of group `g` (0 for an empty group or an index past the end).
+    pub fn group_tiles(&self, g: usize) -> u32 {
+        self.groups
+            .get(g)
+            .map_or(0, |s| s.m.div_ceil(self.bm) * (s.n / self.bn))
+    }
+
+    /// Tile `t` of the schedule (`None` past the end): a scan over the groups, as a kernel
+    /// does with the per-group tile counts.
+    pub fn locate(&self, mut t: u32) -> Option<GroupTile> {
+        for (i, s) in self.groups.iter().enumerate() {
+            let m_tiles = s.m.div_ceil(self.bm);
+            let n = m_tiles * (s.n / self.bn);
+            if t < n {
+                let (mi, ni) = (t % m_tiles, t / m_tiles);
+                let m0 = mi * self.bm;
+                return Some(GroupTile {
+                    group: i as u32,
+                    m0,
+                    n0: ni * self.bn,
+                    rows: (s.m - m0).min(self.bm),
+                });
+            }
+            t -= n;
+        }
+        None
+    }
+}

@@ -1,0 +1,256 @@
+//! Grouped GEMM declarations: the schedule against nested loops over every group's tiles, the
+//! per-group check against the documented `cuTensorMapEncodeTiled` rules, the rewrite's
+//! instructions against the declaration, and a group's map against the same map declared
+//! directly.
+
+use smemdesc::grouped::*;
+use smemdesc::{Arch, TensorMap, TensorMapArg, TensorMapDataType, TensorMapSwizzle};
+use std::cell::RefCell;
+
+/// MoE-like distributions of tokens per expert: empty experts, 1-127, unaligned tails, large.
+fn distributions() -> Vec<Vec<u32>> {
+    let mut s: u64 = 0x9e3779b97f4a7c15;
+    let mut next = |r: u32| {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        (s % r as u64) as u32
+    };
+    let mut out = vec![vec![0, 1, 127, 128, 129, 300, 0, 2048]];
+    for g in [8usize, 32, 64, 128] {
+        out.push(
+            (0..g)
+                .map(|_| match next(4) {
+                    0 => 0,
+                    1 => 1 + next(127),
+                    _ => next(2048),
+                })
+                .collect(),
+        );
+    }
+    out
+}
+
+#[test]
+fn the_schedule_visits_every_tile_of_every_group_once_in_order() {
+    for ms in distributions() {
+        for n in [256u32, 2048, 7168] {
+            let groups: Vec<GroupShape> =
+                ms.iter().map(|&m| GroupShape { m, n, k: 4096 }).collect();
+            let t = GroupedTiles::new(&groups, 128, 256, 64).unwrap();
+            // The model: groups in turn, N tiles outer, M tiles inner.
+            let mut want = Vec::new();
+            for (g, s) in groups.iter().enumerate() {
+                for ni in 0..s.n / 256 {
+                    let mut m0 = 0;
+                    while m0 < s.m {
+                        want.push(GroupTile {
+                            group: g as u32,
+                            m0,
+                            n0: ni * 256,
+                            rows: (s.m - m0).min(128),
+                        });
+                        m0 += 128;
+                    }
+                }
+            }
+            assert_eq!(t.tiles() as usize, want.len());
+            for (i, w) in want.iter().enumerate() {
+                assert_eq!(t.locate(i as u32), Some(*w), "tile {i}");
+            }
+            assert_eq!(t.locate(want.len() as u32), None);
+            let rows: u64 = want.iter().map(|w| w.rows as u64).sum();
+            assert_eq!(
+                rows * (256),
+                ms.iter().map(|&m| m as u64 * n as u64).sum::<u64>()
+            );
+        }
+    }
+}
+
+#[test]
+fn multicast_never_spans_two_groups() {
+    // 2 and 0 M tiles: every 2-CTA cluster along M stays in one group.
+    let ok = [
+        GroupShape {
+            m: 256,
+            n: 256,
+            k: 64,
+        },
+        GroupShape {
+            m: 0,
+            n: 256,
+            k: 64,
+        },
+    ];
+    assert!(GroupedTiles::new(&ok, 128, 256, 64)
+        .unwrap()
+        .multicast_m(2)
+        .is_ok());
+    // 300 rows: 3 M tiles, so one cluster would take the last tile of group 1 and the first of
+    // the next group.
+    let bad = [
+        GroupShape {
+            m: 256,
+            n: 256,
+            k: 64,
+        },
+        GroupShape {
+            m: 300,
+            n: 256,
+            k: 64,
+        },
+    ];
+    assert_eq!(
+        GroupedTiles::new(&bad, 128, 256, 64)
+            .unwrap()
+            .multicast_m(2)
+            .unwrap_err(),
+        GroupedError::MulticastAcrossGroups {
+            group: 1,
+            m_tiles: 3,
+            x: 2
+        }
+    );
+}
+
+/// A: tokens x K bf16 per group, rewritten address, rows and row stride.
+const A: GroupedMap = GroupedMap::declare(
+    TensorMap::new(Arch::Sm90, TensorMapDataType::Bfloat16, 2)
+        .dim(0, 4096)
+        .box_dim(0, 64)
+        .box_dim(1, 128)
+        .swizzle(TensorMapSwizzle::B128),
+    &[
+        TensorMapArg::GlobalAddress,
+        TensorMapArg::GlobalDim(1),
+        TensorMapArg::GlobalStrides(0),
+    ],
+);
+
+#[test]
+fn each_group_is_checked_by_the_documented_rules() {
+    let ok = GroupValues::new(0x7f00_0000_0000)
+        .dim(1, 300)
+        .stride(0, 8192);
+    let args = A.check_group(&ok).unwrap();
+    assert_eq!(
+        (
+            args.global_dim[0],
+            args.global_dim[1],
+            args.global_strides[0]
+        ),
+        (4096, 300, 8192)
+    );
+    // cuda.h: globalAddress aligned to 16 B; globalDim in [1, 2^32]; globalStrides a multiple
+    // of 16 and below 2^40; (dense) stride[0] >= dim[0] x element size.
+    let arg = |v: GroupValues| A.check_group(&v).unwrap_err().argument();
+    assert_eq!(
+        arg(ok.stride(0, 8192).dim(1, 300).dim(1, 0)),
+        TensorMapArg::GlobalDim(1)
+    );
+    assert_eq!(arg(ok.dim(1, (1 << 32) + 1)), TensorMapArg::GlobalDim(1));
+    assert_eq!(
+        arg(GroupValues {
+            address: 0x7f00_0000_0004,
+            ..ok
+        }),
+        TensorMapArg::GlobalAddress
+    );
+    assert_eq!(arg(ok.stride(0, 8200)), TensorMapArg::GlobalStrides(0));
+    assert_eq!(arg(ok.stride(0, 1 << 40)), TensorMapArg::GlobalStrides(0));
+    assert_eq!(arg(ok.stride(0, 4096)), TensorMapArg::GlobalStrides(0)); // < 4096 x 2 B
+                                                                         // A group's map is the map declared directly with its values.
+    let direct = TensorMap::new(Arch::Sm90, TensorMapDataType::Bfloat16, 2)
+        .address(0x7f00_0000_0000)
+        .dim(0, 4096)
+        .dim(1, 300)
+        .stride(0, 8192)
+        .box_dim(0, 64)
+        .box_dim(1, 128)
+        .swizzle(TensorMapSwizzle::B128);
+    assert_eq!(A.check_group(&ok), direct.try_args());
+}
+
+thread_local!(static LOG: RefCell<Vec<(&'static str, u32, u64)>> = const { RefCell::new(Vec::new()) });
+struct Rec;
+impl TensorMapOps for Rec {
+    fn replace_address(_: u64, a: u64) {
+        LOG.with(|l| l.borrow_mut().push(("address", 0, a)));
+    }
+    fn replace_dim<const ORD: u32>(_: u64, v: u32) {
+        LOG.with(|l| l.borrow_mut().push(("dim", ORD, v as u64)));
+    }
+    fn replace_stride<const ORD: u32>(_: u64, v: u64) {
+        LOG.with(|l| l.borrow_mut().push(("stride", ORD, v)));
+    }
+    fn release() {
+        LOG.with(|l| l.borrow_mut().push(("release", 0, 0)));
+    }
+    fn acquire(_: u64) {
+        LOG.with(|l| l.borrow_mut().push(("acquire", 0, 0)));
+    }
+    fn bulk_wait_read_all() {
+        LOG.with(|l| l.borrow_mut().push(("wait_read", 0, 0)));
+    }
+}
+
+struct MapA;
+impl GroupedMapDecl for MapA {
+    const MAP: GroupedMap = A;
+}
+struct MapC3;
+impl GroupedMapDecl for MapC3 {
+    // A rank-3 map: only the outer dim and the second stride are rewritten.
+    const MAP: GroupedMap = GroupedMap::declare(
+        TensorMap::new(Arch::Sm90, TensorMapDataType::Float32, 3)
+            .address(0x1000)
+            .dim(0, 64)
+            .dim(1, 8)
+            .stride(0, 256)
+            .box_dim(0, 32)
+            .box_dim(1, 8)
+            .box_dim(2, 1),
+        &[TensorMapArg::GlobalDim(2), TensorMapArg::GlobalStrides(1)],
+    );
+}
+
+#[test]
+fn a_rewrite_writes_exactly_the_declared_fields_in_order() {
+    let take = || LOG.with(|l| std::mem::take(&mut *l.borrow_mut()));
+    let done = Drained::after_bulk_read_wait::<Rec>();
+    let g = GroupValues::new(0xabc0)
+        .dim(0, 9)
+        .dim(1, 77)
+        .dim(2, 5)
+        .stride(0, 4096)
+        .stride(1, 99_840);
+    let slot = MapSlot::<MapA, Released>::from_host(0x100).acquire::<Rec>();
+    let _ = slot.retire(&done).rewrite::<Rec>(&g).release::<Rec>();
+    assert_eq!(
+        take(),
+        [
+            ("wait_read", 0, 0),
+            ("acquire", 0, 0),
+            ("address", 0, 0xabc0),
+            ("dim", 1, 77),
+            ("stride", 0, 4096),
+            ("release", 0, 0)
+        ]
+    );
+    let slot = MapSlot::<MapC3, Released>::from_host(0x200).acquire::<Rec>();
+    let _ = slot.retire(&done).rewrite::<Rec>(&g);
+    assert_eq!(
+        take(),
+        [("acquire", 0, 0), ("dim", 2, 5), ("stride", 1, 99_840)]
+    );
+    // The checked form writes nothing for a group that breaks a rule.
+    let slot = MapSlot::<MapA, Released>::from_host(0x100)
+        .acquire::<Rec>()
+        .retire(&done);
+    let Err((e, _back)) = slot.rewrite_checked::<Rec>(&g.stride(0, 4100)) else {
+        panic!("a 4100-B stride is not a multiple of 16")
+    };
+    assert_eq!(e.argument(), TensorMapArg::GlobalStrides(0));
+    assert_eq!(take(), [("acquire", 0, 0)]);
+}
