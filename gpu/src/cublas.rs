@@ -161,6 +161,11 @@ impl Gemm {
 
     /// Runs C = A · Bᵀ on the default stream (where our kernels run), asynchronously.
     pub fn run(&self, a: &Buf, b: &Buf, c: &Buf) -> Res<()> {
+        self.run_ptr(a.ptr, b.ptr, c.ptr)
+    }
+
+    /// [`run`](Self::run) on device pointers (sub-matrices of larger buffers).
+    pub fn run_ptr(&self, a: u64, b: u64, c: u64) -> Res<()> {
         let (alpha, beta) = (1.0f32, 0.0f32);
         let [lb, la, lc] = self.layouts;
         // SAFETY: the buffers hold the planned matrices (the caller allocates M x K, N x K and
@@ -171,14 +176,14 @@ impl Gemm {
                     self.handle,
                     self.desc,
                     &alpha as *const f32 as *const c_void,
-                    b.ptr as *const c_void,
+                    b as *const c_void,
                     lb,
-                    a.ptr as *const c_void,
+                    a as *const c_void,
                     la,
                     &beta as *const f32 as *const c_void,
-                    c.ptr as *const c_void,
+                    c as *const c_void,
                     lc,
-                    c.ptr as *mut c_void,
+                    c as *mut c_void,
                     lc,
                     &self.algo,
                     self.workspace.ptr as *mut c_void,

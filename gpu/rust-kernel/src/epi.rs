@@ -26,7 +26,7 @@ use smemdesc::SmemTile;
 /// Chunk `c` of the accumulator into the C stage at `buf`: the declared `stmatrix.x4`
 /// instructions, this thread at `buf + off[i]`, registers `CTile::pair(c, i, q)`.
 #[inline(always)]
-unsafe fn store_chunk(d: &Acc, c: u32, buf: u32, off: &[u32; 4]) {
+pub(crate) unsafe fn store_chunk(d: &Acc, c: u32, buf: u32, off: &[u32; 4]) {
     unroll!(CTile::INSTRUCTIONS, |i| {
         stmatrix_x4(
             buf + off[i as usize],

@@ -33,6 +33,9 @@ pub mod epi;
 #[allow(dead_code)]
 mod epi_tiles;
 pub mod gemm;
+pub mod grouped;
+#[allow(dead_code)]
+mod grouped_decl;
 pub mod pipe_ops;
 
 core::arch::global_asm!(".extern .shared .align 1024 .b8 smem_dyn[];");

@@ -358,6 +358,14 @@ pub unsafe fn ld_global_u32(ptr: u64) -> u32 {
     v
 }
 
+/// `ld.global.nc.u64`.
+#[inline(always)]
+pub unsafe fn ld_global_u64(ptr: u64) -> u64 {
+    let v: u64;
+    asm!("ld.global.nc.u64 {0}, [{1}];", out(reg64) v, in(reg64) ptr, options(nostack));
+    v
+}
+
 /// `st.global.u32`.
 #[inline(always)]
 pub unsafe fn st_global_u32(ptr: u64, v: u32) {

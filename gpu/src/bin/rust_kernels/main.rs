@@ -9,7 +9,7 @@
 //! smemdesc-rust-kernels [--ptx FILE] [--out DIR] [--size N] [--rounds R] [--group-m G,G..]
 //!                       [--skip-check] [--skip-gemm] [--no-cublas]
 //!                       [--epi] [--epi-shapes S] [--epi-ncu] [--epi-ncu-size N] [--epi-controls]
-//!                       [--pipeline-before FILE]
+//!                       [--pipeline-before FILE] [--grouped]
 //! ```
 //!
 //! `--epi` runs the issue-22 kernels instead (`epi.rs`: exactness, negative controls, timings at
@@ -40,6 +40,10 @@ mod epi_tiles;
 mod epi;
 mod epi_problem;
 mod gemm;
+mod grouped;
+#[path = "../../../rust-kernel/src/grouped_decl.rs"]
+#[allow(dead_code)]
+mod grouped_decl;
 mod pipeline;
 use gemm::{gemm_json, run_gemm, Kind};
 
@@ -62,6 +66,7 @@ struct Opts {
     epi_controls: bool,
     epi_ncu_size: u32,
     pipeline_before: Option<PathBuf>,
+    grouped: bool,
 }
 
 fn opts() -> Opts {
@@ -80,6 +85,7 @@ fn opts() -> Opts {
         epi_controls: false,
         epi_ncu_size: 2048,
         pipeline_before: None,
+        grouped: false,
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
@@ -100,6 +106,7 @@ fn opts() -> Opts {
             "--skip-gemm" => o.gemm = false,
             "--no-cublas" => o.cublas = false,
             "--epi" => o.epi = true,
+            "--grouped" => o.grouped = true,
             "--epi-ncu" => o.epi_ncu = true,
             "--epi-controls" => o.epi_controls = true,
             "--epi-ncu-size" => o.epi_ncu_size = val(i).parse().expect("--epi-ncu-size N"),
@@ -113,7 +120,7 @@ fn opts() -> Opts {
         i += if args[i].starts_with("--skip")
             || matches!(
                 args[i].as_str(),
-                "--no-cublas" | "--epi" | "--epi-ncu" | "--epi-controls"
+                "--no-cublas" | "--epi" | "--epi-ncu" | "--epi-controls" | "--grouped"
             ) {
             1
         } else {
@@ -328,6 +335,16 @@ fn main() {
         gpu.driver,
         t0.elapsed().as_secs_f64()
     );
+    if o.grouped {
+        let v = grouped::run_grouped(&module, &gpu, &o).unwrap_or_else(|e| {
+            println!("grouped run: error {e}");
+            serde_json::json!({"error": e})
+        });
+        let path = o.out.join("grouped_results.json");
+        std::fs::write(&path, serde_json::to_string_pretty(&v).unwrap()).expect("write results");
+        println!("wrote {}", path.display());
+        return;
+    }
     if let Some(before) = &o.pipeline_before {
         let mut b = std::fs::read(before).expect("--pipeline-before FILE");
         b.push(0);

@@ -1,0 +1,302 @@
+//! Issue 30: a persistent, warp-specialised bf16 grouped (MoE) GEMM with C's TMA store map
+//! rewritten inside the kernel for each group, through `smemdesc::grouped` (the ordering as
+//! types: retire after the stores read the map, rewrite the declared fields, release, acquire),
+//! and a probe that rewrites one map slot per group so the host can compare each with the
+//! driver's encode.
+//!
+//! Layout (as `torch._grouped_mm` with offsets): A is the groups' rows concatenated
+//! (`offs[g]..offs[g + 1]`, K contiguous), B is G experts of N x K stacked (`[G * N, K]`), C is
+//! `[offs[G], N]`. A and B keep one map each (a tile of A that runs past its group reads the next
+//! group's rows, which only feed C rows the store clips); C's map is rewritten per group to the
+//! group's rows, so the TMA store clips the last tile of each group.
+
+use crate::epi_tiles::{CTile, Decl11, EpiDecl, BK, BM, BN, C_BOXES};
+use crate::gemm::Acc;
+use crate::grouped_decl::MapC;
+use crate::pipe_ops::Ptx;
+use crate::ptx::*;
+use smemdesc::grouped::{Drained, GroupValues, MapSlot, Released, TensorMapOps};
+use smemdesc::pipeline::{Full, PipeAt};
+use smemdesc::SmemTile;
+
+/// The `tensormap` instructions, on maps in global memory.
+pub struct TmOps;
+
+impl TensorMapOps for TmOps {
+    #[inline(always)]
+    fn replace_address(slot: u64, address: u64) {
+        // SAFETY: `slot` is a 128-B map slot the host allocated for this CTA.
+        unsafe {
+            core::arch::asm!("tensormap.replace.tile.global_address.global.b1024.b64 [{0}], {1};",
+                in(reg64) slot, in(reg64) address, options(nostack))
+        }
+    }
+    #[inline(always)]
+    fn replace_dim<const ORD: u32>(slot: u64, value: u32) {
+        // SAFETY: as above.
+        unsafe {
+            core::arch::asm!("tensormap.replace.tile.global_dim.global.b1024.b32 [{0}], {ord}, {1};",
+                in(reg64) slot, in(reg32) value, ord = const ORD, options(nostack))
+        }
+    }
+    #[inline(always)]
+    fn replace_stride<const ORD: u32>(slot: u64, bytes: u64) {
+        // SAFETY: as above.
+        unsafe {
+            core::arch::asm!("tensormap.replace.tile.global_stride.global.b1024.b64 [{0}], {ord}, {1};",
+                in(reg64) slot, in(reg64) bytes, ord = const ORD, options(nostack))
+        }
+    }
+    #[inline(always)]
+    fn release() {
+        // SAFETY: a fence.
+        unsafe {
+            core::arch::asm!(
+                "fence.proxy.tensormap::generic.release.gpu;",
+                options(nostack)
+            )
+        }
+    }
+    #[inline(always)]
+    fn acquire(slot: u64) {
+        // SAFETY: a fence on the slot.
+        unsafe {
+            core::arch::asm!("fence.proxy.tensormap::generic.acquire.gpu [{0}], 128;",
+                in(reg64) slot, options(nostack))
+        }
+    }
+    #[inline(always)]
+    fn bulk_wait_read_all() {
+        // SAFETY: waits for this thread's bulk groups.
+        unsafe { bulk_wait_read::<0>() }
+    }
+}
+
+/// Rewrites slot `g` of `slots` (each holding the host's template) for group `g` of `groups`
+/// (`addrs[g]`, `rows[g]`), one thread, through the typed slot. `bad` ≠ 0 (the negative
+/// control) also writes group 0's row stride 16 B off with the raw instruction, bypassing the
+/// declaration (which does not rewrite strides).
+///
+/// # Safety
+/// `slots`: `groups` 128-B aligned map slots in global memory; `addrs`: `groups` u64; `rows`:
+/// `groups` u32.
+#[no_mangle]
+pub unsafe extern "ptx-kernel" fn grouped_map_probe(
+    slots: u64,
+    addrs: u64,
+    rows: u64,
+    groups: u32,
+    bad: u32,
+) {
+    if tid() != 0 || ctaid() != 0 {
+        return;
+    }
+    let mut g = 0;
+    while g < groups {
+        let s = slots + 128 * g as u64;
+        let live = MapSlot::<MapC, Released>::from_host(s).acquire::<TmOps>();
+        let done = Drained::after_bulk_read_wait::<TmOps>();
+        let v = GroupValues::new(ld_global_u64(addrs + 8 * g as u64))
+            .dim(1, ld_global_u32(rows + 4 * g as u64) as u64);
+        let w = live.retire(&done).rewrite::<TmOps>(&v);
+        if bad != 0 && g == 0 {
+            TmOps::replace_stride::<0>(s, 16 + ld_global_u64(addrs + 8 * groups as u64));
+        }
+        let _ = w.release::<TmOps>().acquire::<TmOps>();
+        g += 1;
+    }
+}
+
+/// The group of tile `ct` (from group `g` on: tiles only grow) and its tile coordinates.
+#[inline(always)]
+unsafe fn locate(
+    tstart: u64,
+    offs: u64,
+    groups: u32,
+    mut g: u32,
+    ct: u32,
+) -> (u32, u32, u32, u32, u32) {
+    while g + 1 < groups && ld_global_u32(tstart + 4 * (g + 1) as u64) <= ct {
+        g += 1;
+    }
+    let (r0, r1) = (
+        ld_global_u32(offs + 4 * g as u64),
+        ld_global_u32(offs + 4 * (g + 1) as u64),
+    );
+    let rows = r1.wrapping_sub(r0);
+    let m_tiles = rows.div_ceil(BM);
+    let local = ct.wrapping_sub(ld_global_u32(tstart + 4 * g as u64));
+    let mi = local.checked_rem(m_tiles).unwrap_or(0);
+    let ni = local.checked_div(m_tiles).unwrap_or(0);
+    (g, r0, rows, mi, ni)
+}
+
+/// The grouped GEMM: `C[offs[g]..offs[g+1], :] = A[offs[g]..offs[g+1], :] · B_gᵀ` for every
+/// group, 128 x 256 tiles in the order of `tstart` (tile prefix per group, empty groups
+/// skipped), the pipeline and storage of `Decl11`.
+///
+/// # Safety
+/// 384 threads, `Decl11::LAUNCH_BYTES` of dynamic shared memory; `map_a` over `[offs[G], K]`,
+/// `map_b` over `[G * N, K]` (the 1x1 declaration's boxes); `cslots`: 2 map slots of 128 B per
+/// CTA holding C's template; `c` the `[offs[G], N]` bf16 output; `offs`, `tstart`: `G + 1` u32;
+/// N a multiple of 256, K of 64; `err` a device u32.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "ptx-kernel" fn gemm_grouped_rust(
+    map_a: u64,
+    map_b: u64,
+    cslots: u64,
+    c: u64,
+    offs: u64,
+    tstart: u64,
+    groups: u32,
+    n: u32,
+    k: u32,
+    err: u64,
+) {
+    type D = Decl11;
+    let base = D::aligned_base(smem_dyn());
+    let (a_addr, b_addr) = (D::a(base).addr(), D::b(base).addr());
+    let tiles = ld_global_u32(tstart + 4 * groups as u64);
+    let k_tiles = k / BK;
+    let tid = tid();
+    let wg = tid / 128;
+    let pipe = PipeAt::<<D as EpiDecl>::Pipe>::new(base, 0);
+    if tid == 0 {
+        pipe.init::<Ptx>();
+    }
+    pipe.init_sync::<Ptx>();
+    if wg == 0 {
+        setmaxnreg_dec_40();
+        if tid == 0 {
+            tensormap_acquire(map_a);
+            tensormap_acquire(map_b);
+            let mut producer = pipe.producer();
+            let mut g = 0;
+            let mut ct = ctaid();
+            'tiles: while ct < tiles {
+                let (gg, r0, _rows, mi, ni) = locate(tstart, offs, groups, g, ct);
+                g = gg;
+                let (arow, brow) = (r0 + mi * BM, g * n + ni * BN);
+                let mut kt = 0;
+                while kt < k_tiles {
+                    let Some(fill) = producer.acquire::<Ptx>() else {
+                        st_global_u32(err, 1);
+                        break 'tiles;
+                    };
+                    let k0 = kt * BK;
+                    let _ = fill
+                        .load::<Ptx>(map_a, k0, arow)
+                        .load::<Ptx>(map_b, k0, brow)
+                        .issued();
+                    kt += 1;
+                }
+                ct += nctaid();
+            }
+        }
+        return;
+    }
+    setmaxnreg_inc_232();
+    let im = wg - 1;
+    let t = tid % 128;
+    // This warpgroup's C map slot: the host's template until the first group is written.
+    let mut cslot =
+        MapSlot::<MapC, Released>::from_host(cslots + 256 * ctaid() as u64 + 128 * im as u64)
+            .acquire::<TmOps>();
+    let (warp, lane) = (t / 32, t % 32);
+    let cbase = D::c(base, im);
+    let mut lane_off = [0u32; 4];
+    unroll!(4, |i| {
+        lane_off[i as usize] = CTile::writer_offset(0, warp % 4, i, lane % 32);
+    });
+    let mut d = Acc {
+        d0: [0.0; 32],
+        d1: [0.0; 32],
+        d2: [0.0; 32],
+        d3: [0.0; 32],
+    };
+    let mut consumer = pipe.consumer(t);
+    let bar_id = 1 + im;
+    let (mut g, mut cur) = (0u32, u32::MAX);
+    let mut ct = ctaid();
+    'tiles: while ct < tiles {
+        let (gg, r0, rows, mi, ni) = locate(tstart, offs, groups, g, ct);
+        g = gg;
+        let mut kt = 0;
+        let mut held: Option<Full<<D as EpiDecl>::Pipe>> = None;
+        while kt < k_tiles {
+            let Some(full) = consumer.wait::<Ptx>() else {
+                st_global_u32(err, 1);
+                break 'tiles;
+            };
+            let s = full.stage();
+            wgmma_fence();
+            let da = <<D as EpiDecl>::A as SmemTile>::ACCESS.desc_wrapping(a_addr, im, 0, s);
+            let db = <<D as EpiDecl>::B as SmemTile>::ACCESS.desc_wrapping(b_addr, 0, 0, s);
+            unroll!(<D as EpiDecl>::A::MMAS_K, |kk| {
+                let (ka, kb) = (
+                    <D as EpiDecl>::A::ADVANCE_K[kk as usize] as u64,
+                    <D as EpiDecl>::B::ADVANCE_K[kk as usize] as u64,
+                );
+                crate::wgmma::m64n256k16_bf16(
+                    &mut d.d0,
+                    &mut d.d1,
+                    &mut d.d2,
+                    &mut d.d3,
+                    da + ka,
+                    db + kb,
+                    ((kt | kk) != 0) as u32,
+                );
+            });
+            wgmma_commit();
+            wgmma_wait::<1>();
+            if let Some(prev) = held.replace(full) {
+                prev.release::<Ptx>();
+            }
+            kt += 1;
+        }
+        wgmma_wait::<0>();
+        if let Some(last) = held.take() {
+            last.release::<Ptx>();
+        }
+        if t == 0 && g != cur {
+            // A new group: once every store has read the map, point it at the group's rows.
+            let done = Drained::after_bulk_read_wait::<TmOps>();
+            let v = GroupValues::new(c + 2 * r0 as u64 * n as u64).dim(1, rows as u64);
+            cslot = cslot
+                .retire(&done)
+                .rewrite::<TmOps>(&v)
+                .release::<TmOps>()
+                .acquire::<TmOps>();
+            cur = g;
+        }
+        let (row0, n0) = (mi * BM + im * 64, ni * BN);
+        unroll!(CTile::CHUNKS, |cc| {
+            let buf = cbase + (cc % CTile::STAGES) * CTile::STAGE_BYTES;
+            if t == 0 {
+                bulk_wait_read::<{ CTile::STAGES - 1 }>();
+            }
+            named_bar(bar_id, 128);
+            crate::epi::store_chunk(&d, cc, buf, &lane_off);
+            fence_proxy_async_shared();
+            named_bar(bar_id, 128);
+            if t == 0 {
+                unroll!(CTile::TMA_BOXES, |b| {
+                    let (off, (inner0, r)) = C_BOXES[b as usize];
+                    tma_store_2d(
+                        cslot.tma_map(),
+                        buf + off,
+                        n0 + cc * CTile::EPILOGUE.spec().n + inner0,
+                        row0 + r,
+                    );
+                });
+                bulk_commit();
+            }
+        });
+        ct += nctaid();
+    }
+    if t == 0 {
+        bulk_wait_all();
+    }
+    let _ = cur;
+}
