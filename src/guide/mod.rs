@@ -14,6 +14,7 @@
 //! | [`blackwell`] | sm100: fp6/fp4 in shared memory, block-scale factors, Tensor Memory |
 //! | [`epilogue`] | the epilogue's C/D tile (`#[smem_epilogue_tile]`), clusters and TMA multicast |
 //! | [`pipeline`] | `#[smem_pipeline]`: the mbarrier protocol derived and checked, its typed handles, the exhaustive model |
+//! | [`grouped`] | grouped (MoE) GEMM: tensor maps rewritten in the kernel, the ordering as types, the schedule |
 //! | [`fragments`] | register fragments: `ldmatrix`, `mma.sync`, the `wgmma` accumulator, bank conflicts |
 //! | [`cli`] | the `smemdesc` command: `decode`, `tile`, `draw`, `idesc` |
 //! | [`header`] | `smemdesc header`: tiles, pairs and storages as a C/C++ header |
@@ -44,6 +45,9 @@ pub mod epilogue {}
 
 #[doc = include_str!("../../docs/guide/pipeline.md")]
 pub mod pipeline {}
+
+#[doc = include_str!("../../docs/guide/grouped.md")]
+pub mod grouped {}
 
 #[doc = include_str!("../../docs/guide/fragments.md")]
 pub mod fragments {}
