@@ -22,7 +22,7 @@ if ! cargo +nightly rustc --release -Zbuild-std=core --target nvptx64-nvidia-cud
 fi
 test -s out/kernels.raw.ptx
 awk '
-  /^\.visible \.entry gemm_(bf16|fp8|epi|cl21|cl12)_rust\(/ { in_gemm = 1 }
+  /^\.visible \.entry gemm_[a-z0-9_]*_rust\(/ { in_gemm = 1 }
   { print }
   in_gemm && /^\)$/ { print ".maxntid 384, 1, 1"; in_gemm = 0 }
 ' out/kernels.raw.ptx > out/kernels.ptx

@@ -107,12 +107,15 @@ pub unsafe extern "ptx-kernel" fn grouped_map_probe(
     }
 }
 
-/// The group of tile `ct` (from group `g` on: tiles only grow) and its tile coordinates.
+/// The group of tile `ct` (from group `g` on: tiles only grow) and its tile coordinates: M
+/// tiles innermost (`N_ORDER` false: consecutive tiles share B's tile) or N tiles innermost
+/// (consecutive tiles share A's).
 #[inline(always)]
-unsafe fn locate(
+unsafe fn locate<const N_ORDER: bool>(
     tstart: u64,
     offs: u64,
     groups: u32,
+    n: u32,
     mut g: u32,
     ct: u32,
 ) -> (u32, u32, u32, u32, u32) {
@@ -124,10 +127,20 @@ unsafe fn locate(
         ld_global_u32(offs + 4 * (g + 1) as u64),
     );
     let rows = r1.wrapping_sub(r0);
-    let m_tiles = rows.div_ceil(BM);
     let local = ct.wrapping_sub(ld_global_u32(tstart + 4 * g as u64));
-    let mi = local.checked_rem(m_tiles).unwrap_or(0);
-    let ni = local.checked_div(m_tiles).unwrap_or(0);
+    let (mi, ni) = if N_ORDER {
+        let n_tiles = n / BN;
+        (
+            local.checked_div(n_tiles).unwrap_or(0),
+            local.checked_rem(n_tiles).unwrap_or(0),
+        )
+    } else {
+        let m_tiles = rows.div_ceil(BM);
+        (
+            local.checked_rem(m_tiles).unwrap_or(0),
+            local.checked_div(m_tiles).unwrap_or(0),
+        )
+    };
     (g, r0, rows, mi, ni)
 }
 
@@ -140,9 +153,9 @@ unsafe fn locate(
 /// `map_b` over `[G * N, K]` (the 1x1 declaration's boxes); `cslots`: 2 map slots of 128 B per
 /// CTA holding C's template; `c` the `[offs[G], N]` bf16 output; `offs`, `tstart`: `G + 1` u32;
 /// N a multiple of 256, K of 64; `err` a device u32.
-#[no_mangle]
+#[inline(always)]
 #[allow(clippy::too_many_arguments)]
-pub unsafe extern "ptx-kernel" fn gemm_grouped_rust(
+unsafe fn grouped_body<const N_ORDER: bool, const SKIP: bool>(
     map_a: u64,
     map_b: u64,
     cslots: u64,
@@ -175,7 +188,7 @@ pub unsafe extern "ptx-kernel" fn gemm_grouped_rust(
             let mut g = 0;
             let mut ct = ctaid();
             'tiles: while ct < tiles {
-                let (gg, r0, _rows, mi, ni) = locate(tstart, offs, groups, g, ct);
+                let (gg, r0, _rows, mi, ni) = locate::<N_ORDER>(tstart, offs, groups, n, g, ct);
                 g = gg;
                 let (arow, brow) = (r0 + mi * BM, g * n + ni * BN);
                 let mut kt = 0;
@@ -220,15 +233,24 @@ pub unsafe extern "ptx-kernel" fn gemm_grouped_rust(
     let (mut g, mut cur) = (0u32, u32::MAX);
     let mut ct = ctaid();
     'tiles: while ct < tiles {
-        let (gg, r0, rows, mi, ni) = locate(tstart, offs, groups, g, ct);
+        let (gg, r0, rows, mi, ni) = locate::<N_ORDER>(tstart, offs, groups, n, g, ct);
         g = gg;
         let mut kt = 0;
         let mut held: Option<Full<<D as EpiDecl>::Pipe>> = None;
+        // SKIP: this warpgroup's 64 rows are all past the group's last row (the tail tile of a
+        // group of at most 64 rows): wait for and release each stage, issue no wgmma, store
+        // nothing (the store would be clipped entirely).
+        let idle = SKIP && mi * BM + im * 64 >= rows;
         while kt < k_tiles {
             let Some(full) = consumer.wait::<Ptx>() else {
                 st_global_u32(err, 1);
                 break 'tiles;
             };
+            if idle {
+                full.release::<Ptx>();
+                kt += 1;
+                continue;
+            }
             let s = full.stage();
             wgmma_fence();
             let da = <<D as EpiDecl>::A as SmemTile>::ACCESS.desc_wrapping(a_addr, im, 0, s);
@@ -258,6 +280,10 @@ pub unsafe extern "ptx-kernel" fn gemm_grouped_rust(
         wgmma_wait::<0>();
         if let Some(last) = held.take() {
             last.release::<Ptx>();
+        }
+        if idle {
+            ct += nctaid();
+            continue;
         }
         if t == 0 && g != cur {
             // A new group: once every store has read the map, point it at the group's rows.
@@ -300,3 +326,44 @@ pub unsafe extern "ptx-kernel" fn gemm_grouped_rust(
     }
     let _ = cur;
 }
+
+macro_rules! grouped_entry {
+    ($name:ident, $n_order:literal, $skip:literal, $doc:literal) => {
+        #[doc = $doc]
+        ///
+        /// # Safety
+        /// As [`grouped_body`]: 384 threads, `Decl11::LAUNCH_BYTES` of dynamic shared memory,
+        /// the maps, slots and arrays it describes.
+        #[no_mangle]
+        #[allow(clippy::too_many_arguments)]
+        pub unsafe extern "ptx-kernel" fn $name(
+            map_a: u64,
+            map_b: u64,
+            cslots: u64,
+            c: u64,
+            offs: u64,
+            tstart: u64,
+            groups: u32,
+            n: u32,
+            k: u32,
+            err: u64,
+        ) {
+            grouped_body::<$n_order, $skip>(map_a, map_b, cslots, c, offs, tstart, groups, n, k, err);
+        }
+    };
+}
+
+grouped_entry!(gemm_grouped_rust, false, false, "The grouped GEMM: M tiles innermost.");
+grouped_entry!(
+    gemm_grouped_skip_rust,
+    false,
+    true,
+    "M tiles innermost; a warpgroup whose rows are all past its group's end skips the tile."
+);
+grouped_entry!(
+    gemm_grouped_norder_skip_rust,
+    true,
+    true,
+    "N tiles innermost, skipping idle warpgroups."
+);
+

@@ -167,9 +167,12 @@ fn run_shape(module: &cuda::Module, gpu: &cuda::Gpu, sh: &Shape, rounds: u32) ->
     let gm = c_grouped(n)?;
     let start = encode(&gm, &GroupValues::new(c.ptr).dim(1, 1))?;
     let slots = cuda::Buf::from(&vec![start; 2 * grid as usize])?;
-    let kern = module.kernel("gemm_grouped_rust", et::Decl11::LAUNCH_BYTES)?;
-    let launch = || {
-        kern.launch(
+    let kerns = KERNELS
+        .iter()
+        .map(|name| module.kernel(name, et::Decl11::LAUNCH_BYTES))
+        .collect::<cuda::Res<Vec<_>>>()?;
+    let launch = |v: usize| {
+        kerns[v].launch(
             grid,
             et::THREADS,
             &[
@@ -212,59 +215,82 @@ fn run_shape(module: &cuda::Module, gpu: &cuda::Gpu, sh: &Shape, rounds: u32) ->
         Ok(())
     };
     cublas_loop()?;
-    c.fill(0xFF)?;
-    err.fill(0)?;
-    cuda::sync()?;
-    launch()?;
-    cuda::sync()?;
-    let (mut x, mut y) = (
-        vec![0u16; total * n as usize],
-        vec![0u16; total * n as usize],
-    );
-    c.read(&mut x)?;
+    let mut y = vec![0u16; total * n as usize];
     cref.read(&mut y)?;
-    let mism = x.iter().zip(&y).filter(|(p, q)| p != q).count();
-    let mut e = [0u32];
-    err.read(&mut e)?;
-    let flops: f64 = sh
-        .ms
-        .iter()
-        .map(|&m| 2.0 * m as f64 * n as f64 * k as f64)
-        .sum();
+    let mut exact = Vec::new();
+    for v in 0..KERNELS.len() {
+        c.fill(0xFF)?;
+        err.fill(0)?;
+        cuda::sync()?;
+        launch(v)?;
+        cuda::sync()?;
+        let mut x = vec![0u16; total * n as usize];
+        c.read(&mut x)?;
+        let mut e = [0u32];
+        err.read(&mut e)?;
+        exact.push((x.iter().zip(&y).filter(|(p, q)| p != q).count(), e[0]));
+    }
+    let flops: f64 = sh.ms.iter().map(|&m| 2.0 * m as f64 * n as f64 * k as f64).sum();
     let t0 = std::time::Instant::now();
     while t0.elapsed().as_secs_f64() < 1.0 {
-        launch()?;
+        for v in 0..KERNELS.len() {
+            launch(v)?;
+        }
         cublas_loop()?;
     }
-    let (mut to, mut tc) = (Vec::new(), Vec::new());
-    for r in 0..rounds {
-        for ours in [r % 2 == 0, r % 2 == 1] {
-            let ms = if ours {
-                time_batch(10, launch)?
+    // Each round: every variant and the cuBLASLt loop, the order rotated round by round.
+    let nv = KERNELS.len() + 1;
+    let mut t = vec![Vec::new(); nv];
+    for r in 0..rounds as usize {
+        for j in 0..nv {
+            let i = (j + r) % nv;
+            let ms = if i < KERNELS.len() {
+                time_batch(10, || launch(i))?
             } else {
                 time_batch(10, cublas_loop)?
             };
-            let tf = flops / (ms * 1e-3) / 1e12;
-            if ours {
-                to.push(tf)
-            } else {
-                tc.push(tf)
-            }
+            t[i].push(flops / (ms * 1e-3) / 1e12);
         }
     }
-    let (o, cb) = (median(&to), median(&tc));
+    let med: Vec<f64> = t.iter().map(|v| median(v)).collect();
+    let cb = med[KERNELS.len()];
     println!(
-        "grouped G={g} N={n} K={k} tokens={total} (empty {}, 1-127 {}): {mism} mismatches, flag {}, ours {:.1} TFLOP/s, cuBLASLt loop {:.1} ({:.3}x)",
+        "grouped G={g} N={n} K={k} tokens={total} (empty {}, 1-127 {}): cuBLASLt loop {cb:.1} TFLOP/s",
         sh.ms.iter().filter(|&&m| m == 0).count(),
         sh.ms.iter().filter(|&&m| m > 0 && m < 128).count(),
-        e[0], o, cb, o / cb
     );
-    Ok(
-        json!({"groups": g, "m": sh.ms, "n": n, "k": k, "mismatches": mism, "watchdog_flag": e[0],
-        "ours_median_tflops": r1(o), "cublaslt_loop_median_tflops": r1(cb), "ours_over_cublaslt_loop": (o / cb * 1000.0).round() / 1000.0,
-        "ours_tflops": to.iter().map(|&v| r1(v)).collect::<Vec<_>>(), "cublaslt_loop_tflops": tc.iter().map(|&v| r1(v)).collect::<Vec<_>>()}),
-    )
+    let mut variants = serde_json::Map::new();
+    for (i, name) in KERNELS.iter().enumerate() {
+        println!(
+            "  {name}: {} mismatches, flag {}, {:.1} TFLOP/s ({:.3}x the loop)",
+            exact[i].0,
+            exact[i].1,
+            med[i],
+            med[i] / cb
+        );
+        variants.insert(
+            name.to_string(),
+            json!({"mismatches": exact[i].0, "watchdog_flag": exact[i].1, "median_tflops": r1(med[i]),
+                "tflops": t[i].iter().map(|&v| r1(v)).collect::<Vec<_>>()}),
+        );
+    }
+    let (o, mism) = (med[RECORD], exact.iter().map(|e| e.0).sum::<usize>());
+    Ok(json!({"groups": g, "m": sh.ms, "n": n, "k": k, "mismatches": mism, "watchdog_flag": exact[RECORD].1,
+        "ours_median_tflops": r1(o), "ours_kernel": KERNELS[RECORD], "cublaslt_loop_median_tflops": r1(cb),
+        "ours_over_cublaslt_loop": (o / cb * 1000.0).round() / 1000.0,
+        "ours_tflops": t[RECORD].iter().map(|&v| r1(v)).collect::<Vec<_>>(),
+        "cublaslt_loop_tflops": t[KERNELS.len()].iter().map(|&v| r1(v)).collect::<Vec<_>>(),
+        "variants": variants}))
 }
+
+/// The kernel variants timed (`gpu/rust-kernel/src/grouped.rs`).
+const KERNELS: [&str; 3] = [
+    "gemm_grouped_rust",
+    "gemm_grouped_skip_rust",
+    "gemm_grouped_norder_skip_rust",
+];
+/// The variant reported as ours.
+const RECORD: usize = 1;
 
 /// The probe, its negative control and the shapes.
 pub fn run_grouped(module: &cuda::Module, gpu: &cuda::Gpu, o: &Opts) -> cuda::Res<Value> {
