@@ -108,8 +108,8 @@ pub unsafe extern "ptx-kernel" fn grouped_map_probe(
 }
 
 /// The group of tile `ct` (from group `g` on: tiles only grow) and its tile coordinates: M
-/// tiles innermost (`N_ORDER` false: consecutive tiles share B's tile) or N tiles innermost
-/// (consecutive tiles share A's).
+/// tiles innermost (`N_ORDER` false: consecutive tiles share B's tile) or the banded raster of
+/// the dense kernels (`N_ORDER` true).
 #[inline(always)]
 unsafe fn locate<const N_ORDER: bool>(
     tstart: u64,
@@ -129,11 +129,9 @@ unsafe fn locate<const N_ORDER: bool>(
     let rows = r1.wrapping_sub(r0);
     let local = ct.wrapping_sub(ld_global_u32(tstart + 4 * g as u64));
     let (mi, ni) = if N_ORDER {
-        let n_tiles = n / BN;
-        (
-            local.checked_div(n_tiles).unwrap_or(0),
-            local.checked_rem(n_tiles).unwrap_or(0),
-        )
+        // Bands of 16 M tiles, N tiles within a band (the dense kernels' raster, `group_m` 16):
+        // the CTAs running at once share a few A and B tiles.
+        crate::gemm::tile_index(local, rows.div_ceil(BM), n / BN, 16)
     } else {
         let m_tiles = rows.div_ceil(BM);
         (
@@ -361,9 +359,9 @@ grouped_entry!(
     "M tiles innermost; a warpgroup whose rows are all past its group's end skips the tile."
 );
 grouped_entry!(
-    gemm_grouped_norder_skip_rust,
+    gemm_grouped_band_skip_rust,
     true,
     true,
-    "N tiles innermost, skipping idle warpgroups."
+    "Bands of 16 M tiles (the dense kernels' raster), skipping idle warpgroups."
 );
 
