@@ -206,6 +206,27 @@ impl<M: GroupedMapDecl> MapSlot<M, Retired> {
         self.to()
     }
 
+    /// [`rewrite`](Self::rewrite) by one thread of a group that moves the slot through its
+    /// states together: `leader` writes the fields, every thread advances the state, so the
+    /// fences that follow ([`release`](MapSlot::release), [`acquire`](MapSlot::acquire)) run in
+    /// code all the threads execute (the leader's release is the one that orders its writes).
+    /// A fence on a divergent path makes ptxas serialise every `wgmma` of the kernel (C7518).
+    #[inline(always)]
+    pub fn rewrite_by<O: TensorMapOps>(
+        self,
+        leader: bool,
+        g: &GroupValues,
+    ) -> MapSlot<M, Rewritten> {
+        if leader {
+            let _ = MapSlot::<M, Retired>::to::<Retired>(MapSlot {
+                slot: self.slot,
+                p: PhantomData,
+            })
+            .rewrite::<O>(g);
+        }
+        self.to()
+    }
+
     /// [`rewrite`](Self::rewrite) after checking group `g` against every rule of the host encode
     /// (the core's [`GroupedMap::check_group`]); on a violation nothing is written and the slot
     /// comes back retired.

@@ -107,39 +107,20 @@ pub unsafe extern "ptx-kernel" fn grouped_map_probe(
     }
 }
 
-/// The group of tile `ct` (from group `g` on: tiles only grow) and its tile coordinates: M
-/// tiles innermost (`N_ORDER` false: consecutive tiles share B's tile) or the banded raster of
-/// the dense kernels (`N_ORDER` true).
+/// The group and tile coordinates of tile `ct`: `tinfo[ct]`, packed by the host (group in bits
+/// 22-31, M tile in 11-21, N tile in 0-10), and the group's first row and rows. No division
+/// and no branch: values loaded from memory are not uniform to ptxas, so an integer division
+/// by one (a branchy sequence in SASS) puts the wgmma of the whole kernel on a divergent path,
+/// and ptxas then serialises them all (C7518).
 #[inline(always)]
-unsafe fn locate<const N_ORDER: bool>(
-    tstart: u64,
-    offs: u64,
-    groups: u32,
-    n: u32,
-    mut g: u32,
-    ct: u32,
-) -> (u32, u32, u32, u32, u32) {
-    while g + 1 < groups && ld_global_u32(tstart + 4 * (g + 1) as u64) <= ct {
-        g += 1;
-    }
+unsafe fn locate(tinfo: u64, offs: u64, ct: u32) -> (u32, u32, u32, u32, u32) {
+    let w = ld_global_u32(tinfo + 4 * ct as u64);
+    let (g, mi, ni) = (w >> 22, (w >> 11) & 0x7ff, w & 0x7ff);
     let (r0, r1) = (
         ld_global_u32(offs + 4 * g as u64),
         ld_global_u32(offs + 4 * (g + 1) as u64),
     );
-    let rows = r1.wrapping_sub(r0);
-    let local = ct.wrapping_sub(ld_global_u32(tstart + 4 * g as u64));
-    let (mi, ni) = if N_ORDER {
-        // Bands of 16 M tiles, N tiles within a band (the dense kernels' raster, `group_m` 16):
-        // the CTAs running at once share a few A and B tiles.
-        crate::gemm::tile_index(local, rows.div_ceil(BM), n / BN, 16)
-    } else {
-        let m_tiles = rows.div_ceil(BM);
-        (
-            local.checked_rem(m_tiles).unwrap_or(0),
-            local.checked_div(m_tiles).unwrap_or(0),
-        )
-    };
-    (g, r0, rows, mi, ni)
+    (g, r0, r1.wrapping_sub(r0), mi, ni)
 }
 
 /// The grouped GEMM: `C[offs[g]..offs[g+1], :] = A[offs[g]..offs[g+1], :] · B_gᵀ` for every
@@ -150,17 +131,20 @@ unsafe fn locate<const N_ORDER: bool>(
 /// 384 threads, `Decl11::LAUNCH_BYTES` of dynamic shared memory; `map_a` over `[offs[G], K]`,
 /// `map_b` over `[G * N, K]` (the 1x1 declaration's boxes); `cslots`: 2 map slots of 128 B per
 /// CTA holding C's template; `c` the `[offs[G], N]` bf16 output; `offs`, `tstart`: `G + 1` u32;
+/// `tinfo`: the group of every tile (u32);
 /// N a multiple of 256, K of 64; `err` a device u32.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-unsafe fn grouped_body<const N_ORDER: bool, const SKIP: bool>(
+unsafe fn grouped_body<const SKIP: bool, const MODE: u32>(
     map_a: u64,
     map_b: u64,
     cslots: u64,
     c: u64,
     offs: u64,
     tstart: u64,
+    tinfo: u64,
     groups: u32,
+    tiles: u32,
     n: u32,
     k: u32,
     err: u64,
@@ -168,7 +152,9 @@ unsafe fn grouped_body<const N_ORDER: bool, const SKIP: bool>(
     type D = Decl11;
     let base = D::aligned_base(smem_dyn());
     let (a_addr, b_addr) = (D::a(base).addr(), D::b(base).addr());
-    let tiles = ld_global_u32(tstart + 4 * groups as u64);
+    // The tile count is a parameter (uniform): a bound loaded from memory would put the tile
+    // loop, and every wgmma in it, on a path ptxas treats as divergent (C7518: serialised).
+    let _ = groups;
     let k_tiles = k / BK;
     let tid = tid();
     let wg = tid / 128;
@@ -183,11 +169,9 @@ unsafe fn grouped_body<const N_ORDER: bool, const SKIP: bool>(
             tensormap_acquire(map_a);
             tensormap_acquire(map_b);
             let mut producer = pipe.producer();
-            let mut g = 0;
             let mut ct = ctaid();
             'tiles: while ct < tiles {
-                let (gg, r0, _rows, mi, ni) = locate::<N_ORDER>(tstart, offs, groups, n, g, ct);
-                g = gg;
+                let (g, r0, _rows, mi, ni) = locate(tinfo, offs, ct);
                 let (arow, brow) = (r0 + mi * BM, g * n + ni * BN);
                 let mut kt = 0;
                 while kt < k_tiles {
@@ -228,11 +212,10 @@ unsafe fn grouped_body<const N_ORDER: bool, const SKIP: bool>(
     };
     let mut consumer = pipe.consumer(t);
     let bar_id = 1 + im;
-    let (mut g, mut cur) = (0u32, u32::MAX);
+    let mut cur = u32::MAX;
     let mut ct = ctaid();
     'tiles: while ct < tiles {
-        let (gg, r0, rows, mi, ni) = locate::<N_ORDER>(tstart, offs, groups, n, g, ct);
-        g = gg;
+        let (g, r0, rows, mi, ni) = locate(tinfo, offs, ct);
         let mut kt = 0;
         let mut held: Option<Full<<D as EpiDecl>::Pipe>> = None;
         // SKIP: this warpgroup's 64 rows are all past the group's last row (the tail tile of a
@@ -283,17 +266,39 @@ unsafe fn grouped_body<const N_ORDER: bool, const SKIP: bool>(
             ct += nctaid();
             continue;
         }
-        if t == 0 && g != cur {
-            // A new group: once every store has read the map, point it at the group's rows.
+        let v = GroupValues::new(c + 2 * r0 as u64 * n as u64).dim(1, rows as u64);
+        if MODE == 0 {
+            if t == 0 && g != cur {
+                // A new group: once every store has read the map, point it at the group's rows.
+                let done = Drained::after_bulk_read_wait::<TmOps>();
+                cslot = cslot
+                    .retire(&done)
+                    .rewrite::<TmOps>(&v)
+                    .release::<TmOps>()
+                    .acquire::<TmOps>();
+            }
+        } else if MODE == 2 {
+            // Every thread of the warpgroup moves the slot together (the fences outside any
+            // divergent path); thread 0 writes. On a uniform vote of "a new group".
+            if vote_any(g != cur) {
+                let done = Drained::after_bulk_read_wait::<TmOps>();
+                cslot = cslot
+                    .retire(&done)
+                    .rewrite_by::<TmOps>(t == 0, &v)
+                    .release::<TmOps>()
+                    .acquire::<TmOps>();
+            }
+        } else if MODE == 3 {
+            // As 2, every tile (no data-dependent branch around the fences at all).
             let done = Drained::after_bulk_read_wait::<TmOps>();
-            let v = GroupValues::new(c + 2 * r0 as u64 * n as u64).dim(1, rows as u64);
             cslot = cslot
                 .retire(&done)
-                .rewrite::<TmOps>(&v)
+                .rewrite_by::<TmOps>(t == 0 && g != cur, &v)
                 .release::<TmOps>()
                 .acquire::<TmOps>();
-            cur = g;
         }
+        // (MODE 1: no rewrite, a diagnostic exact for one group only.)
+        cur = g;
         let (row0, n0) = (mi * BM + im * 64, ni * BN);
         unroll!(CTile::CHUNKS, |cc| {
             let buf = cbase + (cc % CTile::STAGES) * CTile::STAGE_BYTES;
@@ -326,7 +331,7 @@ unsafe fn grouped_body<const N_ORDER: bool, const SKIP: bool>(
 }
 
 macro_rules! grouped_entry {
-    ($name:ident, $n_order:literal, $skip:literal, $doc:literal) => {
+    ($name:ident, $skip:literal, $mode:literal, $doc:literal) => {
         #[doc = $doc]
         ///
         /// # Safety
@@ -341,27 +346,57 @@ macro_rules! grouped_entry {
             c: u64,
             offs: u64,
             tstart: u64,
+            tinfo: u64,
             groups: u32,
+            tiles: u32,
             n: u32,
             k: u32,
             err: u64,
         ) {
-            grouped_body::<$n_order, $skip>(map_a, map_b, cslots, c, offs, tstart, groups, n, k, err);
+            grouped_body::<$skip, $mode>(
+                map_a, map_b, cslots, c, offs, tstart, tinfo, groups, tiles, n, k, err,
+            );
         }
     };
 }
 
-grouped_entry!(gemm_grouped_rust, false, false, "The grouped GEMM: M tiles innermost.");
+grouped_entry!(
+    gemm_grouped_rust,
+    false,
+    0,
+    "The grouped GEMM: M tiles innermost."
+);
 grouped_entry!(
     gemm_grouped_skip_rust,
-    false,
     true,
+    0,
     "M tiles innermost; a warpgroup whose rows are all past its group's end skips the tile."
 );
 grouped_entry!(
-    gemm_grouped_band_skip_rust,
-    true,
-    true,
-    "Bands of 16 M tiles (the dense kernels' raster), skipping idle warpgroups."
+    gemm_grouped_vote_rust,
+    false,
+    2,
+    "The rewrite's fences in code the whole warpgroup runs, on a vote of a new group."
+);
+grouped_entry!(
+    gemm_grouped_norewrite_rust,
+    false,
+    1,
+    "A diagnostic: no rewrite (exact for one group only)."
 );
 
+/// `vote.sync.any.pred` over the warp.
+#[inline(always)]
+fn vote_any(p: bool) -> bool {
+    let r: u32;
+    // SAFETY: a warp vote with every lane active.
+    unsafe {
+        core::arch::asm!(
+            "{{ .reg .pred a, b; setp.ne.u32 a, {1}, 0; vote.sync.any.pred b, a, 0xffffffff; selp.u32 {0}, 1, 0, b; }}",
+            out(reg32) r,
+            in(reg32) p as u32,
+            options(nostack)
+        );
+    }
+    r != 0
+}
