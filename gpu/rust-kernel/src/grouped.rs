@@ -131,7 +131,7 @@ unsafe fn locate(tinfo: u64, offs: u64, ct: u32) -> (u32, u32, u32, u32, u32) {
 /// 384 threads, `Decl11::LAUNCH_BYTES` of dynamic shared memory; `map_a` over `[offs[G], K]`,
 /// `map_b` over `[G * N, K]` (the 1x1 declaration's boxes); `cslots`: 2 map slots of 128 B per
 /// CTA holding C's template; `c` the `[offs[G], N]` bf16 output; `offs`, `tstart`: `G + 1` u32;
-/// `tinfo`: the group of every tile (u32);
+/// `tinfo`: every tile's group and M/N tile, packed (u32, `locate`); `tstart` (the tiles before each group) is unused;
 /// N a multiple of 256, K of 64; `err` a device u32.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
@@ -141,7 +141,7 @@ unsafe fn grouped_body<const SKIP: bool, const MODE: u32>(
     cslots: u64,
     c: u64,
     offs: u64,
-    tstart: u64,
+    _tstart: u64,
     tinfo: u64,
     groups: u32,
     tiles: u32,
