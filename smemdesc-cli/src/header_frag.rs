@@ -10,7 +10,8 @@ use super::header_keyed::Keyed;
 use super::header_loc::Src;
 use crate::CliError;
 use smemdesc_core::fragment::{
-    FragError, FragOperand, LdmatrixTile, MmaSync, SyncArch, SyncKind, SyncShape, TileError, Writer,
+    FragError, FragOperand, LdmatrixTile, MmaSync, ScaleType, ScaleVec, SyncArch, SyncKind,
+    SyncShape, TileError, Writer,
 };
 use smemdesc_core::{ElementType, Major, FRAG_KEYS};
 
@@ -73,10 +74,29 @@ pub(crate) fn fragment_decl(
         _ => None,
     })?;
     let kind = kind.unwrap_or(SyncKind::Plain);
-    let mma = MmaSync::with_kind(arch, shape, kind, dtype, dtype, None).map_err(|e| {
+    let scale = match (
+        k.word("scale_vec", ScaleVec::from_name)?,
+        k.word("stype", ScaleType::from_name)?,
+    ) {
+        (Some(v), Some(t)) => Some((v, t)),
+        (None, None) => None,
+        (Some(_), None) => {
+            return Err(k.error(
+                &["scale_vec"],
+                "scale_vec needs its scale type: stype = ue8m0 | ue4m3",
+            ))
+        }
+        (None, Some(_)) => {
+            return Err(k.error(
+                &["stype"],
+                "stype needs its scale vector: scale_vec = 1X | 2X | 4X",
+            ))
+        }
+    };
+    let mma = MmaSync::with_kind(arch, shape, kind, dtype, dtype, scale).map_err(|e| {
         let keys: &[&str] = match e {
             FragError::IllegalArch { .. } => &["arch"],
-            FragError::IllegalScale { .. } => &["kind"],
+            FragError::IllegalScale { .. } => &["scale_vec", "kind"],
             FragError::IllegalType { .. } => &["dtype"],
         };
         k.error(keys, e)

@@ -7,7 +7,8 @@ use crate::emit::{dtype_path, major_path, swizzle_path};
 use proc_macro2::{Span, TokenStream};
 use quote::quote;
 use smemdesc_core::fragment::{
-    FragOperand, LdmatrixTile, MmaSync, SyncArch, SyncKind, SyncShape, TileError, Writer,
+    FragOperand, LdmatrixTile, MmaSync, ScaleType, ScaleVec, SyncArch, SyncKind, SyncShape,
+    TileError, Writer,
 };
 use smemdesc_core::{ElementType, Major, SwizzleMode, FRAG_KEYS};
 
@@ -44,6 +45,8 @@ fn pair(v: &Value, errs: &mut Errors) -> Option<Sp<(u32, u32)>> {
 struct FragDecl {
     tile: LdmatrixTile,
     mma: MmaSync,
+    /// `scale_vec` and `stype` as given.
+    given_scale: Option<(ScaleVec, ScaleType)>,
     op: FragOperand,
     major: Major,
     mn: u32,
@@ -114,6 +117,9 @@ fn parse(input: TokenStream, site: Span) -> Result<FragDecl, syn::Error> {
     });
     let writer = get("writer").and_then(|v| word(v, "writer", parse_writer, &mut errs));
     let swizzle = get("swizzle").and_then(|v| word(v, "swizzle", parse_swizzle, &mut errs));
+    let scale_vec =
+        get("scale_vec").and_then(|v| word(v, "scale_vec", ScaleVec::from_name, &mut errs));
+    let stype = get("stype").and_then(|v| word(v, "stype", ScaleType::from_name, &mut errs));
     let cf = get("conflict_free").and_then(|v| {
         word(
             v,
@@ -135,20 +141,38 @@ fn parse(input: TokenStream, site: Span) -> Result<FragDecl, syn::Error> {
         return Err(syn::Error::new(site, "incomplete declaration"));
     };
     let kind_v = kind.map_or(SyncKind::Plain, |k| k.value);
+    // The scale vector and type go together (one without the other is refused on it).
+    let scale = match (scale_vec, stype) {
+        (Some(v), Some(t)) => Some((v.value, t.value)),
+        (None, None) => None,
+        (Some(v), None) => {
+            return Err(syn::Error::new(
+                v.span,
+                "scale_vec needs its scale type: stype = ue8m0 | ue4m3",
+            ))
+        }
+        (None, Some(t)) => {
+            return Err(syn::Error::new(
+                t.span,
+                "stype needs its scale vector: scale_vec = 1X | 2X | 4X",
+            ))
+        }
+    };
     let mma = MmaSync::with_kind(
         arch.value,
         shape.value,
         kind_v,
         dtype.value,
         dtype.value,
-        None,
+        scale,
     )
     .map_err(|e| {
         let span = match e {
             smemdesc_core::fragment::FragError::IllegalArch { .. } => arch.span,
-            smemdesc_core::fragment::FragError::IllegalScale { .. } => {
-                kind.map_or(site, |k| k.span)
-            }
+            smemdesc_core::fragment::FragError::IllegalScale { .. } => scale_vec
+                .map(|v| v.span)
+                .or(kind.map(|k| k.span))
+                .unwrap_or(site),
             smemdesc_core::fragment::FragError::IllegalType { .. } => dtype.span,
         };
         syn::Error::new(span, e.to_string())
@@ -220,6 +244,7 @@ fn parse(input: TokenStream, site: Span) -> Result<FragDecl, syn::Error> {
     Ok(FragDecl {
         tile: t,
         mma,
+        given_scale: scale,
         op: op.value,
         major: major_v,
         mn,
@@ -333,6 +358,22 @@ pub(crate) fn expand(
         }
         None => quote!(),
     };
+    // The scale vector and type as given (`None`: the kind's default), as the plan was checked.
+    let scale = match d.given_scale {
+        None => quote!(::core::option::Option::None),
+        Some((v, t)) => {
+            let v = match v {
+                ScaleVec::X1 => quote!(::smemdesc::fragment::ScaleVec::X1),
+                ScaleVec::X2 => quote!(::smemdesc::fragment::ScaleVec::X2),
+                ScaleVec::X4 => quote!(::smemdesc::fragment::ScaleVec::X4),
+            };
+            let t = match t {
+                ScaleType::Ue8m0 => quote!(::smemdesc::fragment::ScaleType::Ue8m0),
+                ScaleType::Ue4m3 => quote!(::smemdesc::fragment::ScaleType::Ue4m3),
+            };
+            quote!(::core::option::Option::Some((#v, #t)))
+        }
+    };
     let doc = format!(
         "`ldmatrix` operand tile: {} {} of `mma.sync.{}` ({}), {mn}x{k} {}-major, {rows} rows x {row_bytes} B, swizzle {}; {instrs} x `{mnemonic}`.",
         d.op.name(),
@@ -351,7 +392,7 @@ pub(crate) fn expand(
         impl #name {
             /// The core's plan (checked when the macro expanded).
             pub const TILE: ::smemdesc::fragment::LdmatrixTile = {
-                let mma = match ::smemdesc::fragment::MmaSync::with_kind(#arch, #shape, #kind, #dt, #dt, ::core::option::Option::None) {
+                let mma = match ::smemdesc::fragment::MmaSync::with_kind(#arch, #shape, #kind, #dt, #dt, #scale) {
                     ::core::result::Result::Ok(m) => m,
                     ::core::result::Result::Err(_) => panic!("checked by #[smem_fragment_tile]"),
                 };

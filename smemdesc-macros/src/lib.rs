@@ -444,6 +444,7 @@ pub fn smem_storage(attr: TokenStream, item: TokenStream) -> TokenStream {
 /// | `mma` | `m16n8k4`, `m16n8k8`, `m16n8k16`, `m16n8k32`, `m16n8k64` | required |
 /// | `dtype` | `f16`, `bf16`, `tf32`, `s8`, `u8`, `e4m3`, `e5m2`, ... | required |
 /// | `kind` | `plain`, `f8f6f4`, `mxf8f6f4`, `mxf4`, `mxf4nvf4` | `plain` |
+/// | `scale_vec`, `stype` | `1X`, `2X`, `4X`; `ue8m0`, `ue4m3` (block-scaled kinds; together) | the kind's (`mxf4nvf4`: none) |
 /// | `operand` | `A`, `B`; `D`: an `M x N` tile of 16-bit results written with `stmatrix` | required |
 /// | `major` | `K`, `MN` (`ldmatrix .trans`, 16-bit only; for `D`: row- or column-major) | `K` |
 /// | `tile` | `(MN, K)` in elements | required |

@@ -19,6 +19,12 @@ struct Ds;
 #[derive(Debug, Clone, Copy, PartialEq)]
 struct F8s;
 
+// NVFP4 on sm120: mma.sync kind::mxf4nvf4 with 4 ue4m3 factors per row (scale_vec::4X); e2m1
+// values packed two per byte, so one 64 x 128 A tile is 64 rows of 64 B.
+#[smemdesc::smem_fragment_tile(arch = sm120, mma = m16n8k64, dtype = e2m1, kind = mxf4nvf4,
+                               scale_vec = 4X, stype = ue4m3, operand = A, tile = (64, 128))]
+struct Nvf4;
+
 #[smemdesc::smem_epilogue_tile(dtype = bf16, tile = (64, 64), wgmma_n = 64)]
 #[derive(Debug, Default)]
 struct C;
@@ -46,4 +52,7 @@ fn main() {
     assert_eq!(format!("{:?}", F8s), "F8s");
     assert_eq!(F8s, F8s);
     let _ = (C::default(), format!("{:?}", C), C::TMA_BOXES);
+    use smemdesc::fragment::{ScaleType, ScaleVec};
+    assert_eq!(Nvf4::TILE.mma().scale, Some((ScaleVec::X4, ScaleType::Ue4m3)));
+    assert_eq!((Nvf4::ROWS, Nvf4::ROW_BYTES), (64, 64));
 }

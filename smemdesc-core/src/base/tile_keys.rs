@@ -92,6 +92,11 @@ pub const FRAG_KEYS: &[(&str, &str)] = &[
         "f16 | bf16 | tf32 | s8 | u8 | e4m3 | e5m2 | e3m2 | e2m3 | e2m1",
     ),
     ("kind", "plain | f8f6f4 | mxf8f6f4 | mxf4 | mxf4nvf4"),
+    (
+        "scale_vec",
+        "1X | 2X | 4X (block-scaled kinds; default: the kind's, none for mxf4nvf4)",
+    ),
+    ("stype", "ue8m0 | ue4m3 (with scale_vec)"),
     ("operand", "A | B | D (16-bit results, written with stmatrix)"),
     ("major", "K | MN"),
     ("tile", "(MN, K) in elements"),

@@ -203,6 +203,23 @@ impl LdmatrixTile {
         self.layout
     }
 
+    /// The `mma.sync` form the tile feeds (with the scale vector and type of a block-scaled
+    /// kind).
+    ///
+    /// ```
+    /// use smemdesc_core::{ElementType, Major};
+    /// use smemdesc_core::fragment::*;
+    /// let scale = Some((ScaleVec::X4, ScaleType::Ue4m3));
+    /// let mma = MmaSync::with_kind(SyncArch::Sm120, SyncShape::M16N8K64, SyncKind::Mxf4Nvf4,
+    ///     ElementType::E2M1, ElementType::E2M1, scale).unwrap();
+    /// let t = LdmatrixTile::new(mma, FragOperand::A, Major::K, 64, 128, None, 4).unwrap();
+    /// assert_eq!(t.mma().scale, scale);
+    /// ```
+    #[inline(always)]
+    pub const fn mma(&self) -> MmaSync {
+        self.mma
+    }
+
     /// The `ldmatrix` access (`.x{num}`).
     ///
     /// ```

@@ -304,6 +304,24 @@ impl ScaleVec {
         }
     }
 
+    /// The scale vector named `1X`, `2X` or `4X` (or the PTX qualifier `scale_vec::2X`): the
+    /// spelling of the `scale_vec` key and of `smemdesc fragment --scale-vec`.
+    ///
+    /// ```
+    /// use smemdesc_core::fragment::ScaleVec;
+    /// assert_eq!(ScaleVec::from_name("4X"), Some(ScaleVec::X4));
+    /// assert_eq!(ScaleVec::from_name("scale_vec::2X"), Some(ScaleVec::X2));
+    /// assert_eq!(ScaleVec::from_name("3X"), None);
+    /// ```
+    pub fn from_name(name: &str) -> Option<ScaleVec> {
+        match name.strip_prefix("scale_vec::").unwrap_or(name) {
+            "1X" => Some(ScaleVec::X1),
+            "2X" => Some(ScaleVec::X2),
+            "4X" => Some(ScaleVec::X4),
+            _ => None,
+        }
+    }
+
     /// The PTX qualifier.
     ///
     /// ```
@@ -332,6 +350,20 @@ pub enum ScaleType {
 }
 
 impl ScaleType {
+    /// The scale type named `ue8m0` or `ue4m3`.
+    ///
+    /// ```
+    /// use smemdesc_core::fragment::ScaleType;
+    /// assert_eq!(ScaleType::from_name("ue4m3"), Some(ScaleType::Ue4m3));
+    /// assert_eq!(ScaleType::from_name("e4m3"), None);
+    /// ```
+    pub fn from_name(name: &str) -> Option<ScaleType> {
+        match name {
+            "ue8m0" => Some(ScaleType::Ue8m0),
+            "ue4m3" => Some(ScaleType::Ue4m3),
+            _ => None,
+        }
+    }
     /// The PTX spelling.
     ///
     /// ```
