@@ -59,6 +59,12 @@ fn the_schedule_visits_every_tile_of_every_group_once_in_order() {
                 assert_eq!(t.locate(i as u32), Some(*w), "tile {i}");
             }
             assert_eq!(t.locate(want.len() as u32), None);
+            // The packed table a kernel reads holds the same tiles.
+            let mut table = vec![0u32; t.tiles() as usize];
+            t.write_table(&mut table).unwrap();
+            for (w, got) in want.iter().zip(&table) {
+                assert_eq!(unpack_tile(*got), (w.group, w.m0 / 128, w.n0 / 256));
+            }
             let rows: u64 = want.iter().map(|w| w.rows as u64).sum();
             assert_eq!(
                 rows * (256),

@@ -193,6 +193,33 @@ impl<'a> GroupedTiles<'a> {
         self.tiles
     }
 
+    /// The schedule as the table a kernel reads, one `u32` per tile in order:
+    /// [`pack_tile`]`(group, m tile, n tile)`, so the kernel finds its tile with one load and no
+    /// division ([`unpack_tile`]; a division by a value loaded from memory is a branchy sequence
+    /// that can make ptxas serialise the kernel's `wgmma`). `out` must hold [`tiles`](Self::tiles)
+    /// entries; groups past 1024 or tile indices past 2048 are refused.
+    ///
+    /// ```
+    /// use smemdesc::grouped::*;
+    /// let g = [GroupShape { m: 300, n: 512, k: 64 }, GroupShape { m: 0, n: 512, k: 64 }, GroupShape { m: 1, n: 512, k: 64 }];
+    /// let t = GroupedTiles::new(&g, 128, 256, 64).unwrap();
+    /// let mut table = vec![0u32; t.tiles() as usize];
+    /// t.write_table(&mut table).unwrap();
+    /// assert_eq!(unpack_tile(table[4]), (0, 1, 1)); // group 0, M tile 1, N tile 1
+    /// assert_eq!(unpack_tile(table[6]), (2, 0, 0)); // the empty group has no tiles
+    /// ```
+    pub fn write_table(&self, out: &mut [u32]) -> Result<(), GroupedError> {
+        if out.len() != self.tiles as usize {
+            return Err(GroupedError::TooManyTiles);
+        }
+        for (t, slot) in out.iter_mut().enumerate() {
+            let tile = self.locate(t as u32).ok_or(GroupedError::TooManyTiles)?;
+            *slot = pack_tile(tile.group, tile.m0 / self.bm, tile.n0 / self.bn)
+                .ok_or(GroupedError::TooManyTiles)?;
+        }
+        Ok(())
+    }
+
     /// Tiles of group `g` (0 for an empty group or an index past the end).
     pub fn group_tiles(&self, g: usize) -> u32 {
         self.groups
@@ -220,4 +247,29 @@ impl<'a> GroupedTiles<'a> {
         }
         None
     }
+}
+
+/// A tile of the schedule as one word: group in bits 22–31, M tile in 11–21, N tile in 0–10
+/// (`None` past 1024 groups or 2048 tiles along M or N).
+///
+/// ```
+/// use smemdesc::grouped::{pack_tile, unpack_tile};
+/// assert_eq!(pack_tile(3, 5, 7).map(unpack_tile), Some((3, 5, 7)));
+/// assert_eq!(pack_tile(1024, 0, 0), None);
+/// ```
+pub const fn pack_tile(group: u32, mi: u32, ni: u32) -> Option<u32> {
+    if group >= 1 << 10 || mi >= 1 << 11 || ni >= 1 << 11 {
+        return None;
+    }
+    Some(group << 22 | mi << 11 | ni)
+}
+
+/// `(group, m tile, n tile)` of a packed tile: shifts and masks (what a kernel runs).
+///
+/// ```
+/// assert_eq!(smemdesc::grouped::unpack_tile(0x00c0_2807), (3, 5, 7));
+/// ```
+#[inline(always)]
+pub const fn unpack_tile(w: u32) -> (u32, u32, u32) {
+    (w >> 22, (w >> 11) & 0x7ff, w & 0x7ff)
 }

@@ -107,15 +107,14 @@ pub unsafe extern "ptx-kernel" fn grouped_map_probe(
     }
 }
 
-/// The group and tile coordinates of tile `ct`: `tinfo[ct]`, packed by the host (group in bits
-/// 22-31, M tile in 11-21, N tile in 0-10), and the group's first row and rows. No division
+/// The group and tile coordinates of tile `ct`: `tinfo[ct]`, packed by the host
+/// (`GroupedTiles::write_table`), and the group's first row and rows. No division
 /// and no branch: values loaded from memory are not uniform to ptxas, so an integer division
 /// by one (a branchy sequence in SASS) puts the wgmma of the whole kernel on a divergent path,
 /// and ptxas then serialises them all (C7518).
 #[inline(always)]
 unsafe fn locate(tinfo: u64, offs: u64, ct: u32) -> (u32, u32, u32, u32, u32) {
-    let w = ld_global_u32(tinfo + 4 * ct as u64);
-    let (g, mi, ni) = (w >> 22, (w >> 11) & 0x7ff, w & 0x7ff);
+    let (g, mi, ni) = smemdesc::grouped::unpack_tile(ld_global_u32(tinfo + 4 * ct as u64));
     let (r0, r1) = (
         ld_global_u32(offs + 4 * g as u64),
         ld_global_u32(offs + 4 * (g + 1) as u64),

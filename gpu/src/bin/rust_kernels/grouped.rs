@@ -11,7 +11,7 @@ use crate::epi_tiles::{self as et, EpiDecl};
 use crate::grouped_decl::{c_template, C_REWRITES};
 use crate::{cublas, cuda, median, Opts};
 use serde_json::{json, Value};
-use smemdesc::grouped::{GroupValues, GroupedMap};
+use smemdesc::grouped::{GroupShape, GroupValues, GroupedMap, GroupedTiles};
 
 fn r1(x: f64) -> f64 {
     (x * 10.0).round() / 10.0
@@ -168,19 +168,13 @@ fn run_shape(module: &cuda::Module, gpu: &cuda::Gpu, sh: &Shape, rounds: u32) ->
         .map(|&m| m.div_ceil(et::BM) * (n / et::BN))
         .collect();
     let tstart = prefix(&tiles);
-    // Every tile's group and M/N tile, packed (group << 22 | mi << 11 | ni; M tiles innermost,
-    // the schedule's order): the kernel decodes it without a division.
-    let mut tgroup: Vec<u32> = Vec::new();
-    for (i, &m) in sh.ms.iter().enumerate() {
-        let m_tiles = m.div_ceil(et::BM);
-        for ni in 0..n / et::BN {
-            for mi in 0..m_tiles {
-                tgroup.push((i as u32) << 22 | mi << 11 | ni);
-            }
-        }
-    }
-    assert!(g < 1024 && sh.ms.iter().all(|&m| m.div_ceil(et::BM) < 2048) && n / et::BN < 2048);
-    assert_eq!(tgroup.len(), tstart[g] as usize);
+    // Every tile's group and M/N tile, packed, from the library's schedule (M tiles innermost):
+    // the kernel decodes it without a division (`smemdesc::grouped::unpack_tile`).
+    let shapes: Vec<GroupShape> = sh.ms.iter().map(|&m| GroupShape { m, n, k }).collect();
+    let sched = GroupedTiles::new(&shapes, et::BM, et::BN, et::BK).map_err(|e| e.to_string())?;
+    assert_eq!(sched.tiles(), tstart[g]);
+    let mut tgroup = vec![0u32; sched.tiles() as usize];
+    sched.write_table(&mut tgroup).map_err(|e| e.to_string())?;
     let (ob, tb) = (cuda::Buf::from(&offs)?, cuda::Buf::from(&tstart)?);
     let gb = cuda::Buf::from(if tgroup.is_empty() {
         &[0u32][..]
