@@ -253,6 +253,26 @@ pub fn encode(map: &TensorMap) -> Result<AlignedTensorMap, EncodeError> {
     encode_args(&args)
 }
 
+/// Group `g`'s map of a grouped declaration ([`GroupedMap::group_map`](crate::grouped::GroupedMap::group_map)),
+/// checked and encoded: the bytes a kernel's in-place rewrite of the template must produce
+/// (`gpu/`'s grouped run compares them), or the template every slot starts from.
+///
+/// ```no_run
+/// use smemdesc::grouped::*;
+/// use smemdesc::{Arch, TensorMap, TensorMapArg, TensorMapDataType};
+/// let c = GroupedMap::new(
+///     TensorMap::new(Arch::Sm90, TensorMapDataType::Bfloat16, 2).dim(0, 4096).box_dim(0, 64).box_dim(1, 64),
+///     &[TensorMapArg::GlobalAddress, TensorMapArg::GlobalDim(1)],
+/// ).unwrap();
+/// let map = smemdesc::cuda::encode_group(&c, &GroupValues::new(0x7f00_0000_0000).dim(1, 300)).unwrap();
+/// ```
+pub fn encode_group(
+    map: &crate::grouped::GroupedMap,
+    g: &crate::grouped::GroupValues,
+) -> Result<AlignedTensorMap, EncodeError> {
+    encode(&map.group_map(g))
+}
+
 /// Encodes arguments as they are, without checking them (for measuring the driver itself:
 /// `gpu/`'s agreement test); [`encode`] is the checked form.
 ///

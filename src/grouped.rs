@@ -62,7 +62,10 @@ use core::marker::PhantomData;
 pub use smemdesc_core::tma::{GroupValues, GroupedMap, GroupedMapError, MAX_REWRITES};
 
 mod problem;
-pub use problem::{pack_tile, unpack_tile, GroupShape, GroupTile, GroupedError, GroupedTiles};
+pub use problem::{
+    check_groups, pack_tile, unpack_tile, GroupMatrix, GroupShape, GroupTile, GroupedError,
+    GroupedTiles,
+};
 
 /// The `tensormap` instructions a rewrite issues, implemented once by the kernel crate (`asm!`,
 /// or cuda-oxide's intrinsics). `slot` is the global address of the 128-B map.

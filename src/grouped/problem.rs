@@ -273,3 +273,75 @@ pub const fn pack_tile(group: u32, mi: u32, ni: u32) -> Option<u32> {
 pub const fn unpack_tile(w: u32) -> (u32, u32, u32) {
     (w >> 22, (w >> 11) & 0x7ff, w & 0x7ff)
 }
+
+/// One group's matrix in global memory as the host holds it: its first element, rows, columns
+/// (innermost) and row stride.
+///
+/// ```
+/// use smemdesc::grouped::GroupMatrix;
+/// let a = GroupMatrix { address: 0x7f00_0000_0000, rows: 300, cols: 4096, row_stride_bytes: 8192 };
+/// let v = a.values().unwrap();
+/// assert_eq!((v.dims[0], v.dims[1], v.strides[0]), (4096, 300, 8192));
+/// // An expert with no tokens has no map to encode: the schedule skips it.
+/// assert!(GroupMatrix { rows: 0, ..a }.values().is_none());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct GroupMatrix {
+    /// Global address of element (0, 0).
+    pub address: u64,
+    /// Rows (`globalDim[1]`).
+    pub rows: u64,
+    /// Columns, contiguous (`globalDim[0]`).
+    pub cols: u64,
+    /// Bytes between rows (`globalStrides[0]`).
+    pub row_stride_bytes: u64,
+}
+
+impl GroupMatrix {
+    /// The values of a 2-D map of this matrix, or `None` for an empty one.
+    pub const fn values(&self) -> Option<super::GroupValues> {
+        if self.rows == 0 || self.cols == 0 {
+            return None;
+        }
+        Some(
+            super::GroupValues::new(self.address)
+                .dim(0, self.cols)
+                .dim(1, self.rows)
+                .stride(0, self.row_stride_bytes),
+        )
+    }
+}
+
+/// Checks every non-empty group's values against a grouped declaration with the host encode's
+/// rules ([`GroupedMap::check_group`](super::GroupedMap::check_group)): the first group that
+/// breaks one, with the rule. Empty groups (`None`) are skipped, as the schedule skips them.
+///
+/// ```
+/// use smemdesc::grouped::*;
+/// use smemdesc::{Arch, TensorMap, TensorMapArg, TensorMapDataType, TensorMapSwizzle};
+/// let a = GroupedMap::new(
+///     TensorMap::new(Arch::Sm90, TensorMapDataType::Bfloat16, 2).dim(0, 4096).box_dim(0, 64)
+///         .box_dim(1, 128).swizzle(TensorMapSwizzle::B128),
+///     &[TensorMapArg::GlobalAddress, TensorMapArg::GlobalDim(1), TensorMapArg::GlobalStrides(0)],
+/// ).unwrap();
+/// let m = |address, rows| GroupMatrix { address, rows, cols: 4096, row_stride_bytes: 8192 };
+/// let ok = [m(0x10000, 300), m(0x10000 + 300 * 8192, 0), m(0x10000 + 300 * 8192, 5)];
+/// assert_eq!(check_groups(&a, ok.iter().map(GroupMatrix::values)), Ok(2));
+/// // A group that starts 8 B into a row (tokens of another dtype before it): refused.
+/// let bad = [m(0x10000, 300), m(0x10008, 5)];
+/// let e = check_groups(&a, bad.iter().map(GroupMatrix::values)).unwrap_err();
+/// assert_eq!((e.0, e.1.argument()), (1, TensorMapArg::GlobalAddress));
+/// ```
+pub fn check_groups(
+    map: &super::GroupedMap,
+    groups: impl IntoIterator<Item = Option<super::GroupValues>>,
+) -> Result<usize, (usize, crate::TensorMapError)> {
+    let mut checked = 0;
+    for (i, g) in groups.into_iter().enumerate() {
+        if let Some(v) = g {
+            map.check_group(&v).map_err(|e| (i, e))?;
+            checked += 1;
+        }
+    }
+    Ok(checked)
+}
