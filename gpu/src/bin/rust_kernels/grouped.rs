@@ -28,7 +28,7 @@ fn c_values(c: u64, offs: &[u32], g: usize, n: u32) -> GroupValues {
 }
 
 fn encode(gm: &GroupedMap, v: &GroupValues) -> cuda::Res<[u64; 16]> {
-    let m = smemdesc::cuda::encode(&gm.group_map(v)).map_err(|e| format!("encode: {e}"))?;
+    let m = smemdesc::cuda::encode_group(gm, v).map_err(|e| format!("encode: {e}"))?;
     // SAFETY: `CUtensorMap` is 128 bytes of plain data.
     Ok(unsafe {
         std::mem::transmute::<smemdesc::cuda::cudarc::driver::sys::CUtensorMap, [u64; 16]>(m.map)
