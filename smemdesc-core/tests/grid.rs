@@ -161,7 +161,7 @@ fn box_elements(p: &TilePlan) -> impl Iterator<Item = BoxElement> + '_ {
 }
 
 /// Walks every element of every subtile of every stage through the emulator; returns elements checked.
-fn check_with_emulator(p: &TilePlan, base: u32) -> u64 {
+fn check_with_emulator(p: &TilePlan, base: u32, offsets: &[u32]) -> u64 {
     let t = &p.tile;
     let spec = t.spec();
     let eb = spec.dtype.smem_bytes();
@@ -189,7 +189,7 @@ fn check_with_emulator(p: &TilePlan, base: u32) -> u64 {
             );
         }
         let hw = emulate_address(d, spec.major, eb, e.mn, e.k).unwrap();
-        let want = stage_base + t.byte_offset(e.gm, e.gk);
+        let want = stage_base + offsets[(e.gm * spec.tile_k + e.gk) as usize];
         assert_eq!(
             hw, want,
             "{p:?}\nstage {} subtile ({},{}) element ({},{}) base {base:#x}",
@@ -214,7 +214,7 @@ fn check_with_emulator(p: &TilePlan, base: u32) -> u64 {
 }
 
 /// TMA model: each box is written row by row, densely, then swizzled on the absolute address.
-fn check_tma(p: &TilePlan, base: u32) -> u64 {
+fn check_tma(p: &TilePlan, base: u32, offsets: &[u32]) -> u64 {
     let t = &p.tile;
     let spec = t.spec();
     let eb = spec.dtype.smem_bytes();
@@ -227,6 +227,8 @@ fn check_tma(p: &TilePlan, base: u32) -> u64 {
     let sw = t.swizzle_mode().functor();
     let mut hits = vec![0u8; (spec.tile_mn * spec.tile_k) as usize];
     let mut checked = 0;
+    // The box's destination, computed once per box (the elements come box by box).
+    let mut cur = (u32::MAX, u32::MAX, 0u32, 0u32);
     for BoxElement {
         stage,
         b,
@@ -235,17 +237,21 @@ fn check_tma(p: &TilePlan, base: u32) -> u64 {
         k,
     } in box_elements(p)
     {
-        let dst_stage = base + stage * t.stage_bytes();
-        let dst = dst_stage + p.box_offset(b);
-        assert_eq!(
-            dst % tma.smem_align.min(128),
-            0,
-            "box destination must be 128 B aligned"
-        );
+        if (stage, b) != (cur.0, cur.1) {
+            let dst_stage = base + stage * t.stage_bytes();
+            let dst = dst_stage + p.box_offset(b);
+            assert_eq!(
+                dst % tma.smem_align.min(128),
+                0,
+                "box destination must be 128 B aligned"
+            );
+            cur = (stage, b, dst_stage, dst);
+        }
+        let (dst_stage, dst) = (cur.2, cur.3);
         let written = sw.apply(dst + lin);
         assert_eq!(
             written,
-            dst_stage + t.byte_offset(mn, k),
+            dst_stage + offsets[(mn * spec.tile_k + k) as usize],
             "{p:?} box {b} byte {lin}"
         );
         if stage == 0 {
@@ -276,8 +282,15 @@ fn check_shard(shard: usize) -> u64 {
                 // A base at 0x400 plus a few extra repeats (unaligned placements: see
                 // `unaligned_placements_follow_the_measured_base_offset_rules`).
                 let base = 0x400 + p.tile.align() * (accepted as u32 % 3);
-                elements += check_with_emulator(&p, base);
-                tma_elements += check_tma(&p, base);
+                // The layout algebra's byte offset of every element of a stage, evaluated once:
+                // both walks compare with it.
+                let spec = p.tile.spec();
+                let offsets: Vec<u32> = (0..spec.tile_mn)
+                    .flat_map(|mn| (0..spec.tile_k).map(move |k| (mn, k)))
+                    .map(|(mn, k)| p.tile.byte_offset(mn, k))
+                    .collect();
+                elements += check_with_emulator(&p, base, &offsets);
+                tma_elements += check_tma(&p, base, &offsets);
             }
             Err(_) => rejected += 1,
         }
