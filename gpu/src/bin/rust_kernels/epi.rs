@@ -37,7 +37,8 @@ fn spread(v: &[f64]) -> Value {
     json!([r1(lo), r1(hi)])
 }
 
-fn r1(x: f64) -> f64 {
+/// `x` rounded to one decimal (TFLOP/s in the JSON records).
+pub(crate) fn r1(x: f64) -> f64 {
     (x * 10.0).round() / 10.0
 }
 

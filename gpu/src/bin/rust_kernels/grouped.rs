@@ -6,16 +6,13 @@
 //! written to `grouped_shapes.json` for `gpu/grouped_torch.py` (torch._grouped_mm, another
 //! process on the same device).
 
-use crate::epi_problem::{bf16_bits, int_at, operand_map, slice_box, time_batch, VARIANTS};
+use crate::epi::r1;
+use crate::epi_problem::{ints, operand_map, slice_box, time_batch, VARIANTS};
 use crate::epi_tiles::{self as et, EpiDecl};
 use crate::grouped_decl::{c_template, C_REWRITES};
 use crate::{cublas, cuda, median, Opts};
 use serde_json::{json, Value};
 use smemdesc::grouped::{GroupShape, GroupValues, GroupedMap, GroupedTiles};
-
-fn r1(x: f64) -> f64 {
-    (x * 10.0).round() / 10.0
-}
 
 /// The template C map of a launch with `n` columns.
 fn c_grouped(n: u32) -> cuda::Res<GroupedMap> {
@@ -146,12 +143,6 @@ fn shapes() -> Vec<Shape> {
     .collect()
 }
 
-fn ints(len: usize, seed: u32) -> Vec<u16> {
-    (0..len)
-        .map(|i| bf16_bits(int_at(i, seed) as f32))
-        .collect()
-}
-
 fn run_shape(module: &cuda::Module, gpu: &cuda::Gpu, sh: &Shape, rounds: u32) -> cuda::Res<Value> {
     let (g, n, k) = (sh.ms.len(), sh.n, sh.k);
     let offs = prefix(&sh.ms);
@@ -161,18 +152,14 @@ fn run_shape(module: &cuda::Module, gpu: &cuda::Gpu, sh: &Shape, rounds: u32) ->
     let c = cuda::Buf::new(2 * total * n as usize)?;
     let cref = cuda::Buf::new(2 * total * n as usize)?;
     let err = cuda::Buf::new(4)?;
-    // The tiles per group and their prefix (empty groups: 0).
-    let tiles: Vec<u32> = sh
-        .ms
-        .iter()
-        .map(|&m| m.div_ceil(et::BM) * (n / et::BN))
-        .collect();
-    let tstart = prefix(&tiles);
-    // Every tile's group and M/N tile, packed, from the library's schedule (M tiles innermost):
-    // the kernel decodes it without a division (`smemdesc::grouped::unpack_tile`).
+    // The library's schedule (M tiles innermost, empty groups skipped): every tile's group and
+    // M/N tile, packed, which the kernel decodes without a division
+    // (`smemdesc::grouped::unpack_tile`), and the tiles before each group (the kernel's unused
+    // `tstart` parameter, kept for its ABI).
     let shapes: Vec<GroupShape> = sh.ms.iter().map(|&m| GroupShape { m, n, k }).collect();
     let sched = GroupedTiles::new(&shapes, et::BM, et::BN, et::BK).map_err(|e| e.to_string())?;
-    assert_eq!(sched.tiles(), tstart[g]);
+    let tiles: Vec<u32> = (0..g).map(|i| sched.group_tiles(i)).collect();
+    let tstart = prefix(&tiles);
     let mut tgroup = vec![0u32; sched.tiles() as usize];
     sched.write_table(&mut tgroup).map_err(|e| e.to_string())?;
     let (ob, tb) = (cuda::Buf::from(&offs)?, cuda::Buf::from(&tstart)?);

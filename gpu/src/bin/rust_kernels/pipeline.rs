@@ -6,13 +6,28 @@
 //! the before-kernel with `expect_tx + 1024` must end in the watchdog, while the ported kernel
 //! ignores the raw delta (it can only issue the declared byte count).
 
+use crate::epi::r1;
 use crate::epi::SHAPES;
 use crate::epi_problem::{launch_bytes, time_batch, Problem, VARIANTS};
 use crate::{cuda, median, Opts};
 use serde_json::{json, Value};
 
-fn r1(x: f64) -> f64 {
-    (x * 10.0).round() / 10.0
+/// Runs `f` on `p` with variant `i`'s kernel from the before-module (`before`) or its own.
+fn with_kernel<R>(
+    p: &mut Problem,
+    before_k: &mut [cuda::Kernel],
+    i: usize,
+    before: bool,
+    f: impl FnOnce(&Problem) -> R,
+) -> R {
+    if before {
+        std::mem::swap(&mut p.kernels[i], &mut before_k[i - 1]);
+    }
+    let r = f(p);
+    if before {
+        std::mem::swap(&mut p.kernels[i], &mut before_k[i - 1]);
+    }
+    r
 }
 
 /// Times variant `i` with the after-kernel (`before = false`) or the before-kernel.
@@ -23,14 +38,10 @@ fn timed(
     before: bool,
     group_m: u32,
 ) -> cuda::Res<f64> {
-    if before {
-        std::mem::swap(&mut p.kernels[i], &mut before_k[i - 1]);
-    }
-    let r = time_batch(10, || p.launch(i, 0, None, group_m));
-    if before {
-        std::mem::swap(&mut p.kernels[i], &mut before_k[i - 1]);
-    }
-    Ok(p.flops() / (r? * 1e-3) / 1e12)
+    let ms = with_kernel(p, before_k, i, before, |p| {
+        time_batch(10, || p.launch(i, 0, None, group_m))
+    })?;
+    Ok(p.flops() / (ms * 1e-3) / 1e12)
 }
 
 fn checked(
@@ -40,14 +51,9 @@ fn checked(
     before: bool,
     tx_delta: u32,
 ) -> cuda::Res<(usize, u32, f64)> {
-    if before {
-        std::mem::swap(&mut p.kernels[i], &mut before_k[i - 1]);
-    }
-    let r = p.run_checked(i, tx_delta, None, 16);
-    if before {
-        std::mem::swap(&mut p.kernels[i], &mut before_k[i - 1]);
-    }
-    r
+    with_kernel(p, before_k, i, before, |p| {
+        p.run_checked(i, tx_delta, None, 16)
+    })
 }
 
 /// The comparison at the first `shapes` shapes, `rounds` rounds each.
