@@ -26,7 +26,7 @@ use smemdesc::SmemTile;
 /// Chunk `c` of the accumulator into the C stage at `buf`: the declared `stmatrix.x4`
 /// instructions, this thread at `buf + off[i]`, registers `CTile::pair(c, i, q)`.
 #[inline(always)]
-pub(crate) unsafe fn store_chunk(d: &Acc, c: u32, buf: u32, off: &[u32; 4]) {
+unsafe fn store_chunk(d: &Acc, c: u32, buf: u32, off: &[u32; 4]) {
     unroll!(CTile::INSTRUCTIONS, |i| {
         stmatrix_x4(
             buf + off[i as usize],
@@ -40,11 +40,84 @@ pub(crate) unsafe fn store_chunk(d: &Acc, c: u32, buf: u32, off: &[u32; 4]) {
     });
 }
 
+/// The wgmma of one stage for consumer `im`: the placed tiles' descriptors of this warpgroup's A
+/// subtile and of B, K subtile 0 of stage `s`; the K subtiles are adds of the constant advance
+/// table; the accumulator starts over at k-tile 0. Fenced before, committed after.
+#[inline(always)]
+pub(crate) unsafe fn mma_stage<D: EpiDecl>(
+    d: &mut Acc,
+    a_addr: u32,
+    b_addr: u32,
+    im: u32,
+    s: u32,
+    kt: u32,
+) {
+    wgmma_fence();
+    let da = <D::A as SmemTile>::ACCESS.desc_wrapping(a_addr, im, 0, s);
+    let db = <D::B as SmemTile>::ACCESS.desc_wrapping(b_addr, 0, 0, s);
+    unroll!(D::A::MMAS_K, |k| {
+        let (ka, kb) = (
+            D::A::ADVANCE_K[k as usize] as u64,
+            D::B::ADVANCE_K[k as usize] as u64,
+        );
+        crate::wgmma::m64n256k16_bf16(
+            &mut d.d0,
+            &mut d.d1,
+            &mut d.d2,
+            &mut d.d3,
+            da + ka,
+            db + kb,
+            ((kt | k) != 0) as u32,
+        );
+    });
+    wgmma_commit();
+}
+
+/// The epilogue of one consumer warpgroup (thread `t`, named barrier `bar_id`): chunk c of the
+/// accumulator through C stage c % STAGES with the declared stmatrix offsets, then thread 0
+/// stores the stage's TMA boxes with `map` at columns `n0 + ..`, rows `row0 + ..`.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+pub(crate) unsafe fn store_tile(
+    d: &Acc,
+    cbase: u32,
+    lane_off: &[u32; 4],
+    t: u32,
+    bar_id: u32,
+    map: u64,
+    n0: u32,
+    row0: u32,
+) {
+    unroll!(CTile::CHUNKS, |c| {
+        let buf = cbase + (c % CTile::STAGES) * CTile::STAGE_BYTES;
+        if t == 0 {
+            // The store that last read this buffer is done reading it.
+            bulk_wait_read::<{ CTile::STAGES - 1 }>();
+        }
+        named_bar(bar_id, 128);
+        store_chunk(d, c, buf, lane_off);
+        fence_proxy_async_shared();
+        named_bar(bar_id, 128);
+        if t == 0 {
+            unroll!(CTile::TMA_BOXES, |b| {
+                let (off, (inner0, r0)) = C_BOXES[b as usize];
+                tma_store_2d(
+                    map,
+                    buf + off,
+                    n0 + c * CTile::EPILOGUE.spec().n + inner0,
+                    row0 + r0,
+                );
+            });
+            bulk_commit();
+        }
+    });
+}
+
 /// The byte offsets (from the C stage base) this thread passes to the 4 writer instructions:
 /// the declaration's `CTile::writer_offset` of warp `warp % 4`, lane `lane % 32`, evaluated
 /// here with run-time indices (a few integer instructions: scripts/ptx-check's `lane_*` kernels).
 #[inline(always)]
-fn lane_offsets(warp: u32, lane: u32) -> [u32; 4] {
+pub(crate) fn lane_offsets(warp: u32, lane: u32) -> [u32; 4] {
     let mut o = [0u32; 4];
     unroll!(4, |i| {
         o[i as usize] = CTile::writer_offset(0, warp % 4, i, lane % 32);
@@ -159,28 +232,7 @@ unsafe fn gemm_epi_body<D: EpiDecl>(
                 st_global_u32(err, 1);
                 break 'tiles;
             };
-            let s = full.stage();
-            wgmma_fence();
-            // This warpgroup's A subtile and B's, K subtile 0 of the stage: the placed tiles'
-            // descriptors; the K subtiles are adds of the constant advance table.
-            let da = <D::A as SmemTile>::ACCESS.desc_wrapping(a_addr, im, 0, s);
-            let db = <D::B as SmemTile>::ACCESS.desc_wrapping(b_addr, 0, 0, s);
-            unroll!(D::A::MMAS_K, |k| {
-                let (ka, kb) = (
-                    D::A::ADVANCE_K[k as usize] as u64,
-                    D::B::ADVANCE_K[k as usize] as u64,
-                );
-                crate::wgmma::m64n256k16_bf16(
-                    &mut d.d0,
-                    &mut d.d1,
-                    &mut d.d2,
-                    &mut d.d3,
-                    da + ka,
-                    db + kb,
-                    ((kt | k) != 0) as u32,
-                );
-            });
-            wgmma_commit();
+            mma_stage::<D>(&mut d, a_addr, b_addr, im, full.stage(), kt);
             wgmma_wait::<1>();
             // The previous stage's wgmmas completed: release it.
             if let Some(prev) = held.replace(full) {
@@ -192,31 +244,7 @@ unsafe fn gemm_epi_body<D: EpiDecl>(
         if let Some(last) = held.take() {
             last.release::<Ptx>();
         }
-        // The epilogue: chunk c of the accumulator through C stage c % STAGES.
-        let row0 = m0 + im * 64;
-        unroll!(CTile::CHUNKS, |c| {
-            let buf = cbase + (c % CTile::STAGES) * CTile::STAGE_BYTES;
-            if t == 0 {
-                // The store that last read this buffer is done reading it.
-                bulk_wait_read::<{ CTile::STAGES - 1 }>();
-            }
-            named_bar(bar_id, 128);
-            store_chunk(&d, c, buf, &lane_off);
-            fence_proxy_async_shared();
-            named_bar(bar_id, 128);
-            if t == 0 {
-                unroll!(CTile::TMA_BOXES, |b| {
-                    let (off, (inner0, r0)) = C_BOXES[b as usize];
-                    tma_store_2d(
-                        map_c,
-                        buf + off,
-                        n0 + c * CTile::EPILOGUE.spec().n + inner0,
-                        row0 + r0,
-                    );
-                });
-                bulk_commit();
-            }
-        });
+        store_tile(&d, cbase, &lane_off, t, bar_id, map_c, n0, m0 + im * 64);
         ct += nclusters;
     }
     if t == 0 {

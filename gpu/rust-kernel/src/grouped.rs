@@ -10,14 +10,13 @@
 //! group's rows, which only feed C rows the store clips); C's map is rewritten per group to the
 //! group's rows, so the TMA store clips the last tile of each group.
 
-use crate::epi_tiles::{CTile, Decl11, EpiDecl, BK, BM, BN, C_BOXES};
+use crate::epi_tiles::{Decl11, EpiDecl, BK, BM, BN};
 use crate::gemm::Acc;
 use crate::grouped_decl::MapC;
 use crate::pipe_ops::Ptx;
 use crate::ptx::*;
 use smemdesc::grouped::{Drained, GroupValues, MapSlot, Released, TensorMapOps};
 use smemdesc::pipeline::{Full, PipeAt};
-use smemdesc::SmemTile;
 
 /// The `tensormap` instructions, on maps in global memory.
 pub struct TmOps;
@@ -199,10 +198,7 @@ unsafe fn grouped_body<const SKIP: bool, const MODE: u32>(
             .acquire::<TmOps>();
     let (warp, lane) = (t / 32, t % 32);
     let cbase = D::c(base, im);
-    let mut lane_off = [0u32; 4];
-    unroll!(4, |i| {
-        lane_off[i as usize] = CTile::writer_offset(0, warp % 4, i, lane % 32);
-    });
+    let lane_off = crate::epi::lane_offsets(warp, lane);
     let mut d = Acc {
         d0: [0.0; 32],
         d1: [0.0; 32],
@@ -231,26 +227,7 @@ unsafe fn grouped_body<const SKIP: bool, const MODE: u32>(
                 kt += 1;
                 continue;
             }
-            let s = full.stage();
-            wgmma_fence();
-            let da = <<D as EpiDecl>::A as SmemTile>::ACCESS.desc_wrapping(a_addr, im, 0, s);
-            let db = <<D as EpiDecl>::B as SmemTile>::ACCESS.desc_wrapping(b_addr, 0, 0, s);
-            unroll!(<D as EpiDecl>::A::MMAS_K, |kk| {
-                let (ka, kb) = (
-                    <D as EpiDecl>::A::ADVANCE_K[kk as usize] as u64,
-                    <D as EpiDecl>::B::ADVANCE_K[kk as usize] as u64,
-                );
-                crate::wgmma::m64n256k16_bf16(
-                    &mut d.d0,
-                    &mut d.d1,
-                    &mut d.d2,
-                    &mut d.d3,
-                    da + ka,
-                    db + kb,
-                    ((kt | kk) != 0) as u32,
-                );
-            });
-            wgmma_commit();
+            crate::epi::mma_stage::<D>(&mut d, a_addr, b_addr, im, full.stage(), kt);
             wgmma_wait::<1>();
             if let Some(prev) = held.replace(full) {
                 prev.release::<Ptx>();
@@ -287,46 +264,24 @@ unsafe fn grouped_body<const SKIP: bool, const MODE: u32>(
                     .release::<TmOps>()
                     .acquire::<TmOps>();
             }
-        } else if MODE == 3 {
-            // As 2, every tile (no data-dependent branch around the fences at all).
-            let done = Drained::after_bulk_read_wait::<TmOps>();
-            cslot = cslot
-                .retire(&done)
-                .rewrite_by::<TmOps>(t == 0 && g != cur, &v)
-                .release::<TmOps>()
-                .acquire::<TmOps>();
         }
         // (MODE 1: no rewrite, a diagnostic exact for one group only.)
         cur = g;
-        let (row0, n0) = (mi * BM + im * 64, ni * BN);
-        unroll!(CTile::CHUNKS, |cc| {
-            let buf = cbase + (cc % CTile::STAGES) * CTile::STAGE_BYTES;
-            if t == 0 {
-                bulk_wait_read::<{ CTile::STAGES - 1 }>();
-            }
-            named_bar(bar_id, 128);
-            crate::epi::store_chunk(&d, cc, buf, &lane_off);
-            fence_proxy_async_shared();
-            named_bar(bar_id, 128);
-            if t == 0 {
-                unroll!(CTile::TMA_BOXES, |b| {
-                    let (off, (inner0, r)) = C_BOXES[b as usize];
-                    tma_store_2d(
-                        cslot.tma_map(),
-                        buf + off,
-                        n0 + cc * CTile::EPILOGUE.spec().n + inner0,
-                        row0 + r,
-                    );
-                });
-                bulk_commit();
-            }
-        });
+        crate::epi::store_tile(
+            &d,
+            cbase,
+            &lane_off,
+            t,
+            bar_id,
+            cslot.tma_map(),
+            ni * BN,
+            mi * BM + im * 64,
+        );
         ct += nctaid();
     }
     if t == 0 {
         bulk_wait_all();
     }
-    let _ = cur;
 }
 
 macro_rules! grouped_entry {
