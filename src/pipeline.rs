@@ -64,7 +64,7 @@ use crate::smem::TileAt;
 use crate::{Major, SmemTile};
 
 pub use smemdesc_core::pipeline::{
-    InitStep, PipelineError, PipelineLayout, PipelineLoad, PipelineSpec, MAX_LOADS,
+    InitStep, PipelineError, PipelineKey, PipelineLayout, PipelineLoad, PipelineSpec, MAX_LOADS,
 };
 
 mod decl;

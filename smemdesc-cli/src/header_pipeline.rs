@@ -8,7 +8,7 @@ use super::header::{item, scalar, Ns, Val};
 use super::header_cx::{ident, Cx};
 use crate::CliError;
 use proc_macro2::Span;
-use smemdesc_core::pipeline::{PipelineError, PipelineLoad, PipelineSpec};
+use smemdesc_core::pipeline::{PipelineError, PipelineKey, PipelineLoad, PipelineSpec};
 use syn::spanned::Spanned;
 
 use super::pipeline_args;
@@ -119,22 +119,15 @@ pub(crate) fn pipeline(
 
 /// The key an error is about (as the macro reports it).
 fn error_span(a: &pipeline_args::PipelineArgs, e: &PipelineError) -> Option<Span> {
-    Some(match *e {
-        PipelineError::ExpectTx { .. } => a.expect_tx.as_ref()?.1.span(),
-        PipelineError::FullArrivals { .. } => a.full_arr.as_ref()?.1.span(),
-        PipelineError::EmptyArrivals { .. } => a.empty_arr.as_ref()?.1.span(),
-        PipelineError::MulticastWithoutCluster { load }
-        | PipelineError::MulticastNotOperand { load }
-        | PipelineError::MulticastNotShared { load, .. } => {
-            a.mc_idx.iter().find(|m| m.0 == load)?.1
-        }
-        PipelineError::StagesMismatch { load, .. } | PipelineError::ArchMismatch { load } => {
-            a.loads.get(load)?.ty.span()
-        }
-        PipelineError::TmemGroup { .. } => a.tmem.as_ref()?.1.span(),
-        PipelineError::CtaGroup { .. } | PipelineError::PairWithCluster { .. } => {
-            a.cta_group.as_ref()?.1.span()
-        }
+    let (key, load) = e.key();
+    Some(match key {
+        PipelineKey::ExpectTx => a.expect_tx.as_ref()?.1.span(),
+        PipelineKey::FullArrivals => a.full_arr.as_ref()?.1.span(),
+        PipelineKey::EmptyArrivals => a.empty_arr.as_ref()?.1.span(),
+        PipelineKey::Multicast => a.mc_idx.iter().find(|m| Some(m.0) == load)?.1,
+        PipelineKey::LoadType => a.loads.get(load?)?.ty.span(),
+        PipelineKey::Tmem => a.tmem.as_ref()?.1.span(),
+        PipelineKey::CtaGroup => a.cta_group.as_ref()?.1.span(),
         _ => return None,
     })
 }

@@ -12,19 +12,21 @@ use proc_macro2::{Span, TokenStream};
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
-/// Error classes of `smemdesc::pipeline::__class` (keep in step).
+/// The check classes: the core's `PipelineKey` (the one classification of the errors by key,
+/// which `smemdesc::pipeline::__check` and `header --from` read too) as numbers.
 mod class {
-    pub const EXPECT_TX: u32 = 0;
-    pub const FULL_ARRIVALS: u32 = 1;
-    pub const EMPTY_ARRIVALS: u32 = 2;
-    pub const MULTICAST: u32 = 3;
-    pub const LOAD: u32 = 4;
-    pub const NO_EMPTY: u32 = 5;
-    pub const BUDGET: u32 = 6;
-    pub const TMEM: u32 = 7;
-    pub const CTA_GROUP: u32 = 8;
-    pub const CLUSTER: u32 = 9;
-    pub const CONSUMERS: u32 = 10;
+    use smemdesc_core::pipeline::PipelineKey as K;
+    pub const EXPECT_TX: u32 = K::ExpectTx as u32;
+    pub const FULL_ARRIVALS: u32 = K::FullArrivals as u32;
+    pub const EMPTY_ARRIVALS: u32 = K::EmptyArrivals as u32;
+    pub const MULTICAST: u32 = K::Multicast as u32;
+    pub const LOAD: u32 = K::LoadType as u32;
+    pub const NO_EMPTY: u32 = K::Empty as u32;
+    pub const BUDGET: u32 = K::Stages as u32;
+    pub const TMEM: u32 = K::Tmem as u32;
+    pub const CTA_GROUP: u32 = K::CtaGroup as u32;
+    pub const CLUSTER: u32 = K::Cluster as u32;
+    pub const CONSUMERS: u32 = K::Consumers as u32;
 }
 
 /// Expands the attribute; errors are spanned on the argument at fault.

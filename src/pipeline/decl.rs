@@ -3,27 +3,17 @@
 
 use smemdesc_core::pipeline::{PipelineError, PipelineLayout, PipelineSpec};
 
-/// The class of `e` (the macro's `class` table) and the load it names.
+/// The class of `e` (the core's [`PipelineKey`](smemdesc_core::pipeline::PipelineKey) as a number: the macro's check classes) and the
+/// load it names (`usize::MAX`: none).
 const fn class(e: &PipelineError) -> (u32, usize) {
-    match *e {
-        PipelineError::ExpectTx { .. } => (0, usize::MAX),
-        PipelineError::FullArrivals { .. } => (1, usize::MAX),
-        PipelineError::EmptyArrivals { .. } => (2, usize::MAX),
-        PipelineError::MulticastWithoutCluster { load }
-        | PipelineError::MulticastNotOperand { load }
-        | PipelineError::MulticastNotShared { load, .. }
-        | PipelineError::MulticastUneven { load, .. } => (3, load),
-        PipelineError::StagesMismatch { load, .. } | PipelineError::ArchMismatch { load } => {
-            (4, load)
-        }
-        PipelineError::NoEmptyBarriers { .. } => (5, usize::MAX),
-        PipelineError::OverBudget { .. } | PipelineError::NoStages => (6, usize::MAX),
-        PipelineError::TmemGroup { .. } => (7, usize::MAX),
-        PipelineError::CtaGroup { .. } | PipelineError::PairWithCluster { .. } => (8, usize::MAX),
-        PipelineError::Cluster(_) => (9, usize::MAX),
-        PipelineError::NoConsumers | PipelineError::PairConsumers { .. } => (10, usize::MAX),
-        PipelineError::TooManyLoads | PipelineError::NoLoads => (11, usize::MAX),
-    }
+    let (key, load) = e.key();
+    (
+        key as u32,
+        match load {
+            Some(l) => l,
+            None => usize::MAX,
+        },
+    )
 }
 
 /// Fails (a compile error where the macro put it) when `spec`'s error is of class `cls` (and

@@ -155,11 +155,107 @@ pub enum PipelineError {
     },
 }
 
+/// The declaration key a [`PipelineError`] is about (`#[smem_pipeline]`'s spelling): where the
+/// macro and `smemdesc header --from` report it. The discriminant is the macro's check class.
+///
+/// ```
+/// use smemdesc_core::pipeline::*;
+/// let e = PipelineError::ExpectTx { stated: 1, derived: 2, issued: 2 };
+/// assert_eq!(e.key(), (PipelineKey::ExpectTx, None));
+/// assert_eq!(PipelineKey::Multicast.name(), "multicast");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum PipelineKey {
+    /// `expect_tx`.
+    ExpectTx,
+    /// `full_arrivals`.
+    FullArrivals,
+    /// `empty_arrivals`.
+    EmptyArrivals,
+    /// `multicast` (a load's entry).
+    Multicast,
+    /// `loads` (a load's type).
+    LoadType,
+    /// `empty`.
+    Empty,
+    /// `stages` (or the loads, whose stages it defaults to).
+    Stages,
+    /// `tmem`.
+    Tmem,
+    /// `cta_group`.
+    CtaGroup,
+    /// `cluster`.
+    Cluster,
+    /// `consumers`.
+    Consumers,
+    /// The loads as a whole (none, or too many).
+    Loads,
+}
+
+impl PipelineKey {
+    /// The key as the attribute spells it.
+    ///
+    /// ```
+    /// assert_eq!(smemdesc_core::pipeline::PipelineKey::CtaGroup.name(), "cta_group");
+    /// ```
+    pub const fn name(self) -> &'static str {
+        match self {
+            PipelineKey::ExpectTx => "expect_tx",
+            PipelineKey::FullArrivals => "full_arrivals",
+            PipelineKey::EmptyArrivals => "empty_arrivals",
+            PipelineKey::Multicast => "multicast",
+            PipelineKey::LoadType | PipelineKey::Loads => "loads",
+            PipelineKey::Empty => "empty",
+            PipelineKey::Stages => "stages",
+            PipelineKey::Tmem => "tmem",
+            PipelineKey::CtaGroup => "cta_group",
+            PipelineKey::Cluster => "cluster",
+            PipelineKey::Consumers => "consumers",
+        }
+    }
+}
+
 const fn load_name(t: ConstText<1024>, spec: &PipelineSpec, i: usize) -> ConstText<1024> {
     t.str("load `").str(spec.loads[i].name).str("`")
 }
 
 impl PipelineError {
+    /// The key the error is about and, for a load's error, the load.
+    ///
+    /// ```
+    /// use smemdesc_core::pipeline::*;
+    /// let e = PipelineError::MulticastWithoutCluster { load: 1 };
+    /// assert_eq!(e.key(), (PipelineKey::Multicast, Some(1)));
+    /// ```
+    pub const fn key(&self) -> (PipelineKey, Option<usize>) {
+        match *self {
+            PipelineError::ExpectTx { .. } => (PipelineKey::ExpectTx, None),
+            PipelineError::FullArrivals { .. } => (PipelineKey::FullArrivals, None),
+            PipelineError::EmptyArrivals { .. } => (PipelineKey::EmptyArrivals, None),
+            PipelineError::MulticastWithoutCluster { load }
+            | PipelineError::MulticastNotOperand { load }
+            | PipelineError::MulticastNotShared { load, .. }
+            | PipelineError::MulticastUneven { load, .. } => (PipelineKey::Multicast, Some(load)),
+            PipelineError::StagesMismatch { load, .. } | PipelineError::ArchMismatch { load } => {
+                (PipelineKey::LoadType, Some(load))
+            }
+            PipelineError::NoEmptyBarriers { .. } => (PipelineKey::Empty, None),
+            PipelineError::OverBudget { .. } | PipelineError::NoStages => {
+                (PipelineKey::Stages, None)
+            }
+            PipelineError::TmemGroup { .. } => (PipelineKey::Tmem, None),
+            PipelineError::CtaGroup { .. } | PipelineError::PairWithCluster { .. } => {
+                (PipelineKey::CtaGroup, None)
+            }
+            PipelineError::Cluster(_) => (PipelineKey::Cluster, None),
+            PipelineError::NoConsumers | PipelineError::PairConsumers { .. } => {
+                (PipelineKey::Consumers, None)
+            }
+            PipelineError::TooManyLoads | PipelineError::NoLoads => (PipelineKey::Loads, None),
+        }
+    }
+
     /// The error in words, with the declaration's names and what would be legal.
     ///
     /// ```

@@ -30,6 +30,6 @@ pub mod error;
 pub mod layout;
 pub mod spec;
 
-pub use error::PipelineError;
+pub use error::{PipelineError, PipelineKey};
 pub use layout::{InitStep, PipelineLayout};
 pub use spec::{PipelineLoad, PipelineSpec, MAX_LOADS};
