@@ -96,6 +96,13 @@ pub trait PipelineOps {
     fn arrive_cluster(bar: u32, cta: u32);
     /// Waits until the phase of parity `parity` of `bar` completed
     /// (`mbarrier.try_wait.parity` in a loop); `false`: gave up (a watchdog fired).
+    ///
+    /// A wait that can give up costs speed around `wgmma`: each thread then has its own way out
+    /// of the loop around the wait, ptxas keeps the stage in per-thread registers and may wait
+    /// after every `wgmma` (C7518, "serialized due to … WG.DP in divergent path"): 10 % of a
+    /// grouped GEMM on the H200 (`gpu/device-logs/2026-11-27-grouped-c7518`). An
+    /// implementation that always returns `true` (a plain `try_wait` loop) lets the compiler
+    /// drop the `None` arms; keep the watchdog for debugging builds.
     fn wait(bar: u32, parity: u32) -> bool;
     /// `mapa.shared::cluster.u32`: the `.shared::cluster` address of `addr` in CTA `cta`.
     fn map_cta(addr: u32, cta: u32) -> u32;

@@ -13,9 +13,10 @@
 use crate::epi_tiles::{Decl11, EpiDecl, BK, BM, BN};
 use crate::gemm::Acc;
 use crate::grouped_decl::MapC;
-use crate::pipe_ops::Ptx;
+use crate::pipe_ops::{Ptx, PtxSpin};
 use crate::ptx::*;
 use smemdesc::grouped::{Drained, GroupValues, MapSlot, Released, TensorMapOps};
+use smemdesc::pipeline::PipelineOps;
 use smemdesc::pipeline::{Full, PipeAt};
 
 /// The `tensormap` instructions, on maps in global memory.
@@ -133,7 +134,7 @@ unsafe fn locate(tinfo: u64, offs: u64, ct: u32) -> (u32, u32, u32, u32, u32) {
 /// N a multiple of 256, K of 64; `err` a device u32.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-unsafe fn grouped_body<const SKIP: bool, const MODE: u32>(
+unsafe fn grouped_body<O: PipelineOps, const SKIP: bool, const MODE: u32>(
     map_a: u64,
     map_b: u64,
     cslots: u64,
@@ -158,9 +159,9 @@ unsafe fn grouped_body<const SKIP: bool, const MODE: u32>(
     let wg = tid / 128;
     let pipe = PipeAt::<<D as EpiDecl>::Pipe>::new(base, 0);
     if tid == 0 {
-        pipe.init::<Ptx>();
+        pipe.init::<O>();
     }
-    pipe.init_sync::<Ptx>();
+    pipe.init_sync::<O>();
     if wg == 0 {
         setmaxnreg_dec_40();
         if tid == 0 {
@@ -173,14 +174,14 @@ unsafe fn grouped_body<const SKIP: bool, const MODE: u32>(
                 let (arow, brow) = (r0 + mi * BM, g * n + ni * BN);
                 let mut kt = 0;
                 while kt < k_tiles {
-                    let Some(fill) = producer.acquire::<Ptx>() else {
+                    let Some(fill) = producer.acquire::<O>() else {
                         st_global_u32(err, 1);
                         break 'tiles;
                     };
                     let k0 = kt * BK;
                     let _ = fill
-                        .load::<Ptx>(map_a, k0, arow)
-                        .load::<Ptx>(map_b, k0, brow)
+                        .load::<O>(map_a, k0, arow)
+                        .load::<O>(map_b, k0, brow)
                         .issued();
                     kt += 1;
                 }
@@ -218,25 +219,25 @@ unsafe fn grouped_body<const SKIP: bool, const MODE: u32>(
         // nothing (the store would be clipped entirely).
         let idle = SKIP && mi * BM + im * 64 >= rows;
         while kt < k_tiles {
-            let Some(full) = consumer.wait::<Ptx>() else {
+            let Some(full) = consumer.wait::<O>() else {
                 st_global_u32(err, 1);
                 break 'tiles;
             };
             if idle {
-                full.release::<Ptx>();
+                full.release::<O>();
                 kt += 1;
                 continue;
             }
             crate::epi::mma_stage::<D>(&mut d, a_addr, b_addr, im, full.stage(), kt);
             wgmma_wait::<1>();
             if let Some(prev) = held.replace(full) {
-                prev.release::<Ptx>();
+                prev.release::<O>();
             }
             kt += 1;
         }
         wgmma_wait::<0>();
         if let Some(last) = held.take() {
-            last.release::<Ptx>();
+            last.release::<O>();
         }
         if idle {
             ct += nctaid();
@@ -285,7 +286,7 @@ unsafe fn grouped_body<const SKIP: bool, const MODE: u32>(
 }
 
 macro_rules! grouped_entry {
-    ($name:ident, $skip:literal, $mode:literal, $doc:literal) => {
+    ($name:ident, $ops:ty, $skip:literal, $mode:literal, $doc:literal) => {
         #[doc = $doc]
         ///
         /// # Safety
@@ -307,7 +308,7 @@ macro_rules! grouped_entry {
             k: u32,
             err: u64,
         ) {
-            grouped_body::<$skip, $mode>(
+            grouped_body::<$ops, $skip, $mode>(
                 map_a, map_b, cslots, c, offs, tstart, tinfo, groups, tiles, n, k, err,
             );
         }
@@ -316,24 +317,39 @@ macro_rules! grouped_entry {
 
 grouped_entry!(
     gemm_grouped_rust,
+    Ptx,
     false,
     0,
-    "The grouped GEMM: M tiles innermost."
+    "The grouped GEMM with the watchdog's bounded waits: M tiles innermost. A wait that can give up \
+     exits the tile loop on a per-thread path, and ptxas then serialises every wgmma (C7518); kept \
+     to measure that cost."
 );
 grouped_entry!(
-    gemm_grouped_skip_rust,
+    gemm_grouped_spin_rust,
+    PtxSpin,
     true,
     0,
-    "M tiles innermost; a warpgroup whose rows are all past its group's end skips the tile."
+    "Waits that never give up (no watchdog: the wgmma pipeline stays whole); a warpgroup whose \
+     rows are all past its group's end skips the tile."
+);
+grouped_entry!(
+    gemm_grouped_spin_all_rust,
+    PtxSpin,
+    false,
+    0,
+    "The recorded kernel: waits that never give up, every warpgroup computes every tile."
 );
 grouped_entry!(
     gemm_grouped_vote_rust,
+    PtxSpin,
     false,
     2,
-    "The rewrite's fences in code the whole warpgroup runs, on a vote of a new group."
+    "As `gemm_grouped_spin_all_rust`, the rewrite's fences in code the whole warpgroup runs, on a \
+     vote of a new group (`MapSlot::rewrite_by`)."
 );
 grouped_entry!(
     gemm_grouped_norewrite_rust,
+    PtxSpin,
     false,
     1,
     "A diagnostic: no rewrite (exact for one group only)."

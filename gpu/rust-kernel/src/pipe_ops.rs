@@ -80,3 +80,56 @@ impl PipelineOps for Ptx {
         unsafe { tma_load_2d_multicast(dst, map, c0, c1, bar, mask) }
     }
 }
+
+/// [`Ptx`] with waits that never give up: no watchdog, so a wait has one exit (a protocol
+/// error hangs the launch instead of ending it).
+pub struct PtxSpin;
+
+impl PipelineOps for PtxSpin {
+    #[inline(always)]
+    fn init(bar: u32, count: u32) {
+        Ptx::init(bar, count)
+    }
+    #[inline(always)]
+    fn fence_init() {
+        Ptx::fence_init()
+    }
+    #[inline(always)]
+    fn sync_cta() {
+        Ptx::sync_cta()
+    }
+    #[inline(always)]
+    fn sync_cluster() {
+        Ptx::sync_cluster()
+    }
+    #[inline(always)]
+    fn arrive_expect_tx(bar: u32, bytes: u32) {
+        Ptx::arrive_expect_tx(bar, bytes)
+    }
+    #[inline(always)]
+    fn arrive(bar: u32) {
+        Ptx::arrive(bar)
+    }
+    #[inline(always)]
+    fn arrive_cluster(bar: u32, cta: u32) {
+        Ptx::arrive_cluster(bar, cta)
+    }
+    #[inline(always)]
+    fn wait(bar: u32, parity: u32) -> bool {
+        // SAFETY: try_wait probes of an initialised mbarrier.
+        unsafe { while !mbar_try_wait(bar, parity) {} }
+        true
+    }
+    #[inline(always)]
+    fn map_cta(addr: u32, cta: u32) -> u32 {
+        Ptx::map_cta(addr, cta)
+    }
+    #[inline(always)]
+    fn tma_load(dst: u32, map: u64, c0: u32, c1: u32, bar: u32) {
+        Ptx::tma_load(dst, map, c0, c1, bar)
+    }
+    #[inline(always)]
+    fn tma_load_multicast(dst: u32, map: u64, c0: u32, c1: u32, bar: u32, mask: u16) {
+        Ptx::tma_load_multicast(dst, map, c0, c1, bar, mask)
+    }
+}
