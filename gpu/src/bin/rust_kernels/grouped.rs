@@ -3,8 +3,9 @@
 //! against that loop in alternating rounds; the rewrite itself checked byte for byte against the
 //! driver's encode of each group's map (`grouped_map_probe`), with a negative control (a stride
 //! written by the raw instruction, bypassing the declaration, must differ). The shapes are also
-//! written to `grouped_shapes.json` for `gpu/grouped_torch.py` (torch._grouped_mm, another
-//! process on the same device).
+//! written to `grouped_shapes.json`. When `gpu/grouped_same_process.py` runs this program as a
+//! library, each round also times `torch._grouped_mm` on the same shape, in the same process,
+//! through its callback ([`TorchTimer`]).
 
 use crate::epi::r1;
 use crate::epi_problem::{ints, operand_map, slice_box, time_batch, VARIANTS};
@@ -13,6 +14,9 @@ use crate::grouped_decl::{c_template, C_REWRITES};
 use crate::{cublas, cuda, median, Opts};
 use serde_json::{json, Value};
 use smemdesc::grouped::{GroupShape, GroupValues, GroupedMap, GroupedTiles};
+
+/// The Python driver's torch timing (`ffi.rs`).
+pub type TorchTimer = crate::ffi::TorchFn;
 
 /// The template C map of a launch with `n` columns.
 fn c_grouped(n: u32) -> cuda::Res<GroupedMap> {
@@ -143,7 +147,13 @@ fn shapes() -> Vec<Shape> {
     .collect()
 }
 
-fn run_shape(module: &cuda::Module, gpu: &cuda::Gpu, sh: &Shape, rounds: u32) -> cuda::Res<Value> {
+fn run_shape(
+    module: &cuda::Module,
+    gpu: &cuda::Gpu,
+    sh: &Shape,
+    rounds: u32,
+    torch: Option<TorchTimer>,
+) -> cuda::Res<Value> {
     let (g, n, k) = (sh.ms.len(), sh.n, sh.k);
     let offs = prefix(&sh.ms);
     let total = offs[g] as usize;
@@ -171,7 +181,7 @@ fn run_shape(module: &cuda::Module, gpu: &cuda::Gpu, sh: &Shape, rounds: u32) ->
     let v11 = &VARIANTS[1];
     let ma = operand_map::<et::cl11::A>(&a, total as u64, k as u64, slice_box(v11, true))?;
     let mb = operand_map::<et::cl11::B>(&b, g as u64 * n as u64, k as u64, slice_box(v11, false))?;
-    let grid = tstart[g].min(gpu.sms as u32).max(1);
+    let grid = sched.persistent_grid(gpu.sms as u32);
     let gm = c_grouped(n)?;
     let start = encode(&gm, &GroupValues::new(c.ptr).dim(1, 1))?;
     let slots = cuda::Buf::from(&vec![start; 2 * grid as usize])?;
@@ -262,9 +272,22 @@ fn run_shape(module: &cuda::Module, gpu: &cuda::Gpu, sh: &Shape, rounds: u32) ->
         }
         cublas_loop()?;
     }
-    // Each round: every variant, the cuBLASLt loop and the concatenated GEMM, the order rotated
-    // round by round.
-    let nv = names.len() + 2;
+    let torch_ms = |iters: u32| -> cuda::Res<f64> {
+        let f = torch.expect("torch timer");
+        cuda::sync()?;
+        let ms = f(sh.ms.as_ptr(), g as u32, n, k, iters);
+        if ms.is_finite() && ms > 0.0 {
+            Ok(ms)
+        } else {
+            Err(format!("torch._grouped_mm failed ({ms})"))
+        }
+    };
+    if torch.is_some() {
+        torch_ms(20)?; // the tensors, and warm-up
+    }
+    // Each round: every variant, the cuBLASLt loop, the concatenated GEMM and (from the Python
+    // driver) torch._grouped_mm, the order rotated round by round.
+    let nv = names.len() + 2 + torch.is_some() as usize;
     let mut t = vec![Vec::new(); nv];
     for r in 0..rounds as usize {
         for j in 0..nv {
@@ -273,27 +296,32 @@ fn run_shape(module: &cuda::Module, gpu: &cuda::Gpu, sh: &Shape, rounds: u32) ->
                 time_batch(10, || launch(i))?
             } else if i == names.len() {
                 time_batch(10, cublas_loop)?
-            } else {
+            } else if i == names.len() + 1 {
                 time_batch(10, cublas_concat)?
+            } else {
+                torch_ms(10)?
             };
             t[i].push(flops / (ms * 1e-3) / 1e12);
         }
     }
     let med: Vec<f64> = t.iter().map(|v| median(v)).collect();
     let (cb, cc) = (med[names.len()], med[names.len() + 1]);
+    let tq = torch.map(|_| med[names.len() + 2]);
     println!(
-        "grouped G={g} N={n} K={k} tokens={total} (empty {}, 1-127 {}): cuBLASLt loop {cb:.1} TFLOP/s, one GEMM over the concatenated rows {cc:.1}",
+        "grouped G={g} N={n} K={k} tokens={total} (empty {}, 1-127 {}): cuBLASLt loop {cb:.1} TFLOP/s, one GEMM over the concatenated rows {cc:.1}, torch._grouped_mm {}",
         sh.ms.iter().filter(|&&m| m == 0).count(),
         sh.ms.iter().filter(|&&m| m > 0 && m < 128).count(),
+        tq.map_or("not run (no Python driver)".into(), |t| format!("{t:.1}")),
     );
     let mut variants = serde_json::Map::new();
     for (i, name) in names.iter().enumerate() {
         println!(
-            "  {name}: {} mismatches, flag {}, {:.1} TFLOP/s ({:.3}x the loop)",
+            "  {name}: {} mismatches, flag {}, {:.1} TFLOP/s ({:.3}x the loop{})",
             exact[i].0,
             exact[i].1,
             med[i],
-            med[i] / cb
+            med[i] / cb,
+            tq.map_or(String::new(), |t| format!(", {:.3}x torch", med[i] / t)),
         );
         variants.insert(
             name.to_string(),
@@ -308,21 +336,31 @@ fn run_shape(module: &cuda::Module, gpu: &cuda::Gpu, sh: &Shape, rounds: u32) ->
         "ours_over_cublaslt_loop": (o / cb * 1000.0).round() / 1000.0,
         "ours_tflops": t[RECORD].iter().map(|&v| r1(v)).collect::<Vec<_>>(),
         "cublaslt_loop_tflops": t[names.len()].iter().map(|&v| r1(v)).collect::<Vec<_>>(),
+        "torch_grouped_mm_median_tflops": tq.map(r1),
+        "torch_grouped_mm_tflops": torch.map(|_| t[names.len() + 2].iter().map(|&v| r1(v)).collect::<Vec<_>>()),
+        "ours_over_torch_grouped_mm": tq.map(|t| (o / t * 1000.0).round() / 1000.0),
         "variants": variants}),
     )
 }
 
 /// The kernel variants timed (`gpu/rust-kernel/src/grouped.rs`).
-const KERNELS: [&str; 3] = [
+const KERNELS: [&str; 4] = [
     "gemm_grouped_rust",
-    "gemm_grouped_skip_rust",
+    "gemm_grouped_spin_rust",
+    "gemm_grouped_spin_all_rust",
     "gemm_grouped_vote_rust",
 ];
-/// The variant reported as ours.
-const RECORD: usize = 1;
+/// The variant reported as ours: no watchdog, no skip (chosen from the selection run of
+/// `gpu/device-logs/2026-11-27-grouped-spin-select`, then measured again).
+const RECORD: usize = 2;
 
 /// The probe, its negative control and the shapes.
-pub fn run_grouped(module: &cuda::Module, gpu: &cuda::Gpu, o: &Opts) -> cuda::Res<Value> {
+pub fn run_grouped(
+    module: &cuda::Module,
+    gpu: &cuda::Gpu,
+    o: &Opts,
+    torch: Option<TorchTimer>,
+) -> cuda::Res<Value> {
     let (g, same, same64, differ) = probe(module, false)?;
     println!("map probe: {same} of {g} rewritten maps byte-identical to the host encode (first 64 B: {same64}); differ: {differ:?}");
     let (_, bsame, _, bdiffer) = probe(module, true)?;
@@ -341,7 +379,7 @@ pub fn run_grouped(module: &cuda::Module, gpu: &cuda::Gpu, o: &Opts) -> cuda::Re
     .map_err(|e| e.to_string())?;
     let mut rows = Vec::new();
     for sh in &shapes {
-        match run_shape(module, gpu, sh, o.rounds) {
+        match run_shape(module, gpu, sh, o.rounds, torch) {
             Ok(v) => rows.push(v),
             Err(e) => {
                 println!("grouped G={} N={} K={}: error {e}", sh.ms.len(), sh.n, sh.k);

@@ -39,6 +39,7 @@ mod epi_tiles;
 
 mod epi;
 mod epi_problem;
+mod ffi;
 mod gemm;
 mod grouped;
 #[path = "../../../rust-kernel/src/grouped_decl.rs"]
@@ -69,7 +70,7 @@ struct Opts {
     grouped: bool,
 }
 
-fn opts() -> Opts {
+fn opts(args: Vec<String>) -> Opts {
     let mut o = Opts {
         ptx: PathBuf::from("gpu/rust-kernel/out/kernels.ptx"),
         out: PathBuf::from("gpu/out-rust"),
@@ -87,7 +88,6 @@ fn opts() -> Opts {
         pipeline_before: None,
         grouped: false,
     };
-    let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
     while i < args.len() {
         let val = |i: usize| args.get(i + 1).cloned().expect("missing value");
@@ -304,7 +304,13 @@ fn js(s: &str) -> String {
 }
 
 fn main() {
-    let o = opts();
+    std::process::exit(run(std::env::args().skip(1).collect(), None))
+}
+
+/// The program, on `args` (without the program name); `torch` times `torch._grouped_mm` in the
+/// same process when a Python driver loaded this as a library (`ffi.rs`). Returns the exit code.
+fn run(args: Vec<String>, torch: Option<grouped::TorchTimer>) -> i32 {
+    let o = opts(args);
     std::fs::create_dir_all(&o.out).expect("--out");
     // cudarc panics when libcuda cannot be loaded: report that as "no GPU" too.
     let gpu = std::panic::catch_unwind(cuda::Gpu::new)
@@ -336,14 +342,14 @@ fn main() {
         t0.elapsed().as_secs_f64()
     );
     if o.grouped {
-        let v = grouped::run_grouped(&module, &gpu, &o).unwrap_or_else(|e| {
+        let v = grouped::run_grouped(&module, &gpu, &o, torch).unwrap_or_else(|e| {
             println!("grouped run: error {e}");
             serde_json::json!({"error": e})
         });
         let path = o.out.join("grouped_results.json");
         std::fs::write(&path, serde_json::to_string_pretty(&v).unwrap()).expect("write results");
         println!("wrote {}", path.display());
-        return;
+        return 0;
     }
     if let Some(before) = &o.pipeline_before {
         let mut b = std::fs::read(before).expect("--pipeline-before FILE");
@@ -356,7 +362,7 @@ fn main() {
         let path = o.out.join("pipeline_results.json");
         std::fs::write(&path, serde_json::to_string_pretty(&v).unwrap()).expect("write results");
         println!("wrote {}", path.display());
-        return;
+        return 0;
     }
     if o.epi || o.epi_ncu || o.epi_controls {
         let (r, name) = if o.epi_ncu {
@@ -375,7 +381,7 @@ fn main() {
         let path = o.out.join(name);
         std::fs::write(&path, serde_json::to_string_pretty(&v).unwrap()).expect("write results");
         println!("wrote {}", path.display());
-        return;
+        return 0;
     }
     let classes = if o.check {
         run_classes(&module)
@@ -447,6 +453,7 @@ fn main() {
     let path = o.out.join("results_rust.json");
     std::fs::write(&path, json).expect("write results");
     println!("wrote {}", path.display());
+    0
 }
 
 #[cfg(test)]
