@@ -362,6 +362,38 @@ pub fn launch_config<S: crate::smem::SmemStorage>(
     })
 }
 
+/// The launch configuration of a persistent grouped GEMM: the grid from the schedule
+/// ([`GroupedTiles::persistent_grid`](crate::grouped::GroupedTiles::persistent_grid) of `sms`
+/// resident CTAs), `block` threads, and the dynamic shared memory of the kernel's storage `S`
+/// (its `LAUNCH_BYTES`), so a launch cannot ask for less than the kernel places. A multicast
+/// schedule also needs the cluster dims `(x, 1, 1)` set on the launch.
+///
+/// ```
+/// use smemdesc::prelude::*;
+/// use smemdesc::grouped::{GroupShape, GroupedTiles};
+/// #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 64), major = K, stages = 4)]
+/// struct TileA;
+/// #[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (256, 64), major = K, stages = 4)]
+/// struct TileB;
+/// #[smem_storage(arch = sm90)]
+/// struct Storage { a: TileA, b: TileB, full: [Mbarrier; 4], empty: [Mbarrier; 4] }
+/// let groups = [GroupShape { m: 300, n: 4096, k: 4096 }, GroupShape { m: 0, n: 4096, k: 4096 }];
+/// let sched = GroupedTiles::new(&groups, 128, 256, 64).unwrap(); // 3 x 16 tiles
+/// let cfg = smemdesc::cuda::grouped_launch_config::<Storage>(&sched, 132, 384);
+/// assert_eq!((cfg.grid_dim, cfg.block_dim, cfg.shared_mem_bytes), ((48, 1, 1), (384, 1, 1), Storage::LAUNCH_BYTES));
+/// ```
+pub fn grouped_launch_config<S: crate::smem::SmemStorage>(
+    tiles: &crate::grouped::GroupedTiles<'_>,
+    sms: u32,
+    block: u32,
+) -> cudarc::driver::LaunchConfig {
+    cudarc::driver::LaunchConfig {
+        grid_dim: (tiles.persistent_grid(sms), 1, 1),
+        block_dim: (block, 1, 1),
+        shared_mem_bytes: S::LAUNCH_BYTES,
+    }
+}
+
 fn data_type(t: TensorMapDataType) -> sys::CUtensorMapDataType {
     use sys::CUtensorMapDataType as D;
     use TensorMapDataType as T;

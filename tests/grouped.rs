@@ -260,3 +260,34 @@ fn a_rewrite_writes_exactly_the_declared_fields_in_order() {
     assert_eq!(e.argument(), TensorMapArg::GlobalStrides(0));
     assert_eq!(take(), [("acquire", 0, 0)]);
 }
+
+/// `persistent_grid` against its definition, written out: the CTAs that have work (no more than
+/// the tiles, no more than the resident CTAs), rounded down to whole clusters, at least one
+/// cluster.
+#[test]
+fn persistent_grid_is_whole_clusters_of_busy_ctas() {
+    for x in [1u32, 2, 4] {
+        for m_tiles in [1u32, 3, 8] {
+            let g: Vec<GroupShape> = (0..3)
+                .map(|_| GroupShape {
+                    m: 128 * m_tiles * x,
+                    n: 256,
+                    k: 64,
+                })
+                .collect();
+            let t = GroupedTiles::new(&g, 128, 256, 64)
+                .unwrap()
+                .multicast_m(x)
+                .unwrap();
+            assert_eq!(t.tiles(), 3 * m_tiles * x);
+            for ctas in [1u32, 2, 3, 5, 7, 64, 132, 1000] {
+                let grid = t.persistent_grid(ctas);
+                let mut want = 0;
+                while want + x <= ctas.min(t.tiles()) {
+                    want += x;
+                }
+                assert_eq!(grid, want.max(x), "x {x}, tiles {}, ctas {ctas}", t.tiles());
+            }
+        }
+    }
+}

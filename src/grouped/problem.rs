@@ -121,6 +121,7 @@ pub struct GroupedTiles<'a> {
     bm: u32,
     bn: u32,
     tiles: u32,
+    cluster_m: u32,
 }
 
 impl<'a> GroupedTiles<'a> {
@@ -161,6 +162,7 @@ impl<'a> GroupedTiles<'a> {
             bm,
             bn,
             tiles,
+            cluster_m: 1,
         })
     }
 
@@ -185,7 +187,37 @@ impl<'a> GroupedTiles<'a> {
                 });
             }
         }
-        Ok(self)
+        Ok(GroupedTiles {
+            cluster_m: x,
+            ..self
+        })
+    }
+
+    /// The grid of a persistent launch on `ctas` resident CTAs (the SM count, for one CTA per
+    /// SM): no more CTAs than tiles, at least one cluster, and whole clusters of the
+    /// [`multicast_m`](Self::multicast_m) size. The kernel walks tiles `ctaid, ctaid + grid, …`
+    /// below [`tiles`](Self::tiles).
+    ///
+    /// ```
+    /// use smemdesc::grouped::*;
+    /// let g = [GroupShape { m: 1000, n: 4096, k: 4096 }, GroupShape { m: 24, n: 4096, k: 4096 }];
+    /// let t = GroupedTiles::new(&g, 128, 256, 64).unwrap(); // (8 + 1) x 16 = 144 tiles
+    /// assert_eq!((t.tiles(), t.persistent_grid(132)), (144, 132));
+    /// let small = [GroupShape { m: 100, n: 512, k: 64 }];
+    /// assert_eq!(GroupedTiles::new(&small, 128, 256, 64).unwrap().persistent_grid(132), 2);
+    /// let pairs = [GroupShape { m: 256, n: 256, k: 64 }; 3];
+    /// let t = GroupedTiles::new(&pairs, 128, 256, 64).unwrap().multicast_m(2).unwrap();
+    /// assert_eq!(t.persistent_grid(5), 4); // whole 2-CTA clusters
+    /// ```
+    pub const fn persistent_grid(&self, ctas: u32) -> u32 {
+        let x = self.cluster_m;
+        let n = if self.tiles < ctas { self.tiles } else { ctas };
+        let whole = n - n % x;
+        if whole == 0 {
+            x
+        } else {
+            whole
+        }
     }
 
     /// Tiles over all groups.
