@@ -112,8 +112,8 @@ pub mod prelude {
     pub use crate::smem_mma;
     pub use crate::SmemTile;
     pub use smemdesc_core::{
-        Absolute, Arch, ElementType, Error, Major, Mbarrier, MmaKind, Operand, Placement, Relative,
-        SwizzleMode,
+        Absolute, Arch, ElementType, Error, Indexed, Major, Mbarrier, MmaKind, Operand, Placement,
+        Relative, SwizzleMode,
     };
     pub use smemdesc_macros::{smem_storage, smem_tile};
 }
@@ -132,9 +132,10 @@ pub mod tile {
     pub use smemdesc_core::access;
     pub use smemdesc_core::{
         emulate_address, emulate_store, emulate_value, layout_type_code, layout_type_from_code,
-        select_swizzle, Arch, Argument, Atom, DescriptorFields, Dim, ElementType, Error, Field,
-        Layout, Major, Order, SmemDescriptor, SmemForm, Swizzle, SwizzleMode, SwizzledLayout,
-        TileAccess, TileDecl, TileLayout, TilePlan, TileSpec, ValueOffset,
+        select_swizzle, Arch, Argument, Atom, BoxSource, DescriptorFields, Dim, ElementType, Error,
+        Field, Indexed, Layout, Legal, Major, Order, SmemDescriptor, SmemForm, Swizzle,
+        SwizzleMode, SwizzledLayout, TileAccess, TileDecl, TileLayout, TilePlan, TileSpec,
+        ValueOffset,
     };
 }
 

@@ -21,12 +21,9 @@
 //! ```
 
 use crate::radix::{__nonzero, mode_eval, reduce};
-use crate::{Error, SmemDescriptor, SmemTile};
+use crate::{Error, Indexed, SmemDescriptor, SmemTile};
 use core::marker::PhantomData;
-use smemdesc_core::access::{
-    __fail, __start_error, WHAT_ELEMENT_K, WHAT_ELEMENT_MN, WHAT_STAGE, WHAT_SUBTILE_K,
-    WHAT_SUBTILE_MN,
-};
+use smemdesc_core::access::{__fail, __start_error};
 use smemdesc_core::{Absolute, PlacedTile, Placement, PlacementModel};
 
 /// Tile `T` placed at a shared-window address under placement model `M` (the absolute model TMA
@@ -248,27 +245,27 @@ impl<T: SmemTile, M: PlacementModel> TileAt<T, M> {
     /// struct T;
     /// let t = TileAt::<T>::new_unvalidated(0x400);
     /// assert_eq!(t.try_desc(0, 3, 1).map(|d| d.raw()), Ok(T::DESC + 0x40 + 6 + 512));
-    /// assert_eq!(t.try_desc(0, 4, 0), Err(Error::IndexOutOfRange { what: "MMA subtile (K)", index: 4, count: 4 }));
+    /// assert_eq!(t.try_desc(0, 4, 0), Err(Error::IndexOutOfRange { what: Indexed::SubtileK, index: 4, count: 4 }));
     /// ```
     #[inline(always)]
     pub const fn try_desc(&self, mn: u32, k: u32, stage: u32) -> Result<SmemDescriptor, Error> {
         if mn >= T::MMAS_MN {
             return Err(Error::IndexOutOfRange {
-                what: WHAT_SUBTILE_MN,
+                what: Indexed::SubtileMn,
                 index: mn,
                 count: T::MMAS_MN,
             });
         }
         if k >= T::MMAS_K {
             return Err(Error::IndexOutOfRange {
-                what: WHAT_SUBTILE_K,
+                what: Indexed::SubtileK,
                 index: k,
                 count: T::MMAS_K,
             });
         }
         if stage >= T::STAGES {
             return Err(Error::IndexOutOfRange {
-                what: WHAT_STAGE,
+                what: Indexed::Stage,
                 index: stage,
                 count: T::STAGES,
             });
@@ -394,21 +391,21 @@ impl<T: SmemTile, M: PlacementModel> TileAt<T, M> {
     pub const fn try_address(&self, mn: u32, k: u32, stage: u32) -> Result<u32, Error> {
         if mn >= T::TILE_MN {
             return Err(Error::IndexOutOfRange {
-                what: WHAT_ELEMENT_MN,
+                what: Indexed::ElementMn,
                 index: mn,
                 count: T::TILE_MN,
             });
         }
         if k >= T::TILE_K {
             return Err(Error::IndexOutOfRange {
-                what: WHAT_ELEMENT_K,
+                what: Indexed::ElementK,
                 index: k,
                 count: T::TILE_K,
             });
         }
         if stage >= T::STAGES {
             return Err(Error::IndexOutOfRange {
-                what: WHAT_STAGE,
+                what: Indexed::Stage,
                 index: stage,
                 count: T::STAGES,
             });

@@ -4,8 +4,8 @@
 
 use crate::radix::mode_eval;
 use crate::smem::TileAt;
-use crate::{Error, SmemTile};
-use smemdesc_core::access::{__fail, WHAT_SUBTILE_K, WHAT_SUBTILE_MN};
+use crate::{Error, Indexed, SmemTile};
+use smemdesc_core::access::__fail;
 use smemdesc_core::PlacementModel;
 
 impl<T: SmemTile, M: PlacementModel> TileAt<T, M> {
@@ -24,7 +24,7 @@ impl<T: SmemTile, M: PlacementModel> TileAt<T, M> {
     pub const fn advance_mn(i: u32) -> u16 {
         if i >= T::MMAS_MN {
             __fail(&Error::IndexOutOfRange {
-                what: WHAT_SUBTILE_MN,
+                what: Indexed::SubtileMn,
                 index: i,
                 count: T::MMAS_MN,
             });
@@ -45,7 +45,7 @@ impl<T: SmemTile, M: PlacementModel> TileAt<T, M> {
     pub const fn advance_k(i: u32) -> u16 {
         if i >= T::MMAS_K {
             __fail(&Error::IndexOutOfRange {
-                what: WHAT_SUBTILE_K,
+                what: Indexed::SubtileK,
                 index: i,
                 count: T::MMAS_K,
             });
@@ -88,7 +88,7 @@ impl<T: SmemTile, M: PlacementModel> TileAt<T, M> {
     const fn check_box(b: u32) {
         if b >= T::TMA_BOXES {
             __fail(&Error::IndexOutOfRange {
-                what: "TMA box",
+                what: Indexed::TmaBox,
                 index: b,
                 count: T::TMA_BOXES,
             });

@@ -267,7 +267,7 @@ fn use_site_errors() {
     assert_eq!(
         e,
         Error::IndexOutOfRange {
-            what: "stage",
+            what: Indexed::Stage,
             index: 2,
             count: 2
         }

@@ -13,7 +13,7 @@
 //! 0x4000004000010000 (layout type 1 = 128B at bits 62-63, SBO 1024 B = 64 at bits 32-45, LBO 16 B
 //! = 1 at bits 16-29; PTX ISA "Matrix Descriptor Format").
 
-use smemdesc::{smem_tile, Error, SmemTile};
+use smemdesc::{smem_tile, Error, Indexed, SmemTile};
 use std::panic::{catch_unwind, UnwindSafe};
 
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 64), major = K, swizzle = 128B,
@@ -52,7 +52,7 @@ fn panic_message<R>(f: impl FnOnce() -> R + UnwindSafe) -> String {
 
 fn stage_error(index: u32) -> Error {
     Error::IndexOutOfRange {
-        what: "stage",
+        what: Indexed::Stage,
         index,
         count: 4,
     }
@@ -96,12 +96,12 @@ fn stage_past_the_storage_is_an_error_everywhere() {
 #[test]
 fn subtile_indices_out_of_range() {
     let mn = Error::IndexOutOfRange {
-        what: "MMA subtile (MN)",
+        what: Indexed::SubtileMn,
         index: 2,
         count: 2,
     };
     let k = Error::IndexOutOfRange {
-        what: "MMA subtile (K)",
+        what: Indexed::SubtileK,
         index: 4,
         count: 4,
     };
@@ -157,7 +157,7 @@ fn addresses_are_checked() {
 fn offsets_past_the_tile_are_errors() {
     // Before: offset(128, 0) on a 128 x 64 tile silently returned 0.
     let e = Err(Error::IndexOutOfRange {
-        what: "element (MN)",
+        what: Indexed::ElementMn,
         index: 128,
         count: 128,
     });

@@ -45,6 +45,8 @@ pub mod layout;
 pub mod mma;
 pub mod pairing;
 pub mod pipeline;
+#[cfg(test)]
+mod plain_errors;
 pub mod scale;
 pub mod smem;
 pub mod tile;
@@ -58,6 +60,7 @@ pub use base::ConstText;
 pub use base::ElementType;
 pub use base::{Arch, Major, Order};
 pub use base::{Argument, Dim, Error, Field};
+pub use base::{BoxSource, Indexed, Legal};
 pub use base::{Swizzle, SwizzleMode};
 pub use base::{EPI_KEYS, FRAG_KEYS, MMA_KEYS, TILE_KEYS};
 pub use layout::Atom;

@@ -2,6 +2,7 @@
 
 use crate::base::arch::{Arch, Major};
 use crate::base::dtype::ElementType;
+use crate::base::error_data::{BoxSource, Indexed, Legal};
 use crate::base::kind::MmaKind;
 use crate::base::kind::ScaleFormat;
 use crate::base::smem_form::SmemForm;
@@ -192,7 +193,7 @@ pub enum Error {
     /// A subtile, stage or element index out of range.
     IndexOutOfRange {
         /// What was indexed.
-        what: &'static str,
+        what: Indexed,
         /// The index.
         index: u32,
         /// The count (legal indices are `0..count`).
@@ -279,7 +280,7 @@ pub enum Error {
         /// The M given.
         m: u32,
         /// The legal values.
-        legal: &'static str,
+        legal: Legal,
     },
     /// The instruction's N is not legal for the architecture, kind, CTA group and B's major-ness.
     IllegalMmaN {
@@ -292,7 +293,7 @@ pub enum Error {
         /// The N given.
         n: u32,
         /// The legal values.
-        legal: &'static str,
+        legal: Legal,
     },
     /// The TMA box's inner extent is not exactly one swizzle atom wide.
     TmaBoxWidth {
@@ -344,7 +345,7 @@ pub enum Error {
         /// Its SMEM form.
         form: SmemForm,
         /// The legal values.
-        legal: &'static str,
+        legal: Legal,
     },
     /// A 48-byte K block (K = 96 packed fp4) with a swizzle: some instruction's K block would cross
     /// a swizzle atom, which only the absolute-LBO descriptor mode (sm_103a) can address.
@@ -359,8 +360,8 @@ pub enum Error {
         data_type: TmaDataType,
         /// The inner extent requested, or imposed by the swizzle atom (elements).
         inner: u32,
-        /// Whether the box was requested (`tma_box`) rather than implied by the swizzle.
-        requested: bool,
+        /// Whether the box was requested (`tma_box`) or implied by the swizzle.
+        source: BoxSource,
         /// The swizzle.
         swizzle: SwizzleMode,
     },
@@ -373,7 +374,7 @@ pub enum Error {
         /// K-values per factor.
         vec: u32,
         /// The legal combinations.
-        legal: &'static str,
+        legal: Legal,
     },
     /// A scale-factor tile that is not whole 512-byte atoms (128 rows of A; 4 factors along K).
     ScaleTileNotWholeAtoms {
@@ -552,13 +553,10 @@ impl Error {
             Error::FormNotForElement { .. } => Argument::Kind,
             Error::IllegalMmaK { .. } => Argument::Mma,
             Error::KBlockCrossesAtom { .. } => Argument::Swizzle,
-            Error::TmaPaddedBoxInner { requested, .. } => {
-                if *requested {
-                    Argument::TmaBox
-                } else {
-                    Argument::Swizzle
-                }
-            }
+            Error::TmaPaddedBoxInner { source, .. } => match source {
+                BoxSource::Requested => Argument::TmaBox,
+                BoxSource::Swizzle => Argument::Swizzle,
+            },
             Error::ScaleFormatIllegal { .. } => Argument::Kind,
             Error::ScaleTileNotWholeAtoms { dim, .. } => match dim {
                 Dim::Mn => Argument::TileMn,

@@ -230,8 +230,8 @@ impl core::fmt::Display for Error {
                 "K = 96 reads 48 B of K per instruction, so some instruction's K block crosses a {} swizzle atom; addressing the next atom needs the descriptor's absolute-LBO mode (bit 52), which PTX supports only on sm_103a; use swizzle = none (the relative LBO then steps the K core matrices) or K = 64",
                 swizzle.name()
             ),
-            Error::TmaPaddedBoxInner { data_type, inner, requested, swizzle } => {
-                if requested {
+            Error::TmaPaddedBoxInner { data_type, inner, source, swizzle } => {
+                if source.is_requested() {
                     write!(
                         f,
                         "TMA box is {inner} elements wide, but {} needs boxDim[0] = 128 exactly (cuTensorMapEncodeTiled); use tma_box = (rows, 128)",

@@ -9,6 +9,7 @@
 use crate::base::arch::{Arch, Major};
 use crate::base::dtype::ElementType;
 use crate::base::error::Error;
+use crate::base::error_data::Legal;
 use crate::base::swizzle::SwizzleMode;
 
 pub use crate::base::kind::{MmaKind, Operand};
@@ -89,7 +90,7 @@ struct NSet {
     lo: u32,
     step: u32,
     extras: bool,
-    text: &'static str,
+    legal: Legal,
 }
 
 impl NSet {
@@ -106,25 +107,25 @@ const fn n_set(arch: Arch, kind: MmaKind, cta_group: u32, b_mn_major_8bit: bool)
         lo: 8,
         step: 8,
         extras: false,
-        text: "8..=256 in steps of 8",
+        legal: Legal::NStep8,
     };
     const S16: NSet = NSet {
         lo: 16,
         step: 16,
         extras: false,
-        text: "16..=256 in steps of 16",
+        legal: Legal::NStep16,
     };
     const S32: NSet = NSet {
         lo: 32,
         step: 32,
         extras: false,
-        text: "32..=256 in steps of 32",
+        legal: Legal::NStep32,
     };
     const I8: NSet = NSet {
         lo: 16,
         step: 16,
         extras: true,
-        text: "8, 24, and 16..=256 in steps of 16",
+        legal: Legal::NI8,
     };
     match (arch, kind) {
         (Arch::Sm90, MmaKind::I8) => I8,
@@ -154,13 +155,13 @@ const fn n_set(arch: Arch, kind: MmaKind, cta_group: u32, b_mn_major_8bit: bool)
     }
 }
 
-const fn m_legal(arch: Arch, kind: MmaKind, cta_group: u32, m: u32) -> Result<(), &'static str> {
+const fn m_legal(arch: Arch, kind: MmaKind, cta_group: u32, m: u32) -> Result<(), Legal> {
     match arch {
         Arch::Sm90 => {
             if m == 64 {
                 Ok(())
             } else {
-                Err("64")
+                Err(Legal::M64)
             }
         }
         Arch::Sm100 => {
@@ -169,18 +170,18 @@ const fn m_legal(arch: Arch, kind: MmaKind, cta_group: u32, m: u32) -> Result<()
                 if m == 128 || m == 256 {
                     Ok(())
                 } else {
-                    Err("128, 256 (the CTA pair's M)")
+                    Err(Legal::M128Or256Pair)
                 }
             } else if mx {
                 if m == 128 {
                     Ok(())
                 } else {
-                    Err("128")
+                    Err(Legal::M128)
                 }
             } else if m == 64 || m == 128 {
                 Ok(())
             } else {
-                Err("64, 128")
+                Err(Legal::M64Or128)
             }
         }
     }
@@ -217,7 +218,7 @@ pub const fn check_mma_shape(
                 k: shape.k,
                 dtype,
                 form,
-                legal: "64 or 96",
+                legal: Legal::K64Or96,
             });
         }
     }
@@ -229,7 +230,7 @@ pub const fn check_mma_shape(
                 k: shape.k,
                 dtype,
                 form,
-                legal: "64 (K = 96 only with cta_group = 2 and M = 256: the PTX shape 256xNx96)",
+                legal: Legal::K64NotPair,
             });
         }
         if shape.m != 256 {
@@ -238,7 +239,7 @@ pub const fn check_mma_shape(
                 kind,
                 cta_group,
                 m: shape.m,
-                legal: "256 (K = 96 is only the PTX shape 256xNx96)",
+                legal: Legal::M256K96,
             });
         }
     }
@@ -267,7 +268,7 @@ pub const fn check_mma_shape(
             kind,
             cta_group,
             n: shape.n,
-            legal: set.text,
+            legal: set.legal,
         });
     }
     Ok(())

@@ -333,13 +333,13 @@ impl MmaPair {
                 kind: self.kind,
                 cta_group: 1,
                 m,
-                legal,
+                legal: legal.text(),
             }),
             Err(Error::IllegalMmaN { n, legal, .. }) => Err(IdescError::IllegalN {
                 kind: self.kind,
                 cta_group: 1,
                 n,
-                legal,
+                legal: legal.text(),
             }),
             // K: 32 bytes of the element type; tiles of one kind always agree.
             Err(_) => Err(IdescError::ShapeMismatch {

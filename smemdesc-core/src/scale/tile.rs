@@ -30,6 +30,7 @@
 
 use crate::base::arch::Arch;
 use crate::base::error::{Dim, Error, Field};
+use crate::base::error_data::{Indexed, Legal};
 use crate::base::swizzle::SwizzleMode;
 use crate::layout::descriptor::{DescriptorFields, SmemDescriptor};
 use crate::mma::idesc::ScaleFormat;
@@ -203,13 +204,13 @@ impl ScaleDecl {
     pub const fn build(self) -> Result<ScaleTile, Error> {
         let legal = match (self.kind, self.format, self.vec) {
             (MmaKind::Mxf8f6f4 | MmaKind::Mxf4, ScaleFormat::Ue8m0, 32) => Ok(()),
-            (MmaKind::Mxf8f6f4 | MmaKind::Mxf4, _, _) => Err("ue8m0 with vec 32"),
+            (MmaKind::Mxf8f6f4 | MmaKind::Mxf4, _, _) => Err(Legal::ScaleUe8m0Vec32),
             // PTX Table "Valid combinations of scale_vectorsize with types and MMA-Kind":
             // mxf4nvf4 takes UE8M0 with block32 (2X) or block16 (4X), UE4M3 with block16 only.
             (MmaKind::Mxf4nvf4, ScaleFormat::Ue8m0, 16 | 32) => Ok(()),
             (MmaKind::Mxf4nvf4, ScaleFormat::Ue4m3, 16) => Ok(()),
-            (MmaKind::Mxf4nvf4, _, _) => Err("ue8m0 with vec 32 or 16, or ue4m3 with vec 16"),
-            _ => Err("none (not a block-scaled kind: use mxf8f6f4, mxf4 or mxf4nvf4)"),
+            (MmaKind::Mxf4nvf4, _, _) => Err(Legal::ScaleMxf4nvf4),
+            _ => Err(Legal::ScaleNone),
         };
         if let Err(legal) = legal {
             return Err(Error::ScaleFormatIllegal {
@@ -453,21 +454,21 @@ impl ScaleTile {
         }
         if i >= self.mn_blocks() {
             return Err(Error::IndexOutOfRange {
-                what: "scale atom (MN)",
+                what: Indexed::ScaleAtomMn,
                 index: i,
                 count: self.mn_blocks(),
             });
         }
         if j >= self.k_blocks() {
             return Err(Error::IndexOutOfRange {
-                what: "scale atom (K)",
+                what: Indexed::ScaleAtomK,
                 index: j,
                 count: self.k_blocks(),
             });
         }
         if stage >= self.stages {
             return Err(Error::IndexOutOfRange {
-                what: "stage",
+                what: Indexed::Stage,
                 index: stage,
                 count: self.stages,
             });

@@ -18,6 +18,7 @@ use core::marker::PhantomData;
 
 use crate::base::arch::Arch;
 use crate::base::error::{Error, Field};
+use crate::base::error_data::Indexed;
 use crate::base::swizzle::SwizzleMode;
 use crate::layout::descriptor::SmemDescriptor;
 use crate::tile::spec::TileLayout;
@@ -320,9 +321,9 @@ impl<M: PlacementModel> PlacedTile<M> {
         let t = &self.tile;
         let spec = t.spec();
         let counts = [
-            (crate::tile::access::WHAT_SUBTILE_MN, mn, t.mmas_mn()),
-            (crate::tile::access::WHAT_SUBTILE_K, k, t.mmas_k()),
-            (crate::tile::access::WHAT_STAGE, stage, spec.stages),
+            (Indexed::SubtileMn, mn, t.mmas_mn()),
+            (Indexed::SubtileK, k, t.mmas_k()),
+            (Indexed::Stage, stage, spec.stages),
         ];
         let mut i = 0;
         while i < counts.len() {
@@ -471,9 +472,9 @@ impl<M: PlacementModel> PlacedTile<M> {
     pub const fn try_address(&self, mn: u32, k: u32, stage: u32) -> Result<u32, Error> {
         let spec = self.tile.spec();
         let checks = [
-            ("element (MN)", mn, spec.tile_mn),
-            ("element (K)", k, spec.tile_k),
-            ("stage", stage, spec.stages),
+            (Indexed::ElementMn, mn, spec.tile_mn),
+            (Indexed::ElementK, k, spec.tile_k),
+            (Indexed::Stage, stage, spec.stages),
         ];
         let mut i = 0;
         while i < checks.len() {

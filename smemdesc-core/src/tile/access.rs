@@ -36,7 +36,7 @@
 //! const T: TileLayout = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 128, 64)
 //!     .mma_mn(64).stages(4).expect_valid();
 //! const A: TileAccess = T.access();
-//! assert_eq!(T.try_desc(0, 0, 0, 4), Err(Error::IndexOutOfRange { what: "stage", index: 4, count: 4 }));
+//! assert_eq!(T.try_desc(0, 0, 0, 4), Err(Error::IndexOutOfRange { what: Indexed::Stage, index: 4, count: 4 }));
 //! let d0 = T.desc(0x400, 0, 0, 2);
 //! assert_eq!(T.desc(0x400, 1, 3, 2), d0 + (T.advance_mn(1) + T.advance_k(3)) as u64);
 //! assert_eq!(T.desc_wrapping(0x400, 1, 3, 2), T.desc(0x400, 1, 3, 2));
@@ -46,20 +46,44 @@
 use crate::base::arch::Arch;
 use crate::base::base_range::{start_out_of_range, START_LIMIT};
 use crate::base::error::{Error, Field};
+use crate::base::error_data::Indexed;
 use crate::base::swizzle::SwizzleMode;
 use crate::layout::algebra::{Layout, SwizzledLayout};
 use crate::layout::descriptor::SmemDescriptor;
 
-/// `what` of an [`Error::IndexOutOfRange`] for the MMA subtile index along M/N.
-pub const WHAT_SUBTILE_MN: &str = "MMA subtile (MN)";
-/// `what` for the MMA subtile index along K.
-pub const WHAT_SUBTILE_K: &str = "MMA subtile (K)";
-/// `what` for the stage index.
-pub const WHAT_STAGE: &str = "stage";
-/// `what` for an element's M/N coordinate.
-pub const WHAT_ELEMENT_MN: &str = "element (MN)";
-/// `what` for an element's K coordinate.
-pub const WHAT_ELEMENT_K: &str = "element (K)";
+/// Former `what` text of an [`Error::IndexOutOfRange`] for the MMA subtile index along M/N, kept
+/// for one release: `what` is an [`Indexed`] now.
+#[doc(hidden)]
+#[deprecated(
+    since = "0.2.0",
+    note = "`what` is an `Indexed`: use `Indexed::SubtileMn`"
+)]
+pub const WHAT_SUBTILE_MN: Indexed = Indexed::SubtileMn;
+/// Former `what` for the MMA subtile index along K, kept for one release.
+#[doc(hidden)]
+#[deprecated(
+    since = "0.2.0",
+    note = "`what` is an `Indexed`: use `Indexed::SubtileK`"
+)]
+pub const WHAT_SUBTILE_K: Indexed = Indexed::SubtileK;
+/// Former `what` for the stage index, kept for one release.
+#[doc(hidden)]
+#[deprecated(since = "0.2.0", note = "`what` is an `Indexed`: use `Indexed::Stage`")]
+pub const WHAT_STAGE: Indexed = Indexed::Stage;
+/// Former `what` for an element's M/N coordinate, kept for one release.
+#[doc(hidden)]
+#[deprecated(
+    since = "0.2.0",
+    note = "`what` is an `Indexed`: use `Indexed::ElementMn`"
+)]
+pub const WHAT_ELEMENT_MN: Indexed = Indexed::ElementMn;
+/// Former `what` for an element's K coordinate, kept for one release.
+#[doc(hidden)]
+#[deprecated(
+    since = "0.2.0",
+    note = "`what` is an `Indexed`: use `Indexed::ElementK`"
+)]
+pub const WHAT_ELEMENT_K: Indexed = Indexed::ElementK;
 
 /// The numbers a kernel needs at run time to form one tile's descriptors and element offsets, and
 /// the checks of the one contract (see the [module](self) docs). `#[smem_tile]` emits it as the
@@ -117,18 +141,18 @@ impl TileAccess {
     /// use smemdesc_core::*;
     /// let a = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 64, 64).expect_valid().access();
     /// assert!(a.check_subtile(0, 3, 0).is_ok());
-    /// assert_eq!(a.check_subtile(0, 4, 0), Err(Error::IndexOutOfRange { what: "MMA subtile (K)", index: 4, count: 4 }));
+    /// assert_eq!(a.check_subtile(0, 4, 0), Err(Error::IndexOutOfRange { what: Indexed::SubtileK, index: 4, count: 4 }));
     /// ```
     #[inline]
     pub const fn check_subtile(&self, mn: u32, k: u32, stage: u32) -> Result<(), Error> {
         if mn >= self.mmas_mn {
-            return Err(out_of_range(WHAT_SUBTILE_MN, mn, self.mmas_mn));
+            return Err(out_of_range(Indexed::SubtileMn, mn, self.mmas_mn));
         }
         if k >= self.mmas_k {
-            return Err(out_of_range(WHAT_SUBTILE_K, k, self.mmas_k));
+            return Err(out_of_range(Indexed::SubtileK, k, self.mmas_k));
         }
         if stage >= self.stages {
-            return Err(out_of_range(WHAT_STAGE, stage, self.stages));
+            return Err(out_of_range(Indexed::Stage, stage, self.stages));
         }
         Ok(())
     }
@@ -138,15 +162,15 @@ impl TileAccess {
     /// ```
     /// use smemdesc_core::*;
     /// let a = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 128, 64).expect_valid().access();
-    /// assert_eq!(a.check_element(128, 0), Err(Error::IndexOutOfRange { what: "element (MN)", index: 128, count: 128 }));
+    /// assert_eq!(a.check_element(128, 0), Err(Error::IndexOutOfRange { what: Indexed::ElementMn, index: 128, count: 128 }));
     /// ```
     #[inline]
     pub const fn check_element(&self, mn: u32, k: u32) -> Result<(), Error> {
         if mn >= self.tile_mn {
-            return Err(out_of_range(WHAT_ELEMENT_MN, mn, self.tile_mn));
+            return Err(out_of_range(Indexed::ElementMn, mn, self.tile_mn));
         }
         if k >= self.tile_k {
-            return Err(out_of_range(WHAT_ELEMENT_K, k, self.tile_k));
+            return Err(out_of_range(Indexed::ElementK, k, self.tile_k));
         }
         Ok(())
     }
@@ -255,7 +279,7 @@ impl TileAccess {
     ///     .expect_valid().access();
     /// // 0x400 is 0x40 units; stage 2 is 2 x 16 KiB = 2048 units on.
     /// assert_eq!(a.try_desc(0x400, 1, 3, 2).unwrap().raw(), a.desc + 0x40 + 512 + 6 + 2048);
-    /// assert_eq!(a.try_desc(0x400, 0, 4, 0), Err(Error::IndexOutOfRange { what: "MMA subtile (K)", index: 4, count: 4 }));
+    /// assert_eq!(a.try_desc(0x400, 0, 4, 0), Err(Error::IndexOutOfRange { what: Indexed::SubtileK, index: 4, count: 4 }));
     /// ```
     #[inline(always)]
     pub const fn try_desc(
@@ -417,43 +441,23 @@ impl TileAccess {
     }
 }
 
-const fn out_of_range(what: &'static str, index: u32, count: u32) -> Error {
+const fn out_of_range(what: Indexed, index: u32, count: u32) -> Error {
     Error::IndexOutOfRange { what, index, count }
-}
-
-const fn str_eq(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
 }
 
 /// A static message naming the argument at fault (a `const` panic cannot format numbers).
 const fn message(e: &Error) -> &'static str {
     match e {
-        Error::IndexOutOfRange { what, .. } => {
-            if str_eq(what, WHAT_SUBTILE_MN) {
-                "smemdesc: MMA subtile index `mn` out of range; legal: 0..MMAS_MN"
-            } else if str_eq(what, WHAT_SUBTILE_K) {
-                "smemdesc: MMA subtile index `k` out of range; legal: 0..MMAS_K"
-            } else if str_eq(what, WHAT_STAGE) {
-                "smemdesc: `stage` out of range; legal: 0..STAGES"
-            } else if str_eq(what, WHAT_ELEMENT_MN) {
+        Error::IndexOutOfRange { what, .. } => match what {
+            Indexed::SubtileMn => "smemdesc: MMA subtile index `mn` out of range; legal: 0..MMAS_MN",
+            Indexed::SubtileK => "smemdesc: MMA subtile index `k` out of range; legal: 0..MMAS_K",
+            Indexed::Stage => "smemdesc: `stage` out of range; legal: 0..STAGES",
+            Indexed::ElementMn => {
                 "smemdesc: element coordinate `mn` out of range; legal: 0..TILE_MN"
-            } else if str_eq(what, WHAT_ELEMENT_K) {
-                "smemdesc: element coordinate `k` out of range; legal: 0..TILE_K"
-            } else {
-                "smemdesc: index out of range"
             }
-        }
+            Indexed::ElementK => "smemdesc: element coordinate `k` out of range; legal: 0..TILE_K",
+            _ => "smemdesc: index out of range",
+        },
         Error::UnalignedBase { .. } => {
             "smemdesc: `smem_addr` is not a multiple of ACCESS.align (128 B for a swizzled sm90 tile, the swizzle repeat on sm100, 16 B without swizzle)"
         }

@@ -74,7 +74,7 @@ impl TileLayout {
     /// use smemdesc_core::*;
     /// let t = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 128, 64).expect_valid();
     /// assert_eq!(t.try_offset(127, 63), Ok(t.byte_offset(127, 63)));
-    /// assert_eq!(t.try_offset(128, 0), Err(Error::IndexOutOfRange { what: "element (MN)", index: 128, count: 128 }));
+    /// assert_eq!(t.try_offset(128, 0), Err(Error::IndexOutOfRange { what: Indexed::ElementMn, index: 128, count: 128 }));
     /// ```
     #[inline]
     pub const fn try_offset(&self, mn: u32, k: u32) -> Result<u32, Error> {

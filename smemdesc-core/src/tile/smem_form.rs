@@ -33,6 +33,7 @@
 
 use crate::base::arch::Major;
 use crate::base::error::Error;
+use crate::base::error_data::Legal;
 use crate::base::swizzle::SwizzleMode;
 use crate::tile::spec::{TileLayout, TileSpec};
 
@@ -118,9 +119,9 @@ pub(crate) const fn check_form(spec: &TileSpec) -> Result<(), Error> {
             dtype,
             form,
             legal: if packed {
-                "64 or 96"
+                Legal::K64Or96
             } else {
-                "32 bytes of K (256 / bits)"
+                Legal::K32Bytes
             },
         });
     }

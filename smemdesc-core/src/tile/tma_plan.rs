@@ -9,6 +9,7 @@
 
 use crate::base::arch::Major;
 use crate::base::error::Error;
+use crate::base::error_data::BoxSource;
 use crate::layout::algebra::Mode;
 use crate::tile::spec::TileLayout;
 
@@ -113,7 +114,7 @@ impl TmaPlan {
                     return Err(Error::TmaPaddedBoxInner {
                         data_type,
                         inner: req_inner,
-                        requested: true,
+                        source: BoxSource::Requested,
                         swizzle,
                     });
                 }
@@ -152,7 +153,7 @@ impl TmaPlan {
             return Err(Error::TmaPaddedBoxInner {
                 data_type,
                 inner,
-                requested: false,
+                source: BoxSource::Swizzle,
                 swizzle,
             });
         }

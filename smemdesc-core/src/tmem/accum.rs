@@ -22,6 +22,7 @@
 //! ```
 
 use super::error::TmemError;
+use crate::base::error_data::Indexed;
 use crate::mma::idesc::AccumType;
 
 /// How a CTA's accumulator rows are spread over the 128 lanes (see the [module](self) docs).
@@ -214,20 +215,20 @@ impl TmemAccum {
     /// ```
     /// # use smemdesc_core::*;
     /// let d = TmemAccum::new(128, 64, 1, AccumType::F32).unwrap();
-    /// assert_eq!(d.try_address(128, 0), Err(TmemError::OutOfRange { what: "row", index: 128, count: 128 }));
+    /// assert_eq!(d.try_address(128, 0), Err(TmemError::OutOfRange { what: Indexed::Row, index: 128, count: 128 }));
     /// ```
     #[inline]
     pub const fn try_address(&self, m: u32, n: u32) -> Result<(u32, u32), TmemError> {
         if m >= self.rows() {
             return Err(TmemError::OutOfRange {
-                what: "row",
+                what: Indexed::Row,
                 index: m,
                 count: self.rows(),
             });
         }
         if n >= self.n {
             return Err(TmemError::OutOfRange {
-                what: "column of D",
+                what: Indexed::ColumnOfD,
                 index: n,
                 count: self.n,
             });

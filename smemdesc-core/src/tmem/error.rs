@@ -1,5 +1,7 @@
 //! The errors of the Tensor Memory plan and maps.
 
+use crate::base::error_data::Indexed;
+use crate::base::kind::Operand;
 use crate::base::text::ConstText;
 use crate::mma::idesc::AccumType;
 
@@ -67,7 +69,7 @@ pub enum TmemError {
     /// An index out of range (`what`, the index and the count).
     OutOfRange {
         /// What was indexed.
-        what: &'static str,
+        what: Indexed,
         /// The index given.
         index: u32,
         /// The number of legal indices.
@@ -107,8 +109,8 @@ pub enum TmemError {
     /// An instruction descriptor whose scale-factor id disagrees with the columns the factors
     /// were copied to.
     ScaleIdMismatch {
-        /// `'A'` or `'B'`.
-        operand: char,
+        /// The scale factors of A or of B.
+        operand: Operand,
         /// The id in the descriptor.
         id: u32,
         /// The id the plan's columns give.
@@ -202,7 +204,7 @@ impl TmemError {
                 .str(" columns, which does not divide the accumulator's ")
                 .num(accum_cols),
             TmemError::OutOfRange { what, index, count } => t
-                .str(what)
+                .str(what.name())
                 .str(" ")
                 .num(index)
                 .str(" out of range (count ")
@@ -231,7 +233,10 @@ impl TmemError {
                 expected,
             } => t
                 .str("the instruction descriptor's SF")
-                .str(if operand == 'A' { "A" } else { "B" })
+                .str(match operand {
+                    Operand::A => "A",
+                    Operand::B => "B",
+                })
                 .str(" id is ")
                 .num(id)
                 .str(", but the plan's columns give ")

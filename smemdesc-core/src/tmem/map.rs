@@ -31,6 +31,7 @@ use super::accum::TmemAccum;
 
 use super::error::TmemError;
 use super::load::{LoadShape, TmemLoad};
+use crate::base::error_data::Indexed;
 
 /// A whole accumulator read by a warpgroup with one load shape (see the [module](self) docs).
 ///
@@ -231,20 +232,20 @@ impl TmemLoadMap {
     /// ```
     /// # use smemdesc_core::*;
     /// let m = TmemAccum::new(128, 64, 1, AccumType::F32).unwrap().load_map(TmemLoad::parse("32x32b.x16").unwrap()).unwrap();
-    /// assert_eq!(m.try_reg_element(0, 64), Err(TmemError::OutOfRange { what: "register", index: 64, count: 64 }));
+    /// assert_eq!(m.try_reg_element(0, 64), Err(TmemError::OutOfRange { what: Indexed::Register, index: 64, count: 64 }));
     /// ```
     #[inline]
     pub const fn try_reg_element(&self, thread: u32, reg: u32) -> Result<(u32, u32), TmemError> {
         if thread >= 128 {
             return Err(TmemError::OutOfRange {
-                what: "thread",
+                what: Indexed::Thread,
                 index: thread,
                 count: 128,
             });
         }
         if reg >= self.regs_per_thread() {
             return Err(TmemError::OutOfRange {
-                what: "register",
+                what: Indexed::Register,
                 index: reg,
                 count: self.regs_per_thread(),
             });

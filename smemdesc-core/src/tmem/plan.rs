@@ -437,7 +437,7 @@ impl TmemPlan {
     /// let plan = TmemPlanDecl::new(&p).scale(&sf(Operand::A), &sf(Operand::B)).build().unwrap();
     /// let d = p.idesc().unwrap(); // ids 0
     /// assert_eq!(plan.check_idesc(d, 0), Ok(()));
-    /// assert_eq!(plan.check_idesc(d, 1), Err(TmemError::ScaleIdMismatch { operand: 'A', id: 0, expected: 1 }));
+    /// assert_eq!(plan.check_idesc(d, 1), Err(TmemError::ScaleIdMismatch { operand: Operand::A, id: 0, expected: 1 }));
     /// ```
     #[inline]
     pub const fn check_idesc(&self, idesc: Idesc, kstep: u32) -> Result<(), TmemError> {
@@ -447,14 +447,14 @@ impl TmemPlan {
         if self.sfa.is_some() {
             if ia != ta >> 30 {
                 return Err(TmemError::ScaleIdMismatch {
-                    operand: 'A',
+                    operand: Operand::A,
                     id: ia,
                     expected: ta >> 30,
                 });
             }
             if ib != tb >> 30 {
                 return Err(TmemError::ScaleIdMismatch {
-                    operand: 'B',
+                    operand: Operand::B,
                     id: ib,
                     expected: tb >> 30,
                 });
