@@ -113,8 +113,11 @@ impl<T: SmemTile, M: PlacementModel> TileAt<T, M> {
     /// ```
     #[inline]
     pub const fn place(addr: u32) -> Result<Self, Error> {
-        match T::PLAN.tile.place::<M>(addr) {
-            Ok(_) => Ok(Self::new_unvalidated(addr)),
+        // The layout's numbers as constants: a run-time `addr` reads no layout value.
+        let align = const { M::PLACEMENT.min_align(&T::PLAN.tile) };
+        let bytes = const { T::PLAN.tile.bytes() };
+        match smemdesc_core::smem::__place_check(addr, align, bytes) {
+            Ok(()) => Ok(Self::new_unvalidated(addr)),
             Err(e) => Err(e),
         }
     }

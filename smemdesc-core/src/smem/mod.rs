@@ -5,6 +5,8 @@ pub(crate) mod placement;
 pub(crate) mod storage;
 
 pub use emulator::{emulate_address, emulate_store, emulate_value};
+#[doc(hidden)]
+pub use placement::__place_check;
 pub use placement::{Absolute, PlacedTile, Placement, PlacementModel, Relative};
 pub use storage::{
     Mbarrier, StorageLayout, StorageMember, StorageProblem, DYNAMIC_SMEM_BASE_ALIGN,

@@ -202,23 +202,40 @@ impl TileLayout {
     /// ```
     #[inline(always)]
     pub const fn place<M: PlacementModel>(self, addr: u32) -> Result<PlacedTile<M>, Error> {
-        let align = M::PLACEMENT.min_align(&self);
-        if addr % align != 0 {
-            return Err(Error::UnalignedBase { addr, align });
+        match __place_check(addr, M::PLACEMENT.min_align(&self), self.bytes()) {
+            Ok(()) => Ok(PlacedTile::new_unvalidated(self, addr)),
+            Err(e) => Err(e),
         }
-        let end = addr as u64 + self.bytes() as u64;
-        if end > 1 << 18 {
-            return Err(Error::FieldOverflow {
-                field: Field::StartAddress,
-                bytes: if end > u32::MAX as u64 {
-                    u32::MAX
-                } else {
-                    end as u32
-                },
-            });
-        }
-        Ok(PlacedTile::new_unvalidated(self, addr))
     }
+}
+
+/// The checks of [`TileLayout::place`] from its two numbers, the model's alignment and the tile's
+/// bytes (for the facade's `TileAt::place`, which has them as constants: a run-time `addr` then
+/// reads no layout value; not an API).
+///
+/// ```
+/// # use smemdesc_core::*;
+/// assert_eq!(smem::__place_check(0x440, 128, 8192), Err(Error::UnalignedBase { addr: 0x440, align: 128 }));
+/// assert!(smem::__place_check(0x480, 128, 8192).is_ok());
+/// ```
+#[doc(hidden)]
+#[inline(always)]
+pub const fn __place_check(addr: u32, align: u32, bytes: u32) -> Result<(), Error> {
+    if addr % align != 0 {
+        return Err(Error::UnalignedBase { addr, align });
+    }
+    let end = addr as u64 + bytes as u64;
+    if end > 1 << 18 {
+        return Err(Error::FieldOverflow {
+            field: Field::StartAddress,
+            bytes: if end > u32::MAX as u64 {
+                u32::MAX
+            } else {
+                end as u32
+            },
+        });
+    }
+    Ok(())
 }
 
 impl<M: PlacementModel> PlacedTile<M> {
