@@ -2,7 +2,9 @@
 # The whole-kernel gate (issue 28): scripts/whole-kernel's three kernels, written the way users
 # write them (pipelined GEMMs over an FP8 K-major, a bf16 MN-major B and an sm100 tile; storage
 # accessors and checked forms with run-time indices in the loops, barriers by run-time stage,
-# epilogue writer_offset, fragment ldmatrix_offset, TMEM load offsets with run-time lanes), built
+# epilogue writer_offset, fragment ldmatrix_offset, TMEM load offsets with run-time lanes), and a
+# fourth that stores the checked forms' errors by value (whole_error_data: an error holding a
+# `&'static str` would put its string bytes in the module as `.global` data), built
 # for nvptx64 with the flags a user's crate has, must be one loadable, table-free module:
 # `smemdesc check-ptx` finds 0 `.extern .func`, 0 calls, 0 `.global`/`.const` data and 0 local
 # depots. Each kernel must still hold the instructions that make it what it is (the compiler
@@ -52,4 +54,5 @@ need whole_bf16_mn 'cp\.async\.bulk\.tensor\.2d\.shared' 2
 need whole_sm100 'tcgen05\.mma\.cta_group::1\.kind::f16' 1
 need whole_sm100 'tcgen05\.ld\.sync\.aligned\.32x32b\.x8' 1
 need whole_sm100 'cp\.async\.bulk\.tensor\.2d\.shared' 2
-echo "whole-kernel gate: 3 kernels, clean"
+need whole_error_data 'st\.global' 8
+echo "whole-kernel gate: 4 kernels, clean"

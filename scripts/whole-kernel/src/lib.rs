@@ -8,6 +8,9 @@
 //! module and `smemdesc check-ptx` refuses any call, `.extern .func`, `.global` data or local
 //! memory.
 //!
+//! `error_data` stores the checked forms' errors by value: the error types are plain data, so
+//! that too leaves no string in the module.
+//!
 //! Nothing here runs on a GPU: the kernels are the shapes of real ones, for the compiler.
 #![no_std]
 #![feature(abi_ptx, asm_experimental_arch, stmt_expr_attributes)]
@@ -26,6 +29,7 @@ use smemdesc::smem::TileAt;
 use smemdesc::{Major, SmemTile};
 
 pub mod bf16_mn;
+pub mod error_data;
 pub mod fp8_k;
 pub mod sm100;
 
