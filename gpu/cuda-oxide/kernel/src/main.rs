@@ -13,7 +13,8 @@
 //!   after the kernel checks the placement precondition itself (base aligned to `ALIGN`, tile
 //!   inside the 14-bit start-address field); a failed check sets a status bit instead of
 //!   producing a descriptor. The checked forms (`try_offset`, `try_desc`, `TileLayout::place`)
-//!   do not compile with cuda-oxide yet: see "Limits met" in RECIPE.md.
+//!   did not compile with cuda-oxide at a105afd5 with smemdesc's error data of then (a
+//!   `&'static str`, a `bool`); the data are plain now, not retried: "Limits met" in RECIPE.md.
 //! * The raw accumulators (32 f32 per thread, `[[f32; 8]; 4]` in register order), the two shared
 //!   addresses, the two descriptors and every thread's status go to `out`; the host program
 //!   (smemdesc's `gpu/cuda-oxide/host`) maps the fragments and compares with a CPU product exactly.
@@ -66,8 +67,8 @@ pub unsafe fn smemdesc_wgmma_m64n64k16(a: &[u16], b: &[u16], mut out: DisjointSl
         while i < per_thread {
             let e = tid * per_thread + i;
             let (mn, k) = (e / 16, e % 16);
-            // `offset_wrapping`, not the checked `try_offset`: cuda-oxide cannot yet translate
-            // the `&'static str` constants of smemdesc's index errors (RECIPE.md). The indices
+            // `offset_wrapping`, not the checked `try_offset`: cuda-oxide could not translate
+            // the `&'static str` constants smemdesc's index errors had (RECIPE.md). The indices
             // are in range by construction (mn < 64, k < 16).
             let off_a = TileA::offset_wrapping(mn, k);
             let off_b = TileB::offset_wrapping(mn, k);
@@ -83,10 +84,10 @@ pub unsafe fn smemdesc_wgmma_m64n64k16(a: &[u16], b: &[u16], mut out: DisjointSl
         let a_addr = cvta_generic_to_shared_offset(pa as *const u8) as u32;
         let b_addr = cvta_generic_to_shared_offset(pb as *const u8) as u32;
         // The descriptors of subtile (0, 0), stage 0. smemdesc's checked forms (`try_desc`,
-        // `TileLayout::place`) return `Result<_, smemdesc::Error>`, which cuda-oxide cannot lower yet
-        // (RECIPE.md), so the placement precondition (a base aligned to `ALIGN`, the tile below
-        // the 14-bit start-address field's 256 KiB) is checked here, and a failure is a status
-        // bit instead of a descriptor.
+        // `TileLayout::place`) return `Result<_, smemdesc::Error>`, which cuda-oxide could not
+        // lower (RECIPE.md), so the placement precondition (a base aligned to `ALIGN`, the tile
+        // below the 14-bit start-address field's 256 KiB) is checked here, and a failure is a
+        // status bit instead of a descriptor.
         let placed = |addr: u32, align: u32, bytes: u32| {
             addr.is_multiple_of(align) && addr + bytes <= 1 << 18
         };
