@@ -415,7 +415,7 @@ pub trait SmemTile: Sized {
     /// Descriptor of MMA subtile `(mn, k)` of stage `stage` for the tile at `smem_addr`: the
     /// asserting form (a compile error in `const`, a panic naming the argument at run time), the
     /// same contract as the inherent `const fn desc` and the core's [`TileLayout::desc`] ([`access`]).
-    #[inline]
+    #[inline(always)]
     #[track_caller]
     fn desc(smem_addr: u32, mn: u32, k: u32, stage: u32) -> u64 {
         smem::TileAt::<Self>::new_unvalidated(smem_addr).desc(mn, k, stage)
@@ -423,14 +423,14 @@ pub trait SmemTile: Sized {
 
     /// Checked descriptor: the core's typed error for an index or address out of range
     /// ([`TileLayout::try_desc`]).
-    #[inline]
+    #[inline(always)]
     fn try_desc(smem_addr: u32, mn: u32, k: u32, stage: u32) -> Result<SmemDescriptor, Error> {
         smem::TileAt::<Self>::new_unvalidated(smem_addr).try_desc(mn, k, stage)
     }
 
     /// Unchecked descriptor: no check and no panic, meaningful only under the precondition of
     /// [`access`] ([`TileLayout::desc_wrapping`]).
-    #[inline]
+    #[inline(always)]
     fn desc_wrapping(smem_addr: u32, mn: u32, k: u32, stage: u32) -> u64 {
         smem::TileAt::<Self>::new_unvalidated(smem_addr).desc_wrapping(mn, k, stage)
     }
@@ -449,22 +449,53 @@ pub trait SmemTile: Sized {
 
     /// Swizzled byte offset of logical element `(mn, k)`, asserting (the core's
     /// [`TileLayout::byte_offset`]).
-    #[inline]
+    #[inline(always)]
     #[track_caller]
     fn offset(mn: u32, k: u32) -> u32 {
         smem::TileAt::<Self, Relative>::element_offset(mn, k)
     }
 
     /// Checked offset ([`TileLayout::try_offset`]).
-    #[inline]
+    #[inline(always)]
     fn try_offset(mn: u32, k: u32) -> Result<u32, Error> {
         smem::TileAt::<Self, Relative>::new_unvalidated(0).try_address(mn, k, 0)
     }
 
     /// Unchecked offset of `(mn % TILE_MN, k % TILE_K)` ([`TileLayout::offset_wrapping`]).
-    #[inline]
+    #[inline(always)]
     fn offset_wrapping(mn: u32, k: u32) -> u32 {
         smem::TileAt::<Self, Relative>::new_unvalidated(0).address(mn, k, 0)
+    }
+
+    /// Address of the tile storage's first byte (element (0, 0) of stage 0), for host buffers
+    /// and tests (kernels place tiles in dynamic shared memory: `smemdesc::smem`).
+    ///
+    /// ```
+    /// use smemdesc::prelude::*;
+    /// #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (64, 64), major = K)]
+    /// struct T;
+    /// let t = T::new();
+    /// assert_eq!(t.as_ptr(), t.as_bytes().as_ptr());
+    /// assert_eq!(t.as_ptr() as usize % T::ALIGN as usize, 0);
+    /// ```
+    #[inline(always)]
+    fn as_ptr(&self) -> *const u8 {
+        (self as *const Self).cast()
+    }
+
+    /// Mutable address of the tile storage's first byte.
+    ///
+    /// ```
+    /// use smemdesc::prelude::*;
+    /// #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (64, 64), major = K)]
+    /// struct T;
+    /// let mut t = T::new();
+    /// let p = t.as_mut_ptr();
+    /// assert_eq!(p as *const u8, t.as_bytes().as_ptr());
+    /// ```
+    #[inline(always)]
+    fn as_mut_ptr(&mut self) -> *mut u8 {
+        (self as *mut Self).cast()
     }
 
     /// `ADVANCE_MN[i]`, computed from the constants (a run-time `i` reads no table): `i <

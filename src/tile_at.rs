@@ -435,6 +435,21 @@ impl<T: SmemTile, M: PlacementModel> TileAt<T, M> {
         }
     }
 
+    /// The byte and bit position of value `(mn, k)` of stage 0 (every SMEM form: the nibble or
+    /// 6-bit field of a padded or packed fp4/fp6 value), as the core's `TileLayout::value_offset`.
+    ///
+    /// ```
+    /// use smemdesc::{prelude::*, smem::TileAt};
+    /// #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (64, 64), major = K)]
+    /// struct T;
+    /// let v = TileAt::<T, Relative>::value_offset(7, 0);
+    /// assert_eq!((v.byte, v.bit), (T::offset(7, 0), 0));
+    /// ```
+    #[inline]
+    pub const fn value_offset(mn: u32, k: u32) -> crate::ValueOffset {
+        T::PLAN.tile.value_offset(mn, k)
+    }
+
     /// [`address`](Self::address) minus the tile's start address (under [`Absolute`] it depends
     /// on where the tile sits).
     ///

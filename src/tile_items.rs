@@ -34,17 +34,7 @@ macro_rules! __smem_tile_items {
             /// Zeroed storage (same as [`ZERO`](Self::ZERO)).
             #[inline]
             pub const fn new() -> Self {
-                Self::ZERO
-            }
-            /// Address of the first byte (element (0, 0) of stage 0).
-            #[inline]
-            pub const fn as_ptr(&self) -> *const u8 {
-                self.bytes.as_ptr()
-            }
-            /// Mutable address of the first byte.
-            #[inline]
-            pub fn as_mut_ptr(&mut self) -> *mut u8 {
-                self.bytes.as_mut_ptr()
+                Self { bytes: [0; $bytes] }
             }
             /// The raw bytes of all stages.
             #[inline]
@@ -64,23 +54,9 @@ macro_rules! __smem_tile_items {
             /// (run-time: `tma_box_coord(b)`).
             pub const TMA_BOX_COORDS: [[u32; 2]; $boxes] = [$([$box_mn, $box_k]),*];
             $($more)*
-
-            /// Descriptor of MMA subtile `(mn, k)` of stage `stage` for the tile at shared-memory
-            /// address `smem_addr`, checked: an index out of range (`mn < MMAS_MN`, `k < MMAS_K`,
-            /// `stage < STAGES`), an address off 128 B (16 B unswizzled) or a tile reaching past
-            /// the 14-bit start-address field is the core's typed error.
-            #[inline]
-            pub const fn try_desc(
-                smem_addr: u32,
-                mn: u32,
-                k: u32,
-                stage: u32,
-            ) -> ::core::result::Result<$crate::SmemDescriptor, $crate::Error> {
-                $crate::smem::TileAt::<Self>::new_unvalidated(smem_addr).try_desc(mn, k, stage)
-            }
             /// Descriptor of MMA subtile `(mn, k)` of stage `stage` for the tile at shared-memory
             /// address `smem_addr`: [`DESC`](Self::DESC) with the start address moved (equal to
-            /// the core's `TileLayout::desc`). The asserting form of [`try_desc`](Self::try_desc):
+            /// the core's `TileLayout::desc`). The asserting form of `try_desc` (an `SmemTile` method, like `desc_wrapping`):
             /// out of range is a compile error in `const` and a panic naming the argument at run
             /// time (a `trap` in a nvptx64 kernel). base_offset is 0 (the absolute placement TMA
             /// writes, see `smemdesc::Placement`; `PLAN.tile.place::<Relative>(addr)` for the
@@ -92,47 +68,27 @@ macro_rules! __smem_tile_items {
             pub const fn desc(smem_addr: u32, mn: u32, k: u32, stage: u32) -> u64 {
                 $crate::smem::TileAt::<Self>::new_unvalidated(smem_addr).desc(mn, k, stage)
             }
-            /// [`desc`](Self::desc) without checks, never a panic: `mn`, `k` are taken modulo
-            /// `MMAS_MN`, `MMAS_K`, the stage advance wraps, the start address is taken modulo
-            /// the 14-bit field. Meaningful only for `mn < MMAS_MN`, `k < MMAS_K`,
-            /// `stage < STAGES` and `smem_addr` a 128-B-aligned shared-window address (tile below
-            /// 256 KiB): shifts, adds and an `and` in a kernel.
-            #[inline]
-            pub const fn desc_wrapping(smem_addr: u32, mn: u32, k: u32, stage: u32) -> u64 {
-                $crate::smem::TileAt::<Self>::new_unvalidated(smem_addr).desc_wrapping(mn, k, stage)
-            }
-            /// Swizzled byte offset of logical element `(mn, k)` of stage 0, checked
-            /// (`mn < TILE_MN`, `k < TILE_K`).
-            #[inline]
-            pub const fn try_offset(mn: u32, k: u32) -> ::core::result::Result<u32, $crate::Error> {
-                $crate::smem::TileAt::<Self, $crate::Relative>::new_unvalidated(0).try_address(mn, k, 0)
-            }
             /// Swizzled byte offset of logical element `(mn, k)` of stage 0 (for 6/4-bit types the
             /// byte cell: see `value_offset`); the asserting form of
-            /// [`try_offset`](Self::try_offset) (compile error in `const`, panic at run time, a
+            /// `try_offset` (an `SmemTile` method, like `offset_wrapping`) (compile error in `const`, panic at run time, a
             /// `trap` in a nvptx64 kernel).
             #[inline]
             #[track_caller]
             pub const fn offset(mn: u32, k: u32) -> u32 {
                 $crate::smem::TileAt::<Self, $crate::Relative>::element_offset(mn, k)
             }
-            /// [`offset`](Self::offset) without checks: `(mn % TILE_MN, k % TILE_K)`.
-            #[inline]
-            pub const fn offset_wrapping(mn: u32, k: u32) -> u32 {
-                $crate::smem::TileAt::<Self, $crate::Relative>::new_unvalidated(0).address(mn, k, 0)
-            }
             /// Byte and bit position of value `(mn, k)` of stage 0, for every SMEM form (the
             /// nibble or 6-bit field of a padded or packed fp4/fp6 value).
             #[inline]
             pub const fn value_offset(mn: u32, k: u32) -> $crate::ValueOffset {
-                <Self as $crate::SmemTile>::PLAN.tile.value_offset(mn, k)
+                $crate::smem::TileAt::<Self, $crate::Relative>::value_offset(mn, k)
             }
         }
 
         impl ::core::default::Default for $name {
             #[inline]
             fn default() -> Self {
-                Self::ZERO
+                Self { bytes: [0; $bytes] }
             }
         }
 

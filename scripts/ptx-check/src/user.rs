@@ -5,7 +5,7 @@
 
 #[allow(deprecated)]
 use smemdesc::smem::Placed;
-use smemdesc::{smem_storage, smem_tile};
+use smemdesc::{smem_storage, smem_tile, SmemTile};
 
 /// A operand of a bf16 GEMM: 128 x 64, K-major, 128B swizzle, 4 stages, wgmma m64n256k16.
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 64), major = K, swizzle = 128B,
