@@ -211,6 +211,13 @@ pub struct WgmmaAccum {
 }
 
 impl WgmmaAccum {
+    /// The widest accumulator, `m64n256k*` (128 elements per thread).
+    ///
+    /// ```
+    /// assert_eq!(smemdesc_core::fragment::WgmmaAccum::MAX.n(), 256);
+    /// ```
+    pub const MAX: WgmmaAccum = WgmmaAccum { n: 256 };
+
     /// The accumulator of an `m64nNk*` instruction; `N` must be a multiple of 8 in `8..=256`
     /// (the largest set any wgmma type allows; each type's own N list is checked by
     /// [`check_mma_shape`](crate::check_mma_shape)).

@@ -5,6 +5,9 @@
 //!   vectors), with the PTX ISA's legality rules;
 //! * [`MmaSync::coord`] / [`MmaSync::locate`]: the fragment maps (lane, element) ↔ (row, col) of
 //!   A, B and C/D; [`WgmmaAccum`]: the `wgmma` accumulator's (thread, element) ↔ (m, n);
+//! * [`WgmmaRegA`]: the `wgmma` A operand read from registers (`(thread, element) ↔ (m, k)`);
+//!   [`ChainedMma`]: a checked `wgmma` → `wgmma` chain (accumulator → A registers, with the
+//!   f32 → f16/bf16 packing); [`WgmmaAccum::rows`] and friends: which threads share a row;
 //! * [`MmaSync::scale_slot`]: where a block-scaled form's scale factors sit;
 //! * [`bank_report`]: the bank-conflict model of one warp access;
 //! * [`LdmatrixTile`]: an `ldmatrix`-read operand tile: layout, per-lane row addresses,
@@ -23,16 +26,21 @@
 
 mod banks;
 mod catalogue;
+mod chain;
 mod ldmatrix;
 mod map;
 mod names;
+mod rows;
 mod scale;
 mod tile_types;
+mod wgmma_regs;
 
 pub use banks::{bank_of, bank_report, BankReport, WarpAccess};
 pub use catalogue::{FragError, MmaSync};
+pub use chain::{ChainError, ChainSide, ChainedMma, Conversion, WgmmaInstr};
 pub use ldmatrix::{LdmatrixTile, MAX_PAD_BYTES, MAX_TILE_BYTES};
 pub use map::{FragOperand, WgmmaAccum};
 pub use names::{ScaleType, ScaleVec, SyncArch, SyncKind, SyncShape};
 pub use scale::ScaleSelector;
 pub use tile_types::{RowLayout, TileError, Writer};
+pub use wgmma_regs::{WgmmaRegA, WGMMA_A_REGS};
