@@ -55,16 +55,17 @@ fn parse_operand(s: &str) -> Result<FragOperand, String> {
 pub struct InstrArgs {
     /// Architecture: sm80, sm86, sm89, sm90, sm120.
     #[arg(long, value_parser = parse_sync_arch)]
-    arch: SyncArch,
-    /// Shape: m16n8k4, m16n8k8, m16n8k16, m16n8k32, m16n8k64; or m64nNk* (sm90 wgmma, operand D).
+    pub(crate) arch: SyncArch,
+    /// Shape: m16n8k4, m16n8k8, m16n8k16, m16n8k32, m16n8k64; or m64nNk* (sm90 wgmma: operand D,
+    /// or A with --regs).
     #[arg(long)]
-    mma: String,
+    pub(crate) mma: String,
     /// Element type of A and B (f16, bf16, tf32, s8, u8, e4m3, e5m2, e3m2, e2m3, e2m1).
     #[arg(long, value_parser = parse_type)]
-    dtype: Option<ElementType>,
+    pub(crate) dtype: Option<ElementType>,
     /// A's type, where it differs from --dtype.
     #[arg(long, value_parser = parse_type)]
-    a_type: Option<ElementType>,
+    pub(crate) a_type: Option<ElementType>,
     /// B's type, where it differs from --dtype.
     #[arg(long, value_parser = parse_type)]
     b_type: Option<ElementType>,
@@ -154,28 +155,49 @@ impl InstrArgs {
 #[derive(clap::Args, Debug)]
 pub struct FragmentArgs {
     #[command(flatten)]
-    instr: InstrArgs,
+    pub(crate) instr: InstrArgs,
     /// Operand: A, B, C or D (C and D share a fragment).
-    #[arg(long, value_parser = parse_operand)]
-    operand: FragOperand,
+    #[arg(long, value_parser = parse_operand, required_unless_present = "chain")]
+    pub(crate) operand: Option<FragOperand>,
+    /// One line per thread and 32-bit register; wgmma `--operand A --regs`: A in registers (RS).
+    #[arg(long)]
+    pub(crate) regs: bool,
+    /// wgmma chain: the first m64nNk*, whose accumulator becomes --mma's A in registers.
+    #[arg(long, conflicts_with_all = ["operand", "regs"])]
+    pub(crate) chain: Option<String>,
+    /// --chain: the first instruction's input type (default: --dtype).
+    #[arg(long, value_parser = parse_type, requires = "chain")]
+    pub(crate) chain_dtype: Option<ElementType>,
+    /// --chain: the first instruction's accumulator, f32 (default) or f16.
+    #[arg(long, value_parser = crate::fragment_regs::parse_accum, requires = "chain")]
+    pub(crate) accum: Option<smemdesc_core::AccumType>,
 }
 
 #[derive(Serialize)]
-struct FragmentReport {
-    instruction: String,
-    operand: &'static str,
-    rows: u32,
-    cols: u32,
+pub(crate) struct FragmentReport {
+    pub(crate) instruction: String,
+    pub(crate) operand: &'static str,
+    pub(crate) rows: u32,
+    pub(crate) cols: u32,
     /// `[lane, reg, row, col]`, lane-major, `reg` in the ISA's element order.
-    map: Vec<[u32; 4]>,
+    pub(crate) map: Vec<[u32; 4]>,
+    /// With `--regs`: elements per 32-bit register.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) per_reg: Option<u32>,
 }
 
-fn fragment_report(args: &FragmentArgs) -> Result<(FragmentReport, char, &'static str), CliError> {
+pub(crate) type Report = (FragmentReport, char, &'static str);
+
+fn fragment_report(args: &FragmentArgs) -> Result<Report, CliError> {
+    let operand = args.operand.unwrap_or(FragOperand::A);
     if let Some(n) = args.instr.wgmma_n() {
         let n = n?;
-        if !matches!(args.operand, FragOperand::C) {
+        if matches!(operand, FragOperand::A) && args.regs {
+            return crate::fragment_regs::wgmma_a(args);
+        }
+        if !matches!(operand, FragOperand::C) {
             return Err(CliError(
-                "for a wgmma shape only the accumulator (--operand D) is a register fragment; A and B come from shared memory descriptors (see `smemdesc tile`)".to_string(),
+                "for a wgmma shape the register fragments are the accumulator (--operand D) and A read from registers (--operand A --regs); otherwise A and B come from shared memory descriptors (see `smemdesc tile`)".to_string(),
             ));
         }
         let d = WgmmaAccum::new(n).expect("checked");
@@ -193,13 +215,14 @@ fn fragment_report(args: &FragmentArgs) -> Result<(FragmentReport, char, &'stati
                 rows: 64,
                 cols: n,
                 map,
+                per_reg: args.regs.then_some(1),
             },
             'd',
             "thread",
         ));
     }
     let m = args.instr.mma_sync()?;
-    let op = args.operand;
+    let op = operand;
     let (rows, cols) = m.dims(op);
     let mut map = vec![];
     for lane in 0..32 {
@@ -216,6 +239,10 @@ fn fragment_report(args: &FragmentArgs) -> Result<(FragmentReport, char, &'stati
             rows,
             cols,
             map,
+            per_reg: args.regs.then_some(match op {
+                FragOperand::C => 1,
+                _ => m.per_reg(),
+            }),
         },
         op.letter(),
         "lane",
@@ -224,7 +251,13 @@ fn fragment_report(args: &FragmentArgs) -> Result<(FragmentReport, char, &'stati
 
 /// `smemdesc fragment`: the grid (text) or `{"map": …}` (JSON).
 pub fn fragment(args: &FragmentArgs, json: bool) -> Result<String, CliError> {
+    if let Some(first) = &args.chain {
+        return crate::fragment_regs::chain(args, first, json);
+    }
     let (r, letter, who) = fragment_report(args)?;
+    if let (Some(p), false) = (r.per_reg, json) {
+        return Ok(crate::fragment_regs::reg_table(&r, p, letter, who));
+    }
     if json {
         // One line: the map has up to 128 x 128 entries.
         return serde_json::to_string(&r)

@@ -31,6 +31,7 @@ mod decode;
 mod decode_input;
 mod draw;
 mod fragment;
+mod fragment_regs;
 mod header;
 mod header_args;
 mod header_check;
@@ -153,11 +154,13 @@ enum Command {
         #[arg(long)]
         svg: Option<std::path::PathBuf>,
     },
-    /// Print an `mma.sync` (sm80-sm120) or wgmma-accumulator (sm90 m64nNk*) register fragment:
-    /// which lane and element hold each (row, col), as the PTX ISA figures draw it.
+    /// Print an `mma.sync` (sm80-sm120) or wgmma (sm90 m64nNk*: the accumulator, or A from
+    /// registers with `--regs`) register fragment: which lane and element hold each (row, col),
+    /// as the PTX ISA figures draw it; `--regs` lists it per thread and 32-bit register.
+    /// `--chain m64nNk*` prints how that instruction's accumulator becomes --mma's A registers.
     ///
     /// `--json` prints `{"map": [[lane, reg, row, col], ...]}` (`reg`: the element index a0, a1,
-    /// ...; for a wgmma accumulator the lane is the thread 0..127).
+    /// ...; for wgmma the lane is the thread 0..127).
     Fragment {
         #[command(flatten)]
         args: fragment::FragmentArgs,

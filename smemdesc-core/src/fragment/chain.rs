@@ -125,7 +125,7 @@ impl core::fmt::Display for ChainError {
             ),
             ChainError::NotLaneLocal { a } => write!(
                 f,
-                "a {} A fragment is not a register reuse of the accumulator: its k-columns sit in other lanes (needs shuffles, or a k-permutation matched by B's rows; not modelled); legal A types for chaining: f16, bf16",
+                "the {} A fragment is not a register reuse of the accumulator: its k-columns sit in other lanes (needs shuffles, or a k-permutation matched by B's rows; not modelled); legal A types for chaining: f16, bf16",
                 a.name()
             ),
             ChainError::AccumNotConvertible { accum, a } => write!(
