@@ -27,11 +27,11 @@ mod cli;
 mod emit;
 mod gen;
 #[allow(dead_code)]
-#[path = "../../smemdesc-macros/src/keyed.rs"]
-mod keyed;
-#[allow(dead_code)]
 #[path = "../../smemdesc-macros/src/global.rs"]
 mod global;
+#[allow(dead_code)]
+#[path = "../../smemdesc-macros/src/keyed.rs"]
+mod keyed;
 #[allow(dead_code)]
 #[path = "../../smemdesc-macros/src/scale.rs"]
 mod scale;

@@ -406,6 +406,7 @@ fn fragment_flags(r: &mut Rng, sub: &str, argv: &mut Vec<String>) {
             "m16n8k32",
             "m16n8k64",
             "m64n256k16",
+            "m64n64k8",
             "m64n8k32",
             "m64n7k16",
             "m64nk",
@@ -447,6 +448,27 @@ fn fragment_flags(r: &mut Rng, sub: &str, argv: &mut Vec<String>) {
                 "--stype",
                 r.pick(&["ue8m0", "ue4m3", "e8"]).to_string(),
             );
+        }
+        if r.chance(20) {
+            argv.push("--regs".to_string());
+        }
+        if r.chance(15) {
+            let m = *r.pick(&["m64n128k16", "m64n24k16", "m64n64k32", "m64n0k16", "m64n"]);
+            push(argv, "--chain", m.to_string());
+            if r.chance(50) {
+                push(
+                    argv,
+                    "--chain-dtype",
+                    r.pick(&["bf16", "e4m3", "s8", "e2m1"]).to_string(),
+                );
+            }
+            if r.chance(50) {
+                push(
+                    argv,
+                    "--accum",
+                    r.pick(&["f32", "f16", "s32", "f64"]).to_string(),
+                );
+            }
         }
         return;
     }

@@ -169,7 +169,7 @@ pub struct FragmentArgs {
     #[arg(long, value_parser = parse_type, requires = "chain")]
     pub(crate) chain_dtype: Option<ElementType>,
     /// --chain: the first instruction's accumulator, f32 (default) or f16.
-    #[arg(long, value_parser = crate::fragment_regs::parse_accum, requires = "chain")]
+    #[arg(long, value_parser = super::fragment_regs::parse_accum, requires = "chain")]
     pub(crate) accum: Option<smemdesc_core::AccumType>,
 }
 
@@ -193,7 +193,7 @@ fn fragment_report(args: &FragmentArgs) -> Result<Report, CliError> {
     if let Some(n) = args.instr.wgmma_n() {
         let n = n?;
         if matches!(operand, FragOperand::A) && args.regs {
-            return crate::fragment_regs::wgmma_a(args);
+            return super::fragment_regs::wgmma_a(args);
         }
         if !matches!(operand, FragOperand::C) {
             return Err(CliError(
@@ -252,11 +252,11 @@ fn fragment_report(args: &FragmentArgs) -> Result<Report, CliError> {
 /// `smemdesc fragment`: the grid (text) or `{"map": …}` (JSON).
 pub fn fragment(args: &FragmentArgs, json: bool) -> Result<String, CliError> {
     if let Some(first) = &args.chain {
-        return crate::fragment_regs::chain(args, first, json);
+        return super::fragment_regs::chain(args, first, json);
     }
     let (r, letter, who) = fragment_report(args)?;
     if let (Some(p), false) = (r.per_reg, json) {
-        return Ok(crate::fragment_regs::reg_table(&r, p, letter, who));
+        return Ok(super::fragment_regs::reg_table(&r, p, letter, who));
     }
     if json {
         // One line: the map has up to 128 x 128 entries.

@@ -3,7 +3,7 @@
 //! conversion of a chained pair (`--chain m64nNk*`). Every number comes from
 //! `smemdesc_core::fragment` (`WgmmaRegA`, `ChainedMma`, `WgmmaAccum`); this module formats.
 
-use crate::fragment::{FragmentArgs, FragmentReport, Report};
+use super::fragment::{FragmentArgs, FragmentReport, Report};
 use crate::CliError;
 use serde::Serialize;
 use smemdesc_core::fragment::{ChainedMma, SyncArch, WgmmaAccum, WgmmaInstr, WgmmaRegA};
@@ -165,7 +165,7 @@ pub(crate) fn chain(args: &FragmentArgs, first: &str, json: bool) -> Result<Stri
         },
     };
     if json {
-        return crate::to_json(&rep);
+        return super::to_json(&rep);
     }
     let mut s = String::new();
     let _ = writeln!(
