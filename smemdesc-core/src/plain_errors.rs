@@ -13,6 +13,7 @@
 //! `legal` fields and `TmemError::OutOfRange::what`, `bool: Plain` for
 //! `TmaPaddedBoxInner::requested` and `char: Plain` for `TmemError::ScaleIdMismatch::operand`).
 
+use crate::fragment::{ChainError, ChainSide};
 use crate::{AccumType, Arch, BoxSource, Dim, ElementType, Error, Field, Indexed, Legal, Major};
 use crate::{MmaKind, Operand, ScaleFormat, SmemForm, SwizzleMode, TmaDataType, TmemError};
 
@@ -38,6 +39,7 @@ macro_rules! unit_only_enums {
 
 unit_only_enums!(
     AccumType::F32,
+    ChainSide::First,
     Arch::Sm90,
     BoxSource::Swizzle,
     Dim::K,
@@ -186,6 +188,21 @@ fn walk(e: Error) {
 }
 
 /// Every field of every [`TmemError`] variant, by name.
+/// Every field of every [`ChainError`] variant (an `Error` field is walked as an `Error`).
+fn walk_chain(e: ChainError) {
+    match e {
+        ChainError::Shape { side, error } => {
+            plain!(side);
+            walk(error)
+        }
+        ChainError::AccumNotForType { side, dtype, accum } => plain!(side, dtype, accum),
+        ChainError::NoWgmmaForm { side, dtype } => plain!(side, dtype),
+        ChainError::NotLaneLocal { a } => plain!(a),
+        ChainError::AccumNotConvertible { accum, a } => plain!(accum, a),
+        ChainError::KStepsNotWhole { n, k } => plain!(n, k),
+    }
+}
+
 fn walk_tmem(e: TmemError) {
     match e {
         TmemError::CtaGroup { cta_group } => plain!(cta_group),
@@ -233,6 +250,7 @@ fn checked_errors_are_plain_data() {
         index: 128,
         count: 128,
     });
+    walk_chain(ChainError::KStepsNotWhole { n: 24, k: 16 });
     // Plain data is small: the largest variants are five `u32`s or a `u64` with a tag.
     assert!(core::mem::size_of::<Error>() <= 24);
     assert!(core::mem::size_of::<TmemError>() <= 16);
