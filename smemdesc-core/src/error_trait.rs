@@ -19,6 +19,8 @@ impl core::error::Error for IdescError {}
 
 impl core::error::Error for TensorMapError {}
 
+impl core::error::Error for crate::tma::Im2colError {}
+
 impl core::error::Error for StorageProblem {}
 
 impl core::error::Error for crate::pipeline::PipelineError {}

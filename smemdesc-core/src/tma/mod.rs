@@ -1,12 +1,19 @@
-//! TMA tensor maps (`cuTensorMapEncodeTiled` arguments) for a tile.
+//! TMA tensor maps: `cuTensorMapEncodeTiled` arguments (for a tile, or any tensor) and
+//! `cuTensorMapEncodeIm2col` arguments (convolution activations).
 
 pub(crate) mod grouped;
+pub(crate) mod im2col;
+pub(crate) mod im2col_check;
+pub(crate) mod im2col_error;
 pub(crate) mod tensor_map;
 pub(crate) mod tensor_map_check;
 pub(crate) mod tensor_map_error;
 pub(crate) mod tensor_map_types;
 
 pub use grouped::{GroupValues, GroupedMap, GroupedMapError, MAX_REWRITES};
+pub use im2col::{Im2colArgs, Im2colMap};
+pub use im2col_check::{IM2COL_MAX_CHANNELS, IM2COL_MAX_PIXELS};
+pub use im2col_error::{im2col_corner_range, Im2colArg, Im2colError};
 pub use tensor_map::{TensorMap, TensorMapArgs, TENSOR_MAP_MAX_BOX_BYTES};
 pub use tensor_map_error::{TensorMapArg, TensorMapError};
 pub use tensor_map_types::{
