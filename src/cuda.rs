@@ -45,6 +45,9 @@
 
 extern crate std;
 
+mod im2col;
+pub use im2col::{encode_im2col, encode_im2col_args, Im2colEncodeError};
+
 use crate::{
     GemmLaunch, TensorMap, TensorMapArgs, TensorMapDataType, TensorMapError, TensorMapInterleave,
     TensorMapL2Promotion, TensorMapOobFill, TensorMapSwizzle,

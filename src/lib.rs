@@ -155,14 +155,19 @@ pub mod mma {
 }
 
 pub mod tma {
-    //! TMA: the box plan that writes a tile's layout, and the tensor map
-    //! (`cuTensorMapEncodeTiled` arguments) that carries it.
+    //! TMA: the box plan that writes a tile's layout, the tensor map
+    //! (`cuTensorMapEncodeTiled` arguments) that carries it, and im2col maps
+    //! (`cuTensorMapEncodeIm2col` arguments) for convolution activations.
     //!
     //! ```
     //! use smemdesc::tma::{TmaSwizzle};
     //! use smemdesc::tile::SwizzleMode;
     //! assert_eq!(TmaSwizzle::of(SwizzleMode::B128).value(), 3);
     //! ```
+    pub use smemdesc_core::{
+        im2col_corner_range, Im2colArg, Im2colArgs, Im2colError, Im2colMap, IM2COL_MAX_CHANNELS,
+        IM2COL_MAX_PIXELS,
+    };
     pub use smemdesc_core::{
         TensorMap, TensorMapArg, TensorMapArgs, TensorMapDataType, TensorMapError,
         TensorMapInterleave, TensorMapL2Promotion, TensorMapOobFill, TensorMapSwizzle, TmaDataType,

@@ -253,10 +253,7 @@ impl core::fmt::Display for Im2colError {
                 write!(f, "{arg} = {rank}; legal for an im2col map: 3, 4 or 5")
             }
             Im2colError::CornerOutOfRange { value, rank, .. } => {
-                let (lo, hi) = match im2col_corner_range(rank) {
-                    Some(r) => r,
-                    None => (0, 0),
-                };
+                let (lo, hi) = im2col_corner_range(rank).unwrap_or_default();
                 write!(
                     f,
                     "{arg} = {value}; legal with tensorRank {rank}: {lo} to {hi}"
