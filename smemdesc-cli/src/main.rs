@@ -15,6 +15,10 @@
 //! * `smemdesc tmem --m 128 --n 256 --cta-group 1 --accum f32 --load 32x32b.x16 [--json]` — the
 //!   Tensor Memory accumulator, its allocation and the `tcgen05.ld` register map.
 //!
+//! * `smemdesc tensormap check --im2col FILE.tsv [--arch sm90]` (or `--tiled FILE.tsv`) — judges
+//!   tensor-map parameter sets in bulk by the rules of `cuTensorMapEncodeIm2col` /
+//!   `cuTensorMapEncodeTiled`: `id<TAB>ok` or `id<TAB>refused<TAB>reason` per row.
+//!
 //! * `smemdesc check-ptx kernel.ptx [--json]` — why a PTX module rustc wrote for nvptx64 would be
 //!   refused by the driver or is slow: extern calls (panics with their `file:line:col`), `.global`
 //!   tables, local memory. Exit status 1 when it finds any.
@@ -49,6 +53,7 @@ mod idesc;
 // The macro's grammar (a byte-identical copy of smemdesc-macros/src/pipeline_args.rs).
 #[allow(dead_code)]
 mod pipeline_args;
+mod tensormap;
 mod tile;
 mod tmem;
 
@@ -211,6 +216,12 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Check tensor-map parameter sets in bulk (`tensormap check --im2col FILE` or `--tiled
+    /// FILE`): one verdict per row, by the rules of cuTensorMapEncodeIm2col / cuTensorMapEncodeTiled.
+    Tensormap {
+        #[command(subcommand)]
+        command: tensormap::TensormapCommand,
+    },
 }
 
 /// What a command prints, and whether it found problems (`check-ptx`: exit status 1).
@@ -241,6 +252,7 @@ fn run(cli: Cli) -> Result<Outcome, CliError> {
 fn run_report(cli: Cli) -> Result<String, CliError> {
     match cli.command {
         Command::CheckPtx { file, json } => check_ptx::run(&file, json).map(|(text, _)| text),
+        Command::Tensormap { command } => tensormap::run(&command),
         Command::Decode {
             idesc: Some(text),
             kind,

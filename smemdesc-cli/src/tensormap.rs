@@ -1,0 +1,327 @@
+//! `smemdesc tensormap check --im2col FILE` / `--tiled FILE`: judges tensor-map parameter sets in
+//! bulk, one per row, by the core's rules (`Im2colMap::check` and `TensorMap::check`), and prints
+//! `id<TAB>ok` or `id<TAB>refused<TAB>reason` per row, so any toolchain can check its maps.
+
+use crate::CliError;
+use smemdesc_core::{
+    Arch, Im2colMap, TensorMap, TensorMapDataType, TensorMapInterleave, TensorMapL2Promotion,
+    TensorMapOobFill, TensorMapSwizzle,
+};
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+/// The 256-byte aligned base every row's `addr_off` is added to: `globalAddress = BASE +
+/// addr_off` (the address is only checked for alignment, never read).
+pub const ADDRESS_BASE: u64 = 0x7f00_0000_0000;
+
+/// The columns of an im2col row, in order.
+pub const IM2COL_COLUMNS: [&str; 15] = [
+    "id",
+    "dtype",
+    "rank",
+    "addr_off",
+    "dims",
+    "strides",
+    "lower",
+    "upper",
+    "channels",
+    "pixels",
+    "element_strides",
+    "interleave",
+    "swizzle",
+    "l2",
+    "oob",
+];
+
+/// The columns of a tiled row, in order.
+pub const TILED_COLUMNS: [&str; 12] = [
+    "id",
+    "dtype",
+    "rank",
+    "addr_off",
+    "dims",
+    "strides",
+    "box",
+    "element_strides",
+    "interleave",
+    "swizzle",
+    "l2",
+    "oob",
+];
+
+/// `smemdesc tensormap ...`.
+#[derive(clap::Subcommand, Debug)]
+pub enum TensormapCommand {
+    /// Judge tensor-map parameter sets, one per row of a TSV file, by every documented rule of
+    /// cuTensorMapEncodeIm2col (--im2col) or cuTensorMapEncodeTiled (--tiled), and the rules
+    /// measured on an H100. Prints `id<TAB>ok` or `id<TAB>refused<TAB>reason` per row.
+    ///
+    /// Rows are tab-separated; empty lines, lines starting with `#` and a header line whose first
+    /// field is `id` are skipped. Columns:
+    ///
+    /// --im2col: id dtype rank addr_off dims strides lower upper channels pixels element_strides
+    /// interleave swizzle l2 oob
+    ///
+    /// --tiled: id dtype rank addr_off dims strides box element_strides interleave swizzle l2 oob
+    ///
+    /// `id` is any text without a tab. Lists are comma-separated, innermost first (`-` for an
+    /// empty list): dims (elements; im2col: C, W, H, D, N) as many as rank; strides in bytes,
+    /// rank - 1 of them (the stride of dims 1, 2, ...); lower and upper the pixel-box corners,
+    /// rank - 2 of them, W first (signed); box the boxDim values, as many as rank;
+    /// element_strides as many as rank. `addr_off`: the global address is 0x7f0000000000 (256-byte
+    /// aligned) + addr_off. `channels` and `pixels`: channelsPerPixel and pixelsPerColumn. The
+    /// enumerations are the driver's integer codes: dtype a CUtensorMapDataType (0 UINT8 ... 9
+    /// BFLOAT16 ... 15 16U6_ALIGN16B), interleave a CUtensorMapInterleave (0 NONE, 1 16B, 2 32B),
+    /// swizzle a CUtensorMapSwizzle (0 NONE, 1 32B, 2 64B, 3 128B, 4-6 the 128B_ATOM modes), l2 a
+    /// CUtensorMapL2promotion (0 NONE, 1 64B, 2 128B, 3 256B), oob a CUtensorMapFloatOOBfill (0
+    /// NONE, 1 NAN_REQUEST_ZERO_FMA). Numbers are decimal, or hex with 0x (not the corners).
+    ///
+    /// A code outside its enumeration, or a rank the encoder refuses, is a refused row. A row that
+    /// cannot be read (a column missing, a malformed number, a list longer than its array or, for
+    /// a rank of 1 to 5, a list whose length does not match the rank) stops the command with exit
+    /// status 2, naming the line.
+    Check {
+        /// Judge im2col rows (cuTensorMapEncodeIm2col) from this file (`-`: standard input).
+        #[arg(
+            long,
+            value_name = "FILE",
+            conflicts_with = "tiled",
+            required_unless_present = "tiled"
+        )]
+        im2col: Option<PathBuf>,
+        /// Judge tiled rows (cuTensorMapEncodeTiled) from this file (`-`: standard input).
+        #[arg(long, value_name = "FILE")]
+        tiled: Option<PathBuf>,
+        /// The architecture of the context that would encode the maps: sm90 or sm100.
+        #[arg(long, default_value = "sm90", value_parser = crate::parse_arch_arg)]
+        arch: Arch,
+    },
+}
+
+/// Runs `smemdesc tensormap ...`: the report.
+pub fn run(cmd: &TensormapCommand) -> Result<String, CliError> {
+    let TensormapCommand::Check {
+        im2col,
+        tiled,
+        arch,
+    } = cmd;
+    let (path, im2col) = match (im2col, tiled) {
+        (Some(p), None) => (p, true),
+        (None, Some(p)) => (p, false),
+        _ => {
+            return Err(CliError(
+                "tensormap check needs exactly one of --im2col FILE and --tiled FILE".into(),
+            ))
+        }
+    };
+    let text = if path.as_os_str() == "-" {
+        std::io::read_to_string(std::io::stdin())
+            .map_err(|e| CliError(format!("cannot read standard input: {e}")))?
+    } else {
+        std::fs::read_to_string(path)
+            .map_err(|e| CliError(format!("cannot read {}: {e}", path.display())))?
+    };
+    check_text(&text, im2col, *arch).map_err(|e| CliError(format!("{}: {e}", path.display())))
+}
+
+/// Judges every row of `text`: the report, or the first unreadable row's line and reason.
+pub fn check_text(text: &str, im2col: bool, arch: Arch) -> Result<String, String> {
+    let mut out = String::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        if line.trim().is_empty() || line.starts_with('#') || line.split('\t').next() == Some("id")
+        {
+            continue;
+        }
+        let (id, verdict) =
+            check_row(line, im2col, arch).map_err(|e| format!("line {}: {e}", n + 1))?;
+        match verdict {
+            Ok(()) => writeln!(out, "{id}\tok"),
+            Err(reason) => writeln!(out, "{id}\trefused\t{reason}"),
+        }
+        .expect("writing to a String");
+    }
+    Ok(out)
+}
+
+/// One row: its id and verdict (`Err(reason)` for a refused map), or why it cannot be read.
+pub fn check_row(
+    line: &str,
+    im2col: bool,
+    arch: Arch,
+) -> Result<(String, Result<(), String>), String> {
+    let cols: Vec<&str> = line.split('\t').collect();
+    let names: &[&str] = if im2col {
+        &IM2COL_COLUMNS
+    } else {
+        &TILED_COLUMNS
+    };
+    if cols.len() != names.len() {
+        return Err(format!(
+            "{} columns, expected {} ({})",
+            cols.len(),
+            names.len(),
+            names.join(" ")
+        ));
+    }
+    let id = cols[0].to_string();
+    let col = |name: &str| cols[names.iter().position(|n| *n == name).expect("a column")];
+    let code = |name: &str| -> Result<u64, String> {
+        crate::parse_num(col(name)).map_err(|e| format!("{name}: {e}"))
+    };
+    let rank = u32::try_from(code("rank")?).map_err(|_| "rank: above 2^32".to_string())?;
+    let addr_off = code("addr_off")?;
+    let dims = list_u64(col("dims"), "dims", 5)?;
+    let strides = list_u64(col("strides"), "strides", 4)?;
+    let es = list_u32(col("element_strides"), "element_strides", 5)?;
+    let expect = |what: &str, len: usize, want: u32| -> Result<(), String> {
+        if (1..=5).contains(&rank) && len != want as usize {
+            return Err(format!(
+                "{what} has {len} entries; rank {rank} needs {want}"
+            ));
+        }
+        Ok(())
+    };
+    expect("dims", dims.len(), rank)?;
+    expect("strides", strides.len(), rank.saturating_sub(1))?;
+    expect("element_strides", es.len(), rank)?;
+    let dtype = code("dtype")?;
+    let il = code("interleave")?;
+    let sw = code("swizzle")?;
+    let l2 = code("l2")?;
+    let oob = code("oob")?;
+    let (lower, upper, inner) = if im2col {
+        let lower = list_i32(col("lower"), "lower")?;
+        let upper = list_i32(col("upper"), "upper")?;
+        expect("lower", lower.len(), rank.saturating_sub(2))?;
+        expect("upper", upper.len(), rank.saturating_sub(2))?;
+        let channels =
+            u32::try_from(code("channels")?).map_err(|_| "channels: above 2^32".to_string())?;
+        let pixels =
+            u32::try_from(code("pixels")?).map_err(|_| "pixels: above 2^32".to_string())?;
+        (lower, upper, vec![channels, pixels])
+    } else {
+        let b = list_u32(col("box"), "box", 5)?;
+        expect("box", b.len(), rank)?;
+        (Vec::new(), Vec::new(), b)
+    };
+    let Some(address) = ADDRESS_BASE.checked_add(addr_off) else {
+        return Err("addr_off: the address overflows 64 bits".into());
+    };
+    let opts = match options(dtype, il, sw, l2, oob) {
+        Ok(o) => o,
+        Err(reason) => return Ok((id, Err(reason))),
+    };
+    let verdict = if im2col {
+        let mut m = Im2colMap::new(arch, opts.0, rank)
+            .address(address)
+            .channels_per_pixel(inner[0])
+            .pixels_per_column(inner[1])
+            .interleave(opts.1)
+            .swizzle(opts.2)
+            .l2_promotion(opts.3)
+            .oob_fill(opts.4);
+        for (i, &d) in dims.iter().enumerate() {
+            m = m.dim(i as u32, d);
+        }
+        for (i, &s) in strides.iter().enumerate() {
+            m = m.stride(i as u32, s);
+        }
+        for (i, (&l, &u)) in lower.iter().zip(&upper).enumerate() {
+            m = m.lower(i as u32, l).upper(i as u32, u);
+        }
+        for (i, &e) in es.iter().enumerate() {
+            m = m.element_stride(i as u32, e);
+        }
+        m.try_args().map(|_| ()).map_err(|e| e.to_string())
+    } else {
+        let mut m = TensorMap::new(arch, opts.0, rank)
+            .address(address)
+            .interleave(opts.1)
+            .swizzle(opts.2)
+            .l2_promotion(opts.3)
+            .oob_fill(opts.4);
+        for (i, &d) in dims.iter().enumerate() {
+            m = m.dim(i as u32, d);
+        }
+        for (i, &s) in strides.iter().enumerate() {
+            m = m.stride(i as u32, s);
+        }
+        for (i, (&b, &e)) in inner.iter().zip(&es).enumerate() {
+            m = m.box_dim(i as u32, b).element_stride(i as u32, e);
+        }
+        m.try_args().map(|_| ()).map_err(|e| e.to_string())
+    };
+    Ok((id, verdict))
+}
+
+type Options = (
+    TensorMapDataType,
+    TensorMapInterleave,
+    TensorMapSwizzle,
+    TensorMapL2Promotion,
+    TensorMapOobFill,
+);
+
+/// The enumerations from their codes, or the refusal of the first code outside its enumeration.
+fn options(dtype: u64, il: u64, sw: u64, l2: u64, oob: u64) -> Result<Options, String> {
+    let bad = |name: &str, ty: &str, v: u64, max: usize| {
+        format!("{name} = {v} is not a {ty} value; legal: 0 to {max}")
+    };
+    let t = u32::try_from(dtype)
+        .ok()
+        .and_then(TensorMapDataType::from_value)
+        .ok_or_else(|| bad("tensorDataType", "CUtensorMapDataType", dtype, 15))?;
+    let i = *TensorMapInterleave::ALL
+        .get(il as usize)
+        .ok_or_else(|| bad("interleave", "CUtensorMapInterleave", il, 2))?;
+    let s = u32::try_from(sw)
+        .ok()
+        .and_then(TensorMapSwizzle::from_value)
+        .ok_or_else(|| bad("swizzle", "CUtensorMapSwizzle", sw, 6))?;
+    let l = *TensorMapL2Promotion::ALL
+        .get(l2 as usize)
+        .ok_or_else(|| bad("l2Promotion", "CUtensorMapL2promotion", l2, 3))?;
+    let o = *TensorMapOobFill::ALL
+        .get(oob as usize)
+        .ok_or_else(|| bad("oobFill", "CUtensorMapFloatOOBfill", oob, 1))?;
+    Ok((t, i, s, l, o))
+}
+
+/// The entries of a comma-separated list (`-` or nothing: none).
+fn entries(s: &str) -> impl Iterator<Item = &str> {
+    let s = s.trim();
+    let none = s.is_empty() || s == "-";
+    s.split(',').filter(move |_| !none).map(str::trim)
+}
+
+fn list_u64(s: &str, name: &str, max: usize) -> Result<Vec<u64>, String> {
+    let v = entries(s)
+        .map(|e| crate::parse_num(e).map_err(|err| format!("{name}: {err}")))
+        .collect::<Result<Vec<u64>, String>>()?;
+    if v.len() > max {
+        return Err(format!("{name} has {} entries; at most {max}", v.len()));
+    }
+    Ok(v)
+}
+
+fn list_u32(s: &str, name: &str, max: usize) -> Result<Vec<u32>, String> {
+    list_u64(s, name, max)?
+        .into_iter()
+        .map(|x| u32::try_from(x).map_err(|_| format!("{name}: {x} does not fit in 32 bits")))
+        .collect()
+}
+
+fn list_i32(s: &str, name: &str) -> Result<Vec<i32>, String> {
+    let v = entries(s)
+        .map(|e| {
+            e.parse::<i32>().map_err(|err| {
+                format!("{name}: malformed offset `{e}` ({err}); expected a signed 32-bit decimal")
+            })
+        })
+        .collect::<Result<Vec<i32>, String>>()?;
+    if v.len() > 3 {
+        return Err(format!("{name} has {} entries; at most 3", v.len()));
+    }
+    Ok(v)
+}
