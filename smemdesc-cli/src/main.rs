@@ -53,7 +53,8 @@ mod idesc;
 // The macro's grammar (a byte-identical copy of smemdesc-macros/src/pipeline_args.rs).
 #[allow(dead_code)]
 mod pipeline_args;
-mod tensormap;
+// `pub(crate)`: `gpu/` (which includes this file) judges the same rows against the driver.
+pub(crate) mod tensormap;
 mod tile;
 mod tmem;
 

@@ -4,8 +4,8 @@
 
 use crate::CliError;
 use smemdesc_core::{
-    Arch, Im2colMap, TensorMap, TensorMapDataType, TensorMapInterleave, TensorMapL2Promotion,
-    TensorMapOobFill, TensorMapSwizzle,
+    Arch, Im2colError, Im2colMap, TensorMap, TensorMapDataType, TensorMapError,
+    TensorMapInterleave, TensorMapL2Promotion, TensorMapOobFill, TensorMapSwizzle,
 };
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -93,9 +93,14 @@ pub enum TensormapCommand {
         #[arg(long, value_name = "FILE")]
         tiled: Option<PathBuf>,
         /// The architecture of the context that would encode the maps: sm90 or sm100.
-        #[arg(long, default_value = "sm90", value_parser = crate::parse_arch_arg)]
+        #[arg(long, default_value = "sm90", value_parser = parse_arch)]
         arch: Arch,
     },
+}
+
+/// `--arch`: sm90 or sm100 (the names `Arch::from_name` reads).
+fn parse_arch(s: &str) -> Result<Arch, String> {
+    Arch::from_name(s).ok_or_else(|| format!("unknown arch `{s}`; legal: sm90, sm100"))
 }
 
 /// Runs `smemdesc tensormap ...`: the report.
@@ -150,6 +155,79 @@ pub fn check_row(
     im2col: bool,
     arch: Arch,
 ) -> Result<(String, Result<(), String>), String> {
+    let row = parse_row(line, im2col)?;
+    let verdict = row.verdict(im2col, arch).map_err(|r| r.to_string());
+    Ok((row.id, verdict))
+}
+
+/// One row as read: the values as given (lists as long as the row has them), the enumerations
+/// as their integer codes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Row {
+    /// The row's `id`.
+    pub id: String,
+    /// `tensorRank`.
+    pub rank: u32,
+    /// `globalAddress`: [`ADDRESS_BASE`] + `addr_off`.
+    pub address: u64,
+    /// `globalDim`.
+    pub dims: Vec<u64>,
+    /// `globalStrides`.
+    pub strides: Vec<u64>,
+    /// `pixelBoxLowerCorner` (im2col rows).
+    pub lower: Vec<i32>,
+    /// `pixelBoxUpperCorner` (im2col rows).
+    pub upper: Vec<i32>,
+    /// `channelsPerPixel` (im2col rows).
+    pub channels: u32,
+    /// `pixelsPerColumn` (im2col rows).
+    pub pixels: u32,
+    /// `boxDim` (tiled rows).
+    pub box_dim: Vec<u32>,
+    /// `elementStrides`.
+    pub element_strides: Vec<u32>,
+    /// The codes of dtype, interleave, swizzle, l2 and oob.
+    pub codes: [u64; 5],
+}
+
+/// The enumerations of a row.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Options {
+    /// `tensorDataType`.
+    pub data_type: TensorMapDataType,
+    /// `interleave`.
+    pub interleave: TensorMapInterleave,
+    /// `swizzle`.
+    pub swizzle: TensorMapSwizzle,
+    /// `l2Promotion`.
+    pub l2: TensorMapL2Promotion,
+    /// `oobFill`.
+    pub oob: TensorMapOobFill,
+}
+
+/// Why a row's map is refused: a code outside its enumeration, or a rule of the core.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Refusal {
+    /// An enumeration code that is not one of the driver's values.
+    Code(String),
+    /// A rule of `cuTensorMapEncodeIm2col`.
+    Im2col(Im2colError),
+    /// A rule of `cuTensorMapEncodeTiled`.
+    Tiled(TensorMapError),
+}
+
+impl std::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Refusal::Code(s) => f.write_str(s),
+            Refusal::Im2col(e) => e.fmt(f),
+            Refusal::Tiled(e) => e.fmt(f),
+        }
+    }
+}
+
+/// Reads one row (`im2col`: the im2col columns, else the tiled ones).
+pub fn parse_row(line: &str, im2col: bool) -> Result<Row, String> {
     let cols: Vec<&str> = line.split('\t').collect();
     let names: &[&str] = if im2col {
         &IM2COL_COLUMNS
@@ -164,16 +242,14 @@ pub fn check_row(
             names.join(" ")
         ));
     }
-    let id = cols[0].to_string();
     let col = |name: &str| cols[names.iter().position(|n| *n == name).expect("a column")];
     let code = |name: &str| -> Result<u64, String> {
         crate::parse_num(col(name)).map_err(|e| format!("{name}: {e}"))
     };
-    let rank = u32::try_from(code("rank")?).map_err(|_| "rank: above 2^32".to_string())?;
-    let addr_off = code("addr_off")?;
-    let dims = list_u64(col("dims"), "dims", 5)?;
-    let strides = list_u64(col("strides"), "strides", 4)?;
-    let es = list_u32(col("element_strides"), "element_strides", 5)?;
+    let small = |name: &str| -> Result<u32, String> {
+        u32::try_from(code(name)?).map_err(|_| format!("{name}: does not fit in 32 bits"))
+    };
+    let rank = small("rank")?;
     let expect = |what: &str, len: usize, want: u32| -> Result<(), String> {
         if (1..=5).contains(&rank) && len != want as usize {
             return Err(format!(
@@ -182,110 +258,143 @@ pub fn check_row(
         }
         Ok(())
     };
+    let dims = list_u64(col("dims"), "dims", 5)?;
     expect("dims", dims.len(), rank)?;
+    let strides = list_u64(col("strides"), "strides", 4)?;
     expect("strides", strides.len(), rank.saturating_sub(1))?;
-    expect("element_strides", es.len(), rank)?;
-    let dtype = code("dtype")?;
-    let il = code("interleave")?;
-    let sw = code("swizzle")?;
-    let l2 = code("l2")?;
-    let oob = code("oob")?;
-    let (lower, upper, inner) = if im2col {
-        let lower = list_i32(col("lower"), "lower")?;
-        let upper = list_i32(col("upper"), "upper")?;
-        expect("lower", lower.len(), rank.saturating_sub(2))?;
-        expect("upper", upper.len(), rank.saturating_sub(2))?;
-        let channels =
-            u32::try_from(code("channels")?).map_err(|_| "channels: above 2^32".to_string())?;
-        let pixels =
-            u32::try_from(code("pixels")?).map_err(|_| "pixels: above 2^32".to_string())?;
-        (lower, upper, vec![channels, pixels])
+    let element_strides = list_u32(col("element_strides"), "element_strides", 5)?;
+    expect("element_strides", element_strides.len(), rank)?;
+    let address = ADDRESS_BASE
+        .checked_add(code("addr_off")?)
+        .ok_or("addr_off: the address overflows 64 bits")?;
+    let codes = [
+        code("dtype")?,
+        code("interleave")?,
+        code("swizzle")?,
+        code("l2")?,
+        code("oob")?,
+    ];
+    let mut row = Row {
+        id: cols[0].to_string(),
+        rank,
+        address,
+        dims,
+        strides,
+        lower: Vec::new(),
+        upper: Vec::new(),
+        channels: 0,
+        pixels: 0,
+        box_dim: Vec::new(),
+        element_strides,
+        codes,
+    };
+    if im2col {
+        row.lower = list_i32(col("lower"), "lower")?;
+        expect("lower", row.lower.len(), rank.saturating_sub(2))?;
+        row.upper = list_i32(col("upper"), "upper")?;
+        expect("upper", row.upper.len(), rank.saturating_sub(2))?;
+        if row.lower.len() != row.upper.len() {
+            return Err("lower and upper have different lengths".into());
+        }
+        row.channels = small("channels")?;
+        row.pixels = small("pixels")?;
     } else {
-        let b = list_u32(col("box"), "box", 5)?;
-        expect("box", b.len(), rank)?;
-        (Vec::new(), Vec::new(), b)
-    };
-    let Some(address) = ADDRESS_BASE.checked_add(addr_off) else {
-        return Err("addr_off: the address overflows 64 bits".into());
-    };
-    let opts = match options(dtype, il, sw, l2, oob) {
-        Ok(o) => o,
-        Err(reason) => return Ok((id, Err(reason))),
-    };
-    let verdict = if im2col {
-        let mut m = Im2colMap::new(arch, opts.0, rank)
-            .address(address)
-            .channels_per_pixel(inner[0])
-            .pixels_per_column(inner[1])
-            .interleave(opts.1)
-            .swizzle(opts.2)
-            .l2_promotion(opts.3)
-            .oob_fill(opts.4);
-        for (i, &d) in dims.iter().enumerate() {
-            m = m.dim(i as u32, d);
-        }
-        for (i, &s) in strides.iter().enumerate() {
-            m = m.stride(i as u32, s);
-        }
-        for (i, (&l, &u)) in lower.iter().zip(&upper).enumerate() {
-            m = m.lower(i as u32, l).upper(i as u32, u);
-        }
-        for (i, &e) in es.iter().enumerate() {
-            m = m.element_stride(i as u32, e);
-        }
-        m.try_args().map(|_| ()).map_err(|e| e.to_string())
-    } else {
-        let mut m = TensorMap::new(arch, opts.0, rank)
-            .address(address)
-            .interleave(opts.1)
-            .swizzle(opts.2)
-            .l2_promotion(opts.3)
-            .oob_fill(opts.4);
-        for (i, &d) in dims.iter().enumerate() {
-            m = m.dim(i as u32, d);
-        }
-        for (i, &s) in strides.iter().enumerate() {
-            m = m.stride(i as u32, s);
-        }
-        for (i, (&b, &e)) in inner.iter().zip(&es).enumerate() {
-            m = m.box_dim(i as u32, b).element_stride(i as u32, e);
-        }
-        m.try_args().map(|_| ()).map_err(|e| e.to_string())
-    };
-    Ok((id, verdict))
+        row.box_dim = list_u32(col("box"), "box", 5)?;
+        expect("box", row.box_dim.len(), rank)?;
+    }
+    Ok(row)
 }
 
-type Options = (
-    TensorMapDataType,
-    TensorMapInterleave,
-    TensorMapSwizzle,
-    TensorMapL2Promotion,
-    TensorMapOobFill,
-);
+impl Row {
+    /// The enumerations, or the refusal of the first code outside its enumeration.
+    pub fn options(&self) -> Result<Options, Refusal> {
+        let [dtype, il, sw, l2, oob] = self.codes;
+        let bad = |name: &str, ty: &str, v: u64, max: usize| {
+            Refusal::Code(format!(
+                "{name} = {v} is not a {ty} value; legal: 0 to {max}"
+            ))
+        };
+        Ok(Options {
+            data_type: u32::try_from(dtype)
+                .ok()
+                .and_then(TensorMapDataType::from_value)
+                .ok_or_else(|| bad("tensorDataType", "CUtensorMapDataType", dtype, 15))?,
+            interleave: *TensorMapInterleave::ALL
+                .get(il as usize)
+                .ok_or_else(|| bad("interleave", "CUtensorMapInterleave", il, 2))?,
+            swizzle: u32::try_from(sw)
+                .ok()
+                .and_then(TensorMapSwizzle::from_value)
+                .ok_or_else(|| bad("swizzle", "CUtensorMapSwizzle", sw, 6))?,
+            l2: *TensorMapL2Promotion::ALL
+                .get(l2 as usize)
+                .ok_or_else(|| bad("l2Promotion", "CUtensorMapL2promotion", l2, 3))?,
+            oob: *TensorMapOobFill::ALL
+                .get(oob as usize)
+                .ok_or_else(|| bad("oobFill", "CUtensorMapFloatOOBfill", oob, 1))?,
+        })
+    }
 
-/// The enumerations from their codes, or the refusal of the first code outside its enumeration.
-fn options(dtype: u64, il: u64, sw: u64, l2: u64, oob: u64) -> Result<Options, String> {
-    let bad = |name: &str, ty: &str, v: u64, max: usize| {
-        format!("{name} = {v} is not a {ty} value; legal: 0 to {max}")
-    };
-    let t = u32::try_from(dtype)
-        .ok()
-        .and_then(TensorMapDataType::from_value)
-        .ok_or_else(|| bad("tensorDataType", "CUtensorMapDataType", dtype, 15))?;
-    let i = *TensorMapInterleave::ALL
-        .get(il as usize)
-        .ok_or_else(|| bad("interleave", "CUtensorMapInterleave", il, 2))?;
-    let s = u32::try_from(sw)
-        .ok()
-        .and_then(TensorMapSwizzle::from_value)
-        .ok_or_else(|| bad("swizzle", "CUtensorMapSwizzle", sw, 6))?;
-    let l = *TensorMapL2Promotion::ALL
-        .get(l2 as usize)
-        .ok_or_else(|| bad("l2Promotion", "CUtensorMapL2promotion", l2, 3))?;
-    let o = *TensorMapOobFill::ALL
-        .get(oob as usize)
-        .ok_or_else(|| bad("oobFill", "CUtensorMapFloatOOBfill", oob, 1))?;
-    Ok((t, i, s, l, o))
+    /// The row's im2col map for a context of `arch`.
+    pub fn im2col_map(&self, arch: Arch, o: &Options) -> Im2colMap {
+        let mut m = Im2colMap::new(arch, o.data_type, self.rank)
+            .address(self.address)
+            .channels_per_pixel(self.channels)
+            .pixels_per_column(self.pixels)
+            .interleave(o.interleave)
+            .swizzle(o.swizzle)
+            .l2_promotion(o.l2)
+            .oob_fill(o.oob);
+        for (i, &d) in self.dims.iter().enumerate() {
+            m = m.dim(i as u32, d);
+        }
+        for (i, &s) in self.strides.iter().enumerate() {
+            m = m.stride(i as u32, s);
+        }
+        for (i, (&l, &u)) in self.lower.iter().zip(&self.upper).enumerate() {
+            m = m.lower(i as u32, l).upper(i as u32, u);
+        }
+        for (i, &e) in self.element_strides.iter().enumerate() {
+            m = m.element_stride(i as u32, e);
+        }
+        m
+    }
+
+    /// The row's tiled map for a context of `arch`.
+    pub fn tiled_map(&self, arch: Arch, o: &Options) -> TensorMap {
+        let mut m = TensorMap::new(arch, o.data_type, self.rank)
+            .address(self.address)
+            .interleave(o.interleave)
+            .swizzle(o.swizzle)
+            .l2_promotion(o.l2)
+            .oob_fill(o.oob);
+        for (i, &d) in self.dims.iter().enumerate() {
+            m = m.dim(i as u32, d);
+        }
+        for (i, &s) in self.strides.iter().enumerate() {
+            m = m.stride(i as u32, s);
+        }
+        for (i, (&b, &e)) in self.box_dim.iter().zip(&self.element_strides).enumerate() {
+            m = m.box_dim(i as u32, b).element_stride(i as u32, e);
+        }
+        m
+    }
+
+    /// The verdict on the row's map (`im2col`: an im2col map, else a tiled one).
+    pub fn verdict(&self, im2col: bool, arch: Arch) -> Result<(), Refusal> {
+        let o = self.options()?;
+        if im2col {
+            self.im2col_map(arch, &o)
+                .try_args()
+                .map(|_| ())
+                .map_err(Refusal::Im2col)
+        } else {
+            self.tiled_map(arch, &o)
+                .try_args()
+                .map(|_| ())
+                .map_err(Refusal::Tiled)
+        }
+    }
 }
 
 /// The entries of a comma-separated list (`-` or nothing: none).
