@@ -20,6 +20,8 @@ mod gemm_plan;
 mod gemm_tiles;
 mod gen;
 mod header;
+mod im2col_gen;
+mod im2col_set;
 mod placement;
 mod plan;
 mod report;
@@ -46,6 +48,15 @@ pub(crate) struct Opts {
     pub(crate) iters: u32,
     /// Tensor-map parameter sets to judge against the driver (`--tensor-maps N`; 0 skips).
     pub(crate) tensor_maps: u64,
+    /// The im2col driver set to judge instead of everything else (`--im2col-set N`: N generated
+    /// rows; `--im2col-judge FILE`: the rows of FILE).
+    pub(crate) im2col: Option<Im2colRows>,
+}
+
+/// Where the im2col driver set's rows come from.
+pub(crate) enum Im2colRows {
+    Generated(usize),
+    File(PathBuf),
 }
 
 fn parse() -> Opts {
@@ -68,6 +79,7 @@ fn parse() -> Opts {
         warmup_s: 2.0,
         iters: 100,
         tensor_maps: 200_000,
+        im2col: None,
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
@@ -98,6 +110,42 @@ fn parse() -> Opts {
             "--tensor-maps" => {
                 i += 1;
                 o.tensor_maps = args[i].parse().expect("--tensor-maps N");
+            }
+            "--im2col-set" => {
+                i += 1;
+                o.im2col = Some(Im2colRows::Generated(
+                    args[i].parse().expect("--im2col-set N"),
+                ));
+            }
+            "--im2col-judge" => {
+                i += 1;
+                o.im2col = Some(Im2colRows::File(PathBuf::from(&args[i])));
+            }
+            "--im2col-gen" => {
+                // Write N generated im2col rows (no GPU needed) and exit.
+                let n: usize = args[i + 1].parse().expect("--im2col-gen N FILE");
+                std::fs::write(&args[i + 2], im2col_gen::rows(n)).expect("--im2col-gen N FILE");
+                std::process::exit(0);
+            }
+            "--im2col-compare" => {
+                // Compare verdict files (no GPU needed): ROWS OURS DRIVER ARCH.
+                let read = |k: usize| {
+                    std::fs::read_to_string(&args[i + k]).unwrap_or_else(|e| {
+                        panic!(
+                            "--im2col-compare ROWS OURS DRIVER ARCH: {}: {e}",
+                            args[i + k]
+                        )
+                    })
+                };
+                let arch = smemdesc::Arch::from_name(&args[i + 4]).expect("ARCH: sm90 or sm100");
+                match im2col_set::compare(&read(1), &read(2), &read(3), arch) {
+                    Ok(j) => print!("{j}"),
+                    Err(e) => {
+                        eprintln!("--im2col-compare: {e}");
+                        std::process::exit(2);
+                    }
+                }
+                std::process::exit(0);
             }
             "--size" => {
                 i += 1;
@@ -132,7 +180,7 @@ fn parse() -> Opts {
             }
             "-h" | "--help" => {
                 println!(
-                    "smemdesc-gpu [--out DIR] [--skip-check] [--skip-gemm] [--no-cublas] [--group-m N,N..] [--size N] [--variants K,K..] [--rounds N] [--tensor-maps N] [--list] [--emit DIR]"
+                    "smemdesc-gpu [--out DIR] [--skip-check] [--skip-gemm] [--no-cublas] [--group-m N,N..] [--size N] [--variants K,K..] [--rounds N] [--tensor-maps N] [--list] [--emit DIR] | --im2col-set N [--out DIR] | --im2col-judge ROWS [--out DIR] | --im2col-gen N FILE | --im2col-compare ROWS OURS DRIVER ARCH"
                 );
                 std::process::exit(0);
             }
@@ -163,6 +211,38 @@ fn main() {
         "{} (sm_{}{}, {} SMs, driver {})",
         gpu.name, gpu.cc.0, gpu.cc.1, gpu.sms, gpu.driver
     );
+    if let Some(src) = &o.im2col {
+        let rows = match src {
+            Im2colRows::Generated(n) => im2col_gen::rows(*n),
+            Im2colRows::File(p) => std::fs::read_to_string(p)
+                .unwrap_or_else(|e| panic!("--im2col-judge {}: {e}", p.display())),
+        };
+        let arch = if gpu.cc.0 >= 10 {
+            smemdesc::Arch::Sm100
+        } else {
+            smemdesc::Arch::Sm90
+        };
+        match im2col_set::run(&rows, &o.out, arch) {
+            Ok(j) => {
+                let j = j.replacen(
+                    '{',
+                    &format!(
+                        "{{\"device\": \"{}\", \"driver\": {}, ",
+                        gpu.name, gpu.driver
+                    ),
+                    1,
+                );
+                std::fs::write(o.out.join("im2col_driver_set.json"), &j).unwrap();
+                print!("{j}");
+                println!("im2col driver set in {}", o.out.display());
+            }
+            Err(e) => {
+                eprintln!("im2col driver set: {e}");
+                std::process::exit(2);
+            }
+        }
+        return;
+    }
     let mut log = String::new();
     let checks = if o.check {
         match checks::run_checks(&work, &mut log) {
