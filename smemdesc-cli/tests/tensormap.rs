@@ -204,3 +204,40 @@ fn stdin_and_header() {
     assert!(out.status.success());
     assert_eq!(String::from_utf8_lossy(&out.stdout), "x\tok\n");
 }
+
+/// The guide's example (docs/guide/cli.md) is real output, run from the repository root as it
+/// is written.
+#[test]
+fn guide_example_is_real() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let guide = std::fs::read_to_string(root.join("docs/guide/cli.md")).unwrap();
+    let cmd = "$ smemdesc tensormap check --im2col smemdesc-cli/tests/data/im2col.tsv; echo \"exit $?\"\n";
+    let block = guide
+        .split(cmd)
+        .nth(1)
+        .expect("the guide shows the example");
+    let documented = block.split("```").next().unwrap();
+    let out = smemdesc()
+        .args([
+            "tensormap",
+            "check",
+            "--im2col",
+            "smemdesc-cli/tests/data/im2col.tsv",
+        ])
+        .current_dir(&root)
+        .output()
+        .unwrap();
+    let got = format!(
+        "{}exit {}\n",
+        String::from_utf8_lossy(&out.stdout),
+        out.status.code().unwrap()
+    );
+    assert_eq!(got, documented);
+    // the fixture's verdicts, by the documented rules: legal; rank-4 corner -129 < -128; 128 bf16
+    // channels = 256 B > the 128B swizzle span; 1025 > 1024 pixels; W 56 + -56 - 0 = 0 (empty box)
+    let v: Vec<&str> = documented
+        .lines()
+        .map(|l| l.split('\t').nth(1).unwrap_or(""))
+        .collect();
+    assert_eq!(v, ["ok", "refused", "refused", "refused", "refused", ""]);
+}

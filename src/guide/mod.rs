@@ -10,13 +10,13 @@
 //! | [`storage`] | `#[smem_storage]`: one CTA's shared memory, placement of tiles (where the swizzle is anchored) |
 //! | [`instruction`] | `#[smem_mma]`: pairing A and B, the `wgmma` mnemonic and immediates, the tcgen05 instruction descriptor |
 //! | [`kernel`] | a Rust `nvptx64` kernel: toolchain, dynamic shared memory, TMA and the descriptor loop, the host launch |
-//! | [`host`] | tensor maps (`cuTensorMapEncodeTiled`) in the core, the `cudarc` feature, launch sizes |
+//! | [`host`] | tensor maps (`cuTensorMapEncodeTiled`, `cuTensorMapEncodeIm2col`) in the core, the `cudarc` feature, launch sizes |
 //! | [`blackwell`] | sm100: fp6/fp4 in shared memory, block-scale factors, Tensor Memory |
 //! | [`epilogue`] | the epilogue's C/D tile (`#[smem_epilogue_tile]`), clusters and TMA multicast |
 //! | [`pipeline`] | `#[smem_pipeline]`: the mbarrier protocol derived and checked, its typed handles, the exhaustive model |
 //! | [`grouped`] | grouped (MoE) GEMM: tensor maps rewritten in the kernel, the ordering as types, the schedule |
 //! | [`fragments`] | register fragments: `ldmatrix`, `mma.sync`, the `wgmma` accumulator, bank conflicts |
-//! | [`cli`] | the `smemdesc` command: `decode`, `tile`, `draw`, `idesc` |
+//! | [`cli`] | the `smemdesc` command: `decode`, `tile`, `draw`, `idesc`, `tensormap check` |
 //! | [`header`] | `smemdesc header`: tiles, pairs and storages as a C/C++ header |
 //! | [`correctness`] | the facts smemdesc settles and how every number is checked |
 //!
