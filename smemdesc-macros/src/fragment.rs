@@ -53,6 +53,8 @@ struct FragDecl {
     k: u32,
     num: u32,
     writer: Option<Writer>,
+    /// Whether every reader instruction is conflict-free (the bank walk, run once).
+    reader_free: bool,
 }
 
 fn parse_writer(s: &str) -> Option<Writer> {
@@ -213,9 +215,19 @@ fn parse(input: TokenStream, site: Span) -> Result<FragDecl, syn::Error> {
         syn::Error::new(span, e.to_string())
     })?;
     let writer_v = writer.map(|w| w.value);
+    // The reader's bank walk, once per declaration (the macro runs unoptimised in a debug build).
+    // A swizzle `LdmatrixTile::new` chose is the first whose reader it found conflict-free; a
+    // given one, or the unswizzled fallback, is walked here.
+    let chosen = swizzle.and_then(|s| s.value).is_none();
+    let reader_checked = if chosen && t.layout().swizzle.is_swizzled() {
+        Ok(())
+    } else {
+        t.check_reader()
+    };
+    let reader_free = reader_checked.is_ok();
     if cf.is_some_and(|c| c.value) {
         let span = cf.map_or(site, |c| c.span);
-        let reader_res = t.check_reader();
+        let reader_res = reader_checked;
         let writer_res = writer_v.map_or(Ok(()), |w| t.check_writer(w));
         if let Err(e) = reader_res.and(writer_res) {
             return Err(syn::Error::new(
@@ -251,6 +263,7 @@ fn parse(input: TokenStream, site: Span) -> Result<FragDecl, syn::Error> {
         k,
         num,
         writer: writer_v,
+        reader_free,
     })
 }
 
@@ -333,7 +346,7 @@ pub(crate) fn expand(
         },
         if trans { ".trans" } else { "" }
     );
-    let reader_free = d.tile.check_reader().is_ok();
+    let reader_free = d.reader_free;
     let writer_items = match d.writer {
         Some(w) => {
             let issues = d.tile.writer_issues(w).unwrap_or(0);

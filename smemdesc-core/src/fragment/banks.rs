@@ -182,32 +182,26 @@ pub const fn bank_report(access: WarpAccess, addrs: &[u32; 32]) -> BankReport {
     let mut ph = 0;
     while ph < phases {
         let lo = ph * per;
-        // distinct words per bank in this phase
+        // Distinct words per bank in this phase. A lane's words are the aligned block
+        // `[base, base + words)` (its address rounded down to the access width), so two lanes'
+        // blocks are the same block or disjoint: a lane adds its words unless an earlier lane of
+        // the phase has the same block.
         let mut count = [0u32; 32];
         let mut l = lo;
         while l < lo + per {
             let base = (addrs[l as usize] / align) * align / 4;
-            let mut w = 0;
-            while w < words {
-                let word = base + w;
-                // first occurrence of this word in the phase?
-                let mut seen = false;
-                let mut l2 = lo;
-                while l2 <= l && !seen {
-                    let b2 = (addrs[l2 as usize] / align) * align / 4;
-                    let mut w2 = 0;
-                    while w2 < words {
-                        if (l2 < l || w2 < w) && b2 + w2 == word {
-                            seen = true;
-                        }
-                        w2 += 1;
-                    }
-                    l2 += 1;
+            let mut seen = false;
+            let mut l2 = lo;
+            while l2 < l && !seen {
+                seen = (addrs[l2 as usize] / align) * align / 4 == base;
+                l2 += 1;
+            }
+            if !seen {
+                let mut w = 0;
+                while w < words {
+                    count[((base + w) % 32) as usize] += 1;
+                    w += 1;
                 }
-                if !seen {
-                    count[(word % 32) as usize] += 1;
-                }
-                w += 1;
             }
             l += 1;
         }
