@@ -75,7 +75,9 @@ pub use pairing::{MmaPair, Mnemonic, PairOptions};
 pub use scale::{ScaleDecl, ScaleTile, SCALE_ATOM_BYTES, SCALE_ATOM_FACTORS, SCALE_ATOM_ROWS};
 pub use smem::{emulate_address, emulate_store, emulate_value};
 pub use smem::{Absolute, PlacedTile, Placement, PlacementModel, Relative};
-pub use smem::{Mbarrier, StorageLayout, StorageMember, StorageProblem, DYNAMIC_SMEM_BASE_ALIGN};
+pub use smem::{
+    Mbarrier, MemberTile, StorageLayout, StorageMember, StorageProblem, DYNAMIC_SMEM_BASE_ALIGN,
+};
 pub use tile::{select_swizzle, TileLayout, TileSpec};
 pub use tile::{SmemForm, ValueOffset};
 pub use tile::{TileDecl, TilePlan};

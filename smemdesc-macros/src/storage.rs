@@ -396,10 +396,10 @@ fn emit(st: &syn::DeriveInput, arch: &TokenStream, members: &[Member]) -> TokenS
             pub const #off: u32 = Self::LAYOUT.offset(#i);
             #(#cfg)*
             #[doc = "Bytes of the member."]
-            pub const #bytes: u32 = Self::LAYOUT.member(#i).bytes;
+            pub const #bytes: u32 = Self::LAYOUT.member_bytes(#i);
             #(#cfg)*
             #[doc = "Alignment of the member's offset."]
-            pub const #align_c: u32 = Self::LAYOUT.member(#i).align;
+            pub const #align_c: u32 = Self::LAYOUT.member_align(#i);
             #(#cfg)*
             #[doc = "Pointer to the member from the storage base pointer (which must be aligned to `ALIGN`; see `aligned_base`)."]
             #[inline]

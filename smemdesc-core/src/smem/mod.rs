@@ -9,5 +9,5 @@ pub use emulator::{emulate_address, emulate_store, emulate_value};
 pub use placement::__place_check;
 pub use placement::{Absolute, PlacedTile, Placement, PlacementModel, Relative};
 pub use storage::{
-    Mbarrier, StorageLayout, StorageMember, StorageProblem, DYNAMIC_SMEM_BASE_ALIGN,
+    Mbarrier, MemberTile, StorageLayout, StorageMember, StorageProblem, DYNAMIC_SMEM_BASE_ALIGN,
 };

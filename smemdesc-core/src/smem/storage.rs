@@ -53,8 +53,8 @@ pub struct StorageMember {
     pub bytes: u32,
     /// Alignment of its offset (a power of two).
     pub align: u32,
-    /// The operand tile, for tile members.
-    pub tile: Option<TileLayout>,
+    /// What the storage needs of the operand tile, for tile members.
+    pub tile: Option<MemberTile>,
     /// The placement model a tile member is described with (`None`: on its repeat, where both
     /// models agree).
     pub placement: Option<Placement>,
@@ -127,10 +127,32 @@ impl StorageMember {
                 None => tile.align(),
                 Some(p) => p.min_align(&tile),
             },
-            tile: Some(tile),
+            tile: Some(MemberTile {
+                arch: tile.spec().arch,
+                align: tile.align(),
+            }),
             placement,
         }
     }
+}
+
+/// What a storage keeps of a tile member's layout: its architecture (checked against the
+/// storage's) and its swizzle pattern's repeat (the storage base's alignment under the relative
+/// model). A few words, so that a storage's layout stays small for the const evaluator, which
+/// copies it for every constant read off it.
+///
+/// ```
+/// # use smemdesc_core::*;
+/// let a = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 128, 64).build().unwrap();
+/// let t = StorageMember::tile("a", a, Some(Placement::Absolute)).tile.unwrap();
+/// assert_eq!((t.arch, t.align), (Arch::Sm90, 1024));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct MemberTile {
+    /// The tile's architecture.
+    pub arch: Arch,
+    /// [`TileLayout::align`]: its swizzle pattern's repeat.
+    pub align: u32,
 }
 
 /// Why a storage is refused.
@@ -262,8 +284,8 @@ impl<const N: usize> StorageLayout<N> {
             // A relative-model tile's base_offset comes from its address modulo the pattern's
             // repeat: keep the storage base on that repeat so offsets alone fix it.
             if let (Some(t), Some(Placement::Relative)) = (m.tile, m.placement) {
-                if t.align() > align {
-                    align = t.align();
+                if t.align > align {
+                    align = t.align;
                 }
             }
             let off = align_up(end, a as u64);
@@ -319,6 +341,29 @@ impl<const N: usize> StorageLayout<N> {
     /// ```
     pub const fn member(&self, i: usize) -> StorageMember {
         self.members[i]
+    }
+
+    /// Size in bytes of member `i` (`member(i).bytes`, without copying the member: what the
+    /// macro's `*_BYTES` constants read, cheaply in the const evaluator).
+    ///
+    /// ```
+    /// # use smemdesc_core::*;
+    /// let s = StorageLayout::plan("S", Arch::Sm90, [StorageMember::new("x", 4, 4), StorageMember::new("y", 24, 8)]);
+    /// assert_eq!((s.member_bytes(1), s.member_align(1)), (24, 8));
+    /// ```
+    pub const fn member_bytes(&self, i: usize) -> u32 {
+        self.members[i].bytes
+    }
+
+    /// Alignment of member `i` (`member(i).align`, without copying the member).
+    ///
+    /// ```
+    /// # use smemdesc_core::*;
+    /// let s = StorageLayout::plan("S", Arch::Sm90, [StorageMember::new("x", 4, 4)]);
+    /// assert_eq!(s.member_align(0), 4);
+    /// ```
+    pub const fn member_align(&self, i: usize) -> u32 {
+        self.members[i].align
     }
 
     /// Byte offset of member `i` from the (aligned) storage base.
@@ -406,7 +451,7 @@ impl<const N: usize> StorageLayout<N> {
                 return Err(StorageProblem::AlignNotPowerOfTwo { member: i });
             }
             if let Some(t) = m.tile {
-                if !t.spec().arch.is(self.arch) {
+                if !t.arch.is(self.arch) {
                     return Err(StorageProblem::ArchMismatch { member: i });
                 }
             }
