@@ -204,6 +204,7 @@ fn bounding_box_non_zero() {
         e,
         Im2colError::EmptyBoundingBox {
             index: 0,
+            dim_index: 1,
             dim: 32,
             lower: 0,
             upper: -32

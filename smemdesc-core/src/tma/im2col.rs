@@ -358,15 +358,19 @@ impl Im2colMap {
     ///
     /// 1. `tensorRank` 3, 4 or 5;
     /// 2. the options, as for tiled maps: data type and swizzle accepted on the architecture
-    ///    (measured), interleave 32B only with swizzle 32B, `16U6_ALIGN16B` only with interleave
-    ///    NONE, the swizzles each ALIGN16B type supports, NaN-request-zero-FMA fill only for
-    ///    floating-point types;
+    ///    (measured), interleave 32B only with swizzle 32B (documented; stricter than driver
+    ///    13.0, which does not check it for im2col maps, as for tiled ones), `16U6_ALIGN16B`
+    ///    only with interleave NONE, the swizzles each ALIGN16B type supports,
+    ///    NaN-request-zero-FMA fill only for floating-point types;
     /// 3. the global address, dims and strides, as for tiled maps (16-byte alignment, 32 with
     ///    interleave 32B or ALIGN16B; dims in 1..=2^32; strides multiples of 16 (32), below 2^40,
-    ///    covering the dimension below);
+    ///    covering the dimension below: the documented stride formula, stricter than driver
+    ///    13.0, which does not check it);
     /// 4. `pixelBoxLowerCorner[i]` and `pixelBoxUpperCorner[i]`, `i < rank - 2`, in
     ///    [-2^15, 2^15 - 1] (rank 3), [-2^7, 2^7 - 1] (rank 4), [-2^4, 2^4 - 1] (rank 5);
-    /// 5. the bounding box has non-zero area: `globalDim[i + 1] + upper[i] - lower[i] >= 1`;
+    /// 5. the bounding box has non-zero area: `globalDim[d] + upper[i] > lower[i]` with the sum
+    ///    in 32-bit signed arithmetic, `d = i + 1` (interleave NONE) or `i` (interleave 16B,
+    ///    32B): documented, with the dimension and the 32-bit sum measured (driver 13.0);
     /// 6. `channelsPerPixel` in 1..=256, exactly 128 for ALIGN16B types; its bytes a multiple of
     ///    16 (the tiled inner-box rule, applied to the im2col box's inner dimension) and, with
     ///    interleave NONE and a swizzle, at most the swizzle span;

@@ -25,6 +25,12 @@ pub const IM2COL_MAX_PIXELS: u32 = 1024;
 impl Im2colMap {
     /// Rules 4–5: each corner offset within its rank's range, and a bounding box of non-zero area
     /// along every spatial dimension whose size is known.
+    ///
+    /// The box rule is the documented one ("the bounding box ... must have non-zero area":
+    /// `globalDim + upper - lower >= 1`) as the driver applies it, measured on 30,000 rows
+    /// (driver 13.0, `docs/guide/host.md`): it adds `globalDim[d] + upper[i]` in 32-bit signed
+    /// arithmetic and refuses a sum not above `lower[i]`, and `d` is `i + 1` (W, H, D) with
+    /// interleave NONE but `i` with interleave 16B or 32B.
     pub(super) const fn check_corners(&self) -> Result<(), Im2colError> {
         let Some((lo, hi)) = im2col_corner_range(self.rank) else {
             return Err(Im2colError::RankOutOfRange { rank: self.rank });
@@ -49,14 +55,19 @@ impl Im2colMap {
             }
             i += 1;
         }
+        let interleaved = !matches!(self.interleave, TensorMapInterleave::None);
         let mut i = 0;
         while i < spatial {
             let (l, u) = (self.lower_corner[i as usize], self.upper_corner[i as usize]);
-            if let Some(dim) = self.global_dim[i as usize + 1] {
-                // dim ≤ 2^32 (checked before) and |l|, |u| < 2^15: no overflow in i64.
-                if (dim as i64 + u as i64 - l as i64) < 1 {
+            let d = if interleaved { i } else { i + 1 };
+            if let Some(dim) = self.global_dim[d as usize] {
+                // dim ≤ 2^32 (checked before) and |u| ≤ 2^15: the i64 sum is exact; `as i32`
+                // wraps it as the driver's 32-bit addition does.
+                let end = (dim as i64 + u as i64) as i32;
+                if end <= l {
                     return Err(Im2colError::EmptyBoundingBox {
                         index: i,
+                        dim_index: d,
                         dim,
                         lower: l,
                         upper: u,

@@ -102,12 +102,17 @@ pub enum Im2colError {
         /// The tensor rank (it sets the range).
         rank: u32,
     },
-    /// The bounding box is empty along a spatial dimension: `globalDim[i + 1] +
-    /// pixelBoxUpperCorner[i] - pixelBoxLowerCorner[i]` is 0 or less.
+    /// The bounding box is empty along a spatial dimension: `globalDim[d] + pixelBoxUpperCorner[i]`,
+    /// computed as the driver does in 32-bit signed arithmetic, is not above
+    /// `pixelBoxLowerCorner[i]`. `d` is `i + 1` (W, H, D) with interleave NONE and `i` with
+    /// interleave 16B or 32B; both the dimension and the 32-bit sum are measured (driver 13.0,
+    /// `docs/guide/host.md`, "Im2col maps against the driver").
     EmptyBoundingBox {
-        /// The corner index `i` (the box spans dimension `i + 1`).
+        /// The corner index `i`.
         index: u32,
-        /// `globalDim[i + 1]`.
+        /// The dimension `d` the corners bound (`i + 1`, or `i` with interleave).
+        dim_index: u32,
+        /// `globalDim[d]`.
         dim: u64,
         /// `pixelBoxLowerCorner[i]`.
         lower: i32,
@@ -220,7 +225,7 @@ impl Im2colError {
                 "pixel-box corner out of range (rank 3: -32768..=32767, 4: -128..=127, 5: -16..=15)"
             }
             Im2colError::EmptyBoundingBox { .. } => {
-                "the bounding box must have non-zero area (globalDim + upper - lower >= 1)"
+                "the bounding box must have non-zero area (globalDim + upper > lower, in 32-bit signed arithmetic)"
             }
             Im2colError::ChannelsOutOfRange { .. } => "channelsPerPixel must be in 1..=256",
             Im2colError::PackedChannels { .. } => {
@@ -261,15 +266,31 @@ impl core::fmt::Display for Im2colError {
             }
             Im2colError::EmptyBoundingBox {
                 index,
+                dim_index,
                 dim,
                 lower,
                 upper,
-            } => write!(
-                f,
-                "{arg} = {upper} with pixelBoxLowerCorner[{index}] = {lower} and globalDim[{}] = {dim} leaves an empty bounding box ({dim} + {upper} - {lower} = {}); legal: globalDim + upper - lower >= 1",
-                index + 1,
-                dim as i128 + upper as i128 - lower as i128
-            ),
+            } => {
+                let end = dim as i128 + upper as i128;
+                let note = if dim_index == index {
+                    " (with interleave, corner i bounds globalDim[i])"
+                } else {
+                    ""
+                };
+                if end > i32::MAX as i128 {
+                    write!(
+                        f,
+                        "{arg} = {upper} with globalDim[{dim_index}] = {dim}: the driver adds them in 32-bit signed arithmetic, where {end} wraps to {}, not above pixelBoxLowerCorner[{index}] = {lower}; legal: globalDim + upper - lower >= 1 with globalDim + upper below 2^31{note}",
+                        end as i32
+                    )
+                } else {
+                    write!(
+                        f,
+                        "{arg} = {upper} with pixelBoxLowerCorner[{index}] = {lower} and globalDim[{dim_index}] = {dim} leaves an empty bounding box ({dim} + {upper} - {lower} = {}); legal: globalDim + upper - lower >= 1{note}",
+                        end - lower as i128
+                    )
+                }
+            }
             Im2colError::ChannelsOutOfRange { channels } => {
                 write!(f, "{arg} = {channels}; legal: 1 to 256")
             }
