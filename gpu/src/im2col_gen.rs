@@ -2,7 +2,8 @@
 //! `smemdesc tensormap check --im2col` (columns `id dtype rank addr_off dims strides lower upper
 //! channels pixels element_strides interleave swizzle l2 oob`), drawn around every rule's
 //! boundaries: a quarter legal sets, half legal sets with one or two fields redrawn at a rule's
-//! boundary, a quarter drawn wholly from the boundary pools. Deterministic (xorshift, fixed seed).
+//! boundary, a quarter drawn wholly from the boundary pools. Deterministic for a seed (xorshift; `--im2col-seed`,
+//! default [`SET1_SEED`], the seed of the first set).
 //! Every enumeration code is a value of its driver enumeration (the judge passes them as the
 //! driver's enums) and every rank is 1 to 5 (the driver reads `rank` entries of 5-entry arrays).
 
@@ -158,7 +159,7 @@ const CORNERS: [i32; 14] = [
 fn mutate(rng: &mut Rng, p: &mut Params) {
     let r = p.rank.clamp(1, 5) as usize;
     let bits = data_type(p.dtype).box_bits() as u64;
-    match rng.below(16) {
+    match rng.below(18) {
         0 => p.dtype = rng.below(16) as u32,
         1 => p.rank = rng.pick(&[1u32, 2, 3, 4, 5]),
         2 => p.addr_off = rng.pick(&[8u64, 16, 24, 32, 48]),
@@ -223,6 +224,43 @@ fn mutate(rng: &mut Rng, p: &mut Params) {
             let at = (span * 8 / bits) as u32;
             p.channels = rng.pick(&[at, at + (128 / bits) as u32, at.saturating_sub(1)]);
         }
+        16 => {
+            // the box's size at 0, 1 or -1 along globalDim[i], the dimension the driver bounds
+            // corner i by with interleave (measured on set 1)
+            let i = rng.below(3) as usize;
+            let size = rng.pick(&[-1i64, 0, 0, 1]);
+            let u = size - p.dims[i] as i64 + p.lower[i] as i64;
+            p.upper[i] = u.clamp(i32::MIN as i64, i32::MAX as i64) as i32;
+        }
+        17 => {
+            // a bounded dimension near 2^31 with dense strides (the other dims 1), the upper
+            // corner around the 32-bit wrap of globalDim + upper (measured on set 1)
+            let spatial = r.saturating_sub(2).max(1);
+            let i = rng.below(spatial as u64) as usize;
+            let d = if p.interleave == 0 { i + 1 } else { i };
+            let big = rng.pick(&[
+                (1u64 << 31) - 40_000,
+                (1 << 31) - 32_768,
+                (1 << 31) - 2,
+                (1 << 31) - 1,
+                1 << 31,
+                (1 << 31) + 1,
+                (1 << 32) - 32_768,
+                (1 << 32) - 1,
+                1 << 32,
+            ]);
+            for (k, x) in p.dims.iter_mut().enumerate().take(r).skip(1) {
+                *x = if k == d { big } else { 1 };
+            }
+            if d == 0 {
+                p.dims[0] = big;
+            }
+            let align = if p.interleave == 2 { 32 } else { 16 };
+            p.strides = dense(&p.dims, p.dtype, align, 0);
+            let wrap = (1i64 << 31) - big as i64; // the upper corner at which the sum wraps
+            let u = rng.pick(&[wrap - 1, wrap, wrap + 1, -1, 0, 1, p.lower[i] as i64]);
+            p.upper[i] = u.clamp(i32::MIN as i64, i32::MAX as i64) as i32;
+        }
         _ => {
             // the box's bytes at the measured tiled limit
             let per_pixel = (p.channels as u64 * bits).div_ceil(8).max(1);
@@ -276,9 +314,13 @@ fn row(id: usize, p: &Params) -> String {
     )
 }
 
-/// `n` rows (with the header line), seed fixed.
-pub(crate) fn rows(n: usize) -> String {
-    let mut rng = Rng(0x1d2c_01a5_5e7e_0032);
+/// The seed of the first driver set (`gpu/device-logs/2026-11-27-im2col-set1/`; generated before
+/// mutations 16 and 17 existed, so its rows are in the log rather than reproducible here).
+pub(crate) const SET1_SEED: u64 = 0x1d2c_01a5_5e7e_0032;
+
+/// `n` rows (with the header line) drawn from `seed` (non-zero: xorshift stays at 0).
+pub(crate) fn rows(n: usize, seed: u64) -> String {
+    let mut rng = Rng(seed.max(1));
     let mut out = String::from("id\tdtype\trank\taddr_off\tdims\tstrides\tlower\tupper\tchannels\tpixels\telement_strides\tinterleave\tswizzle\tl2\toob\n");
     for id in 0..n {
         let blackwell = rng.below(4) == 0;
@@ -307,7 +349,7 @@ mod tests {
     /// Every row reads, and the set reaches both verdicts and many rules.
     #[test]
     fn rows_read_and_reach_both_verdicts() {
-        let text = rows(20_000);
+        let text = rows(20_000, SET1_SEED);
         let (mut ok, mut kinds) = (0, std::collections::BTreeSet::new());
         for line in text.lines().skip(1) {
             let r = crate::cli::tensormap::parse_row(line, true)

@@ -51,6 +51,8 @@ pub(crate) struct Opts {
     /// The im2col driver set to judge instead of everything else (`--im2col-set N`: N generated
     /// rows; `--im2col-judge FILE`: the rows of FILE).
     pub(crate) im2col: Option<Im2colRows>,
+    /// The generator's seed (`--im2col-seed S`, before `--im2col-gen`; default the first set's).
+    pub(crate) im2col_seed: u64,
 }
 
 /// Where the im2col driver set's rows come from.
@@ -80,6 +82,7 @@ fn parse() -> Opts {
         iters: 100,
         tensor_maps: 200_000,
         im2col: None,
+        im2col_seed: im2col_gen::SET1_SEED,
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
@@ -117,6 +120,10 @@ fn parse() -> Opts {
                     args[i].parse().expect("--im2col-set N"),
                 ));
             }
+            "--im2col-seed" => {
+                i += 1;
+                o.im2col_seed = args[i].parse().expect("--im2col-seed S (a u64)");
+            }
             "--im2col-judge" => {
                 i += 1;
                 o.im2col = Some(Im2colRows::File(PathBuf::from(&args[i])));
@@ -124,7 +131,8 @@ fn parse() -> Opts {
             "--im2col-gen" => {
                 // Write N generated im2col rows (no GPU needed) and exit.
                 let n: usize = args[i + 1].parse().expect("--im2col-gen N FILE");
-                std::fs::write(&args[i + 2], im2col_gen::rows(n)).expect("--im2col-gen N FILE");
+                std::fs::write(&args[i + 2], im2col_gen::rows(n, o.im2col_seed))
+                    .expect("--im2col-gen N FILE");
                 std::process::exit(0);
             }
             "--im2col-compare" => {
@@ -180,7 +188,7 @@ fn parse() -> Opts {
             }
             "-h" | "--help" => {
                 println!(
-                    "smemdesc-gpu [--out DIR] [--skip-check] [--skip-gemm] [--no-cublas] [--group-m N,N..] [--size N] [--variants K,K..] [--rounds N] [--tensor-maps N] [--list] [--emit DIR] | --im2col-set N [--out DIR] | --im2col-judge ROWS [--out DIR] | --im2col-gen N FILE | --im2col-compare ROWS OURS DRIVER ARCH"
+                    "smemdesc-gpu [--out DIR] [--skip-check] [--skip-gemm] [--no-cublas] [--group-m N,N..] [--size N] [--variants K,K..] [--rounds N] [--tensor-maps N] [--list] [--emit DIR] | [--im2col-seed S] --im2col-set N [--out DIR] | --im2col-judge ROWS [--out DIR] | [--im2col-seed S] --im2col-gen N FILE | --im2col-compare ROWS OURS DRIVER ARCH"
                 );
                 std::process::exit(0);
             }
@@ -213,7 +221,7 @@ fn main() {
     );
     if let Some(src) = &o.im2col {
         let rows = match src {
-            Im2colRows::Generated(n) => im2col_gen::rows(*n),
+            Im2colRows::Generated(n) => im2col_gen::rows(*n, o.im2col_seed),
             Im2colRows::File(p) => std::fs::read_to_string(p)
                 .unwrap_or_else(|e| panic!("--im2col-judge {}: {e}", p.display())),
         };
@@ -227,8 +235,13 @@ fn main() {
                 let j = j.replacen(
                     '{',
                     &format!(
-                        "{{\"device\": \"{}\", \"driver\": {}, ",
-                        gpu.name, gpu.driver
+                        "{{\"device\": \"{}\", \"driver\": {}, \"seed\": {}, ",
+                        gpu.name,
+                        gpu.driver,
+                        match src {
+                            Im2colRows::Generated(_) => o.im2col_seed.to_string(),
+                            Im2colRows::File(_) => "null".into(),
+                        }
                     ),
                     1,
                 );
