@@ -98,9 +98,11 @@ fn interleaved_box_bounds_dim_i() {
 
 /// "The bounding box specified by pixelBoxLowerCorner and pixelBoxUpperCorner must have non-zero
 /// area"; the driver computes `globalDim + upper` in 32-bit signed arithmetic (measured: with the
-/// sum wrapped and compared with `lower`, all 99 rows with a spatial dimension of 2^31 or 2^32
-/// that pass every other rule get the driver's verdict, 53 refused and 46 accepted; without the
-/// wrap 53 are accepted wrongly or 11 refused wrongly).
+/// sum wrapped and compared with `lower`, all 102 rows with a bounded dimension of 2^31 or 2^32
+/// that pass every other rule the driver applies get its verdict, 56 refused and 46 accepted;
+/// without the wrap 53 refused ones are accepted, wrapping `globalDim + upper - lower` instead
+/// refuses 11 accepted ones). The rows' strides are below the dimension under them (the driver
+/// does not check that, smemdesc does), so the maps are judged with their strides left open.
 #[test]
 fn box_sum_is_32_bit() {
     // r178 accepted: W = 2^31, upper -2: 2^31 - 2 fits, above lower -3
