@@ -81,6 +81,13 @@ fn im2col_rows_by_documented_rule() {
             ("r5d|0|5|0|16,8,8,8,2|16,128,1024,8192|0,0,-17|0,0,0|16|32|1,1,1,1,1|0|0|0|0", "refused", "pixelBoxLowerCorner[2]"),
             // "The bounding box ... must have non-zero area": W = 64, lower 0, upper -64: empty
             ("empty|0|3|0|16,64,2|16,1024|0|-64|16|32|1,1,1|0|0|0|0", "refused", "empty bounding box"),
+            // Measured (driver 13.0, set 1): with interleave, corner i bounds globalDim[i] (r1837,
+            // r1145: rows of the set, with the driver's verdicts); globalDim + upper is a 32-bit
+            // signed sum ("wrap": that rule on a map with correct strides, which set 1 lacked)
+            ("r1837|9|3|32|240,1,28|512,544|1|0|120|64|1,1,3|2|1|0|1", "ok", ""),
+            ("r1145|8|3|0|104,224,224|832,186368|-1|-224|26|128|2,8,3|2|1|0|0", "refused", "globalDim[0] = 104"),
+            ("wrap|0|3|0|16,2147483648,1|16,34359738368|0|0|16|32|1,1,1|0|0|0|0", "refused", "wraps to -2147483648"),
+            ("wrap2|0|3|0|16,2147483648,1|16,34359738368|0|-1|16|32|1,1,1|0|0|0|0", "ok", ""),
             // "channelsPerPixel ... must be less than or equal to 256"
             ("ch257|0|3|0|512,64,2|512,32768|0|0|257|32|1,1,1|0|0|0|0", "refused", "channelsPerPixel = 257"),
             ("ch256|0|3|0|512,64,2|512,32768|0|0|256|32|1,1,1|0|0|0|0", "ok", ""),
