@@ -1,0 +1,15 @@
+// cuTensorMapEncodeIm2col with interleave NONE: the channels of one pixel (the box's inner
+// dimension) must fit the swizzle span: 64 bf16 channels are 128 B, the 64B swizzle spans 64 B.
+use smemdesc::tma::{Im2colMap, TensorMapDataType, TensorMapSwizzle};
+use smemdesc::Arch;
+
+const M: Im2colMap = Im2colMap::new(Arch::Sm90, TensorMapDataType::Bfloat16, 4)
+    .dim(0, 64).dim(1, 56).dim(2, 56).dim(3, 8)
+    .lower(0, -1).lower(1, -1).upper(0, -1).upper(1, -1)
+    .channels_per_pixel(64).pixels_per_column(128)
+    .swizzle(TensorMapSwizzle::B64)
+    .expect_valid();
+
+fn main() {
+    let _ = M;
+}
