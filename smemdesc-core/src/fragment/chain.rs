@@ -104,6 +104,42 @@ pub enum ChainError {
     },
 }
 
+impl ChainError {
+    /// A static text of the rule broken, for a compile-time panic (`const` cannot format the
+    /// values; [`Display`](core::fmt::Display) has them).
+    ///
+    /// ```
+    /// use smemdesc_core::ElementType;
+    /// use smemdesc_core::fragment::ChainError;
+    /// assert!(ChainError::NotLaneLocal { a: ElementType::E4M3 }.summary().contains("f16, bf16"));
+    /// ```
+    pub const fn summary(&self) -> &'static str {
+        match self {
+            ChainError::Shape { side: ChainSide::First, .. } => {
+                "chained wgmma: the first (SS) instruction is not a wgmma shape for its type (sm90: M = 64, K = 32 bytes, N per type)"
+            }
+            ChainError::Shape { .. } => {
+                "chained wgmma: the second (RS) instruction is not a wgmma shape for its type (sm90: M = 64, K = 32 bytes, N per type)"
+            }
+            ChainError::AccumNotForType { .. } => {
+                "chained wgmma: an accumulator type wgmma does not have for the input; legal: f16 -> f16 or f32, bf16/tf32 -> f32, e4m3/e5m2 -> f16 or f32, s8/u8 -> s32"
+            }
+            ChainError::NoWgmmaForm { .. } => {
+                "chained wgmma: a type with no wgmma form on sm90; legal: f16, bf16, tf32, e4m3, e5m2, s8, u8"
+            }
+            ChainError::NotLaneLocal { .. } => {
+                "chained wgmma: the second's A fragment is not a register reuse of the first's accumulator (its k-columns sit in other lanes); legal A types for chaining: f16, bf16"
+            }
+            ChainError::AccumNotConvertible { .. } => {
+                "chained wgmma: an s32 accumulator does not convert to a floating-point A operand; legal: an f32 or f16 accumulator into f16 or bf16"
+            }
+            ChainError::KStepsNotWhole { .. } => {
+                "chained wgmma: the first's N is not a whole number of the second's k-steps; legal: N a multiple of the second's K"
+            }
+        }
+    }
+}
+
 impl core::fmt::Display for ChainError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match *self {
@@ -335,6 +371,48 @@ impl ChainedMma {
             });
         }
         Ok(ChainedMma { first, second })
+    }
+
+    /// The declared pair, checked where it is written: `S = Q·Kᵀ` (the first, both operands in
+    /// shared memory) and `O = P·V` (the second, A from registers: the first's accumulator),
+    /// each given as shape, input type and accumulator type. An illegal pair in a `const` is a
+    /// compile error naming the rule ([`ChainError::summary`]); [`new`](Self::new) is the form
+    /// with a typed error.
+    ///
+    /// ```
+    /// use smemdesc_core::{AccumType, ElementType as T, MmaShape};
+    /// use smemdesc_core::fragment::ChainedMma;
+    /// // Attention, head dim 128: S = Q Kᵀ in 64 x 128 blocks, O += P V with P as bf16.
+    /// const ATTN: ChainedMma = ChainedMma::declare(
+    ///     (MmaShape::new(64, 128, 16), T::BF16, AccumType::F32),
+    ///     (MmaShape::new(64, 128, 16), T::BF16, AccumType::F32),
+    /// );
+    /// assert_eq!(ATTN.ksteps(), 8);
+    /// ```
+    ///
+    /// ```compile_fail
+    /// use smemdesc_core::{AccumType, ElementType as T, MmaShape};
+    /// use smemdesc_core::fragment::ChainedMma;
+    /// const FP8: ChainedMma = ChainedMma::declare( // e4m3 A would need other lanes' values
+    ///     (MmaShape::new(64, 128, 32), T::E4M3, AccumType::F32),
+    ///     (MmaShape::new(64, 128, 32), T::E4M3, AccumType::F32),
+    /// );
+    /// ```
+    pub const fn declare(
+        first: (MmaShape, ElementType, AccumType),
+        second: (MmaShape, ElementType, AccumType),
+    ) -> ChainedMma {
+        let pair = match (
+            WgmmaInstr::checked(ChainSide::First, first.0, first.1, first.2),
+            WgmmaInstr::checked(ChainSide::Second, second.0, second.1, second.2),
+        ) {
+            (Ok(a), Ok(b)) => ChainedMma::new(a, b),
+            (Err(e), _) | (_, Err(e)) => Err(e),
+        };
+        match pair {
+            Ok(c) => c,
+            Err(e) => panic!("{}", e.summary()),
+        }
     }
 
     /// The first instruction.
