@@ -3,7 +3,7 @@
 //! declaration, run here at test time, for auto and explicit swizzles, both writers, stages and
 //! the MN-major (transposed) writer.
 
-use smemdesc::epilogue::{CMajor, EpiWriter, EpilogueSpec, EpilogueTile};
+use smemdesc::epilogue::{CMajor, CType, EpiWriter, EpilogueSpec, EpilogueTile};
 use smemdesc::{smem_epilogue_tile, ElementType, SwizzleMode};
 
 #[smem_epilogue_tile(dtype = bf16, tile = (64, 64), wgmma_n = 256, stages = 2,
@@ -30,7 +30,7 @@ fn built(spec: EpilogueSpec) -> EpilogueTile {
 fn emitted_plan_is_the_core_build() {
     // The macro writes the swizzle it chose into the spec; the core's own choice must agree.
     let c1 = built(
-        EpilogueSpec::new(ElementType::BF16, 64, 64, 256)
+        EpilogueSpec::new(CType::BF16, 64, 64, 256)
             .stages(2)
             .writer(EpiWriter::Stmatrix {
                 num: 4,
@@ -40,7 +40,7 @@ fn emitted_plan_is_the_core_build() {
     );
     assert_eq!(C1::EPILOGUE, c1);
     let auto2 = built(
-        EpilogueSpec::new(ElementType::BF16, 128, 256, 256)
+        EpilogueSpec::new(CType::BF16, 128, 256, 256)
             .stages(2)
             .writer(EpiWriter::Stmatrix {
                 num: 4,
@@ -49,13 +49,12 @@ fn emitted_plan_is_the_core_build() {
     );
     assert_eq!(C2::EPILOGUE.swizzle(), auto2.swizzle());
     assert_eq!(C2::EPILOGUE, built(C2::EPILOGUE.spec()));
-    let auto3 = built(
-        EpilogueSpec::new(ElementType::F32, 64, 32, 128).writer(EpiWriter::StShared { bytes: 8 }),
-    );
+    let auto3 =
+        built(EpilogueSpec::new(CType::F32, 64, 32, 128).writer(EpiWriter::StShared { bytes: 8 }));
     assert_eq!(C3::EPILOGUE.swizzle(), auto3.swizzle());
     assert_eq!(C3::EPILOGUE, built(C3::EPILOGUE.spec()));
     let auto4 = built(
-        EpilogueSpec::new(ElementType::F16, 128, 64, 64)
+        EpilogueSpec::new(CType::F16, 128, 64, 64)
             .major(CMajor::M)
             .writer(EpiWriter::Stmatrix {
                 num: 4,

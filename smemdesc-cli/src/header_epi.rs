@@ -8,8 +8,10 @@ use super::header::{item, scalar, Item, Val};
 use super::header_keyed::Keyed;
 use super::header_loc::Src;
 use crate::CliError;
-use smemdesc_core::epilogue::{CMajor, EpiError, EpiReader, EpiWriter, EpilogueSpec, EpilogueTile};
-use smemdesc_core::{Arch, ElementType, SwizzleMode, EPI_KEYS};
+use smemdesc_core::epilogue::{
+    CMajor, CType, EpiError, EpiReader, EpiWriter, EpilogueSpec, EpilogueTile,
+};
+use smemdesc_core::{Arch, SwizzleMode, EPI_KEYS};
 
 /// The writer a key value names (the macro's spellings).
 fn parse_writer(s: &str) -> Option<EpiWriter> {
@@ -56,7 +58,7 @@ pub(crate) fn epilogue_decl(
     name: &syn::Ident,
 ) -> Result<EpilogueTile, CliError> {
     let k = Keyed::new(src, attr, name, "smem_epilogue_tile", EPI_KEYS)?;
-    let dtype = k.need("dtype", ElementType::from_name)?;
+    let dtype = k.need("dtype", CType::from_name)?;
     let tile = k.need_pair("tile")?;
     let wn = k.need_int("wgmma_n")?;
     let major = k.word("major", |s| match s {
@@ -66,12 +68,7 @@ pub(crate) fn epilogue_decl(
     })?;
     let stages = k.int("stages")?;
     let writer = k.word("writer", parse_writer)?;
-    let reader = k.word("reader", |s| match s {
-        "tma_store" => Some(EpiReader::TmaStore),
-        "tma_reduce_add" => Some(EpiReader::TmaReduceAdd),
-        "loads" => Some(EpiReader::Loads),
-        _ => None,
-    })?;
+    let reader = k.word("reader", EpiReader::from_name)?;
     let swizzle = k.word("swizzle", parse_swizzle)?;
     let tma_sw = k.word("tma_swizzle", |s| parse_swizzle(s).flatten())?;
     let mut spec = EpilogueSpec::new(dtype, tile.0, tile.1, wn);
@@ -104,6 +101,7 @@ pub(crate) fn epilogue_decl(
             EpiError::Swizzle { .. } => &["swizzle"],
             EpiError::Conflict { .. } => &["swizzle", "writer"],
             EpiError::SwizzleMismatch { .. } => &["tma_swizzle"],
+            EpiError::ReduceType { .. } => &["reader", "dtype"],
         };
         k.error(keys, e)
     })
@@ -128,11 +126,7 @@ pub(crate) fn epilogue_items(t: &EpilogueTile) -> Result<(String, Vec<Item>), Cl
             })
         })
         .collect();
-    let reader = match s.reader {
-        EpiReader::TmaStore => "tma_store",
-        EpiReader::TmaReduceAdd => "tma_reduce_add",
-        EpiReader::Loads => "loads",
-    };
+    let reader = s.reader.name();
     let items = vec![
         scalar("M", "unsigned int", s.m.into(), "tile rows (M), elements"),
         scalar("N", "unsigned int", s.n.into(), "tile columns (N), elements"),

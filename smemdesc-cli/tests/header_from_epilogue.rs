@@ -178,3 +178,41 @@ fn epilogue_members_need_the_marker_and_an_epilogue_tile() {
         assert!(out.contains(w), "{w} not in:\n{out}");
     }
 }
+
+#[test]
+fn reduce_readers_take_the_macro_keys_and_refuse_what_the_ptx_isa_refuses() {
+    // .max on .f32 is not in the PTX ISA's cp.reduce.async.bulk.tensor table
+    let (code, out, err) = header(
+        "reduce-bad",
+        "#[smem_epilogue_tile(dtype = f32, tile = (64, 64), wgmma_n = 64, writer = st_shared_8,\n    reader = tma_reduce_max)]\npub struct C;\n",
+    );
+    assert_ne!(code, 0, "accepted\n{out}");
+    for w in [
+        "k.rs:2:",
+        ".max does not take .f32",
+        "dtype = f16 | dtype = bf16",
+    ] {
+        assert!(err.contains(w), "`{w}` not in: {err}");
+    }
+    // .xor on .s32 (a .b32): the header names the reader, and the map's data type is INT32 = 3
+    // (cuda.h)
+    let (code, out, err) = header(
+        "reduce-ok",
+        "#[smem_epilogue_tile(dtype = s32, tile = (64, 64), wgmma_n = 64, writer = st_shared_8,\n    reader = tma_reduce_xor)]\npub struct C;\n",
+    );
+    assert_eq!(code, 0, "{err}");
+    for w in [
+        "READER[] = \"tma_reduce_xor\"",
+        "TMAP_DATA_TYPE = 3u;",
+        "ELEM_BYTES = 4u;",
+    ] {
+        assert!(out.contains(w), "`{w}` not in:\n{out}");
+    }
+    // the old spelling still reads
+    let (code, out, err) = header(
+        "reduce-add",
+        "#[smem_epilogue_tile(dtype = bf16, tile = (64, 64), wgmma_n = 256, reader = tma_reduce_add)]\npub struct C;\n",
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("READER[] = \"tma_reduce_add\""), "{out}");
+}

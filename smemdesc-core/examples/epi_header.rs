@@ -5,7 +5,7 @@
 //! release masks), from the core's declarations. `cargo run -p smemdesc-core --example epi_header > gpu/kernels/epi_decl.h`.
 
 use smemdesc_core::cluster::{Cluster, Multicast};
-use smemdesc_core::epilogue::{EpilogueSpec, EpilogueTile};
+use smemdesc_core::epilogue::{CType, EpilogueSpec, EpilogueTile};
 use smemdesc_core::*;
 
 const A: TileLayout = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 128, 64)
@@ -20,7 +20,7 @@ const B: TileLayout = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 256
     .expect_valid();
 /// One consumer warpgroup's C sub-tile: 64 x 64 bf16 of its m64n256 accumulator, row-major,
 /// stmatrix.x4, TMA store, 2 stages; the swizzle is picked (conflict-free), the map must agree.
-const C: EpilogueTile = EpilogueSpec::new(ElementType::BF16, 64, 64, 256)
+const C: EpilogueTile = EpilogueSpec::new(CType::BF16, 64, 64, 256)
     .stages(2)
     .tma_swizzle(SwizzleMode::B128)
     .expect_valid();

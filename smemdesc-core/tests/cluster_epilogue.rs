@@ -216,7 +216,7 @@ fn stmatrix_emulation_places_every_accumulator_element() {
         (128, 128, true, 2),
     ] {
         let major = if trans { CMajor::M } else { CMajor::N };
-        let e = EpilogueSpec::new(ElementType::BF16, 64, n, wn)
+        let e = EpilogueSpec::new(CType::BF16, 64, n, wn)
             .major(major)
             .writer(EpiWriter::Stmatrix { num, trans })
             .build()
@@ -281,7 +281,7 @@ fn stmatrix_emulation_places_every_accumulator_element() {
 fn writer_conflicts_against_hand_counts() {
     // plain 128-B rows: stmatrix's 8 row addresses of a matrix are 128 B apart: all in the same
     // 4 banks -> 8-way
-    let e = EpilogueSpec::new(ElementType::BF16, 64, 64, 64)
+    let e = EpilogueSpec::new(CType::BF16, 64, 64, 64)
         .swizzle(SwizzleMode::None)
         .build();
     match e {
@@ -293,23 +293,21 @@ fn writer_conflicts_against_hand_counts() {
     }
     // st.shared.b32 of bf16 pairs: lanes t/4 rows at 128-B pitch, 4 lanes per row: with 128B
     // swizzle the 8 rows' chunks differ -> conflict-free, without it 8-way
-    let s =
-        EpilogueSpec::new(ElementType::BF16, 64, 64, 64).writer(EpiWriter::StShared { bytes: 4 });
+    let s = EpilogueSpec::new(CType::BF16, 64, 64, 64).writer(EpiWriter::StShared { bytes: 4 });
     assert_eq!(s.build().unwrap().swizzle(), SwizzleMode::B128);
     assert!(matches!(
         s.swizzle(SwizzleMode::None).build(),
         Err(EpiError::Conflict { .. })
     ));
     // 32-bit C written with st.shared.v2 (8 B): 64 columns = 256-B rows
-    let f =
-        EpilogueSpec::new(ElementType::F32, 64, 64, 64).writer(EpiWriter::StShared { bytes: 8 });
+    let f = EpilogueSpec::new(CType::F32, 64, 64, 64).writer(EpiWriter::StShared { bytes: 8 });
     assert!(f.build().unwrap().writer_report(0, 0, 0).is_conflict_free());
     assert!(matches!(
         f.writer(EpiWriter::StShared { bytes: 16 }).build(),
         Err(EpiError::StWidth { legal: 8, .. })
     ));
     // the TMA store's swizzle must agree
-    let m = EpilogueSpec::new(ElementType::BF16, 64, 64, 64)
+    let m = EpilogueSpec::new(CType::BF16, 64, 64, 64)
         .tma_swizzle(SwizzleMode::B64)
         .build();
     assert_eq!(
@@ -320,7 +318,7 @@ fn writer_conflicts_against_hand_counts() {
         })
     );
     // the tensor map passes the loads' checks
-    let t = EpilogueSpec::new(ElementType::BF16, 64, 64, 256).expect_valid();
+    let t = EpilogueSpec::new(CType::BF16, 64, 64, 256).expect_valid();
     assert!(t
         .tensor_map(Arch::Sm90, 8192, 8192)
         .address(0)

@@ -99,7 +99,7 @@ fn an_unswizzled_tma_row_is_at_most_256_elements() {
 
 #[test]
 fn epilogue_tiles_are_bounded_by_sm90_shared_memory() {
-    let s = EpilogueSpec::new(T::BF16, 64, 64, 64);
+    let s = EpilogueSpec::new(CType::BF16, 64, 64, 64);
     // 64 x 64 x 2 = 8,192 B a stage: 28 stages = 229,376 B fit, 29 = 237,568 B do not
     assert!(s.stages(28).build().is_ok());
     assert!(matches!(s.stages(29).build(), Err(EpiError::Shape { .. })));
@@ -109,11 +109,11 @@ fn epilogue_tiles_are_bounded_by_sm90_shared_memory() {
     ));
     // 16,448 x 8 x 2 = 263,168 B
     assert!(matches!(
-        EpilogueSpec::new(T::BF16, 16_448, 8, 8).build(),
+        EpilogueSpec::new(CType::BF16, 16_448, 8, 8).build(),
         Err(EpiError::Shape { .. })
     ));
     assert!(matches!(
-        EpilogueSpec::new(T::BF16, 4_294_967_232, 64, 64).build(),
+        EpilogueSpec::new(CType::BF16, 4_294_967_232, 64, 64).build(),
         Err(EpiError::Shape { .. })
     ));
     assert_eq!(EpilogueSpec::MAX_BYTES, 232_448);
@@ -124,14 +124,14 @@ fn tma_store_boxes_cover_every_row_of_every_legal_tile() {
     let mut checked = 0;
     for (dt, eb, writer) in [
         (
-            T::BF16,
+            CType::BF16,
             2,
             EpiWriter::Stmatrix {
                 num: 1,
                 trans: false,
             },
         ),
-        (T::F32, 4, EpiWriter::StShared { bytes: 8 }),
+        (CType::F32, 4, EpiWriter::StShared { bytes: 8 }),
     ] {
         for n in (8..=256).step_by(8) {
             for m in (64..=14_528).step_by(64) {

@@ -3,11 +3,13 @@
 //! the bank model and the TMA store's map, emit constants and `const fn`s that call the core.
 
 use crate::args::{collect, Errors, Sp, Value};
-use crate::emit::{dtype_path, swizzle_path};
+use crate::emit::swizzle_path;
 use proc_macro2::{Span, TokenStream};
 use quote::quote;
-use smemdesc_core::epilogue::{CMajor, EpiError, EpiReader, EpiWriter, EpilogueSpec, EpilogueTile};
-use smemdesc_core::{ElementType, SwizzleMode, EPI_KEYS};
+use smemdesc_core::epilogue::{
+    CMajor, CType, EpiError, EpiReader, EpiWriter, EpilogueSpec, EpilogueTile, ReduceOp,
+};
+use smemdesc_core::{SwizzleMode, EPI_KEYS};
 
 const REQUIRED: &[&str] = &["dtype", "tile", "wgmma_n"];
 
@@ -105,7 +107,7 @@ fn parse(input: TokenStream, site: Span) -> Result<EpilogueTile, syn::Error> {
     let mut errs = Errors::default();
     let given = collect(input, EPI_KEYS, REQUIRED, site, &mut errs);
     let get = |k: &str| given.iter().find(|(n, _, _)| n == k).map(|(_, _, v)| v);
-    let dtype = get("dtype").and_then(|v| word(v, "dtype", ElementType::from_name, &mut errs));
+    let dtype = get("dtype").and_then(|v| word(v, "dtype", CType::from_name, &mut errs));
     let tile = get("tile").and_then(|v| pair(v, &mut errs));
     let wn = get("wgmma_n").and_then(|v| int(v, "wgmma_n", &mut errs));
     let major = get("major").and_then(|v| {
@@ -122,19 +124,7 @@ fn parse(input: TokenStream, site: Span) -> Result<EpilogueTile, syn::Error> {
     });
     let stages = get("stages").and_then(|v| int(v, "stages", &mut errs));
     let writer = get("writer").and_then(|v| word(v, "writer", parse_writer, &mut errs));
-    let reader = get("reader").and_then(|v| {
-        word(
-            v,
-            "reader",
-            |s| match s {
-                "tma_store" => Some(EpiReader::TmaStore),
-                "tma_reduce_add" => Some(EpiReader::TmaReduceAdd),
-                "loads" => Some(EpiReader::Loads),
-                _ => None,
-            },
-            &mut errs,
-        )
-    });
+    let reader = get("reader").and_then(|v| word(v, "reader", EpiReader::from_name, &mut errs));
     let swizzle = get("swizzle").and_then(|v| word(v, "swizzle", parse_swizzle, &mut errs));
     let tma_sw = get("tma_swizzle")
         .and_then(|v| word(v, "tma_swizzle", |s| parse_swizzle(s).flatten(), &mut errs));
@@ -211,9 +201,39 @@ fn parse(input: TokenStream, site: Span) -> Result<EpilogueTile, syn::Error> {
                 or(swizzle.map(|s| s.span), or(writer.map(|w| w.span), site))
             }
             EpiError::SwizzleMismatch { .. } => or(tma_sw.map(|s| s.span), site),
+            EpiError::ReduceType { .. } => or(reader.map(|r| r.span), dtype.span),
         };
         syn::Error::new(span, e.to_string())
     })
+}
+
+/// The path of a C type.
+fn ctype_path(d: CType) -> TokenStream {
+    let v = match d {
+        CType::F16 => quote!(F16),
+        CType::BF16 => quote!(BF16),
+        CType::F32 => quote!(F32),
+        CType::U32 => quote!(U32),
+        CType::S32 => quote!(S32),
+        CType::U64 => quote!(U64),
+        CType::S64 => quote!(S64),
+    };
+    quote!(::smemdesc::epilogue::CType::#v)
+}
+
+/// The path of a TMA reduction.
+fn reduce_op_path(op: ReduceOp) -> TokenStream {
+    let v = match op {
+        ReduceOp::Add => quote!(Add),
+        ReduceOp::Min => quote!(Min),
+        ReduceOp::Max => quote!(Max),
+        ReduceOp::Inc => quote!(Inc),
+        ReduceOp::Dec => quote!(Dec),
+        ReduceOp::And => quote!(And),
+        ReduceOp::Or => quote!(Or),
+        ReduceOp::Xor => quote!(Xor),
+    };
+    quote!(::smemdesc::epilogue::ReduceOp::#v)
 }
 
 /// Expands `#[smem_epilogue_tile(...)]` on a unit struct.
@@ -234,7 +254,7 @@ pub(crate) fn expand(
     let name = &st.ident;
     let vis = &st.vis;
     let attrs = &st.attrs;
-    let dt = dtype_path(s.dtype);
+    let dt = ctype_path(s.dtype);
     let sw = swizzle_path(t.swizzle());
     let (m, n, wn, stages) = (s.m, s.n, s.wgmma_n, s.stages);
     let major = match s.major {
@@ -251,7 +271,10 @@ pub(crate) fn expand(
     };
     let reader = match s.reader {
         EpiReader::TmaStore => quote!(::smemdesc::epilogue::EpiReader::TmaStore),
-        EpiReader::TmaReduceAdd => quote!(::smemdesc::epilogue::EpiReader::TmaReduceAdd),
+        EpiReader::TmaReduce(op) => {
+            let op = reduce_op_path(op);
+            quote!(::smemdesc::epilogue::EpiReader::TmaReduce(#op))
+        }
         EpiReader::Loads => quote!(::smemdesc::epilogue::EpiReader::Loads),
     };
     let stage_bytes = t.stage_bytes();

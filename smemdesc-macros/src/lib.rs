@@ -495,13 +495,13 @@ pub fn smem_fragment_tile(attr: TokenStream, item: TokenStream) -> TokenStream {
 ///
 /// | key | values | default |
 /// |---|---|---|
-/// | `dtype` | `f16`, `bf16` (`stmatrix`, `st_shared_4`), `f32` (`st_shared_8`) | required |
+/// | `dtype` | `f16`, `bf16` (`stmatrix`, `st_shared_4`), `f32`, `u32`, `s32` (`st_shared_8`), `u64`, `s64` (`st_shared_16`) | required |
 /// | `tile` | `(M, N)`: M a multiple of 64 (a warpgroup's rows), N dividing `wgmma_n` | required |
 /// | `wgmma_n` | the accumulator's N | required |
 /// | `major` | `n` (row-major), `m` (with `stmatrix_*_trans`) | `n` |
 /// | `stages` | buffers | `1` |
-/// | `writer` | `stmatrix_x1/x2/x4[_trans]`, `st_shared_4`, `st_shared_8` | `stmatrix_x4` |
-/// | `reader` | `tma_store`, `tma_reduce_add`, `loads` | `tma_store` |
+/// | `writer` | `stmatrix_x1/x2/x4[_trans]`, `st_shared_4`, `st_shared_8`, `st_shared_16` | `stmatrix_x4` |
+/// | `reader` | `tma_store`, `tma_reduce_{add,min,max,inc,dec,and,or,xor}` (each on the element types the PTX ISA allows it: a compile error names them), `loads` | `tma_store` |
 /// | `swizzle` | `auto`, `none`, `32B`, `64B`, `128B` | `auto` |
 /// | `tma_swizzle` | the TMA store map's swizzle: must equal the tile's | unchecked |
 #[proc_macro_attribute]

@@ -8,8 +8,8 @@ struct NoTile;
     tile = (16, 16), reader)]
 struct NoValue;
 
-#[smemdesc::smem_epilogue_tile(dtype = s32, tile = (64, 64), wgmma_n = 64)]
-struct S32;
+#[smemdesc::smem_epilogue_tile(dtype = e4m3, tile = (64, 64), wgmma_n = 64)]
+struct E4m3;
 
 #[smemdesc::smem_epilogue_tile(dtype = bf16, tile = (64, 64), wgmma_n = 64)]
 struct Fields {

@@ -63,16 +63,22 @@ pub const MMA_KEYS: &str = "accum = f16 | f32 | s32 (required), negate_a = true 
 /// assert!(EPI_KEYS.iter().any(|&(k, _)| k == "tma_swizzle"));
 /// ```
 pub const EPI_KEYS: &[(&str, &str)] = &[
-    ("dtype", "f16 | bf16 (stmatrix or st_shared_4) | f32 (st_shared_8)"),
+    (
+        "dtype",
+        "f16 | bf16 (stmatrix or st_shared_4) | f32 | u32 | s32 (st_shared_8) | u64 | s64 (st_shared_16)",
+    ),
     ("tile", "(M, N) in elements"),
     ("wgmma_n", "the accumulator's N (m64nNk*): a multiple of 8 up to 256"),
     ("major", "n | m"),
     ("stages", "1, 2, ..."),
     (
         "writer",
-        "stmatrix_x1 | stmatrix_x2 | stmatrix_x4 | stmatrix_x1_trans | stmatrix_x2_trans | stmatrix_x4_trans | st_shared_4 | st_shared_8",
+        "stmatrix_x1 | stmatrix_x2 | stmatrix_x4 | stmatrix_x1_trans | stmatrix_x2_trans | stmatrix_x4_trans | st_shared_4 | st_shared_8 | st_shared_16",
     ),
-    ("reader", "tma_store | tma_reduce_add | loads"),
+    (
+        "reader",
+        "tma_store | tma_reduce_add | tma_reduce_min | tma_reduce_max | tma_reduce_inc | tma_reduce_dec | tma_reduce_and | tma_reduce_or | tma_reduce_xor | loads",
+    ),
     ("swizzle", "auto | none | 32B | 64B | 128B"),
     ("tma_swizzle", "none | 32B | 64B | 128B (the TMA store map's; must equal the tile's)"),
 ];

@@ -1,7 +1,8 @@
 //! The C/D tile's declaration and its errors.
 
+use super::{CType, ReduceOp};
 use crate::fragment::BankReport;
-use crate::{ElementType, SwizzleMode};
+use crate::SwizzleMode;
 
 /// Which C dimension is contiguous in the tile (and in global memory).
 ///
@@ -71,14 +72,17 @@ impl EpiWriter {
 /// Who reads the tile back out.
 ///
 /// ```
-/// assert!(smemdesc_core::epilogue::EpiReader::TmaReduceAdd.is_tma());
+/// use smemdesc_core::epilogue::{EpiReader, ReduceOp};
+/// assert!(EpiReader::TmaReduce(ReduceOp::Add).is_tma());
+/// assert_eq!(EpiReader::from_name("tma_reduce_max"), Some(EpiReader::TmaReduce(ReduceOp::Max)));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum EpiReader {
     /// `cp.async.bulk.tensor` shared → global.
     TmaStore,
-    /// `cp.reduce.async.bulk.tensor.add` shared → global.
-    TmaReduceAdd,
+    /// `cp.reduce.async.bulk.tensor.{op}` shared → global: the tile is reduced into the global
+    /// tensor (the element type must be one the PTX ISA allows `op` on, [`ReduceOp::allows`]).
+    TmaReduce(ReduceOp),
     /// Plain `ld.shared` by the threads.
     Loads,
 }
@@ -93,6 +97,42 @@ impl EpiReader {
     pub const fn is_tma(self) -> bool {
         !matches!(self, EpiReader::Loads)
     }
+
+    /// The declaration's spelling: `tma_store`, `tma_reduce_add`, `tma_reduce_min`, …, `loads`.
+    ///
+    /// ```
+    /// use smemdesc_core::epilogue::{EpiReader, ReduceOp};
+    /// assert_eq!(EpiReader::TmaReduce(ReduceOp::Xor).name(), "tma_reduce_xor");
+    /// ```
+    pub const fn name(self) -> &'static str {
+        match self {
+            EpiReader::TmaStore => "tma_store",
+            EpiReader::Loads => "loads",
+            EpiReader::TmaReduce(op) => match op {
+                ReduceOp::Add => "tma_reduce_add",
+                ReduceOp::Min => "tma_reduce_min",
+                ReduceOp::Max => "tma_reduce_max",
+                ReduceOp::Inc => "tma_reduce_inc",
+                ReduceOp::Dec => "tma_reduce_dec",
+                ReduceOp::And => "tma_reduce_and",
+                ReduceOp::Or => "tma_reduce_or",
+                ReduceOp::Xor => "tma_reduce_xor",
+            },
+        }
+    }
+
+    /// Parses a declaration spelling ([`name`](Self::name)).
+    ///
+    /// ```
+    /// assert_eq!(smemdesc_core::epilogue::EpiReader::from_name("tma_reduce_mul"), None);
+    /// ```
+    pub fn from_name(s: &str) -> Option<EpiReader> {
+        match s {
+            "tma_store" => Some(EpiReader::TmaStore),
+            "loads" => Some(EpiReader::Loads),
+            _ => ReduceOp::from_name(s.strip_prefix("tma_reduce_")?).map(EpiReader::TmaReduce),
+        }
+    }
 }
 
 /// A C/D tile declaration: `m × n` elements of `dtype` (`m` a multiple of 64: one warpgroup's
@@ -102,15 +142,15 @@ impl EpiReader {
 /// against the tile's.
 ///
 /// ```
-/// use smemdesc_core::{ElementType, SwizzleMode};
+/// use smemdesc_core::SwizzleMode;
 /// use smemdesc_core::epilogue::*;
-/// let e = EpilogueSpec::new(ElementType::BF16, 64, 64, 256).swizzle(SwizzleMode::B128).build().unwrap();
+/// let e = EpilogueSpec::new(CType::BF16, 64, 64, 256).swizzle(SwizzleMode::B128).build().unwrap();
 /// assert_eq!(e.stage_bytes(), 8192);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct EpilogueSpec {
     /// Element type stored.
-    pub dtype: ElementType,
+    pub dtype: CType,
     /// Rows (M extent) of the tile.
     pub m: u32,
     /// Columns (N extent) of the tile.
@@ -135,11 +175,11 @@ impl EpilogueSpec {
     /// Row-major, 1 stage, `stmatrix.x4`, TMA store, swizzle picked.
     ///
     /// ```
-    /// let s = smemdesc_core::epilogue::EpilogueSpec::new(smemdesc_core::ElementType::F16, 64, 32, 128);
+    /// let s = smemdesc_core::epilogue::EpilogueSpec::new(smemdesc_core::epilogue::CType::F16, 64, 32, 128);
     /// assert_eq!(s.stages, 1);
     /// ```
     #[inline]
-    pub const fn new(dtype: ElementType, m: u32, n: u32, wgmma_n: u32) -> EpilogueSpec {
+    pub const fn new(dtype: CType, m: u32, n: u32, wgmma_n: u32) -> EpilogueSpec {
         EpilogueSpec {
             dtype,
             m,
@@ -160,8 +200,8 @@ impl EpilogueSpec {
     /// Sets the contiguous dimension.
     ///
     /// ```
-    /// # use smemdesc_core::{ElementType, epilogue::*};
-    /// let s = EpilogueSpec::new(ElementType::BF16, 64, 64, 64).major(CMajor::M);
+    /// # use smemdesc_core::epilogue::*;
+    /// let s = EpilogueSpec::new(CType::BF16, 64, 64, 64).major(CMajor::M);
     /// assert_eq!(s.major, CMajor::M);
     /// ```
     #[inline]
@@ -173,8 +213,8 @@ impl EpilogueSpec {
     /// Sets the stages.
     ///
     /// ```
-    /// # use smemdesc_core::{ElementType, epilogue::*};
-    /// assert_eq!(EpilogueSpec::new(ElementType::BF16, 64, 64, 64).stages(2).stages, 2);
+    /// # use smemdesc_core::epilogue::*;
+    /// assert_eq!(EpilogueSpec::new(CType::BF16, 64, 64, 64).stages(2).stages, 2);
     /// ```
     #[inline]
     pub const fn stages(mut self, stages: u32) -> EpilogueSpec {
@@ -185,8 +225,8 @@ impl EpilogueSpec {
     /// Sets the writer.
     ///
     /// ```
-    /// # use smemdesc_core::{ElementType, epilogue::*};
-    /// let s = EpilogueSpec::new(ElementType::BF16, 64, 64, 64).writer(EpiWriter::StShared { bytes: 4 });
+    /// # use smemdesc_core::epilogue::*;
+    /// let s = EpilogueSpec::new(CType::BF16, 64, 64, 64).writer(EpiWriter::StShared { bytes: 4 });
     /// assert_eq!(s.writer.name(), "st.shared");
     /// ```
     #[inline]
@@ -198,8 +238,8 @@ impl EpilogueSpec {
     /// Sets the reader.
     ///
     /// ```
-    /// # use smemdesc_core::{ElementType, epilogue::*};
-    /// let s = EpilogueSpec::new(ElementType::BF16, 64, 64, 64).reader(EpiReader::Loads);
+    /// # use smemdesc_core::epilogue::*;
+    /// let s = EpilogueSpec::new(CType::BF16, 64, 64, 64).reader(EpiReader::Loads);
     /// assert_eq!(s.reader, EpiReader::Loads);
     /// ```
     #[inline]
@@ -211,8 +251,8 @@ impl EpilogueSpec {
     /// Fixes the tile's swizzle (checked, not picked).
     ///
     /// ```
-    /// # use smemdesc_core::{ElementType, SwizzleMode, epilogue::*};
-    /// let s = EpilogueSpec::new(ElementType::BF16, 64, 64, 64).swizzle(SwizzleMode::B64);
+    /// # use smemdesc_core::{SwizzleMode, epilogue::*};
+    /// let s = EpilogueSpec::new(CType::BF16, 64, 64, 64).swizzle(SwizzleMode::B64);
     /// assert_eq!(s.swizzle, Some(SwizzleMode::B64));
     /// ```
     #[inline]
@@ -224,8 +264,8 @@ impl EpilogueSpec {
     /// Declares the TMA store tensor map's swizzle (must equal the tile's).
     ///
     /// ```
-    /// # use smemdesc_core::{ElementType, SwizzleMode, epilogue::*};
-    /// let e = EpilogueSpec::new(ElementType::BF16, 64, 64, 64).tma_swizzle(SwizzleMode::B64).build();
+    /// # use smemdesc_core::{SwizzleMode, epilogue::*};
+    /// let e = EpilogueSpec::new(CType::BF16, 64, 64, 64).tma_swizzle(SwizzleMode::B64).build();
     /// assert!(matches!(e, Err(EpiError::SwizzleMismatch { .. })));
     /// ```
     #[inline]
@@ -239,9 +279,9 @@ impl EpilogueSpec {
     /// [`MAX_BYTES`](Self::MAX_BYTES).
     ///
     /// ```
-    /// # use smemdesc_core::{ElementType, epilogue::*};
-    /// assert_eq!(EpilogueSpec::new(ElementType::BF16, 64, 64, 64).stages(2).bytes(), 16384);
-    /// assert_eq!(EpilogueSpec::new(ElementType::F32, u32::MAX, u32::MAX, 64).stages(u32::MAX).bytes(), u64::MAX);
+    /// # use smemdesc_core::epilogue::*;
+    /// assert_eq!(EpilogueSpec::new(CType::BF16, 64, 64, 64).stages(2).bytes(), 16384);
+    /// assert_eq!(EpilogueSpec::new(CType::F32, u32::MAX, u32::MAX, 64).stages(u32::MAX).bytes(), u64::MAX);
     /// ```
     #[inline]
     pub const fn bytes(&self) -> u64 {
@@ -263,8 +303,8 @@ impl EpilogueSpec {
     /// Plans the tile ([`EpilogueTile::new`](super::EpilogueTile::new)).
     ///
     /// ```
-    /// # use smemdesc_core::{ElementType, epilogue::*};
-    /// assert!(EpilogueSpec::new(ElementType::BF16, 64, 64, 256).build().is_ok());
+    /// # use smemdesc_core::epilogue::*;
+    /// assert!(EpilogueSpec::new(CType::BF16, 64, 64, 256).build().is_ok());
     /// ```
     #[inline]
     pub const fn build(self) -> Result<super::EpilogueTile, EpiError> {
@@ -274,8 +314,8 @@ impl EpilogueSpec {
     /// [`build`](Self::build), panicking (a compile error in a `const`) on an illegal tile.
     ///
     /// ```
-    /// # use smemdesc_core::{ElementType, epilogue::*};
-    /// const E: EpilogueTile = EpilogueSpec::new(ElementType::BF16, 64, 32, 64).expect_valid();
+    /// # use smemdesc_core::epilogue::*;
+    /// const E: EpilogueTile = EpilogueSpec::new(CType::BF16, 64, 32, 64).expect_valid();
     /// assert_eq!(E.spec().n, 32);
     /// ```
     #[inline]
@@ -351,6 +391,14 @@ pub enum EpiError {
         /// Bit `i` set: mode `SwizzleMode::ALL[i]` would be conflict-free (0: none).
         legal: u32,
     },
+    /// The TMA reduce's `.redOp` is not allowed on the tile's element type (PTX ISA,
+    /// `cp.reduce.async.bulk.tensor`: [`ReduceOp::legal_types`]).
+    ReduceType {
+        /// The reduction.
+        op: ReduceOp,
+        /// The tile's element type.
+        dtype: CType,
+    },
     /// The TMA store's tensor-map swizzle disagrees with the tile's.
     SwizzleMismatch {
         /// The tile's.
@@ -416,6 +464,36 @@ impl core::fmt::Display for EpiError {
                     write!(f, " none (change the writer)")?;
                 }
                 Ok(())
+            }
+            EpiError::ReduceType { op, dtype } => {
+                write!(
+                    f,
+                    "cp.reduce.async.bulk.tensor .{} does not take .{} elements (PTX ISA); legal: ",
+                    op.name(),
+                    dtype.name()
+                )?;
+                let legal = op.legal_types();
+                let mut i = 0;
+                while i < legal.len() {
+                    let sep = if i == 0 { "" } else { " | " };
+                    write!(f, "{sep}dtype = {}", legal[i].name())?;
+                    i += 1;
+                }
+                write!(f, " for reader = {}, or another reader: ", EpiReader::TmaReduce(op).name())?;
+                let mut any = false;
+                let mut j = 0;
+                while j < ReduceOp::ALL.len() {
+                    if ReduceOp::ALL[j].allows(dtype) {
+                        let sep = if any { " | " } else { "" };
+                        write!(f, "{sep}{}", EpiReader::TmaReduce(ReduceOp::ALL[j]).name())?;
+                        any = true;
+                    }
+                    j += 1;
+                }
+                if !any {
+                    write!(f, "no TMA reduce takes {}", dtype.name())?;
+                }
+                write!(f, ", tma_store, loads")
             }
             EpiError::SwizzleMismatch { tile, map } => write!(
                 f,

@@ -2,8 +2,8 @@
 
 use super::{CMajor, EpiError, EpiReader, EpiWriter, EpilogueSpec};
 use crate::fragment::{bank_report, BankReport, RowLayout, WarpAccess};
-use crate::{Arch, StorageMember, SwizzleMode, TensorMap, TensorMapDataType, TensorMapSwizzle};
-use crate::{TmaDataType, TmaSwizzle};
+use crate::TmaSwizzle;
+use crate::{Arch, StorageMember, SwizzleMode, TensorMap, TensorMapSwizzle};
 
 /// A planned C/D tile ([`EpilogueSpec::build`]).
 ///
@@ -12,9 +12,9 @@ use crate::{TmaDataType, TmaSwizzle};
 /// warp issues [`instructions`](Self::instructions) writer instructions per chunk.
 ///
 /// ```
-/// use smemdesc_core::{ElementType, SwizzleMode};
+/// use smemdesc_core::SwizzleMode;
 /// use smemdesc_core::epilogue::*;
-/// let e = EpilogueSpec::new(ElementType::BF16, 64, 64, 256).build().unwrap();
+/// let e = EpilogueSpec::new(CType::BF16, 64, 64, 256).build().unwrap();
 /// assert_eq!((e.chunks(), e.instructions()), (4, 4));
 /// // lane 9 of warp 0's first stmatrix.x4: row 1 of matrix 1 (rows 8..16, columns 0..8)
 /// assert_eq!(e.writer_offset(0, 0, 0, 9), e.layout().offset(9, 0));
@@ -37,10 +37,10 @@ impl EpilogueTile {
     /// every writer instruction is conflict-free.
     ///
     /// ```
-    /// use smemdesc_core::{ElementType, SwizzleMode};
+    /// use smemdesc_core::SwizzleMode;
     /// use smemdesc_core::epilogue::*;
     /// // without a swizzle, 128-B rows put stmatrix's 8 rows in one bank group: 8-way
-    /// let e = EpilogueSpec::new(ElementType::BF16, 64, 64, 64).swizzle(SwizzleMode::None).build();
+    /// let e = EpilogueSpec::new(CType::BF16, 64, 64, 64).swizzle(SwizzleMode::None).build();
     /// assert!(matches!(e, Err(EpiError::Conflict { .. })));
     /// ```
     #[inline]
@@ -48,6 +48,14 @@ impl EpilogueTile {
         let bits = spec.dtype.bits();
         if spec.stages == 0 {
             return Err(EpiError::Stages);
+        }
+        if let EpiReader::TmaReduce(op) = spec.reader {
+            if !op.allows(spec.dtype) {
+                return Err(EpiError::ReduceType {
+                    op,
+                    dtype: spec.dtype,
+                });
+            }
         }
         if spec.m == 0
             || spec.m % 64 != 0
@@ -167,8 +175,8 @@ impl EpilogueTile {
     /// swizzle, ran in the proc macro, in native code, not in the const evaluator).
     ///
     /// ```
-    /// use smemdesc_core::{ElementType, SwizzleMode, epilogue::*};
-    /// let spec = EpilogueSpec::new(ElementType::BF16, 64, 64, 64).swizzle(SwizzleMode::B128);
+    /// use smemdesc_core::{SwizzleMode, epilogue::*};
+    /// let spec = EpilogueSpec::new(CType::BF16, 64, 64, 64).swizzle(SwizzleMode::B128);
     /// assert_eq!(EpilogueTile::__checked(spec, SwizzleMode::B128), spec.build().unwrap());
     /// ```
     #[doc(hidden)]
@@ -220,8 +228,8 @@ impl EpilogueTile {
     /// The declaration.
     ///
     /// ```
-    /// # use smemdesc_core::{ElementType, epilogue::*};
-    /// assert_eq!(EpilogueSpec::new(ElementType::BF16, 64, 64, 64).expect_valid().spec().m, 64);
+    /// # use smemdesc_core::epilogue::*;
+    /// assert_eq!(EpilogueSpec::new(CType::BF16, 64, 64, 64).expect_valid().spec().m, 64);
     /// ```
     #[inline(always)]
     pub const fn spec(&self) -> EpilogueSpec {
@@ -231,8 +239,8 @@ impl EpilogueTile {
     /// The tile's swizzle (picked or checked).
     ///
     /// ```
-    /// # use smemdesc_core::{ElementType, SwizzleMode, epilogue::*};
-    /// let e = EpilogueSpec::new(ElementType::BF16, 64, 32, 64).expect_valid();
+    /// # use smemdesc_core::{SwizzleMode, epilogue::*};
+    /// let e = EpilogueSpec::new(CType::BF16, 64, 32, 64).expect_valid();
     /// assert_eq!(e.swizzle(), SwizzleMode::B64);
     /// ```
     #[inline]
@@ -244,8 +252,8 @@ impl EpilogueTile {
     /// M-major: `n` rows of `m`), in atom columns of the swizzle's width — TMA's layout.
     ///
     /// ```
-    /// # use smemdesc_core::{ElementType, epilogue::*};
-    /// let l = EpilogueSpec::new(ElementType::BF16, 64, 64, 64).expect_valid().layout();
+    /// # use smemdesc_core::epilogue::*;
+    /// let l = EpilogueSpec::new(CType::BF16, 64, 64, 64).expect_valid().layout();
     /// assert_eq!((l.rows, l.row_bytes), (64, 128));
     /// ```
     #[inline(always)]
@@ -265,8 +273,8 @@ impl EpilogueTile {
     /// Byte offset of element `(row, col)` (tile coordinates, `row < m`, `col < n`).
     ///
     /// ```
-    /// # use smemdesc_core::{ElementType, epilogue::*};
-    /// let e = EpilogueSpec::new(ElementType::BF16, 64, 64, 64).expect_valid();
+    /// # use smemdesc_core::epilogue::*;
+    /// let e = EpilogueSpec::new(CType::BF16, 64, 64, 64).expect_valid();
     /// assert_eq!(e.offset(1, 0), 128 + 16); // 128B swizzle: row 1's chunk 0 moves to chunk 1
     /// ```
     #[inline(always)]
@@ -281,8 +289,8 @@ impl EpilogueTile {
     /// Bytes of one stage (a multiple of the swizzle's 1024-B repeat when swizzled).
     ///
     /// ```
-    /// # use smemdesc_core::{ElementType, epilogue::*};
-    /// assert_eq!(EpilogueSpec::new(ElementType::BF16, 64, 64, 64).expect_valid().stage_bytes(), 8192);
+    /// # use smemdesc_core::epilogue::*;
+    /// assert_eq!(EpilogueSpec::new(CType::BF16, 64, 64, 64).expect_valid().stage_bytes(), 8192);
     /// ```
     #[inline]
     pub const fn stage_bytes(&self) -> u32 {
@@ -295,8 +303,8 @@ impl EpilogueTile {
     /// (a TMA store's SMEM source).
     ///
     /// ```
-    /// # use smemdesc_core::{ElementType, SwizzleMode, epilogue::*};
-    /// assert_eq!(EpilogueSpec::new(ElementType::BF16, 64, 64, 64).expect_valid().align(), 1024);
+    /// # use smemdesc_core::{SwizzleMode, epilogue::*};
+    /// assert_eq!(EpilogueSpec::new(CType::BF16, 64, 64, 64).expect_valid().align(), 1024);
     /// ```
     #[inline]
     pub const fn align(&self) -> u32 {
@@ -310,8 +318,8 @@ impl EpilogueTile {
     /// The tile's `#[smem_storage]` member: `stages × stage_bytes`, aligned.
     ///
     /// ```
-    /// # use smemdesc_core::{ElementType, epilogue::*};
-    /// let m = EpilogueSpec::new(ElementType::BF16, 64, 64, 64).stages(2).expect_valid().storage_member("c");
+    /// # use smemdesc_core::epilogue::*;
+    /// let m = EpilogueSpec::new(CType::BF16, 64, 64, 64).stages(2).expect_valid().storage_member("c");
     /// assert_eq!((m.bytes, m.align), (16384, 1024));
     /// ```
     #[inline]
@@ -322,8 +330,8 @@ impl EpilogueTile {
     /// Chunks of the accumulator per tile (`wgmma_n / n`).
     ///
     /// ```
-    /// # use smemdesc_core::{ElementType, epilogue::*};
-    /// assert_eq!(EpilogueSpec::new(ElementType::BF16, 64, 32, 256).expect_valid().chunks(), 8);
+    /// # use smemdesc_core::epilogue::*;
+    /// assert_eq!(EpilogueSpec::new(CType::BF16, 64, 32, 256).expect_valid().chunks(), 8);
     /// ```
     #[inline]
     pub const fn chunks(&self) -> u32 {
@@ -333,8 +341,8 @@ impl EpilogueTile {
     /// The warp access of one writer instruction.
     ///
     /// ```
-    /// # use smemdesc_core::{ElementType, epilogue::*, fragment::WarpAccess};
-    /// let e = EpilogueSpec::new(ElementType::BF16, 64, 64, 64).expect_valid();
+    /// # use smemdesc_core::{epilogue::*, fragment::WarpAccess};
+    /// let e = EpilogueSpec::new(CType::BF16, 64, 64, 64).expect_valid();
     /// assert_eq!(e.access(), WarpAccess::Matrix { num: 4, store: true });
     /// ```
     #[inline]
@@ -350,8 +358,8 @@ impl EpilogueTile {
     /// block and row half).
     ///
     /// ```
-    /// # use smemdesc_core::{ElementType, epilogue::*};
-    /// let e = EpilogueSpec::new(ElementType::BF16, 64, 64, 64).writer(EpiWriter::Stmatrix { num: 2, trans: false });
+    /// # use smemdesc_core::epilogue::*;
+    /// let e = EpilogueSpec::new(CType::BF16, 64, 64, 64).writer(EpiWriter::Stmatrix { num: 2, trans: false });
     /// assert_eq!(e.expect_valid().instructions(), 8);
     /// ```
     #[inline]
@@ -367,8 +375,8 @@ impl EpilogueTile {
     /// pair index; `st.shared` instruction `instr` stores pair `p` with `q = 0`).
     ///
     /// ```
-    /// # use smemdesc_core::{ElementType, epilogue::*};
-    /// let e = EpilogueSpec::new(ElementType::BF16, 64, 64, 256).expect_valid();
+    /// # use smemdesc_core::epilogue::*;
+    /// let e = EpilogueSpec::new(CType::BF16, 64, 64, 256).expect_valid();
     /// // chunk 1 = columns 64..128: 8 column blocks x 2 row halves = 16 pairs per chunk before it
     /// assert_eq!(e.pair(1, 0, 3), 16 + 3);
     /// ```
@@ -386,8 +394,8 @@ impl EpilogueTile {
     /// passes to writer instruction `instr` (any chunk: each chunk fills the same tile).
     ///
     /// ```
-    /// # use smemdesc_core::{ElementType, epilogue::*};
-    /// let e = EpilogueSpec::new(ElementType::BF16, 64, 64, 64).expect_valid();
+    /// # use smemdesc_core::epilogue::*;
+    /// let e = EpilogueSpec::new(CType::BF16, 64, 64, 64).expect_valid();
     /// // lane 17: matrix 2 = rows 0..8, columns 8..16, row 1
     /// assert_eq!(e.writer_offset(0, 0, 0, 17), e.offset(1, 8));
     /// ```
@@ -415,8 +423,8 @@ impl EpilogueTile {
     /// [`writer_offset`](Self::writer_offset) of all 32 lanes.
     ///
     /// ```
-    /// # use smemdesc_core::{ElementType, epilogue::*};
-    /// let e = EpilogueSpec::new(ElementType::BF16, 64, 64, 64).expect_valid();
+    /// # use smemdesc_core::epilogue::*;
+    /// let e = EpilogueSpec::new(CType::BF16, 64, 64, 64).expect_valid();
     /// assert_eq!(e.writer_offsets(0, 1, 0)[0], e.offset(16, 0));
     /// ```
     #[inline]
@@ -433,8 +441,8 @@ impl EpilogueTile {
     /// The bank model's verdict on writer instruction `instr` of warp `warp`.
     ///
     /// ```
-    /// # use smemdesc_core::{ElementType, epilogue::*};
-    /// let e = EpilogueSpec::new(ElementType::BF16, 64, 64, 64).expect_valid();
+    /// # use smemdesc_core::epilogue::*;
+    /// let e = EpilogueSpec::new(CType::BF16, 64, 64, 64).expect_valid();
     /// assert!(e.writer_report(0, 3, 1).is_conflict_free());
     /// ```
     #[inline]
@@ -448,8 +456,8 @@ impl EpilogueTile {
     /// the largest multiple of 8 up to 256 dividing them), so that the boxes cover every row.
     ///
     /// ```
-    /// # use smemdesc_core::{ElementType, epilogue::*};
-    /// assert_eq!(EpilogueSpec::new(ElementType::BF16, 128, 128, 128).expect_valid().tma_box_dim(), [64, 128]);
+    /// # use smemdesc_core::epilogue::*;
+    /// assert_eq!(EpilogueSpec::new(CType::BF16, 128, 128, 128).expect_valid().tma_box_dim(), [64, 128]);
     /// ```
     #[inline]
     pub const fn tma_box_dim(&self) -> [u32; 2] {
@@ -479,8 +487,8 @@ impl EpilogueTile {
     /// TMA store boxes per stage.
     ///
     /// ```
-    /// # use smemdesc_core::{ElementType, epilogue::*};
-    /// assert_eq!(EpilogueSpec::new(ElementType::BF16, 64, 128, 128).expect_valid().tma_boxes(), 2);
+    /// # use smemdesc_core::epilogue::*;
+    /// assert_eq!(EpilogueSpec::new(CType::BF16, 64, 128, 128).expect_valid().tma_boxes(), 2);
     /// ```
     #[inline]
     pub const fn tma_boxes(&self) -> u32 {
@@ -495,8 +503,8 @@ impl EpilogueTile {
     /// the tensor map's order (`N-major`: `{n, m}`; `M-major`: `{m, n}`).
     ///
     /// ```
-    /// # use smemdesc_core::{ElementType, epilogue::*};
-    /// let e = EpilogueSpec::new(ElementType::BF16, 64, 128, 128).expect_valid();
+    /// # use smemdesc_core::epilogue::*;
+    /// let e = EpilogueSpec::new(CType::BF16, 64, 128, 128).expect_valid();
     /// assert_eq!(e.tma_box(1), (8192, (64, 0)));
     /// ```
     #[inline(always)]
@@ -517,7 +525,7 @@ impl EpilogueTile {
     ///
     /// ```
     /// # use smemdesc_core::{*, epilogue::*};
-    /// let e = EpilogueSpec::new(ElementType::BF16, 64, 64, 256).expect_valid();
+    /// let e = EpilogueSpec::new(CType::BF16, 64, 64, 256).expect_valid();
     /// let m = e.tensor_map(Arch::Sm90, 8192, 8192).address(0);
     /// assert!(m.check().is_ok());
     /// assert_eq!((m.box_dim[0], m.box_dim[1], m.swizzle), (64, 64, TensorMapSwizzle::B128));
@@ -529,30 +537,23 @@ impl EpilogueTile {
             CMajor::M => (m_total, n_total),
         };
         let [inner, rows] = self.tma_box_dim();
-        TensorMap::new(
-            arch,
-            TensorMapDataType::of_tma(TmaDataType::of(self.spec.dtype)),
-            2,
-        )
-        .dim(0, d0)
-        .dim(1, d1)
-        .box_dim(0, inner)
-        .box_dim(1, rows)
-        .swizzle(TensorMapSwizzle::of_tma(TmaSwizzle::of(self.swizzle)))
+        TensorMap::new(arch, self.spec.dtype.tensor_map_data_type(), 2)
+            .dim(0, d0)
+            .dim(1, d1)
+            .box_dim(0, inner)
+            .box_dim(1, rows)
+            .swizzle(TensorMapSwizzle::of_tma(TmaSwizzle::of(self.swizzle)))
     }
 
-    /// Whether the reader is a TMA (store or reduce-add).
+    /// Whether the reader is a TMA (store or reduce).
     ///
     /// ```
-    /// # use smemdesc_core::{ElementType, epilogue::*};
-    /// assert!(EpilogueSpec::new(ElementType::BF16, 64, 64, 64).expect_valid().reader_is_tma());
+    /// # use smemdesc_core::epilogue::*;
+    /// assert!(EpilogueSpec::new(CType::BF16, 64, 64, 64).expect_valid().reader_is_tma());
     /// ```
     #[inline]
     pub const fn reader_is_tma(&self) -> bool {
-        matches!(
-            self.spec.reader,
-            EpiReader::TmaStore | EpiReader::TmaReduceAdd
-        )
+        self.spec.reader.is_tma()
     }
 }
 
