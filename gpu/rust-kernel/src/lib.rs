@@ -37,6 +37,7 @@ pub mod grouped;
 #[allow(dead_code)]
 mod grouped_decl;
 pub mod pipe_ops;
+pub mod reduce;
 
 core::arch::global_asm!(".extern .shared .align 1024 .b8 smem_dyn[];");
 

@@ -9,8 +9,11 @@
 //! smemdesc-rust-kernels [--ptx FILE] [--out DIR] [--size N] [--rounds R] [--group-m G,G..]
 //!                       [--skip-check] [--skip-gemm] [--no-cublas]
 //!                       [--epi] [--epi-shapes S] [--epi-ncu] [--epi-ncu-size N] [--epi-controls]
-//!                       [--pipeline-before FILE] [--grouped]
+//!                       [--pipeline-before FILE] [--grouped] [--reduce]
 //! ```
+//!
+//! `--reduce` runs every TMA reduce kind on every element type the PTX ISA allows it
+//! (`reduce.rs`) and writes `reduce_results.json`.
 //!
 //! `--epi` runs the issue-22 kernels instead (`epi.rs`: exactness, negative controls, timings at
 //! the first `S` of the 7 shapes, all by default) and writes `epi_results.json`; `--epi-ncu`
@@ -46,6 +49,7 @@ mod grouped;
 #[allow(dead_code)]
 mod grouped_decl;
 mod pipeline;
+mod reduce;
 use gemm::{gemm_json, run_gemm, Kind};
 
 use smemdesc::{Arch, DescriptorFields, Major, SmemDescriptor, SmemTile};
@@ -68,6 +72,7 @@ struct Opts {
     epi_ncu_size: u32,
     pipeline_before: Option<PathBuf>,
     grouped: bool,
+    reduce: bool,
 }
 
 fn opts(args: Vec<String>) -> Opts {
@@ -87,6 +92,7 @@ fn opts(args: Vec<String>) -> Opts {
         epi_ncu_size: 2048,
         pipeline_before: None,
         grouped: false,
+        reduce: false,
     };
     let mut i = 0;
     while i < args.len() {
@@ -107,6 +113,7 @@ fn opts(args: Vec<String>) -> Opts {
             "--no-cublas" => o.cublas = false,
             "--epi" => o.epi = true,
             "--grouped" => o.grouped = true,
+            "--reduce" => o.reduce = true,
             "--epi-ncu" => o.epi_ncu = true,
             "--epi-controls" => o.epi_controls = true,
             "--epi-ncu-size" => o.epi_ncu_size = val(i).parse().expect("--epi-ncu-size N"),
@@ -120,7 +127,7 @@ fn opts(args: Vec<String>) -> Opts {
         i += if args[i].starts_with("--skip")
             || matches!(
                 args[i].as_str(),
-                "--no-cublas" | "--epi" | "--epi-ncu" | "--epi-controls" | "--grouped"
+                "--no-cublas" | "--epi" | "--epi-ncu" | "--epi-controls" | "--grouped" | "--reduce"
             ) {
             1
         } else {
@@ -341,6 +348,14 @@ fn run(args: Vec<String>, torch: Option<grouped::TorchTimer>) -> i32 {
         gpu.driver,
         t0.elapsed().as_secs_f64()
     );
+    if o.reduce {
+        let json = reduce::run_reduce(&module);
+        std::fs::create_dir_all(&o.out).expect("create --out");
+        let path = o.out.join("reduce_results.json");
+        std::fs::write(&path, json).expect("write reduce_results.json");
+        println!("wrote {}", path.display());
+        return 0;
+    }
     if o.grouped {
         let v = grouped::run_grouped(&module, &gpu, &o, torch).unwrap_or_else(|e| {
             println!("grouped run: error {e}");
