@@ -1,6 +1,7 @@
 //! TMA tensor maps: `cuTensorMapEncodeTiled` arguments (for a tile, or any tensor) and
 //! `cuTensorMapEncodeIm2col` arguments (convolution activations).
 
+pub(crate) mod gather4;
 pub(crate) mod grouped;
 pub(crate) mod im2col;
 pub(crate) mod im2col_check;
@@ -10,6 +11,7 @@ pub(crate) mod tensor_map_check;
 pub(crate) mod tensor_map_error;
 pub(crate) mod tensor_map_types;
 
+pub use gather4::{Gather4, Gather4Error, GATHER4_ROWS};
 pub use grouped::{GroupValues, GroupedMap, GroupedMapError, MAX_REWRITES};
 pub use im2col::{Im2colArgs, Im2colMap};
 pub use im2col_check::{IM2COL_MAX_CHANNELS, IM2COL_MAX_PIXELS};

@@ -1,0 +1,199 @@
+//! `.tile::gather4` / `.tile::scatter4` against an independent model of the PTX ISA's rules
+//! (rank 2, a one-row box, no interleave, the tile mode's row rules) and of where TMA puts the
+//! four rows (one after the other, each 16-byte chunk of a swizzled map moved within its
+//! 2^B-chunk group by the group's line index: chunk c of line l goes to chunk c XOR l, computed
+//! here with division and remainder), and the PTX text of one gather4 and one scatter4
+//! (`gpu/gather4/gather4_scatter4_sm100a.ptx`, for `ptxas -arch=sm_100a`; regenerate with
+//! `SMEMDESC_WRITE_PTX=1`).
+
+use smemdesc_core::tma::{Gather4, Gather4Error, GATHER4_ROWS};
+use smemdesc_core::{Arch, TensorMapDataType as T, TensorMapSwizzle as S};
+
+/// Where byte `a` (from a repeat-aligned base) lands: 16-byte chunks in groups of `2^b`, each
+/// group's chunks exchanged by the line (128 B) index modulo `2^b`.
+fn model(a: u32, b: u32) -> u32 {
+    let n = 1 << b;
+    let chunk = (a / 16) % n;
+    let line = (a / 128) % n;
+    a - chunk * 16 + (chunk ^ line) * 16
+}
+
+#[test]
+fn rows_land_one_after_another_and_swizzle_by_address() {
+    let mut checked = 0;
+    for (dt, eb) in [
+        (T::Uint8, 1),
+        (T::Bfloat16, 2),
+        (T::Float32, 4),
+        (T::Int64, 8),
+    ] {
+        for (sw, b) in [(S::None, 0), (S::B32, 1), (S::B64, 2), (S::B128, 3)] {
+            for inner in 1..=256u32 {
+                let g = Gather4::new(Arch::Sm100, dt, inner, sw);
+                let bytes = inner * eb;
+                let span = [0, 32, 64, 128][b as usize];
+                let legal = bytes % 16 == 0 && (span == 0 || bytes <= span);
+                assert_eq!(g.is_ok(), legal, "{dt:?} x {inner} under {sw:?}");
+                let Ok(g) = g else { continue };
+                assert_eq!(g.box_dim(), [inner, 1]);
+                assert_eq!(g.expect_tx(), 4 * bytes);
+                let base = if b == 0 { 128 * 3 } else { 1024 * 2 };
+                let mut seen = vec![false; (4 * bytes) as usize];
+                for row in 0..GATHER4_ROWS {
+                    for byte in 0..bytes {
+                        let lin = row * bytes + byte;
+                        let at = g.offset(base, row, byte).unwrap();
+                        // the model works from a repeat-aligned base: the base adds unchanged
+                        assert_eq!(
+                            at - base,
+                            model(lin, b),
+                            "{dt:?} x {inner} {sw:?} r{row} b{byte}"
+                        );
+                        let i = (at - base) as usize;
+                        assert!(!seen[i], "two bytes at {i}");
+                        seen[i] = true;
+                    }
+                }
+                assert!(
+                    seen.iter().all(|&s| s),
+                    "the four rows fill expect_tx bytes"
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 40, "{checked}");
+}
+
+#[test]
+fn the_modes_rules() {
+    assert_eq!(
+        Gather4::new(Arch::Sm90, T::Bfloat16, 64, S::B128),
+        Err(Gather4Error::Arch)
+    );
+    assert_eq!(Gather4::check_map(2, 1, false), Ok(()));
+    assert_eq!(
+        Gather4::check_map(1, 1, false),
+        Err(Gather4Error::Rank { rank: 1 })
+    );
+    assert_eq!(
+        Gather4::check_map(2, 4, false),
+        Err(Gather4Error::BoxRows { rows: 4 })
+    );
+    assert_eq!(
+        Gather4::check_map(2, 1, true),
+        Err(Gather4Error::Interleave)
+    );
+    // 64 bf16 = 128 B: one 128B atom row; 128 bf16 = 256 B: two, refused
+    assert!(Gather4::new(Arch::Sm100, T::Bfloat16, 64, S::B128).is_ok());
+    assert_eq!(
+        Gather4::new(Arch::Sm100, T::Bfloat16, 128, S::B128),
+        Err(Gather4Error::SwizzleSpan {
+            bytes: 256,
+            span: 128
+        })
+    );
+    // no swizzle: up to 256 elements
+    assert!(Gather4::new(Arch::Sm100, T::Float32, 256, S::None).is_ok());
+    assert!(matches!(
+        Gather4::new(Arch::Sm100, T::Float32, 257, S::None),
+        Err(Gather4Error::Inner { .. })
+    ));
+    assert!(matches!(
+        Gather4::new(Arch::Sm100, T::U4x16Align8B, 32, S::None),
+        Err(Gather4Error::DataType { .. })
+    ));
+    assert!(matches!(
+        Gather4::new(Arch::Sm100, T::Bfloat16, 64, S::B128Atom32B),
+        Err(Gather4Error::Swizzle { .. })
+    ));
+    let g = Gather4::new(Arch::Sm100, T::Bfloat16, 64, S::B128).unwrap();
+    assert_eq!(
+        g.offset(512, 0, 0),
+        Err(Gather4Error::Base {
+            base: 512,
+            align: 1024
+        })
+    );
+    assert_eq!(g.row_offsets(0).unwrap(), [0, 128 + 16, 256 + 32, 384 + 48]);
+}
+
+/// The PTX of one gather4 (bf16 rows of 64 under the 128B swizzle) into shared memory and one
+/// scatter4 of the same rows back out, from the core's numbers.
+fn ptx() -> String {
+    let g = Gather4::new(Arch::Sm100, T::Bfloat16, 64, S::B128).unwrap();
+    let tx = g.expect_tx();
+    let bar = tx.next_multiple_of(8);
+    format!(
+        "// Generated by smemdesc-core/tests/gather4_model.rs (SMEMDESC_WRITE_PTX=1): one
+// .tile::gather4 of four 64-element bf16 rows (128B swizzle, expect_tx {tx} B) and one
+// .tile::scatter4 of them. Assemble: ptxas -arch=sm_100a gather4_scatter4_sm100a.ptx
+.version 8.6
+.target sm_100a
+.address_size 64
+
+.extern .shared .align 1024 .b8 smem[];
+
+.visible .entry gather4_scatter4(
+    .param .u64 p_map_in,
+    .param .u64 p_map_out,
+    .param .u32 p_col,
+    .param .u32 p_row0,
+    .param .u32 p_row1,
+    .param .u32 p_row2,
+    .param .u32 p_row3
+)
+{{
+    .reg .b64 %rd<2>;
+    .reg .b32 %r<10>;
+    .reg .pred %p<2>;
+
+    mov.u32 %r9, %tid.x;
+    setp.ne.u32 %p1, %r9, 0;
+    @%p1 bra DONE;
+    ld.param.u64 %rd0, [p_map_in];
+    ld.param.u64 %rd1, [p_map_out];
+    ld.param.u32 %r0, [p_col];
+    ld.param.u32 %r1, [p_row0];
+    ld.param.u32 %r2, [p_row1];
+    ld.param.u32 %r3, [p_row2];
+    ld.param.u32 %r4, [p_row3];
+    mov.u32 %r5, smem;
+    add.u32 %r6, %r5, {bar};
+    mbarrier.init.shared::cta.b64 [%r6], 1;
+    fence.mbarrier_init.release.cluster;
+    fence.proxy.tensormap::generic.acquire.gpu [%rd0], 128;
+    fence.proxy.tensormap::generic.acquire.gpu [%rd1], 128;
+    mbarrier.arrive.expect_tx.shared::cta.b64 _, [%r6], {tx};
+    {load} [%r5], [%rd0, {{%r0, %r1, %r2, %r3, %r4}}], [%r6];
+WAIT:
+    mbarrier.try_wait.parity.shared::cta.b64 %p0, [%r6], 0;
+    @!%p0 bra WAIT;
+    {store} [%rd1, {{%r0, %r1, %r2, %r3, %r4}}], [%r5];
+    cp.async.bulk.commit_group;
+    cp.async.bulk.wait_group 0;
+DONE:
+    ret;
+}}
+",
+        load = Gather4::LOAD,
+        store = Gather4::STORE,
+    )
+}
+
+#[test]
+fn gather4_ptx_is_the_committed_file() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../gpu/gather4/gather4_scatter4_sm100a.ptx"
+    );
+    let text = ptx();
+    if std::env::var_os("SMEMDESC_WRITE_PTX").is_some() {
+        std::fs::write(path, &text).unwrap();
+    }
+    let committed = std::fs::read_to_string(path).unwrap_or_default();
+    assert_eq!(committed, text, "regenerate with SMEMDESC_WRITE_PTX=1");
+    // PTX ISA syntax: {col_idx, row_idx0, row_idx1, row_idx2, row_idx3}
+    assert!(text.contains(".tile::gather4.mbarrier::complete_tx::bytes [%r5], [%rd0, {%r0, %r1, %r2, %r3, %r4}], [%r6];"));
+    assert!(text.contains(".tile::scatter4.bulk_group [%rd1, {%r0, %r1, %r2, %r3, %r4}], [%r5];"));
+}
