@@ -4,7 +4,7 @@
 //! the MN-major (transposed) writer.
 
 use smemdesc::epilogue::{CMajor, CType, EpiWriter, EpilogueSpec, EpilogueTile};
-use smemdesc::{smem_epilogue_tile, ElementType, SwizzleMode};
+use smemdesc::{smem_epilogue_tile, SwizzleMode};
 
 #[smem_epilogue_tile(dtype = bf16, tile = (64, 64), wgmma_n = 256, stages = 2,
                      writer = stmatrix_x4, reader = tma_store, tma_swizzle = 128B)]
