@@ -15,7 +15,9 @@ const PTX_TABLE: &str = "
 ";
 
 /// Whether the table allows `op` on a tensor map of element type `ty` (a PTX type name). `.bN`
-/// is any integer type of N bits a tensor map names (u32/s32, u64/s64).
+/// is an integer type of N bits a tensor map names (u32/s32, u64), except `INT64` (s64): the
+/// H200 stops `.and`/`.or`/`.xor` through an `INT64` map with an illegal instruction
+/// (gpu/device-logs/2026-11-27-reduce/pairs.txt: the hardware decides).
 fn table_allows(op: &str, ty: &str) -> bool {
     for row in PTX_TABLE.lines().filter(|l| !l.trim().is_empty()) {
         let (ops, types) = row.split_once('|').unwrap();
@@ -25,7 +27,7 @@ fn table_allows(op: &str, ty: &str) -> bool {
         return types.split(',').map(str::trim).any(|t| {
             t == format!(".{ty}")
                 || (t == ".b32" && (ty == "u32" || ty == "s32"))
-                || (t == ".b64" && (ty == "u64" || ty == "s64"))
+                || (t == ".b64" && ty == "u64")
         });
     }
     panic!("no row for .{op}");
@@ -48,8 +50,8 @@ fn every_kind_and_type_matches_the_ptx_table() {
             legal += usize::from(want);
         }
     }
-    // add 6, min/max 6 each, inc/dec 1 each, and/or/xor 4 each
-    assert_eq!(legal, 6 + 12 + 2 + 12);
+    // add 6, min/max 6 each, inc/dec 1 each, and/or/xor 3 each (u32, s32, u64)
+    assert_eq!(legal, 6 + 12 + 2 + 9);
 }
 
 #[test]

@@ -170,12 +170,21 @@ fn run_pair(module: &cuda::Module, op: ReduceOp, ty: CType, seed: u64) -> cuda::
 }
 
 /// Every legal pair; the JSON array (an `"error"` field where a pair could not run).
+/// `SMEMDESC_REDUCE_ONLY=op.type` (e.g. `and.s64`) runs that pair alone: a pair the hardware
+/// refuses (an illegal instruction) leaves the context unusable for the rest of the process.
 pub fn run_reduce(module: &cuda::Module) -> String {
+    let only = std::env::var("SMEMDESC_REDUCE_ONLY").ok();
     let mut rows = Vec::new();
     let mut seed = 0x5eed_0032;
     for op in ReduceOp::ALL {
         for ty in CType::ALL.into_iter().filter(|&t| op.allows(t)) {
             seed += 1;
+            if only
+                .as_deref()
+                .is_some_and(|o| o != format!("{}.{}", op.name(), ty.name()))
+            {
+                continue;
+            }
             let row = match run_pair(module, op, ty, seed) {
                 Ok(m) => {
                     println!("reduce .{} .{}: {m} mismatches", op.name(), ty.name());
