@@ -329,6 +329,34 @@ pub(crate) fn tile_struct(
     })
 }
 
+/// `plan` as a `const` block of literals (`TileAccess::from_literal`, `TilePlan::from_literal`):
+/// what `smem_plan!` writes, so the const evaluator copies numbers instead of re-running the
+/// validation the macro already ran natively (`tests/macro_consts.rs` compares it with `build()`).
+pub(crate) fn plan_literal(plan: &TilePlan) -> TokenStream {
+    let t = &plan.tile;
+    let a = t.access();
+    let (arch, swizzle) = (arch_path(plan.decl.arch), swizzle_path(t.swizzle_mode()));
+    let desc = Literal::u64_unsuffixed(a.desc);
+    let access = a.literal_numbers().map(u);
+    let literal = plan.literal_numbers().map(u);
+    let (op, dtype, major) = (
+        operand_path(plan.decl.operand),
+        dtype_path(plan.decl.dtype),
+        major_path(plan.decl.major),
+    );
+    let (order, kind) = (order_path(t.spec().order), kind_path(plan.kind));
+    quote! {
+        {
+            const ACCESS: ::smemdesc::TileAccess =
+                ::smemdesc::TileAccess::from_literal(#arch, #swizzle, #desc, [#(#access),*]);
+            const PLAN: ::smemdesc::TilePlan = ::smemdesc::TilePlan::from_literal(
+                #op, #dtype, #major, #order, #kind, &ACCESS, [#(#literal),*],
+            );
+            PLAN
+        }
+    }
+}
+
 fn arch_path(a: Arch) -> TokenStream {
     match a {
         Arch::Sm90 => quote!(::smemdesc::Arch::Sm90),

@@ -132,13 +132,7 @@ pub fn smem_plan(input: TokenStream) -> TokenStream {
         guarded(&decl, || match core.build() {
             Ok(plan) => {
                 global::check(&decl, &plan)?;
-                let e = emit::decl_expr(&decl);
-                Ok(quote::quote! {
-                    {
-                        const PLAN: ::smemdesc::TilePlan = #e.expect_valid();
-                        PLAN
-                    }
-                })
+                Ok(emit::plan_literal(&plan))
             }
             Err(err) => Err(emit::core_error(&decl, &err, site)),
         })
