@@ -1,0 +1,130 @@
+//! Why a convolution, or its implicit-GEMM A tile through im2col TMA
+//! ([`ImplicitGemmA`](crate::tma::ImplicitGemmA)), cannot be formed.
+
+use crate::TensorMapDataType;
+
+/// A spatial dimension of a 2-D convolution.
+///
+/// ```
+/// use smemdesc_core::tma::Spatial;
+/// assert_eq!(Spatial::W.name(), "W");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Spatial {
+    /// Height (filter R, output P); corner and offset index 1.
+    H,
+    /// Width (filter S, output Q); corner and offset index 0.
+    W,
+}
+
+impl Spatial {
+    /// `"H"` or `"W"`.
+    ///
+    /// ```
+    /// assert_eq!(smemdesc_core::tma::Spatial::H.name(), "H");
+    /// ```
+    pub const fn name(self) -> &'static str {
+        match self {
+            Spatial::H => "H",
+            Spatial::W => "W",
+        }
+    }
+}
+
+/// Why a convolution, or its implicit-GEMM A tile through im2col TMA, cannot be formed.
+///
+/// ```
+/// use smemdesc_core::tma::{Conv2d, ConvError, ImplicitGemmA};
+/// use smemdesc_core::TensorMapDataType;
+/// let e = ImplicitGemmA::new(Conv2d::new(1, 8, 8, 24, 8, 1, 1), TensorMapDataType::Float16, 64, 16)
+///     .unwrap_err();
+/// assert_eq!(e, ConvError::Channels { c: 24, bk: 16 });
+/// assert!(e.to_string().contains("multiple"));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ConvError {
+    /// A dimension (N, H, W, C, K_out, R or S), stride or dilation is zero.
+    Zero {
+        /// Which one.
+        what: &'static str,
+    },
+    /// The padded input is smaller than the dilated filter: no output along `dim`.
+    EmptyOutput {
+        /// The dimension.
+        dim: Spatial,
+    },
+    /// A stride beyond the tensor map's largest element stride (8).
+    Stride {
+        /// The dimension.
+        dim: Spatial,
+        /// The stride.
+        stride: u32,
+    },
+    /// A pixel-box corner the conv implies is outside the rank-4 range (−128..=127).
+    Corner {
+        /// The dimension.
+        dim: Spatial,
+        /// The corner value (`-pad` or `pad - dilation·(R - 1)`).
+        value: i64,
+        /// `true` for the upper corner.
+        upper: bool,
+    },
+    /// A coordinate beyond the signed 32-bit tensor coordinates: `W` or `H` plus its padding
+    /// (legal: below 2^31), or `N` (legal: below 2^30).
+    Coordinate {
+        /// `"W"`, `"H"` or `"N"`.
+        what: &'static str,
+    },
+    /// The element type is packed (sub-byte).
+    DataType {
+        /// The type.
+        data_type: TensorMapDataType,
+    },
+    /// `C` is not a multiple of the channels per load (`BK`).
+    Channels {
+        /// Input channels.
+        c: u32,
+        /// Channels per load.
+        bk: u32,
+    },
+    /// `BK` outside `1..=256` (`channelsPerPixel`).
+    ChannelsPerPixel {
+        /// Channels per load.
+        bk: u32,
+    },
+    /// Pixels per load outside `1..=1024`, or not dividing `BM`.
+    PixelsPerColumn {
+        /// Rows of the tile.
+        bm: u32,
+        /// Pixels per load.
+        pixels: u32,
+    },
+    /// An M-block, K-step or load index beyond the plan.
+    Index {
+        /// Which index.
+        what: &'static str,
+        /// Its value.
+        value: u64,
+        /// The number of them.
+        count: u64,
+    },
+}
+
+impl core::fmt::Display for ConvError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match *self {
+            ConvError::Zero { what } => write!(f, "{what} is zero; legal: at least 1"),
+            ConvError::EmptyOutput { dim } => write!(f, "no output along {}: the padded input is smaller than the dilated filter", dim.name()),
+            ConvError::Stride { dim, stride } => write!(f, "stride {stride} along {}: im2col traversal strides are 1..=8", dim.name()),
+            ConvError::Corner { dim, value, upper } => write!(f, "the {} corner along {} would be {value}: a rank-4 im2col map takes -128..=127 (lower = -pad, upper = pad - dilation*(R-1))", if upper { "upper" } else { "lower" }, dim.name()),
+            ConvError::Coordinate { what } => write!(f, "{what} (plus padding) exceeds the signed 32-bit tensor coordinates; legal: W, H + pad < 2^31, N < 2^30"),
+            ConvError::DataType { data_type } => write!(f, "{}: implicit-GEMM tiles of packed types are not modelled", data_type.name()),
+            ConvError::Channels { c, bk } => write!(f, "C = {c} is not a multiple of the {bk} channels per load"),
+            ConvError::ChannelsPerPixel { bk } => write!(f, "{bk} channels per load: channelsPerPixel is 1..=256"),
+            ConvError::PixelsPerColumn { bm, pixels } => write!(f, "{pixels} pixels per load for a {bm}-row tile: pixelsPerColumn is 1..=1024 and must divide BM"),
+            ConvError::Index { what, value, count } => write!(f, "{what} {value} beyond the plan's {count}"),
+        }
+    }
+}
+
+impl core::error::Error for ConvError {}
