@@ -164,6 +164,10 @@ pub mod tma {
     //! use smemdesc::tile::SwizzleMode;
     //! assert_eq!(TmaSwizzle::of(SwizzleMode::B128).value(), 3);
     //! ```
+    pub use smemdesc_core::tma::{
+        Conv2d, ConvError, Gather4, Gather4Error, Im2colLoad, ImplicitGemmA, KStep, Spatial,
+        GATHER4_ROWS,
+    };
     pub use smemdesc_core::{
         im2col_corner_range, Im2colArg, Im2colArgs, Im2colError, Im2colMap, IM2COL_MAX_CHANNELS,
         IM2COL_MAX_PIXELS,

@@ -36,6 +36,7 @@ pub mod gemm;
 pub mod grouped;
 #[allow(dead_code)]
 mod grouped_decl;
+pub mod im2col_probe;
 pub mod pipe_ops;
 pub mod reduce;
 

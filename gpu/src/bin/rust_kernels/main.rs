@@ -9,7 +9,7 @@
 //! smemdesc-rust-kernels [--ptx FILE] [--out DIR] [--size N] [--rounds R] [--group-m G,G..]
 //!                       [--skip-check] [--skip-gemm] [--no-cublas]
 //!                       [--epi] [--epi-shapes S] [--epi-ncu] [--epi-ncu-size N] [--epi-controls]
-//!                       [--pipeline-before FILE] [--grouped] [--reduce]
+//!                       [--pipeline-before FILE] [--grouped] [--reduce] [--im2col-walk]
 //! ```
 //!
 //! `--reduce` runs every TMA reduce kind on every element type the PTX ISA allows it
@@ -48,6 +48,7 @@ mod grouped;
 #[path = "../../../rust-kernel/src/grouped_decl.rs"]
 #[allow(dead_code)]
 mod grouped_decl;
+mod im2col_walk;
 mod pipeline;
 mod reduce;
 use gemm::{gemm_json, run_gemm, Kind};
@@ -73,6 +74,7 @@ struct Opts {
     pipeline_before: Option<PathBuf>,
     grouped: bool,
     reduce: bool,
+    im2col_walk: bool,
 }
 
 fn opts(args: Vec<String>) -> Opts {
@@ -93,6 +95,7 @@ fn opts(args: Vec<String>) -> Opts {
         pipeline_before: None,
         grouped: false,
         reduce: false,
+        im2col_walk: false,
     };
     let mut i = 0;
     while i < args.len() {
@@ -114,6 +117,7 @@ fn opts(args: Vec<String>) -> Opts {
             "--epi" => o.epi = true,
             "--grouped" => o.grouped = true,
             "--reduce" => o.reduce = true,
+            "--im2col-walk" => o.im2col_walk = true,
             "--epi-ncu" => o.epi_ncu = true,
             "--epi-controls" => o.epi_controls = true,
             "--epi-ncu-size" => o.epi_ncu_size = val(i).parse().expect("--epi-ncu-size N"),
@@ -127,7 +131,13 @@ fn opts(args: Vec<String>) -> Opts {
         i += if args[i].starts_with("--skip")
             || matches!(
                 args[i].as_str(),
-                "--no-cublas" | "--epi" | "--epi-ncu" | "--epi-controls" | "--grouped" | "--reduce"
+                "--no-cublas"
+                    | "--epi"
+                    | "--epi-ncu"
+                    | "--epi-controls"
+                    | "--grouped"
+                    | "--reduce"
+                    | "--im2col-walk"
             ) {
             1
         } else {
@@ -348,6 +358,17 @@ fn run(args: Vec<String>, torch: Option<grouped::TorchTimer>) -> i32 {
         gpu.driver,
         t0.elapsed().as_secs_f64()
     );
+    if o.im2col_walk {
+        let (json, ok) = im2col_walk::run(&module).unwrap_or_else(|e| {
+            println!("im2col walk: error {e}");
+            (format!("{{\"error\": {e:?}}}\n"), false)
+        });
+        std::fs::create_dir_all(&o.out).expect("create --out");
+        let path = o.out.join("im2col_walk.json");
+        std::fs::write(&path, json).expect("write im2col_walk.json");
+        println!("wrote {}", path.display());
+        return i32::from(!ok);
+    }
     if o.reduce {
         let json = reduce::run_reduce(&module);
         std::fs::create_dir_all(&o.out).expect("create --out");
