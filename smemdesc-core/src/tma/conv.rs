@@ -21,8 +21,14 @@
 //! coordinates `(c0, q·stride − pad, p·stride − pad, n)` of the load's first output pixel
 //! `(n, p, q)` and the offsets `(s·dilation_w, r·dilation_h)` of the tap. The corners' rank-4
 //! range (−128..=127) is what bounds the taps: `upper ≥ −128` keeps `dilation·(R − 1) ≤ pad + 128`
-//! (so the 16-bit offsets never overflow), and a tap reaching past it is refused as a corner. This module covers 2-D
-//! convolutions (rank-4 maps); rank 3 and 5 are not modelled.
+//! (so the 16-bit offsets never overflow), and a tap reaching past it is refused as a corner. This
+//! module covers 2-D convolutions (rank-4 maps); rank 3 and 5 are not modelled.
+//!
+//! Measured on an H200 (`gpu/device-logs/2026-11-27-im2col-walk`, `rust_kernels --im2col-walk`):
+//! every planned load of five convolutions (stride 2, padding, dilation 2, a 3×5 filter with
+//! per-dimension settings, 1×1; tiles crossing rows and images), issued as a real
+//! `cp.async.bulk.tensor.4d…im2col`, gathers exactly the naive im2col matrix's rows: the walk
+//! above is the hardware's.
 //!
 //! ```
 //! use smemdesc_core::tma::{Conv2d, ImplicitGemmA};
