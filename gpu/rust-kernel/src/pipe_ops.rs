@@ -1,6 +1,8 @@
 //! `smemdesc::pipeline::PipelineOps` for these kernels: each method is one instruction of
-//! `ptx.rs`; `wait` is bounded (a watchdog), so a protocol that never completes ends the launch
-//! instead of hanging it (the declared pipeline makes that a second line of defence).
+//! `ptx.rs`. [`Ptx`]'s `wait` is bounded (a watchdog), so a protocol that never completes ends
+//! the launch instead of hanging it (the declared pipeline makes that a second line of defence);
+//! [`PtxSpin`]'s never gives up, which keeps a `wgmma` pipeline after it whole (ptxas C7518, see
+//! `gpu/device-logs/2026-11-27-grouped-c7518`).
 
 use crate::ptx::*;
 use smemdesc::pipeline::PipelineOps;
@@ -8,10 +10,16 @@ use smemdesc::pipeline::PipelineOps;
 /// Cycles a wait may last before the watchdog gives up (about 1 s at the H100's clocks).
 pub const WATCHDOG_CYCLES: u64 = 2_000_000_000;
 
-/// The kernels' PTX.
-pub struct Ptx;
+/// The kernels' PTX; `WATCHDOG`: whether `wait` gives up after [`WATCHDOG_CYCLES`].
+pub struct PtxOps<const WATCHDOG: bool>;
 
-impl PipelineOps for Ptx {
+/// Waits bounded by the watchdog.
+pub type Ptx = PtxOps<true>;
+
+/// Waits that never give up: one exit from a wait, so the handles' `None` arms are dead code.
+pub type PtxSpin = PtxOps<false>;
+
+impl<const WATCHDOG: bool> PipelineOps for PtxOps<WATCHDOG> {
     #[inline(always)]
     fn init(bar: u32, count: u32) {
         // SAFETY: `bar` is an mbarrier of the kernel's storage (the pipeline's handles pass only
@@ -52,6 +60,10 @@ impl PipelineOps for Ptx {
     fn wait(bar: u32, parity: u32) -> bool {
         // SAFETY: try_wait probes of an initialised mbarrier.
         unsafe {
+            if !WATCHDOG {
+                while !mbar_try_wait(bar, parity) {}
+                return true;
+            }
             if mbar_try_wait(bar, parity) {
                 return true;
             }
@@ -78,58 +90,5 @@ impl PipelineOps for Ptx {
     fn tma_load_multicast(dst: u32, map: u64, c0: u32, c1: u32, bar: u32, mask: u16) {
         // SAFETY: as above, to the declared sharers.
         unsafe { tma_load_2d_multicast(dst, map, c0, c1, bar, mask) }
-    }
-}
-
-/// [`Ptx`] with waits that never give up: no watchdog, so a wait has one exit (a protocol
-/// error hangs the launch instead of ending it).
-pub struct PtxSpin;
-
-impl PipelineOps for PtxSpin {
-    #[inline(always)]
-    fn init(bar: u32, count: u32) {
-        Ptx::init(bar, count)
-    }
-    #[inline(always)]
-    fn fence_init() {
-        Ptx::fence_init()
-    }
-    #[inline(always)]
-    fn sync_cta() {
-        Ptx::sync_cta()
-    }
-    #[inline(always)]
-    fn sync_cluster() {
-        Ptx::sync_cluster()
-    }
-    #[inline(always)]
-    fn arrive_expect_tx(bar: u32, bytes: u32) {
-        Ptx::arrive_expect_tx(bar, bytes)
-    }
-    #[inline(always)]
-    fn arrive(bar: u32) {
-        Ptx::arrive(bar)
-    }
-    #[inline(always)]
-    fn arrive_cluster(bar: u32, cta: u32) {
-        Ptx::arrive_cluster(bar, cta)
-    }
-    #[inline(always)]
-    fn wait(bar: u32, parity: u32) -> bool {
-        // SAFETY: try_wait probes of an initialised mbarrier.
-        unsafe { while !mbar_try_wait(bar, parity) {} }
-        true
-    }
-    #[inline(always)]
-    fn map_cta(addr: u32, cta: u32) -> u32 {
-        Ptx::map_cta(addr, cta)
-    }
-    #[inline(always)]
-    fn tma_load(dst: u32, map: u64, c0: u32, c1: u32, bar: u32) {
-        Ptx::tma_load(dst, map, c0, c1, bar)
-    }
-    #[inline(always)]
-    fn tma_load_multicast(dst: u32, map: u64, c0: u32, c1: u32, bar: u32, mask: u16) {
-        Ptx::tma_load_multicast(dst, map, c0, c1, bar, mask)
     }
 }
