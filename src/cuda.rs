@@ -285,18 +285,13 @@ pub fn encode_group(
 /// let r = smemdesc::cuda::encode_args(&args);
 /// ```
 pub fn encode_args(args: &TensorMapArgs) -> Result<AlignedTensorMap, EncodeError> {
-    let mut out = AlignedTensorMap {
-        map: sys::CUtensorMap { opaque: [0; 16] },
-    };
-    // cudarc loads libcuda dynamically and panics when it cannot: report that as no driver.
-    let call = std::panic::catch_unwind(|| {
-        let mut map = sys::CUtensorMap { opaque: [0; 16] };
+    driver_encode(|map| {
         // SAFETY: the arrays have 5 (4) entries, at least rank (rank - 1) as the call reads, and
         // live across the call; `map` is a valid, writable CUtensorMap.
         #[allow(unsafe_code)]
-        let r = unsafe {
+        unsafe {
             sys::cuTensorMapEncodeTiled(
-                &mut map,
+                map,
                 data_type(args.data_type),
                 args.rank,
                 args.global_address as *mut core::ffi::c_void,
@@ -309,27 +304,50 @@ pub fn encode_args(args: &TensorMapArgs) -> Result<AlignedTensorMap, EncodeError
                 l2_promotion(args.l2_promotion),
                 oob_fill(args.oob_fill),
             )
-        };
+        }
+    })
+    .map_err(|e| match e {
+        DriverEncodeError::Refused => EncodeError::DriverRefused {
+            args: std::boxed::Box::new(*args),
+        },
+        DriverEncodeError::NoContext(r) => EncodeError::NoContext(r),
+        DriverEncodeError::Other(r) => EncodeError::Driver(r),
+    })
+}
+
+/// How a driver encode call failed ([`driver_encode`]), before each encoder names its arguments.
+enum DriverEncodeError {
+    /// `CUDA_ERROR_INVALID_VALUE`: the driver refused the arguments.
+    Refused,
+    /// No driver library, or no usable context.
+    NoContext(sys::CUresult),
+    /// Any other result.
+    Other(sys::CUresult),
+}
+
+/// Runs one `cuTensorMapEncode*` call on a zeroed map and sorts its result. cudarc loads libcuda
+/// dynamically and panics when it cannot: that is reported as no driver.
+fn driver_encode(
+    call: impl FnOnce(&mut sys::CUtensorMap) -> sys::CUresult + std::panic::UnwindSafe,
+) -> Result<AlignedTensorMap, DriverEncodeError> {
+    let run = std::panic::catch_unwind(|| {
+        let mut map = sys::CUtensorMap { opaque: [0; 16] };
+        let r = call(&mut map);
         (r, map)
     });
-    let Ok((r, map)) = call else {
-        return Err(EncodeError::NoContext(
+    let Ok((r, map)) = run else {
+        return Err(DriverEncodeError::NoContext(
             sys::CUresult::CUDA_ERROR_NOT_INITIALIZED,
         ));
     };
     use sys::CUresult as R;
     match r {
-        R::CUDA_SUCCESS => {
-            out.map = map;
-            Ok(out)
-        }
-        R::CUDA_ERROR_INVALID_VALUE => Err(EncodeError::DriverRefused {
-            args: std::boxed::Box::new(*args),
-        }),
+        R::CUDA_SUCCESS => Ok(AlignedTensorMap { map }),
+        R::CUDA_ERROR_INVALID_VALUE => Err(DriverEncodeError::Refused),
         R::CUDA_ERROR_NOT_INITIALIZED
         | R::CUDA_ERROR_DEINITIALIZED
-        | R::CUDA_ERROR_INVALID_CONTEXT => Err(EncodeError::NoContext(r)),
-        other => Err(EncodeError::Driver(other)),
+        | R::CUDA_ERROR_INVALID_CONTEXT => Err(DriverEncodeError::NoContext(r)),
+        other => Err(DriverEncodeError::Other(other)),
     }
 }
 

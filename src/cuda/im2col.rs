@@ -3,7 +3,10 @@
 
 extern crate std;
 
-use super::{data_type, interleave, l2_promotion, oob_fill, swizzle, AlignedTensorMap};
+use super::{
+    data_type, driver_encode, interleave, l2_promotion, oob_fill, swizzle, AlignedTensorMap,
+    DriverEncodeError,
+};
 use crate::{Im2colArgs, Im2colError, Im2colMap};
 use cudarc::driver::sys;
 use std::boxed::Box;
@@ -106,17 +109,15 @@ pub fn encode_im2col_args(args: &Im2colArgs) -> Result<AlignedTensorMap, Im2colE
             rank: args.rank,
         }));
     }
-    // cudarc loads libcuda dynamically and panics when it cannot: report that as no driver.
-    let call = std::panic::catch_unwind(|| {
-        let mut map = sys::CUtensorMap { opaque: [0; 16] };
+    driver_encode(|map| {
         // SAFETY: the driver reads `rank` (≤ 5 here) entries of globalDim and elementStrides,
         // `rank - 1` of globalStrides and `rank - 2` of each corner; the arrays have 5, 4 and 3
         // entries, and live across the call (a larger rank returned above); `map` is a valid,
         // writable CUtensorMap.
         #[allow(unsafe_code)]
-        let r = unsafe {
+        unsafe {
             sys::cuTensorMapEncodeIm2col(
-                &mut map,
+                map,
                 data_type(args.data_type),
                 args.rank,
                 args.global_address as *mut core::ffi::c_void,
@@ -132,23 +133,13 @@ pub fn encode_im2col_args(args: &Im2colArgs) -> Result<AlignedTensorMap, Im2colE
                 l2_promotion(args.l2_promotion),
                 oob_fill(args.oob_fill),
             )
-        };
-        (r, map)
-    });
-    let Ok((r, map)) = call else {
-        return Err(Im2colEncodeError::NoContext(
-            sys::CUresult::CUDA_ERROR_NOT_INITIALIZED,
-        ));
-    };
-    use sys::CUresult as R;
-    match r {
-        R::CUDA_SUCCESS => Ok(AlignedTensorMap { map }),
-        R::CUDA_ERROR_INVALID_VALUE => Err(Im2colEncodeError::DriverRefused {
+        }
+    })
+    .map_err(|e| match e {
+        DriverEncodeError::Refused => Im2colEncodeError::DriverRefused {
             args: Box::new(*args),
-        }),
-        R::CUDA_ERROR_NOT_INITIALIZED
-        | R::CUDA_ERROR_DEINITIALIZED
-        | R::CUDA_ERROR_INVALID_CONTEXT => Err(Im2colEncodeError::NoContext(r)),
-        other => Err(Im2colEncodeError::Driver(other)),
-    }
+        },
+        DriverEncodeError::NoContext(r) => Im2colEncodeError::NoContext(r),
+        DriverEncodeError::Other(r) => Im2colEncodeError::Driver(r),
+    })
 }
