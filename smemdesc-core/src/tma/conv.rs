@@ -49,7 +49,7 @@ use crate::tma::conv_error::{ConvError, Spatial};
 use crate::tma::im2col::Im2colMap;
 use crate::tma::im2col_check::{IM2COL_MAX_CHANNELS, IM2COL_MAX_PIXELS};
 use crate::tma::im2col_error::im2col_corner_range;
-use crate::{Arch, TensorMapDataType};
+use crate::{Arch, TensorMapDataType, TensorMapSwizzle};
 
 /// The largest traversal stride (`elementStrides`) a tensor map takes.
 const MAX_ELEMENT_STRIDE: u32 = 8;
@@ -287,6 +287,9 @@ pub struct ImplicitGemmA {
     pub pixels: u32,
     /// Output size `(P, Q)`.
     pub out: (u32, u32),
+    /// The map's swizzle: none from [`new`](Self::new), the tile's from
+    /// [`for_tile`](Self::for_tile).
+    pub swizzle: TensorMapSwizzle,
 }
 
 impl ImplicitGemmA {
@@ -366,6 +369,7 @@ impl ImplicitGemmA {
             bk,
             pixels: bm,
             out,
+            swizzle: TensorMapSwizzle::None,
         })
     }
 
@@ -519,8 +523,9 @@ impl ImplicitGemmA {
     }
 
     /// The im2col map the plan implies, for `arch`: dims `[C, W, H, N]` (dense strides, address
-    /// open), the corners, `BK` channels × pixels-per-load pixels and the conv strides as element
-    /// strides; set the swizzle, OOB fill and address on it, then [`check`](Im2colMap::check).
+    /// open), the corners, `BK` channels × pixels-per-load pixels, the conv strides as element
+    /// strides and the plan's [`swizzle`](Self::swizzle); set the OOB fill and address on it,
+    /// then [`check`](Im2colMap::check).
     ///
     /// ```
     /// use smemdesc_core::tma::{Conv2d, ImplicitGemmA};
@@ -546,5 +551,6 @@ impl ImplicitGemmA {
             .pixels_per_column(self.pixels)
             .element_stride(1, c.stride.1)
             .element_stride(2, c.stride.0)
+            .swizzle(self.swizzle)
     }
 }

@@ -108,6 +108,56 @@ pub enum ConvError {
         /// The number of them.
         count: u64,
     },
+    /// The im2col loads (or the filter's map) do not fill the declared operand tile
+    /// ([`ImplicitGemmA::check_tile`](crate::tma::ImplicitGemmA::check_tile)).
+    Tile {
+        /// What differs.
+        mismatch: FillMismatch,
+    },
+}
+
+/// What keeps an implicit-GEMM plan's loads from filling a declared operand tile.
+///
+/// ```
+/// use smemdesc_core::tma::FillMismatch;
+/// assert!(FillMismatch::Swizzle.text().contains("swizzle"));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FillMismatch {
+    /// The tile is MN-major: im2col writes each pixel's channels contiguously (K-major).
+    Major,
+    /// The tile's element type is not the plan's.
+    DataType,
+    /// The tile's rows are not the plan's `BM`.
+    Rows,
+    /// The tile's K extent (or its box's inner extent) is not the channels per load `BK`.
+    Channels,
+    /// The tile's TMA boxes are not `BK × pixels` boxes placed one after the other along M.
+    Boxes,
+    /// The map's swizzle is not the tile's.
+    Swizzle,
+}
+
+impl FillMismatch {
+    /// What differs, in words.
+    ///
+    /// ```
+    /// assert!(smemdesc_core::tma::FillMismatch::Major.text().contains("K-major"));
+    /// ```
+    pub const fn text(self) -> &'static str {
+        match self {
+            FillMismatch::Major => {
+                "the tile must be K-major (im2col writes each pixel's channels contiguously)"
+            }
+            FillMismatch::DataType => "the tile's element type is not the plan's",
+            FillMismatch::Rows => "the tile's rows are not the plan's BM",
+            FillMismatch::Channels => "the tile's K extent is not the channels per load (BK)",
+            FillMismatch::Boxes => {
+                "the tile's TMA boxes are not BK x pixels boxes stacked densely along M"
+            }
+            FillMismatch::Swizzle => "the map's swizzle is not the tile's",
+        }
+    }
 }
 
 impl core::fmt::Display for ConvError {
@@ -123,6 +173,7 @@ impl core::fmt::Display for ConvError {
             ConvError::ChannelsPerPixel { bk } => write!(f, "{bk} channels per load: channelsPerPixel is 1..=256"),
             ConvError::PixelsPerColumn { bm, pixels } => write!(f, "{pixels} pixels per load for a {bm}-row tile: pixelsPerColumn is 1..=1024 and must divide BM"),
             ConvError::Index { what, value, count } => write!(f, "{what} {value} beyond the plan's {count}"),
+            ConvError::Tile { mismatch } => write!(f, "the loads do not fill the operand tile: {}", mismatch.text()),
         }
     }
 }

@@ -3,6 +3,7 @@
 
 pub(crate) mod conv;
 pub(crate) mod conv_error;
+pub(crate) mod conv_tile;
 pub(crate) mod gather4;
 pub(crate) mod grouped;
 pub(crate) mod im2col;
@@ -14,7 +15,7 @@ pub(crate) mod tensor_map_error;
 pub(crate) mod tensor_map_types;
 
 pub use conv::{Conv2d, Im2colLoad, ImplicitGemmA, KStep};
-pub use conv_error::{ConvError, Spatial};
+pub use conv_error::{ConvError, FillMismatch, Spatial};
 pub use gather4::{Gather4, Gather4Error, GATHER4_ROWS};
 pub use grouped::{GroupValues, GroupedMap, GroupedMapError, MAX_REWRITES};
 pub use im2col::{Im2colArgs, Im2colMap};
