@@ -165,8 +165,8 @@ pub mod tma {
     //! assert_eq!(TmaSwizzle::of(SwizzleMode::B128).value(), 3);
     //! ```
     pub use smemdesc_core::tma::{
-        Conv2d, ConvError, Gather4, Gather4Error, Im2colLoad, ImplicitGemmA, KStep, Spatial,
-        GATHER4_ROWS,
+        Conv2d, ConvError, FillMismatch, Gather4, Gather4Error, Im2colLoad, Im2colWalk,
+        ImplicitGemmA, KStep, Spatial, GATHER4_ROWS,
     };
     pub use smemdesc_core::{
         im2col_corner_range, Im2colArg, Im2colArgs, Im2colError, Im2colMap, IM2COL_MAX_CHANNELS,

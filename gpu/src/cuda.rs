@@ -250,6 +250,8 @@ pub enum Arg<'a> {
     Ptr(u64),
     /// A 32-bit integer.
     I32(i32),
+    /// A by-value parameter of 32-bit words (a `#[repr(C)]` struct of `u32`s, 4-byte aligned).
+    Words(&'a [u32]),
 }
 
 impl Kernel {
@@ -267,7 +269,7 @@ impl Kernel {
             match a {
                 Arg::Ptr(p) => store.push([*p]),
                 Arg::I32(v) => ints.push(*v),
-                Arg::Map(_) => {}
+                Arg::Map(_) | Arg::Words(_) => {}
             }
         }
         let (mut pi, mut ii) = (0, 0);
@@ -275,6 +277,8 @@ impl Kernel {
         for a in args {
             match a {
                 Arg::Map(m) => ptrs.push(*m as *const cu::CUtensorMap as *mut c_void),
+                // The driver copies the parameter's bytes from here.
+                Arg::Words(w) => ptrs.push(w.as_ptr() as *mut c_void),
                 Arg::Ptr(_) => {
                     ptrs.push(store[pi].as_mut_ptr() as *mut c_void);
                     pi += 1;

@@ -178,3 +178,59 @@ fn filter_map_reads_krsc_in_the_a_tile_k_order() {
     );
     assert_eq!(conv.flops(), Some(2 * 2 * 5 * 10 * 320 * 3 * 5 * 192));
 }
+
+#[test]
+fn the_kernel_walk_gives_every_load_the_plan_gives() {
+    // Random convolutions (strides, padding, dilation, odd sizes, several loads per step): the
+    // 32-bit walk a producer runs equals the checked 64-bit plan, load for load.
+    let mut s = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = |n: u32| {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        (s % n as u64) as u32
+    };
+    let mut checked = 0;
+    for _ in 0..300 {
+        let (r, sw) = (1 + next(4), 1 + next(4));
+        let bk = [8, 16, 32, 64][next(4) as usize];
+        let conv = Conv2d::new(
+            1 + next(3),
+            1 + next(20),
+            1 + next(20),
+            bk * (1 + next(3)),
+            8,
+            r,
+            sw,
+        )
+        .stride(1 + next(3), 1 + next(3))
+        .pad(next(3), next(3))
+        .dilation(1 + next(2), 1 + next(2));
+        let bm = [16, 32, 64, 128][next(4) as usize];
+        let Ok(plan) = ImplicitGemmA::new(conv, TensorMapDataType::Float16, bm, bk) else {
+            continue;
+        };
+        let plan = plan.pixels_per_load(bm >> next(3)).unwrap();
+        let w = plan.walk().unwrap();
+        assert_eq!(
+            (w.m_blocks as u64, w.k_steps),
+            (plan.m_blocks(), plan.k_steps())
+        );
+        for mb in 0..w.m_blocks {
+            for kk in 0..w.k_steps {
+                let st = w.step(kk);
+                assert_eq!(st, plan.k_step(kk).unwrap());
+                for j in 0..w.loads_per_step() {
+                    let got = w.load(w.origin(mb, j), j, &st);
+                    assert_eq!(
+                        got,
+                        plan.load(mb as u64, kk, j).unwrap(),
+                        "{conv:?} {mb} {kk} {j}"
+                    );
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(checked > 10_000, "{checked}");
+}

@@ -27,6 +27,7 @@ pub mod tiles;
 pub mod wgmma;
 
 pub mod check;
+pub mod conv;
 pub mod epi;
 // Private: its `pub` items are for the host, which includes the file; a public
 // non-generic `fn` of this crate would be emitted into the PTX module as a `.func`.

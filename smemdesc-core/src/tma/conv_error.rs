@@ -108,6 +108,12 @@ pub enum ConvError {
         /// The number of them.
         count: u64,
     },
+    /// `M = N·P·Q` output pixels (rounded up to whole M-blocks), the K extent or an input
+    /// coordinate beyond the 32-bit words of a kernel's [`Im2colWalk`](crate::tma::Im2colWalk).
+    Rows {
+        /// Output pixels `N·P·Q`.
+        m: u64,
+    },
     /// The im2col loads (or the filter's map) do not fill the declared operand tile
     /// ([`ImplicitGemmA::check_tile`](crate::tma::ImplicitGemmA::check_tile)).
     Tile {
@@ -173,6 +179,7 @@ impl core::fmt::Display for ConvError {
             ConvError::ChannelsPerPixel { bk } => write!(f, "{bk} channels per load: channelsPerPixel is 1..=256"),
             ConvError::PixelsPerColumn { bm, pixels } => write!(f, "{pixels} pixels per load for a {bm}-row tile: pixelsPerColumn is 1..=1024 and must divide BM"),
             ConvError::Index { what, value, count } => write!(f, "{what} {value} beyond the plan's {count}"),
+            ConvError::Rows { m } => write!(f, "M = N*P*Q = {m} output pixels: a kernel's run-time walk indexes pixels, K and input coordinates in 32 bits"),
             ConvError::Tile { mismatch } => write!(f, "the loads do not fill the operand tile: {}", mismatch.text()),
         }
     }

@@ -4,6 +4,7 @@
 pub(crate) mod conv;
 pub(crate) mod conv_error;
 pub(crate) mod conv_tile;
+pub(crate) mod conv_walk;
 pub(crate) mod gather4;
 pub(crate) mod grouped;
 pub(crate) mod im2col;
@@ -16,6 +17,7 @@ pub(crate) mod tensor_map_types;
 
 pub use conv::{Conv2d, Im2colLoad, ImplicitGemmA, KStep};
 pub use conv_error::{ConvError, FillMismatch, Spatial};
+pub use conv_walk::Im2colWalk;
 pub use gather4::{Gather4, Gather4Error, GATHER4_ROWS};
 pub use grouped::{GroupValues, GroupedMap, GroupedMapError, MAX_REWRITES};
 pub use im2col::{Im2colArgs, Im2colMap};

@@ -9,7 +9,7 @@
 //! smemdesc-rust-kernels [--ptx FILE] [--out DIR] [--size N] [--rounds R] [--group-m G,G..]
 //!                       [--skip-check] [--skip-gemm] [--no-cublas]
 //!                       [--epi] [--epi-shapes S] [--epi-ncu] [--epi-ncu-size N] [--epi-controls]
-//!                       [--pipeline-before FILE] [--grouped] [--reduce] [--im2col-walk]
+//!                       [--pipeline-before FILE] [--grouped] [--reduce] [--im2col-walk] [--conv]
 //! ```
 //!
 //! `--reduce` runs every TMA reduce kind on every element type the PTX ISA allows it
@@ -40,6 +40,7 @@ mod tiles;
 #[allow(dead_code)]
 mod epi_tiles;
 
+mod conv;
 mod epi;
 mod epi_problem;
 mod ffi;
@@ -75,6 +76,7 @@ struct Opts {
     grouped: bool,
     reduce: bool,
     im2col_walk: bool,
+    conv: bool,
 }
 
 fn opts(args: Vec<String>) -> Opts {
@@ -96,6 +98,7 @@ fn opts(args: Vec<String>) -> Opts {
         grouped: false,
         reduce: false,
         im2col_walk: false,
+        conv: false,
     };
     let mut i = 0;
     while i < args.len() {
@@ -118,6 +121,7 @@ fn opts(args: Vec<String>) -> Opts {
             "--grouped" => o.grouped = true,
             "--reduce" => o.reduce = true,
             "--im2col-walk" => o.im2col_walk = true,
+            "--conv" => o.conv = true,
             "--epi-ncu" => o.epi_ncu = true,
             "--epi-controls" => o.epi_controls = true,
             "--epi-ncu-size" => o.epi_ncu_size = val(i).parse().expect("--epi-ncu-size N"),
@@ -138,6 +142,7 @@ fn opts(args: Vec<String>) -> Opts {
                     | "--grouped"
                     | "--reduce"
                     | "--im2col-walk"
+                    | "--conv"
             ) {
             1
         } else {
@@ -368,6 +373,13 @@ fn run(args: Vec<String>, torch: Option<grouped::TorchTimer>) -> i32 {
         std::fs::write(&path, json).expect("write im2col_walk.json");
         println!("wrote {}", path.display());
         return i32::from(!ok);
+    }
+    if o.conv {
+        let v = conv::run_conv(&module, &gpu, &o, torch);
+        let path = o.out.join("conv_results.json");
+        std::fs::write(&path, serde_json::to_string_pretty(&v).unwrap()).expect("write results");
+        println!("wrote {}", path.display());
+        return 0;
     }
     if o.reduce {
         let json = reduce::run_reduce(&module);
