@@ -16,14 +16,20 @@ use crate::epi_tiles::{Decl11, EpiDecl, BK, BM, BN};
 use crate::gemm::{tile_index, Acc};
 use crate::pipe_ops::PtxSpin;
 use crate::ptx::*;
-use smemdesc::pipeline::{Full, PipeAt};
+use smemdesc::pipeline::{Full, Load, PipeAt, Pipeline, TileLoad};
 use smemdesc::tma::{Conv2d, Im2colWalk, ImplicitGemmA};
 use smemdesc::SmemTile;
 
 /// `cp.async.bulk.tensor.4d … .im2col` of the box at tensor coordinates `coords` (c, w, h, n)
 /// with the filter-tap offsets `offsets` (w, h) into `dst`, completing on `bar`.
 #[inline(always)]
-unsafe fn tma_load_im2col(dst: u32, map: u64, coords: [i32; 4], offsets: [u16; 2], bar: u32) {
+pub(crate) unsafe fn tma_load_im2col(
+    dst: u32,
+    map: u64,
+    coords: [i32; 4],
+    offsets: [u16; 2],
+    bar: u32,
+) {
     core::arch::asm!(
         "cp.async.bulk.tensor.4d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [{0}], [{1}, {{{2}, {3}, {4}, {5}}}], [{6}], {{{7}, {8}}};",
         in(reg32) dst,
@@ -47,6 +53,76 @@ const _: () = assert!(ImplicitGemmA::for_tile(
 )
 .is_ok());
 
+/// Whether `walk` fills tile `T` (its rows, K extent and stage bytes); writes 2 to `err` (one
+/// thread) when not.
+#[inline(always)]
+pub(crate) unsafe fn walk_fills<T: SmemTile>(walk: &Im2colWalk, err: u64) -> bool {
+    let ok = walk.bm == T::TILE_MN
+        && walk.bk == T::TILE_K
+        && walk.loads_per_step() * walk.pixels * walk.row_bytes == T::STAGE_BYTES;
+    if !ok && tid() == 0 && ctaid() == 0 {
+        st_global_u32(err, 2);
+    }
+    ok
+}
+
+/// The producer thread: for each of this CTA's tiles (`tile_index` raster, `bn` filters per
+/// tile), every K-step's A tile through im2col loads from `walk` (`CONTROL`: each tap's channel
+/// blocks in reverse order) and B tile of the filter at the step's first column.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+pub(crate) unsafe fn produce<P, const CONTROL: bool>(
+    pipe: &PipeAt<P>,
+    map_a: u64,
+    map_b: u64,
+    walk: &Im2colWalk,
+    tiles_m: u32,
+    tiles_n: u32,
+    bn: u32,
+    group_m: u32,
+    err: u64,
+) where
+    P: Pipeline<Loads = (Load<0>, (Load<1>, ()))> + TileLoad<0> + TileLoad<1>,
+{
+    tensormap_acquire(map_a);
+    tensormap_acquire(map_b);
+    let mut producer = pipe.producer();
+    let mut tile = ctaid();
+    let (tiles, k_steps) = (tiles_m * tiles_n, walk.k_steps);
+    'tiles: while tile < tiles {
+        let (mi, ni) = tile_index(tile, tiles_m, tiles_n, group_m);
+        // The tile's first output pixels (one origin per load of a K-step).
+        let origin = walk.origin(mi, 0);
+        let mut kk = 0;
+        while kk < k_steps {
+            let Some(fill) = producer.acquire::<PtxSpin>() else {
+                st_global_u32(err, 1);
+                break 'tiles;
+            };
+            let mut step = walk.step(kk);
+            if CONTROL {
+                // The negative control: the channel blocks of each tap in reverse order (A's K
+                // order no longer B's).
+                step.c0 = walk.c - walk.bk - step.c0;
+            }
+            let _ = fill
+                .load_with(|dst, bar| {
+                    let mut j = 0;
+                    while j < walk.loads_per_step() {
+                        let o = if j == 0 { origin } else { walk.origin(mi, j) };
+                        let l = walk.load(o, j, &step);
+                        tma_load_im2col(dst + l.byte_offset, map_a, l.coords, l.offsets, bar);
+                        j += 1;
+                    }
+                })
+                .load::<PtxSpin>(map_b, step.k0 as u32, ni * bn)
+                .issued();
+            kk += 1;
+        }
+        tile += nctaid();
+    }
+}
+
 /// The convolution of `walk` (the host's `ImplicitGemmA::for_tile(conv, A)?.walk()`) with
 /// `k_out` filters. A walk that does not fill the declared A tile writes 2 to `err` and the
 /// kernel computes nothing.
@@ -61,14 +137,7 @@ unsafe fn conv_body<const CONTROL: bool>(
     err: u64,
 ) {
     type D = Decl11;
-    type A = <D as EpiDecl>::A;
-    if walk.bm != BM
-        || walk.bk != BK
-        || walk.loads_per_step() * walk.pixels * walk.row_bytes != <A as SmemTile>::STAGE_BYTES
-    {
-        if tid() == 0 && ctaid() == 0 {
-            st_global_u32(err, 2);
-        }
+    if !walk_fills::<<D as EpiDecl>::A>(&walk, err) {
         return;
     }
     let base = D::aligned_base(smem_dyn());
@@ -87,48 +156,9 @@ unsafe fn conv_body<const CONTROL: bool>(
     if wg == 0 {
         setmaxnreg_dec_40();
         if tid == 0 {
-            tensormap_acquire(map_a);
-            tensormap_acquire(map_b);
-            let mut producer = pipe.producer();
-            let mut tile = ctaid();
-            'tiles: while tile < tiles {
-                let (mi, ni) = tile_index(tile, tiles_m, tiles_n, group_m);
-                // The tile's first output pixels (one origin per load of a K-step).
-                let origin = walk.origin(mi, 0);
-                let mut kk = 0;
-                while kk < k_steps {
-                    let Some(fill) = producer.acquire::<PtxSpin>() else {
-                        st_global_u32(err, 1);
-                        break 'tiles;
-                    };
-                    let mut step = walk.step(kk);
-                    if CONTROL {
-                        // The negative control: the channel blocks of each tap in reverse order
-                        // (A's K order no longer B's).
-                        step.c0 = walk.c - walk.bk - step.c0;
-                    }
-                    let _ = fill
-                        .load_with(|dst, bar| {
-                            let mut j = 0;
-                            while j < walk.loads_per_step() {
-                                let o = if j == 0 { origin } else { walk.origin(mi, j) };
-                                let l = walk.load(o, j, &step);
-                                tma_load_im2col(
-                                    dst + l.byte_offset,
-                                    map_a,
-                                    l.coords,
-                                    l.offsets,
-                                    bar,
-                                );
-                                j += 1;
-                            }
-                        })
-                        .load::<PtxSpin>(map_b, step.k0 as u32, ni * BN)
-                        .issued();
-                    kk += 1;
-                }
-                tile += nctaid();
-            }
+            produce::<<D as EpiDecl>::Pipe, CONTROL>(
+                &pipe, map_a, map_b, &walk, tiles_m, tiles_n, BN, group_m, err,
+            );
         }
         return;
     }

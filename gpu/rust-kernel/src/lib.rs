@@ -28,6 +28,9 @@ pub mod wgmma;
 
 pub mod check;
 pub mod conv;
+mod conv128;
+#[allow(dead_code)]
+mod conv_tiles;
 pub mod epi;
 // Private: its `pub` items are for the host, which includes the file; a public
 // non-generic `fn` of this crate would be emitted into the PTX module as a `.func`.

@@ -15,6 +15,7 @@
 //! `gpu/conv_same_process.py`), and cuBLASLt on the materialised im2col matrix (the same GEMM
 //! without the gather, for context).
 
+use crate::conv_tiles::{n128, Storage128, BN128};
 use crate::epi::r1;
 use crate::epi_problem::{bf16_bits, c_map, int_at, time_batch};
 use crate::epi_tiles::{self as et, EpiDecl};
@@ -112,21 +113,97 @@ fn im2col(conv: &Conv2d, x: &[u16]) -> Vec<u16> {
     a
 }
 
-/// Runs one layer: exactness, the negative control, the timings.
+/// One kernel prepared for a layer: its plan's maps and walk, grid and shared memory.
+struct Prepared<'k> {
+    name: &'static str,
+    kernel: &'k cuda::Kernel,
+    maps: [cuda::Buf; 3],
+    walk: [u32; 17],
+    grid: u32,
+}
+
+/// The maps and walk of kernel `name` whose A, B and C tiles are `TA`, `TB` and `c_map`'s:
+/// the core's plan on the declared A tile (`ImplicitGemmA::for_tile`), its im2col map over `x`,
+/// the filter's map over `f` for the B tile, the C tile's store map over `out`.
+#[allow(clippy::too_many_arguments)]
+fn prepare<'k, TA: SmemTile, TB: SmemTile>(
+    name: &'static str,
+    kernel: &'k cuda::Kernel,
+    conv: Conv2d,
+    bn: u32,
+    (x, f): (&cuda::Buf, &cuda::Buf),
+    c: cuda::Buf,
+    sms: u32,
+) -> cuda::Res<Prepared<'k>> {
+    let plan =
+        ImplicitGemmA::for_tile(conv, &TA::PLAN).map_err(|e| format!("{name}: plan: {e}"))?;
+    let walk = plan.walk().map_err(|e| format!("{name}: walk: {e}"))?;
+    let enc_a = smemdesc::cuda::encode_im2col(&plan.map(smemdesc::Arch::Sm90).address(x.ptr))
+        .map_err(|e| format!("{name}: im2col map: {e}"))?;
+    let fmap = plan
+        .filter_map(&TB::PLAN)
+        .map_err(|e| format!("{name}: filter map: {e}"))?;
+    let enc_b = smemdesc::cuda::encode(&fmap.address(f.ptr))
+        .map_err(|e| format!("{name}: filter map: {e}"))?;
+    let tiles = walk.m_blocks * conv.k.div_ceil(bn);
+    Ok(Prepared {
+        name,
+        kernel,
+        maps: [
+            cuda::Buf::from(std::slice::from_ref(&enc_a))?,
+            cuda::Buf::from(std::slice::from_ref(&enc_b))?,
+            c,
+        ],
+        walk: words(&walk),
+        grid: tiles.min(sms),
+    })
+}
+
+impl Prepared<'_> {
+    fn launch(&self, k_out: u32, err: &cuda::Buf) -> cuda::Res<()> {
+        self.kernel.launch(
+            self.grid,
+            et::THREADS,
+            &[
+                cuda::Arg::Ptr(self.maps[0].ptr),
+                cuda::Arg::Ptr(self.maps[1].ptr),
+                cuda::Arg::Ptr(self.maps[2].ptr),
+                cuda::Arg::Words(&self.walk),
+                cuda::Arg::I32(k_out as i32),
+                cuda::Arg::I32(8),
+                cuda::Arg::Ptr(err.ptr),
+            ],
+        )
+    }
+}
+
+/// The kernel a library would pick for a layer: the 128 x 256 tile when the filters are a
+/// multiple of 256, else the 256 x 128 one (index into [`KERNELS`]).
+fn pick(conv: &Conv2d) -> usize {
+    usize::from(conv.k % 256 != 0)
+}
+
+/// The kernels: 128 x 256, 256 x 128, and the negative control (128 x 256, each tap's channel
+/// blocks reversed).
+const KERNELS: [&str; 3] = [
+    "gemm_conv_fprop_rust",
+    "gemm_conv_n128_rust",
+    "gemm_conv_fprop_control_rust",
+];
+
+/// Runs one layer: exactness of both tiles and of the control, the timings.
 fn run_shape(
-    module: &cuda::Module,
+    kernels: &[cuda::Kernel; 3],
     gpu: &cuda::Gpu,
     sh: &Shape,
     rounds: u32,
     torch: Option<TorchTimer>,
 ) -> cuda::Res<Value> {
     let conv = sh.conv;
-    let plan = ImplicitGemmA::for_tile(conv, &<et::cl11::A as SmemTile>::PLAN)
-        .map_err(|e| format!("plan: {e}"))?;
-    let walk = plan.walk().map_err(|e| format!("walk: {e}"))?;
+    let (p, q) = conv.output().map_err(|e| e.to_string())?;
     let (m, kg, kout) = (
-        plan.gemm_m() as usize,
-        plan.gemm_k() as usize,
+        (conv.n * p * q) as usize,
+        (conv.r * conv.s * conv.c) as usize,
         conv.k as usize,
     );
     let xlen = (conv.n * conv.h * conv.w * conv.c) as usize;
@@ -143,138 +220,65 @@ fn run_shape(
     let out = cuda::Buf::new(2 * m * kout)?;
     let cref = cuda::Buf::new(2 * m * kout)?;
     let err = cuda::Buf::new(4)?;
-    let enc_a = smemdesc::cuda::encode_im2col(&plan.map(smemdesc::Arch::Sm90).address(xb.ptr))
-        .map_err(|e| format!("im2col map: {e}"))?;
-    let ma = cuda::Buf::from(std::slice::from_ref(&enc_a))?;
-    if let Ok(d) = std::env::var("SMEMDESC_CONV_DIAG") {
-        // kind:swizzled:mb:kk (kind 0 probe, 1 conv kernel with grid mb).
-        let v: Vec<u32> = d.split(':').map(|x| x.parse().unwrap_or(0)).collect();
-        let (d, swz, dmb, dkk) = (v[0] * 2, v[1], v[2], v[3]);
-        let mut pl = plan;
-        if swz == 0 {
-            pl = pl.swizzle(smemdesc::TensorMapSwizzle::None);
-        }
-        let e = smemdesc::cuda::encode_im2col(&pl.map(smemdesc::Arch::Sm90).address(xb.ptr))
-            .map_err(|e| format!("diag map: {e}"))?;
-        let mp = cuda::Buf::from(std::slice::from_ref(&e))?;
-        let l = walk.load(walk.origin(dmb, 0), 0, &walk.step(dkk));
-        let o = cuda::Buf::new(l.bytes as usize)?;
-        if d < 2 {
-            let k = module.kernel("im2col_probe", 64 * 1024)?;
-            k.launch(
-                1,
-                128,
-                &[
-                    cuda::Arg::Ptr(mp.ptr),
-                    cuda::Arg::Ptr(o.ptr),
-                    cuda::Arg::I32(l.bytes as i32),
-                    cuda::Arg::I32(l.coords[0]),
-                    cuda::Arg::I32(l.coords[1]),
-                    cuda::Arg::I32(l.coords[2]),
-                    cuda::Arg::I32(l.coords[3]),
-                    cuda::Arg::I32(l.offsets[0] as i32),
-                    cuda::Arg::I32(l.offsets[1] as i32),
-                ],
-            )?;
-            cuda::sync()?;
-            println!("diag probe swizzled {swz} load ({dmb}, {dkk}) {l:?}: ran");
-        } else {
-            let k = module.kernel("gemm_conv_fprop_rust", et::Decl11::LAUNCH_BYTES)?;
-            let mut bw = walk;
-            if d == 4 {
-                // The first pixel of a tile's loads one column left of the pixel box.
-                bw.pad[1] += 1;
-            }
-            let ww = words(&bw);
-            let out = cuda::Buf::new(2 * plan.gemm_m() as usize * conv.k as usize)?;
-            let mc = c_map(&out, plan.gemm_m(), conv.k as u64, None)?;
-            let err = cuda::Buf::new(4)?;
-            let fmap = plan
-                .filter_map(&<et::cl11::B as SmemTile>::PLAN)
-                .map_err(|e| e.to_string())?;
-            let fb = cuda::Buf::new(2 * (plan.gemm_k() * conv.k as u64) as usize)?;
-            let enc_b = smemdesc::cuda::encode(&fmap.address(fb.ptr)).map_err(|e| e.to_string())?;
-            let mb = cuda::Buf::from(std::slice::from_ref(&enc_b))?;
-            k.launch(
-                dmb.max(1),
-                et::THREADS,
-                &[
-                    cuda::Arg::Ptr(mp.ptr),
-                    cuda::Arg::Ptr(mb.ptr),
-                    cuda::Arg::Ptr(mc.ptr),
-                    cuda::Arg::Words(&ww),
-                    cuda::Arg::I32(conv.k as i32),
-                    cuda::Arg::I32(8),
-                    cuda::Arg::Ptr(err.ptr),
-                ],
-            )?;
-            cuda::sync()?;
-            println!(
-                "diag conv kernel swizzled {swz} grid {dmb} walk {}: ran",
-                if d == 4 { "pad_w + 1" } else { "planned" }
-            );
-        }
-        return Err("diagnostic".into());
-    }
-    let fmap = plan
-        .filter_map(&<et::cl11::B as SmemTile>::PLAN)
-        .map_err(|e| format!("filter map: {e}"))?;
-    let enc_b =
-        smemdesc::cuda::encode(&fmap.address(fb.ptr)).map_err(|e| format!("filter map: {e}"))?;
-    let mb = cuda::Buf::from(std::slice::from_ref(&enc_b))?;
-    let mc = c_map(&out, m as u64, kout as u64, None)?;
-    let tiles = walk.m_blocks * (conv.k.div_ceil(et::BN));
-    let grid = tiles.min(gpu.sms as u32);
-    let kerns = [
-        module.kernel("gemm_conv_fprop_rust", et::Decl11::LAUNCH_BYTES)?,
-        module.kernel("gemm_conv_fprop_control_rust", et::Decl11::LAUNCH_BYTES)?,
-    ];
-    let ww = words(&walk);
-    let launch = |v: usize| {
-        kerns[v].launch(
-            grid,
-            et::THREADS,
-            &[
-                cuda::Arg::Ptr(ma.ptr),
-                cuda::Arg::Ptr(mb.ptr),
-                cuda::Arg::Ptr(mc.ptr),
-                cuda::Arg::Words(&ww),
-                cuda::Arg::I32(conv.k as i32),
-                cuda::Arg::I32(8),
-                cuda::Arg::Ptr(err.ptr),
-            ],
-        )
+    let (mm, kk) = (m as u64, kout as u64);
+    let sms = gpu.sms as u32;
+    let xf = (&xb, &fb);
+    let c_map128 = |c: &cuda::Buf| -> cuda::Res<cuda::Buf> {
+        let t = crate::conv_tiles::CTile128::EPILOGUE
+            .tensor_map(smemdesc::Arch::Sm90, mm, kk)
+            .address(c.ptr);
+        let map = smemdesc::cuda::encode(&t).map_err(|e| format!("C map: {e}"))?;
+        cuda::Buf::from(std::slice::from_ref(&map))
     };
-    let gemm = cublas::Gemm::new(cublas::Input::Bf16, m as u64, kout as u64, kg as u64)?;
+    let vars = [
+        prepare::<et::cl11::A, et::cl11::B>(
+            KERNELS[0],
+            &kernels[0],
+            conv,
+            et::BN,
+            xf,
+            c_map(&out, mm, kk, None)?,
+            sms,
+        )?,
+        prepare::<n128::A, n128::B>(
+            KERNELS[1],
+            &kernels[1],
+            conv,
+            BN128,
+            xf,
+            c_map128(&out)?,
+            sms,
+        )?,
+        prepare::<et::cl11::A, et::cl11::B>(
+            KERNELS[2],
+            &kernels[2],
+            conv,
+            et::BN,
+            xf,
+            c_map(&out, mm, kk, None)?,
+            sms,
+        )?,
+    ];
+    let gemm = cublas::Gemm::new(cublas::Input::Bf16, mm, kk, kg as u64)?;
     gemm.run_ptr(ab.ptr, fb.ptr, cref.ptr)?;
     let mut want = vec![0u16; m * kout];
     cuda::sync()?;
     cref.read(&mut want)?;
     let mut results = Vec::new();
-    for v in 0..2 {
+    for v in &vars {
         out.fill(0xFF)?;
         err.fill(0)?;
         cuda::sync()?;
-        launch(v)?;
+        v.launch(conv.k, &err)?;
         cuda::sync()?;
         let mut got = vec![0u16; m * kout];
         out.read(&mut got)?;
         let mut e = [0u32];
         err.read(&mut e)?;
-        results.push((got, e[0]));
+        let mism = got.iter().zip(&want).filter(|(p, q)| p != q).count();
+        results.push((got, e[0], mism));
     }
-    let mism = results[0]
-        .0
-        .iter()
-        .zip(&want)
-        .filter(|(p, q)| p != q)
-        .count();
-    let ctrl = results[1]
-        .0
-        .iter()
-        .zip(&want)
-        .filter(|(p, q)| p != q)
-        .count();
+    let ours = pick(&conv);
     // Exact fp64 outputs at a sample of (pixel, filter), against ours.
     let (mut max_err, mut sum_err, mut n_err) = (0f64, 0f64, 0usize);
     let mut s = 0x2545_f491_4f6c_dd1du64;
@@ -286,7 +290,7 @@ fn run_shape(
         let exact: f64 = (0..kg)
             .map(|k| bf16_value(a[i * kg + k]) * bf16_value(f[j * kg + k]))
             .sum();
-        let d = (bf16_value(results[0].0[i * kout + j]) - exact).abs();
+        let d = (bf16_value(results[ours].0[i * kout + j]) - exact).abs();
         max_err = max_err.max(d);
         sum_err += d;
         n_err += 1;
@@ -322,46 +326,63 @@ fn run_shape(
     }
     let t0 = std::time::Instant::now();
     while t0.elapsed().as_secs_f64() < 0.5 {
-        launch(0)?;
+        vars[0].launch(conv.k, &err)?;
+        vars[1].launch(conv.k, &err)?;
         gemm.run_ptr(ab.ptr, fb.ptr, cref.ptr)?;
     }
-    let nv = 2 + torch.is_some() as usize;
+    // Each round: both tiles, cuBLASLt on the im2col matrix, cuDNN; the order rotated.
+    let nv = 3 + torch.is_some() as usize;
     let mut t = vec![Vec::new(); nv];
     for r in 0..rounds as usize {
         for j in 0..nv {
             let i = (j + r) % nv;
             let ms = match i {
-                0 => time_batch(10, || launch(0))?,
-                1 => time_batch(10, || gemm.run_ptr(ab.ptr, fb.ptr, cref.ptr))?,
+                0 | 1 => time_batch(10, || vars[i].launch(conv.k, &err))?,
+                2 => time_batch(10, || gemm.run_ptr(ab.ptr, fb.ptr, cref.ptr))?,
                 _ => torch_ms(10)?,
             };
             t[i].push(flops / (ms * 1e-3) / 1e12);
         }
     }
     let med: Vec<f64> = t.iter().map(|v| median(v)).collect();
-    let cudnn = torch.map(|_| med[2]);
+    let cudnn = torch.map(|_| med[3]);
     println!(
-        "conv {}: N={} M={m} N={kout} K={kg}: {mism} mismatches (flag {}), control {ctrl} (flag {}); max |err| vs fp64 {max_err} (sample {n_err}); ours {:.1} TFLOP/s, cuBLASLt on im2col {:.1}, cuDNN {}",
+        "conv {}: N={} M={m} N={kout} K={kg}: mismatches 128x256 {} / 256x128 {} (flags {} {}), control {} (flag {}); max |err| vs fp64 {max_err} (sample {n_err}); 128x256 {:.1} TFLOP/s, 256x128 {:.1}, cuBLASLt on im2col {:.1}, cuDNN {}",
         sh.name,
         conv.n,
+        results[0].2,
+        results[1].2,
         results[0].1,
         results[1].1,
+        results[2].2,
+        results[2].1,
         med[0],
         med[1],
-        cudnn.map_or("not run (no Python driver)".into(), |c| format!("{c:.1} ({:.3}x)", med[0] / c)),
+        med[2],
+        cudnn.map_or("not run (no Python driver)".into(), |c| format!("{c:.1} (ours {}: {:.3}x)", vars[ours].name, med[ours] / c)),
     );
+    let variants: serde_json::Map<String, Value> = (0..2)
+        .map(|i| {
+            (
+                vars[i].name.to_string(),
+                json!({"mismatches": results[i].2, "watchdog_flag": results[i].1, "grid": vars[i].grid,
+                    "median_tflops": r1(med[i]), "tflops": t[i].iter().map(|&v| r1(v)).collect::<Vec<_>>()}),
+            )
+        })
+        .collect();
     Ok(
         json!({"layer": sh.name, "n": conv.n, "h": conv.h, "w": conv.w, "c": conv.c, "k": conv.k,
         "r": conv.r, "s": conv.s, "stride": conv.stride.0, "pad": conv.pad.0,
-        "gemm_m": m, "gemm_k": kg, "tiles": tiles, "grid": grid,
-        "mismatches_vs_cublaslt_on_naive_im2col": mism, "watchdog_flag": results[0].1,
+        "gemm_m": m, "gemm_k": kg, "ours_kernel": vars[ours].name,
+        "mismatches_vs_cublaslt_on_naive_im2col": results[ours].2, "watchdog_flag": results[ours].1,
         "max_abs_err": max_err, "mean_abs_err": sum_err / n_err as f64, "err_sample_outputs": n_err,
-        "control_channel_blocks_reversed_mismatches": ctrl,
-        "ours_median_tflops": r1(med[0]), "cudnn_median_tflops": cudnn.map(r1),
-        "ours_over_cudnn": cudnn.map(|c| (med[0] / c * 1000.0).round() / 1000.0),
-        "cublaslt_on_im2col_median_tflops": r1(med[1]),
-        "ours_tflops": t[0].iter().map(|&v| r1(v)).collect::<Vec<_>>(),
-        "cudnn_tflops": torch.map(|_| t[2].iter().map(|&v| r1(v)).collect::<Vec<_>>())}),
+        "control_channel_blocks_reversed_mismatches": results[2].2,
+        "ours_median_tflops": r1(med[ours]), "cudnn_median_tflops": cudnn.map(r1),
+        "ours_over_cudnn": cudnn.map(|c| (med[ours] / c * 1000.0).round() / 1000.0),
+        "cublaslt_on_im2col_median_tflops": r1(med[2]),
+        "ours_tflops": t[ours].iter().map(|&v| r1(v)).collect::<Vec<_>>(),
+        "cudnn_tflops": torch.map(|_| t[3].iter().map(|&v| r1(v)).collect::<Vec<_>>()),
+        "variants": variants}),
     )
 }
 
@@ -378,8 +399,21 @@ pub fn run_conv(
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(usize::MAX);
+    let kernels = match KERNELS
+        .iter()
+        .zip([
+            et::Decl11::LAUNCH_BYTES,
+            Storage128::LAUNCH_BYTES,
+            et::Decl11::LAUNCH_BYTES,
+        ])
+        .map(|(k, bytes)| module.kernel(k, bytes))
+        .collect::<cuda::Res<Vec<_>>>()
+    {
+        Ok(k) => <[cuda::Kernel; 3]>::try_from(k).unwrap_or_else(|_| unreachable!()),
+        Err(e) => return json!({"device": gpu.name, "error": e}),
+    };
     for sh in shapes().into_iter().take(only) {
-        match run_shape(module, gpu, &sh, o.rounds, torch) {
+        match run_shape(&kernels, gpu, &sh, o.rounds, torch) {
             Ok(v) => rows.push(v),
             Err(e) => {
                 println!("conv {}: error {e}", sh.name);

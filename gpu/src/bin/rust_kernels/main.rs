@@ -41,6 +41,9 @@ mod tiles;
 mod epi_tiles;
 
 mod conv;
+#[path = "../../../rust-kernel/src/conv_tiles.rs"]
+#[allow(dead_code)]
+mod conv_tiles;
 mod epi;
 mod epi_problem;
 mod ffi;

@@ -1,0 +1,227 @@
+//! The 256 x 128 convolution (issue 32): `conv.rs`'s producer with the declarations of
+//! `conv_tiles.rs`: one im2col load of 256 output pixels per stage, B 128 filters, each consumer
+//! warpgroup two 64-row subtiles of wgmma m64n128k16 (two 64-register accumulators), and the
+//! epilogue through the m64n128 C tile (`CTile128`: stmatrix.x4 offsets and register pairs,
+//! TMA store boxes). For layers whose filters are not a multiple of 256 (`K_out = 128`), where
+//! the 128 x 256 tile would compute half zeros.
+
+use crate::conv::{produce, walk_fills};
+use crate::conv_tiles::n128::{A, B};
+use crate::conv_tiles::{CTile128, Pipe128, Storage128, BM128, BN128};
+use crate::gemm::tile_index;
+use crate::pipe_ops::PtxSpin;
+use crate::ptx::*;
+use smemdesc::pipeline::{Full, PipeAt};
+use smemdesc::tma::Im2colWalk;
+use smemdesc::SmemTile;
+
+/// `wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16` (both operands from shared memory,
+/// no transpose): `d` the 64-register accumulator as two halves.
+#[inline(always)]
+unsafe fn m64n128k16_bf16(d: &mut [[f32; 32]; 2], desc_a: u64, desc_b: u64, scale_d: u32) {
+    let [d0, d1] = d;
+    core::arch::asm!(
+        "{{ .reg .pred p; setp.ne.b32 p, {66}, 0;",
+        "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16",
+        "{{{0}, {1}, {2}, {3}, {4}, {5}, {6}, {7}, {8}, {9}, {10}, {11}, {12}, {13}, {14}, {15}, {16}, {17}, {18}, {19}, {20}, {21}, {22}, {23}, {24}, {25}, {26}, {27}, {28}, {29}, {30}, {31}, {32}, {33}, {34}, {35}, {36}, {37}, {38}, {39}, {40}, {41}, {42}, {43}, {44}, {45}, {46}, {47}, {48}, {49}, {50}, {51}, {52}, {53}, {54}, {55}, {56}, {57}, {58}, {59}, {60}, {61}, {62}, {63}}},",
+        "{64}, {65}, p, 1, 1, 0, 0; }}",
+        inout(reg32) d0[0], inout(reg32) d0[1], inout(reg32) d0[2], inout(reg32) d0[3],
+        inout(reg32) d0[4], inout(reg32) d0[5], inout(reg32) d0[6], inout(reg32) d0[7],
+        inout(reg32) d0[8], inout(reg32) d0[9], inout(reg32) d0[10], inout(reg32) d0[11],
+        inout(reg32) d0[12], inout(reg32) d0[13], inout(reg32) d0[14], inout(reg32) d0[15],
+        inout(reg32) d0[16], inout(reg32) d0[17], inout(reg32) d0[18], inout(reg32) d0[19],
+        inout(reg32) d0[20], inout(reg32) d0[21], inout(reg32) d0[22], inout(reg32) d0[23],
+        inout(reg32) d0[24], inout(reg32) d0[25], inout(reg32) d0[26], inout(reg32) d0[27],
+        inout(reg32) d0[28], inout(reg32) d0[29], inout(reg32) d0[30], inout(reg32) d0[31],
+        inout(reg32) d1[0], inout(reg32) d1[1], inout(reg32) d1[2], inout(reg32) d1[3],
+        inout(reg32) d1[4], inout(reg32) d1[5], inout(reg32) d1[6], inout(reg32) d1[7],
+        inout(reg32) d1[8], inout(reg32) d1[9], inout(reg32) d1[10], inout(reg32) d1[11],
+        inout(reg32) d1[12], inout(reg32) d1[13], inout(reg32) d1[14], inout(reg32) d1[15],
+        inout(reg32) d1[16], inout(reg32) d1[17], inout(reg32) d1[18], inout(reg32) d1[19],
+        inout(reg32) d1[20], inout(reg32) d1[21], inout(reg32) d1[22], inout(reg32) d1[23],
+        inout(reg32) d1[24], inout(reg32) d1[25], inout(reg32) d1[26], inout(reg32) d1[27],
+        inout(reg32) d1[28], inout(reg32) d1[29], inout(reg32) d1[30], inout(reg32) d1[31],
+        in(reg64) desc_a,
+        in(reg64) desc_b,
+        in(reg32) scale_d,
+        options(nostack),
+    );
+}
+
+/// Accumulator pair `p` (`d[2p]`, `d[2p + 1]`) of a 64-register accumulator as bf16x2 (`p` a
+/// constant after unrolling).
+#[inline(always)]
+fn pair(d: &[[f32; 32]; 2], p: u32) -> u32 {
+    let i = 2 * p as usize;
+    bf16x2(d[i / 32][i % 32], d[(i + 1) / 32][(i + 1) % 32])
+}
+
+/// The wgmma of one stage for consumer `im`: its two A subtiles (`2·im`, `2·im + 1`) against B,
+/// the K subtiles as adds of the advance tables; the accumulators start over at K-step 0.
+#[inline(always)]
+unsafe fn mma_stage(
+    acc: &mut [[[f32; 32]; 2]; 2],
+    a_addr: u32,
+    b_addr: u32,
+    im: u32,
+    s: u32,
+    kk: u32,
+) {
+    wgmma_fence();
+    let da0 = <A as SmemTile>::ACCESS.desc_wrapping(a_addr, 2 * im, 0, s);
+    let da1 = <A as SmemTile>::ACCESS.desc_wrapping(a_addr, 2 * im + 1, 0, s);
+    let db = <B as SmemTile>::ACCESS.desc_wrapping(b_addr, 0, 0, s);
+    unroll!(A::MMAS_K, |k| {
+        let (ka, kb) = (
+            A::ADVANCE_K[k as usize] as u64,
+            B::ADVANCE_K[k as usize] as u64,
+        );
+        let scale = ((kk | k) != 0) as u32;
+        m64n128k16_bf16(&mut acc[0], da0 + ka, db + kb, scale);
+        m64n128k16_bf16(&mut acc[1], da1 + ka, db + kb, scale);
+    });
+    wgmma_commit();
+}
+
+/// The epilogue of one consumer warpgroup: for each subtile `j` and chunk `c` (64 columns), the
+/// declared stmatrix.x4 writes into C stage `(2j + c) % STAGES`, then thread 0 stores its TMA
+/// boxes at columns `n0 + ..`, rows `row0 + 64j + ..`.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+unsafe fn store_tile(
+    acc: &[[[f32; 32]; 2]; 2],
+    cbase: u32,
+    off: &[u32; 4],
+    t: u32,
+    bar_id: u32,
+    map: u64,
+    n0: u32,
+    row0: u32,
+) {
+    unroll!(2 * CTile128::CHUNKS, |jc| {
+        let (j, c) = (jc / CTile128::CHUNKS, jc % CTile128::CHUNKS);
+        let buf = cbase + (jc % CTile128::STAGES) * CTile128::STAGE_BYTES;
+        if t == 0 {
+            bulk_wait_read::<{ CTile128::STAGES - 1 }>();
+        }
+        named_bar(bar_id, 128);
+        unroll!(CTile128::INSTRUCTIONS, |i| {
+            stmatrix_x4(
+                buf + off[i as usize],
+                [
+                    pair(&acc[j as usize], CTile128::pair(c, i, 0)),
+                    pair(&acc[j as usize], CTile128::pair(c, i, 1)),
+                    pair(&acc[j as usize], CTile128::pair(c, i, 2)),
+                    pair(&acc[j as usize], CTile128::pair(c, i, 3)),
+                ],
+            );
+        });
+        fence_proxy_async_shared();
+        named_bar(bar_id, 128);
+        if t == 0 {
+            unroll!(CTile128::TMA_BOXES, |b| {
+                let (boff, (inner0, r0)) = CTile128::tma_box(b);
+                tma_store_2d(
+                    map,
+                    buf + boff,
+                    n0 + c * CTile128::EPILOGUE.spec().n + inner0,
+                    row0 + 64 * j + r0,
+                );
+            });
+            bulk_commit();
+        }
+    });
+}
+
+/// The 256 x 128 implicit-GEMM forward convolution, persistent, 384 threads.
+///
+/// # Safety
+/// `Storage128::LAUNCH_BYTES` of dynamic shared memory; `walk`: `ImplicitGemmA::for_tile(conv,
+/// n128::A)?.walk()`; `map_a` its im2col map, `map_b` the filter's map for `n128::B`, `map_c`
+/// `CTile128`'s store map over `[N·P·Q, k_out]`, all in global memory; `err` a device u32.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "ptx-kernel" fn gemm_conv_n128_rust(
+    map_a: u64,
+    map_b: u64,
+    map_c: u64,
+    walk: Im2colWalk,
+    k_out: u32,
+    group_m: u32,
+    err: u64,
+) {
+    if !walk_fills::<A>(&walk, err) {
+        return;
+    }
+    let base = Storage128::aligned_base(smem_dyn());
+    let (a_addr, b_addr) = (Storage128::a(base).addr(), Storage128::b(base).addr());
+    let (tiles_m, tiles_n) = (walk.m_blocks, k_out.div_ceil(BN128));
+    let tiles = tiles_m * tiles_n;
+    let tid = tid();
+    let wg = tid / 128;
+    let pipe = PipeAt::<Pipe128>::new(base, 0);
+    if tid == 0 {
+        pipe.init::<PtxSpin>();
+    }
+    pipe.init_sync::<PtxSpin>();
+    if wg == 0 {
+        setmaxnreg_dec_40();
+        if tid == 0 {
+            produce::<Pipe128, false>(
+                &pipe, map_a, map_b, &walk, tiles_m, tiles_n, BN128, group_m, err,
+            );
+        }
+        return;
+    }
+    setmaxnreg_inc_232();
+    let im = wg - 1;
+    let t = tid % 128;
+    let cbase = if im == 0 {
+        Storage128::c0(base)
+    } else {
+        Storage128::c1(base)
+    };
+    let mut off = [0u32; 4];
+    unroll!(4, |i| {
+        off[i as usize] = CTile128::writer_offset(0, (t / 32) % 4, i, t % 32);
+    });
+    let mut acc = [[[0.0f32; 32]; 2]; 2];
+    let mut consumer = pipe.consumer(t);
+    let bar_id = 1 + im;
+    let mut tile = ctaid();
+    'tiles: while tile < tiles {
+        let (mi, ni) = tile_index(tile, tiles_m, tiles_n, group_m);
+        let mut held: Option<Full<Pipe128>> = None;
+        let mut kk = 0;
+        while kk < walk.k_steps {
+            let Some(full) = consumer.wait::<PtxSpin>() else {
+                st_global_u32(err, 1);
+                break 'tiles;
+            };
+            mma_stage(&mut acc, a_addr, b_addr, im, full.stage(), kk);
+            wgmma_wait::<1>();
+            if let Some(prev) = held.replace(full) {
+                prev.release::<PtxSpin>();
+            }
+            kk += 1;
+        }
+        wgmma_wait::<0>();
+        if let Some(last) = held.take() {
+            last.release::<PtxSpin>();
+        }
+        store_tile(
+            &acc,
+            cbase,
+            &off,
+            t,
+            bar_id,
+            map_c,
+            ni * BN128,
+            mi * BM128 + im * 128,
+        );
+        tile += nctaid();
+    }
+    if t == 0 {
+        bulk_wait_all();
+    }
+}
