@@ -15,6 +15,7 @@
 //! | [`epilogue`] | the epilogue's C/D tile (`#[smem_epilogue_tile]`), clusters and TMA multicast |
 //! | [`pipeline`] | `#[smem_pipeline]`: the mbarrier protocol derived and checked, its typed handles, the exhaustive model |
 //! | [`grouped`] | grouped (MoE) GEMM: tensor maps rewritten in the kernel, the ordering as types, the schedule |
+//! | [`conv`] | convolution: im2col TMA, the implicit-GEMM plan checked against its tiles, the producer's walk |
 //! | [`fragments`] | register fragments: `ldmatrix`, `mma.sync`, the `wgmma` accumulator, bank conflicts |
 //! | [`cli`] | the `smemdesc` command: `decode`, `tile`, `draw`, `idesc`, `tensormap check` |
 //! | [`header`] | `smemdesc header`: tiles, pairs and storages as a C/C++ header |
@@ -48,6 +49,9 @@ pub mod pipeline {}
 
 #[doc = include_str!("../../docs/guide/grouped.md")]
 pub mod grouped {}
+
+#[doc = include_str!("../../docs/guide/conv.md")]
+pub mod conv {}
 
 #[doc = include_str!("../../docs/guide/fragments.md")]
 pub mod fragments {}
