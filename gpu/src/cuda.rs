@@ -251,6 +251,7 @@ pub enum Arg<'a> {
     /// A 32-bit integer.
     I32(i32),
     /// A by-value parameter of 32-bit words (a `#[repr(C)]` struct of `u32`s, 4-byte aligned).
+    #[allow(dead_code)] // the `rust_kernels` program's convolution only
     Words(&'a [u32]),
 }
 

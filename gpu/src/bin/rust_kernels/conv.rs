@@ -180,7 +180,7 @@ impl Prepared<'_> {
 /// The kernel a library would pick for a layer: the 128 x 256 tile when the filters are a
 /// multiple of 256, else the 256 x 128 one (index into [`KERNELS`]).
 fn pick(conv: &Conv2d) -> usize {
-    usize::from(conv.k % 256 != 0)
+    usize::from(!conv.k.is_multiple_of(256))
 }
 
 /// The kernels: 128 x 256, 256 x 128, and the negative control (128 x 256, each tap's channel
