@@ -12,7 +12,7 @@
 //! clips the last M tile and columns past `K_out`; A rows past M and B rows past `K_out` load as
 //! zeros).
 
-use crate::epi_tiles::{Decl11, EpiDecl, BK, BM, BN};
+use crate::epi_tiles::{Decl11, Decl21, EpiDecl, BK, BM, BN};
 use crate::gemm::{tile_index, Acc};
 use crate::pipe_ops::PtxSpin;
 use crate::ptx::*;
@@ -66,9 +66,55 @@ pub(crate) unsafe fn walk_fills<T: SmemTile>(walk: &Im2colWalk, err: u64) -> boo
     ok
 }
 
-/// The producer thread: for each of this CTA's tiles (`tile_index` raster, `bn` filters per
-/// tile), every K-step's A tile through im2col loads from `walk` (`CONTROL`: each tap's channel
-/// blocks in reverse order) and B tile of the filter at the step's first column.
+/// One CTA's tiles: cluster tiles `first, first + step, ..` below [`count`](Self::count) in the
+/// `tile_index` raster over `tiles_m / x` × `tiles_n` cluster tiles; the CTA of rank `rank` takes
+/// M-block `mi·x + rank` of each (`x` CTAs along M share B).
+#[derive(Clone, Copy)]
+pub(crate) struct Schedule {
+    ctm: u32,
+    tiles_n: u32,
+    group_m: u32,
+    x: u32,
+    rank: u32,
+    pub(crate) first: u32,
+    pub(crate) step: u32,
+}
+
+impl Schedule {
+    /// This CTA's schedule, `None` when the M-blocks are not a multiple of `x`.
+    #[inline(always)]
+    pub(crate) fn new(tiles_m: u32, tiles_n: u32, group_m: u32, x: u32) -> Option<Schedule> {
+        let rank = if x == 1 { 0 } else { cluster_ctarank() };
+        let ctm = tiles_m.checked_div(x)?;
+        (ctm * x == tiles_m).then_some(Schedule {
+            ctm,
+            tiles_n,
+            group_m,
+            x,
+            rank,
+            first: ctaid() / x,
+            step: nctaid() / x,
+        })
+    }
+
+    /// Cluster tiles.
+    #[inline(always)]
+    pub(crate) fn count(&self) -> u32 {
+        self.ctm * self.tiles_n
+    }
+
+    /// This CTA's (M-block, N-block) of cluster tile `ct`.
+    #[inline(always)]
+    pub(crate) fn tile(&self, ct: u32) -> (u32, u32) {
+        let (mi, ni) = tile_index(ct, self.ctm, self.tiles_n, self.group_m);
+        (mi * self.x + self.rank, ni)
+    }
+}
+
+/// The producer thread: for each of this CTA's tiles (`sched`, `bn` filters per tile), every
+/// K-step's A tile through im2col loads from `walk` (`CONTROL`: each tap's channel blocks in
+/// reverse order) and B tile of the filter at the step's first column (multicast as `P`
+/// declares); in a cluster it stays until every CTA released every stage it wrote into.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 pub(crate) unsafe fn produce<P, const CONTROL: bool>(
@@ -76,10 +122,8 @@ pub(crate) unsafe fn produce<P, const CONTROL: bool>(
     map_a: u64,
     map_b: u64,
     walk: &Im2colWalk,
-    tiles_m: u32,
-    tiles_n: u32,
+    sched: &Schedule,
     bn: u32,
-    group_m: u32,
     err: u64,
 ) where
     P: Pipeline<Loads = (Load<0>, (Load<1>, ()))> + TileLoad<0> + TileLoad<1>,
@@ -87,16 +131,16 @@ pub(crate) unsafe fn produce<P, const CONTROL: bool>(
     tensormap_acquire(map_a);
     tensormap_acquire(map_b);
     let mut producer = pipe.producer();
-    let mut tile = ctaid();
-    let (tiles, k_steps) = (tiles_m * tiles_n, walk.k_steps);
-    'tiles: while tile < tiles {
-        let (mi, ni) = tile_index(tile, tiles_m, tiles_n, group_m);
+    let mut ct = sched.first;
+    let mut ok = true;
+    'tiles: while ct < sched.count() {
+        let (mi, ni) = sched.tile(ct);
         // The tile's first output pixels (one origin per load of a K-step).
         let origin = walk.origin(mi, 0);
         let mut kk = 0;
-        while kk < k_steps {
+        while kk < walk.k_steps {
             let Some(fill) = producer.acquire::<PtxSpin>() else {
-                st_global_u32(err, 1);
+                ok = false;
                 break 'tiles;
             };
             let mut step = walk.step(kk);
@@ -119,7 +163,13 @@ pub(crate) unsafe fn produce<P, const CONTROL: bool>(
                 .issued();
             kk += 1;
         }
-        tile += nctaid();
+        ct += sched.step;
+    }
+    if sched.x > 1 && ok {
+        ok = producer.drain::<PtxSpin>();
+    }
+    if !ok {
+        st_global_u32(err, 1);
     }
 }
 
@@ -127,7 +177,7 @@ pub(crate) unsafe fn produce<P, const CONTROL: bool>(
 /// `k_out` filters. A walk that does not fill the declared A tile writes 2 to `err` and the
 /// kernel computes nothing.
 #[inline(always)]
-unsafe fn conv_body<const CONTROL: bool>(
+unsafe fn conv_body<D: EpiDecl, const CONTROL: bool>(
     map_a: u64,
     map_b: u64,
     map_c: u64,
@@ -136,19 +186,21 @@ unsafe fn conv_body<const CONTROL: bool>(
     group_m: u32,
     err: u64,
 ) {
-    type D = Decl11;
-    if !walk_fills::<<D as EpiDecl>::A>(&walk, err) {
+    const { assert!(D::Y == 1) };
+    if !walk_fills::<D::A>(&walk, err) {
         return;
     }
+    let Some(sched) = Schedule::new(walk.m_blocks, k_out.div_ceil(BN), group_m, D::X) else {
+        if tid() == 0 && ctaid() == 0 {
+            st_global_u32(err, 2);
+        }
+        return;
+    };
     let base = D::aligned_base(smem_dyn());
     let (a_addr, b_addr) = (D::a(base).addr(), D::b(base).addr());
-    let tiles_m = walk.m_blocks;
-    let tiles_n = k_out.div_ceil(BN);
-    let tiles = tiles_m * tiles_n;
-    let k_steps = walk.k_steps;
     let tid = tid();
     let wg = tid / 128;
-    let pipe = PipeAt::<<D as EpiDecl>::Pipe>::new(base, 0);
+    let pipe = PipeAt::<D::Pipe>::new(base, sched.rank);
     if tid == 0 {
         pipe.init::<PtxSpin>();
     }
@@ -156,15 +208,17 @@ unsafe fn conv_body<const CONTROL: bool>(
     if wg == 0 {
         setmaxnreg_dec_40();
         if tid == 0 {
-            produce::<<D as EpiDecl>::Pipe, CONTROL>(
-                &pipe, map_a, map_b, &walk, tiles_m, tiles_n, BN, group_m, err,
-            );
+            produce::<D::Pipe, CONTROL>(&pipe, map_a, map_b, &walk, &sched, BN, err);
         }
         return;
     }
     setmaxnreg_inc_232();
     let im = wg - 1;
     let t = tid % 128;
+    if t == 0 {
+        // This thread issues the warpgroup's TMA stores.
+        tensormap_acquire(map_c);
+    }
     let (warp, lane) = (t / 32, t % 32);
     let cbase = D::c(base, im);
     let lane_off = crate::epi::lane_offsets(warp, lane);
@@ -176,12 +230,12 @@ unsafe fn conv_body<const CONTROL: bool>(
     };
     let mut consumer = pipe.consumer(t);
     let bar_id = 1 + im;
-    let mut tile = ctaid();
-    'tiles: while tile < tiles {
-        let (mi, ni) = tile_index(tile, tiles_m, tiles_n, group_m);
-        let mut held: Option<Full<<D as EpiDecl>::Pipe>> = None;
+    let mut ct = sched.first;
+    'tiles: while ct < sched.count() {
+        let (mi, ni) = sched.tile(ct);
+        let mut held: Option<Full<D::Pipe>> = None;
         let mut kk = 0;
-        while kk < k_steps {
+        while kk < walk.k_steps {
             let Some(full) = consumer.wait::<PtxSpin>() else {
                 st_global_u32(err, 1);
                 break 'tiles;
@@ -207,49 +261,56 @@ unsafe fn conv_body<const CONTROL: bool>(
             ni * BN,
             mi * BM + im * 64,
         );
-        tile += nctaid();
+        ct += sched.step;
     }
     if t == 0 {
         bulk_wait_all();
     }
 }
 
-/// The implicit-GEMM forward convolution, persistent (grid ≤ tiles), 384 threads.
-///
-/// # Safety
-/// `Decl11::LAUNCH_BYTES` of dynamic shared memory; `walk`: `ImplicitGemmA::for_tile(conv,
-/// A)?.walk()` of the convolution; `map_a`: that plan's im2col map of the NHWC input (`map()`);
-/// `map_b`: the filter's map (`filter_map(B)`); `map_c`: the C tile's store map over
-/// `[N·P·Q, k_out]`; all in global memory; `err` a device u32.
-#[no_mangle]
-#[allow(clippy::too_many_arguments)]
-pub unsafe extern "ptx-kernel" fn gemm_conv_fprop_rust(
-    map_a: u64,
-    map_b: u64,
-    map_c: u64,
-    walk: Im2colWalk,
-    k_out: u32,
-    group_m: u32,
-    err: u64,
-) {
-    conv_body::<false>(map_a, map_b, map_c, walk, k_out, group_m, err);
+macro_rules! conv_entry {
+    ($name:ident, $decl:ty, $control:literal, $doc:literal) => {
+        #[doc = $doc]
+        ///
+        /// # Safety
+        /// 384 threads, the storage's `LAUNCH_BYTES` of dynamic shared memory, a 1-D grid of
+        /// whole clusters of the declaration's shape; `walk`: `ImplicitGemmA::for_tile(conv,
+        /// A)?.walk()` of the convolution (M-blocks a multiple of the cluster's CTAs along M);
+        /// `map_a`: that plan's im2col map of the NHWC input (`map()`); `map_b`: the filter's map
+        /// (`filter_map(B)`, box rows the multicast slice's); `map_c`: the C tile's store map over
+        /// `[N·P·Q, k_out]`; all in global memory; `err` a device u32.
+        #[no_mangle]
+        pub unsafe extern "ptx-kernel" fn $name(
+            map_a: u64,
+            map_b: u64,
+            map_c: u64,
+            walk: Im2colWalk,
+            k_out: u32,
+            group_m: u32,
+            err: u64,
+        ) {
+            conv_body::<$decl, $control>(map_a, map_b, map_c, walk, k_out, group_m, err);
+        }
+    };
 }
 
-/// The negative control: [`gemm_conv_fprop_rust`] with each tap's channel blocks loaded in
-/// reverse order, so A's K order is no longer the filter's (must mismatch wherever `C > BK`).
-///
-/// # Safety
-/// As [`gemm_conv_fprop_rust`].
-#[no_mangle]
-#[allow(clippy::too_many_arguments)]
-pub unsafe extern "ptx-kernel" fn gemm_conv_fprop_control_rust(
-    map_a: u64,
-    map_b: u64,
-    map_c: u64,
-    walk: Im2colWalk,
-    k_out: u32,
-    group_m: u32,
-    err: u64,
-) {
-    conv_body::<true>(map_a, map_b, map_c, walk, k_out, group_m, err);
-}
+conv_entry!(
+    gemm_conv_fprop_rust,
+    Decl11,
+    false,
+    "The implicit-GEMM forward convolution, 128 x 256 tiles, persistent (grid ≤ tiles)."
+);
+conv_entry!(
+    gemm_conv_fprop_control_rust,
+    Decl11,
+    true,
+    "The negative control: `gemm_conv_fprop_rust` with each tap's channel blocks loaded in \
+     reverse order, so A's K order is no longer the filter's (must mismatch wherever C > BK)."
+);
+conv_entry!(
+    gemm_conv_cl21_rust,
+    Decl21,
+    false,
+    "`gemm_conv_fprop_rust` in 2x1 clusters: the two CTAs (adjacent M-blocks) share B, each \
+     loading half of it and multicasting it."
+);

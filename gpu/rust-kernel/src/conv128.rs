@@ -5,10 +5,9 @@
 //! TMA store boxes). For layers whose filters are not a multiple of 256 (`K_out = 128`), where
 //! the 128 x 256 tile would compute half zeros.
 
-use crate::conv::{produce, walk_fills};
+use crate::conv::{produce, walk_fills, Schedule};
 use crate::conv_tiles::n128::{A, B};
 use crate::conv_tiles::{CTile128, Pipe128, Storage128, BM128, BN128};
-use crate::gemm::tile_index;
 use crate::pipe_ops::PtxSpin;
 use crate::ptx::*;
 use smemdesc::pipeline::{Full, PipeAt};
@@ -155,8 +154,9 @@ pub unsafe extern "ptx-kernel" fn gemm_conv_n128_rust(
     }
     let base = Storage128::aligned_base(smem_dyn());
     let (a_addr, b_addr) = (Storage128::a(base).addr(), Storage128::b(base).addr());
-    let (tiles_m, tiles_n) = (walk.m_blocks, k_out.div_ceil(BN128));
-    let tiles = tiles_m * tiles_n;
+    let Some(sched) = Schedule::new(walk.m_blocks, k_out.div_ceil(BN128), group_m, 1) else {
+        return;
+    };
     let tid = tid();
     let wg = tid / 128;
     let pipe = PipeAt::<Pipe128>::new(base, 0);
@@ -167,15 +167,17 @@ pub unsafe extern "ptx-kernel" fn gemm_conv_n128_rust(
     if wg == 0 {
         setmaxnreg_dec_40();
         if tid == 0 {
-            produce::<Pipe128, false>(
-                &pipe, map_a, map_b, &walk, tiles_m, tiles_n, BN128, group_m, err,
-            );
+            produce::<Pipe128, false>(&pipe, map_a, map_b, &walk, &sched, BN128, err);
         }
         return;
     }
     setmaxnreg_inc_232();
     let im = wg - 1;
     let t = tid % 128;
+    if t == 0 {
+        // This thread issues the warpgroup's TMA stores.
+        tensormap_acquire(map_c);
+    }
     let cbase = if im == 0 {
         Storage128::c0(base)
     } else {
@@ -188,9 +190,9 @@ pub unsafe extern "ptx-kernel" fn gemm_conv_n128_rust(
     let mut acc = [[[0.0f32; 32]; 2]; 2];
     let mut consumer = pipe.consumer(t);
     let bar_id = 1 + im;
-    let mut tile = ctaid();
-    'tiles: while tile < tiles {
-        let (mi, ni) = tile_index(tile, tiles_m, tiles_n, group_m);
+    let mut ct = sched.first;
+    'tiles: while ct < sched.count() {
+        let (mi, ni) = sched.tile(ct);
         let mut held: Option<Full<Pipe128>> = None;
         let mut kk = 0;
         while kk < walk.k_steps {
@@ -219,7 +221,7 @@ pub unsafe extern "ptx-kernel" fn gemm_conv_n128_rust(
             ni * BN128,
             mi * BM128 + im * 128,
         );
-        tile += nctaid();
+        ct += sched.step;
     }
     if t == 0 {
         bulk_wait_all();

@@ -9,6 +9,7 @@
 //! are set, [`TensorMap::try_args`] checks the rest and gives the concrete [`TensorMapArgs`].
 
 use crate::base::arch::{Arch, Major};
+use crate::cluster::Multicast;
 use crate::tile::decl::TilePlan;
 use crate::tma::tensor_map_check::box_bytes;
 use crate::tma::tensor_map_error::{TensorMapArg, TensorMapError};
@@ -155,7 +156,7 @@ impl TensorMap {
     ///
     /// ```
     /// use smemdesc_core::*;
-    /// const A: TilePlan = TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 128, 64).expect_valid();
+    /// const A: TilePlan = TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 64, 64).expect_valid();
     /// const M: TensorMap = TensorMap::for_tile(&A, 2).dim(0, 4096).dim(1, 8192).expect_valid();
     /// assert_eq!((M.box_dim[0], M.box_dim[1]), (64, 128));
     /// assert_eq!(M.swizzle, TensorMapSwizzle::B128);
@@ -189,6 +190,36 @@ impl TensorMap {
             Major::Mn => (mn, k),
         };
         TensorMap::for_tile(plan, 2).dim(0, inner).dim(1, outer)
+    }
+
+    /// The map one CTA loads its slices of a multicast tile with: the box becomes the slice's
+    /// (`Multicast::slice_box_dim`). Only a map of the tile the plan slices takes it: on any
+    /// other map the box is set but [`check`](Self::check) refuses it as not the tile's.
+    ///
+    /// ```
+    /// use smemdesc_core::{*, cluster::*};
+    /// const B: TilePlan = TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::K, 256, 64).expect_valid();
+    /// let mc = Cluster::new(2, 1).unwrap().multicast(Operand::B, &B.tile, None).unwrap();
+    /// let m = TensorMap::for_tile_matrix(&B, 4096, 4096).multicast_slices(&mc).address(0);
+    /// assert_eq!((m.box_dim[0], m.box_dim[1]), (64, 128));
+    /// assert!(m.check().is_ok());
+    /// // The tile's box with rows set by hand, or another tile's map with this plan's slices: refused.
+    /// assert!(TensorMap::for_tile_matrix(&B, 4096, 4096).box_dim(1, 128).address(0).check().is_err());
+    /// const A: TilePlan = TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 64, 64).expect_valid();
+    /// assert!(TensorMap::for_tile_matrix(&A, 4096, 4096).multicast_slices(&mc).address(0).check().is_err());
+    /// ```
+    pub const fn multicast_slices(mut self, mc: &Multicast) -> TensorMap {
+        let plan = mc.plan();
+        let [inner, rows] = mc.slice_box_dim();
+        let bits = self.data_type.box_bits();
+        if let Some([i, r, b]) = self.tile_box {
+            if i == plan.box_inner && r == plan.box_rows && b == bits {
+                self.tile_box = Some([inner, rows, bits]);
+            }
+        }
+        self.box_dim[0] = inner;
+        self.box_dim[1] = rows;
+        self
     }
 
     /// Sets `globalDim[i]` (elements).
@@ -493,7 +524,7 @@ impl TensorMapArgs {
     ///
     /// ```
     /// use smemdesc_core::*;
-    /// const A: TilePlan = TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 128, 64).expect_valid();
+    /// const A: TilePlan = TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 64, 64).expect_valid();
     /// let a = TensorMap::for_tile_matrix(&A, 4096, 4096).address(0).try_args().unwrap();
     /// assert_eq!(a.box_bytes(), 16384);
     /// ```

@@ -15,12 +15,13 @@
 //! `gpu/conv_same_process.py`), and cuBLASLt on the materialised im2col matrix (the same GEMM
 //! without the gather, for context).
 
-use crate::conv_tiles::{n128, Storage128, BN128};
+use crate::conv_tiles::{n128, Storage128};
 use crate::epi::r1;
 use crate::epi_problem::{bf16_bits, c_map, int_at, time_batch};
 use crate::epi_tiles::{self as et, EpiDecl};
 use crate::{cublas, cuda, median, Opts};
 use serde_json::{json, Value};
+use smemdesc::cluster::Multicast;
 use smemdesc::tma::{Conv2d, Im2colWalk, ImplicitGemmA};
 use smemdesc::SmemTile;
 
@@ -113,28 +114,93 @@ fn im2col(conv: &Conv2d, x: &[u16]) -> Vec<u16> {
     a
 }
 
-/// One kernel prepared for a layer: its plan's maps and walk, grid and shared memory.
-struct Prepared<'k> {
+/// A convolution kernel of `gpu/rust-kernel`: its tiles and launch shape.
+struct Spec {
     name: &'static str,
+    /// The 256 x 128 tiles (`conv_tiles.rs`), else the 128 x 256 ones (`epi_tiles.rs`).
+    n128: bool,
+    /// CTAs per cluster along M (sharing B through multicast).
+    cluster: u32,
+}
+
+/// The kernels, in the order of `run_shape`'s results.
+const KERNELS: [Spec; 4] = [
+    Spec {
+        name: "gemm_conv_fprop_rust",
+        n128: false,
+        cluster: 1,
+    },
+    Spec {
+        name: "gemm_conv_n128_rust",
+        n128: true,
+        cluster: 1,
+    },
+    Spec {
+        name: "gemm_conv_cl21_rust",
+        n128: false,
+        cluster: 2,
+    },
+    // The negative control: each tap's channel blocks reversed (A's K order not B's).
+    Spec {
+        name: "gemm_conv_fprop_control_rust",
+        n128: false,
+        cluster: 1,
+    },
+];
+/// The timed kernels (the control is checked only).
+const TIMED: usize = 3;
+const CONTROL: usize = 3;
+
+impl Spec {
+    fn launch_bytes(&self) -> u32 {
+        match (self.n128, self.cluster) {
+            (true, _) => Storage128::LAUNCH_BYTES,
+            (false, 2) => et::Decl21::LAUNCH_BYTES,
+            _ => et::Decl11::LAUNCH_BYTES,
+        }
+    }
+}
+
+/// The kernel a library picks for a layer (index into [`KERNELS`]; fixed by the selection run
+/// of `gpu/device-logs/2026-11-27-conv`, then measured again): the 128 x 256 tile in 2x1
+/// clusters when the filters are a multiple of 256 and the M-blocks even, else the 256 x 128
+/// tile.
+fn pick(conv: &Conv2d, m: usize) -> usize {
+    if conv.k.is_multiple_of(256) {
+        if (m.div_ceil(128)).is_multiple_of(2) {
+            PICK_N256
+        } else {
+            0
+        }
+    } else {
+        1
+    }
+}
+/// The 128 x 256 kernel the selection run chose.
+const PICK_N256: usize = 0;
+
+/// One kernel prepared for a layer: its plan's maps and walk, grid and cluster.
+struct Prepared<'k> {
+    spec: &'static Spec,
     kernel: &'k cuda::Kernel,
     maps: [cuda::Buf; 3],
     walk: [u32; 17],
     grid: u32,
 }
 
-/// The maps and walk of kernel `name` whose A, B and C tiles are `TA`, `TB` and `c_map`'s:
-/// the core's plan on the declared A tile (`ImplicitGemmA::for_tile`), its im2col map over `x`,
-/// the filter's map over `f` for the B tile, the C tile's store map over `out`.
-#[allow(clippy::too_many_arguments)]
+/// The maps and walk of `spec` for `conv` whose A and B tiles are `TA` and `TB`: the core's
+/// plan on the declared A tile (`ImplicitGemmA::for_tile`), its im2col map over `x`, the
+/// filter's map over `f` for the B tile (its box, or the slice of multicast plan `mc`), and the
+/// store map `c`.
 fn prepare<'k, TA: SmemTile, TB: SmemTile>(
-    name: &'static str,
+    spec: &'static Spec,
     kernel: &'k cuda::Kernel,
     conv: Conv2d,
-    bn: u32,
-    (x, f): (&cuda::Buf, &cuda::Buf),
-    c: cuda::Buf,
+    (x, f, c): (&cuda::Buf, &cuda::Buf, cuda::Buf),
+    mc: Option<&Multicast>,
     sms: u32,
 ) -> cuda::Res<Prepared<'k>> {
+    let name = spec.name;
     let plan =
         ImplicitGemmA::for_tile(conv, &TA::PLAN).map_err(|e| format!("{name}: plan: {e}"))?;
     let walk = plan.walk().map_err(|e| format!("{name}: walk: {e}"))?;
@@ -143,11 +209,15 @@ fn prepare<'k, TA: SmemTile, TB: SmemTile>(
     let fmap = plan
         .filter_map(&TB::PLAN)
         .map_err(|e| format!("{name}: filter map: {e}"))?;
+    let fmap = match mc {
+        Some(mc) => fmap.multicast_slices(mc),
+        None => fmap,
+    };
     let enc_b = smemdesc::cuda::encode(&fmap.address(f.ptr))
         .map_err(|e| format!("{name}: filter map: {e}"))?;
-    let tiles = walk.m_blocks * conv.k.div_ceil(bn);
+    let tiles = walk.m_blocks * conv.k.div_ceil(TB::TILE_MN);
     Ok(Prepared {
-        name,
+        spec,
         kernel,
         maps: [
             cuda::Buf::from(std::slice::from_ref(&enc_a))?,
@@ -155,15 +225,16 @@ fn prepare<'k, TA: SmemTile, TB: SmemTile>(
             c,
         ],
         walk: words(&walk),
-        grid: tiles.min(sms),
+        grid: tiles.min(sms) / spec.cluster * spec.cluster,
     })
 }
 
 impl Prepared<'_> {
     fn launch(&self, k_out: u32, err: &cuda::Buf) -> cuda::Res<()> {
-        self.kernel.launch(
+        self.kernel.launch_cluster(
             self.grid,
             et::THREADS,
+            self.spec.cluster,
             &[
                 cuda::Arg::Ptr(self.maps[0].ptr),
                 cuda::Arg::Ptr(self.maps[1].ptr),
@@ -177,23 +248,9 @@ impl Prepared<'_> {
     }
 }
 
-/// The kernel a library would pick for a layer: the 128 x 256 tile when the filters are a
-/// multiple of 256, else the 256 x 128 one (index into [`KERNELS`]).
-fn pick(conv: &Conv2d) -> usize {
-    usize::from(!conv.k.is_multiple_of(256))
-}
-
-/// The kernels: 128 x 256, 256 x 128, and the negative control (128 x 256, each tap's channel
-/// blocks reversed).
-const KERNELS: [&str; 3] = [
-    "gemm_conv_fprop_rust",
-    "gemm_conv_n128_rust",
-    "gemm_conv_fprop_control_rust",
-];
-
-/// Runs one layer: exactness of both tiles and of the control, the timings.
+/// Runs one layer: exactness of every kernel and of the control, the timings.
 fn run_shape(
-    kernels: &[cuda::Kernel; 3],
+    kernels: &[cuda::Kernel],
     gpu: &cuda::Gpu,
     sh: &Shape,
     rounds: u32,
@@ -222,7 +279,6 @@ fn run_shape(
     let err = cuda::Buf::new(4)?;
     let (mm, kk) = (m as u64, kout as u64);
     let sms = gpu.sms as u32;
-    let xf = (&xb, &fb);
     let c_map128 = |c: &cuda::Buf| -> cuda::Res<cuda::Buf> {
         let t = crate::conv_tiles::CTile128::EPILOGUE
             .tensor_map(smemdesc::Arch::Sm90, mm, kk)
@@ -230,35 +286,20 @@ fn run_shape(
         let map = smemdesc::cuda::encode(&t).map_err(|e| format!("C map: {e}"))?;
         cuda::Buf::from(std::slice::from_ref(&map))
     };
-    let vars = [
-        prepare::<et::cl11::A, et::cl11::B>(
-            KERNELS[0],
-            &kernels[0],
-            conv,
-            et::BN,
-            xf,
-            c_map(&out, mm, kk, None)?,
-            sms,
-        )?,
-        prepare::<n128::A, n128::B>(
-            KERNELS[1],
-            &kernels[1],
-            conv,
-            BN128,
-            xf,
-            c_map128(&out)?,
-            sms,
-        )?,
-        prepare::<et::cl11::A, et::cl11::B>(
-            KERNELS[2],
-            &kernels[2],
-            conv,
-            et::BN,
-            xf,
-            c_map(&out, mm, kk, None)?,
-            sms,
-        )?,
-    ];
+    let vars = KERNELS
+        .iter()
+        .zip(kernels)
+        .map(|(spec, k)| {
+            if spec.n128 {
+                let bufs = (&xb, &fb, c_map128(&out)?);
+                prepare::<n128::A, n128::B>(spec, k, conv, bufs, None, sms)
+            } else {
+                let bufs = (&xb, &fb, c_map(&out, mm, kk, None)?);
+                let mc = (spec.cluster == 2).then_some(&et::Decl21::B_MC);
+                prepare::<et::cl11::A, et::cl11::B>(spec, k, conv, bufs, mc, sms)
+            }
+        })
+        .collect::<cuda::Res<Vec<_>>>()?;
     let gemm = cublas::Gemm::new(cublas::Input::Bf16, mm, kk, kg as u64)?;
     gemm.run_ptr(ab.ptr, fb.ptr, cref.ptr)?;
     let mut want = vec![0u16; m * kout];
@@ -278,7 +319,7 @@ fn run_shape(
         let mism = got.iter().zip(&want).filter(|(p, q)| p != q).count();
         results.push((got, e[0], mism));
     }
-    let ours = pick(&conv);
+    let ours = pick(&conv, m);
     // Exact fp64 outputs at a sample of (pixel, filter), against ours.
     let (mut max_err, mut sum_err, mut n_err) = (0f64, 0f64, 0usize);
     let mut s = 0x2545_f491_4f6c_dd1du64;
@@ -326,62 +367,74 @@ fn run_shape(
     }
     let t0 = std::time::Instant::now();
     while t0.elapsed().as_secs_f64() < 0.5 {
-        vars[0].launch(conv.k, &err)?;
-        vars[1].launch(conv.k, &err)?;
+        for v in &vars[..TIMED] {
+            v.launch(conv.k, &err)?;
+        }
         gemm.run_ptr(ab.ptr, fb.ptr, cref.ptr)?;
     }
-    // Each round: both tiles, cuBLASLt on the im2col matrix, cuDNN; the order rotated.
-    let nv = 3 + torch.is_some() as usize;
+    // Each round: every timed kernel, cuBLASLt on the im2col matrix, cuDNN; the order rotated.
+    let (blas, dnn) = (TIMED, TIMED + 1);
+    let nv = TIMED + 1 + torch.is_some() as usize;
     let mut t = vec![Vec::new(); nv];
     for r in 0..rounds as usize {
         for j in 0..nv {
             let i = (j + r) % nv;
-            let ms = match i {
-                0 | 1 => time_batch(10, || vars[i].launch(conv.k, &err))?,
-                2 => time_batch(10, || gemm.run_ptr(ab.ptr, fb.ptr, cref.ptr))?,
-                _ => torch_ms(10)?,
+            let ms = if i < TIMED {
+                time_batch(10, || vars[i].launch(conv.k, &err))?
+            } else if i == blas {
+                time_batch(10, || gemm.run_ptr(ab.ptr, fb.ptr, cref.ptr))?
+            } else {
+                torch_ms(10)?
             };
             t[i].push(flops / (ms * 1e-3) / 1e12);
         }
     }
     let med: Vec<f64> = t.iter().map(|v| median(v)).collect();
-    let cudnn = torch.map(|_| med[3]);
+    let cudnn = torch.map(|_| med[dnn]);
+    let each: Vec<String> = (0..TIMED)
+        .map(|i| {
+            format!(
+                "{} {:.1} TFLOP/s ({} mismatches, flag {})",
+                vars[i].spec.name, med[i], results[i].2, results[i].1
+            )
+        })
+        .collect();
     println!(
-        "conv {}: N={} M={m} N={kout} K={kg}: mismatches 128x256 {} / 256x128 {} (flags {} {}), control {} (flag {}); max |err| vs fp64 {max_err} (sample {n_err}); 128x256 {:.1} TFLOP/s, 256x128 {:.1}, cuBLASLt on im2col {:.1}, cuDNN {}",
+        "conv {}: batch {} M={m} N={kout} K={kg}: {}; control {} mismatches (flag {}); max |err| vs fp64 {max_err} (sample {n_err}); cuBLASLt on im2col {:.1}, cuDNN {}",
         sh.name,
         conv.n,
-        results[0].2,
-        results[1].2,
-        results[0].1,
-        results[1].1,
-        results[2].2,
-        results[2].1,
-        med[0],
-        med[1],
-        med[2],
-        cudnn.map_or("not run (no Python driver)".into(), |c| format!("{c:.1} (ours {}: {:.3}x)", vars[ours].name, med[ours] / c)),
+        each.join(", "),
+        results[CONTROL].2,
+        results[CONTROL].1,
+        med[blas],
+        cudnn.map_or("not run (no Python driver)".into(), |c| format!(
+            "{c:.1} (ours {}: {:.3}x)",
+            vars[ours].spec.name,
+            med[ours] / c
+        )),
     );
-    let variants: serde_json::Map<String, Value> = (0..2)
+    let variants: serde_json::Map<String, Value> = (0..TIMED)
         .map(|i| {
             (
-                vars[i].name.to_string(),
+                vars[i].spec.name.to_string(),
                 json!({"mismatches": results[i].2, "watchdog_flag": results[i].1, "grid": vars[i].grid,
-                    "median_tflops": r1(med[i]), "tflops": t[i].iter().map(|&v| r1(v)).collect::<Vec<_>>()}),
+                    "cluster": vars[i].spec.cluster, "median_tflops": r1(med[i]),
+                    "tflops": t[i].iter().map(|&v| r1(v)).collect::<Vec<_>>()}),
             )
         })
         .collect();
     Ok(
         json!({"layer": sh.name, "n": conv.n, "h": conv.h, "w": conv.w, "c": conv.c, "k": conv.k,
         "r": conv.r, "s": conv.s, "stride": conv.stride.0, "pad": conv.pad.0,
-        "gemm_m": m, "gemm_k": kg, "ours_kernel": vars[ours].name,
+        "gemm_m": m, "gemm_k": kg, "ours_kernel": vars[ours].spec.name,
         "mismatches_vs_cublaslt_on_naive_im2col": results[ours].2, "watchdog_flag": results[ours].1,
         "max_abs_err": max_err, "mean_abs_err": sum_err / n_err as f64, "err_sample_outputs": n_err,
-        "control_channel_blocks_reversed_mismatches": results[2].2,
+        "control_channel_blocks_reversed_mismatches": results[CONTROL].2,
         "ours_median_tflops": r1(med[ours]), "cudnn_median_tflops": cudnn.map(r1),
         "ours_over_cudnn": cudnn.map(|c| (med[ours] / c * 1000.0).round() / 1000.0),
-        "cublaslt_on_im2col_median_tflops": r1(med[2]),
+        "cublaslt_on_im2col_median_tflops": r1(med[blas]),
         "ours_tflops": t[ours].iter().map(|&v| r1(v)).collect::<Vec<_>>(),
-        "cudnn_tflops": torch.map(|_| t[3].iter().map(|&v| r1(v)).collect::<Vec<_>>()),
+        "cudnn_tflops": torch.map(|_| t[dnn].iter().map(|&v| r1(v)).collect::<Vec<_>>()),
         "variants": variants}),
     )
 }
@@ -401,15 +454,10 @@ pub fn run_conv(
         .unwrap_or(usize::MAX);
     let kernels = match KERNELS
         .iter()
-        .zip([
-            et::Decl11::LAUNCH_BYTES,
-            Storage128::LAUNCH_BYTES,
-            et::Decl11::LAUNCH_BYTES,
-        ])
-        .map(|(k, bytes)| module.kernel(k, bytes))
+        .map(|k| module.kernel(k.name, k.launch_bytes()))
         .collect::<cuda::Res<Vec<_>>>()
     {
-        Ok(k) => <[cuda::Kernel; 3]>::try_from(k).unwrap_or_else(|_| unreachable!()),
+        Ok(k) => k,
         Err(e) => return json!({"device": gpu.name, "error": e}),
     };
     for sh in shapes().into_iter().take(only) {
