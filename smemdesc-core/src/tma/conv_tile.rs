@@ -15,14 +15,14 @@
 //! ```
 //! use smemdesc_core::tma::{Conv2d, ImplicitGemmA};
 //! use smemdesc_core::*;
-//! const A: TilePlan = TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 128, 64).expect_valid();
-//! const B: TilePlan = TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::K, 256, 64).expect_valid();
+//! const CONV_A: TilePlan = TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 128, 64).expect_valid();
+//! const CONV_B: TilePlan = TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::K, 256, 64).expect_valid();
 //! // ResNet-50 conv4_x 3x3: 256 -> 256 channels at 14 x 14, pad 1
 //! let conv = Conv2d::new(32, 14, 14, 256, 256, 3, 3).pad(1, 1);
-//! let a = ImplicitGemmA::for_tile(conv, &A).unwrap();
+//! let a = ImplicitGemmA::for_tile(conv, &CONV_A).unwrap();
 //! assert_eq!((a.bm, a.bk, a.pixels, a.swizzle), (128, 64, 128, TensorMapSwizzle::B128));
 //! assert!(a.map(Arch::Sm90).check().is_ok());
-//! let b = a.filter_map(&B).unwrap(); // [256, 2304] bf16, 64 x 256 boxes
+//! let b = a.filter_map(&CONV_B).unwrap(); // [256, 2304] bf16, 64 x 256 boxes
 //! assert_eq!((b.global_dim[0], b.global_dim[1], b.box_dim[0], b.box_dim[1]), (Some(2304), Some(256), 64, 256));
 //! assert_eq!(a.k_step(13).unwrap().k0, 13 * 64); // tap (1, 0), channels 64..128
 //! ```

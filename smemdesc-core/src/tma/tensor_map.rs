@@ -156,7 +156,7 @@ impl TensorMap {
     ///
     /// ```
     /// use smemdesc_core::*;
-    /// const A: TilePlan = TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 64, 64).expect_valid();
+    /// const A: TilePlan = TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 128, 64).expect_valid();
     /// const M: TensorMap = TensorMap::for_tile(&A, 2).dim(0, 4096).dim(1, 8192).expect_valid();
     /// assert_eq!((M.box_dim[0], M.box_dim[1]), (64, 128));
     /// assert_eq!(M.swizzle, TensorMapSwizzle::B128);
@@ -198,15 +198,15 @@ impl TensorMap {
     ///
     /// ```
     /// use smemdesc_core::{*, cluster::*};
-    /// const B: TilePlan = TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::K, 256, 64).expect_valid();
-    /// let mc = Cluster::new(2, 1).unwrap().multicast(Operand::B, &B.tile, None).unwrap();
-    /// let m = TensorMap::for_tile_matrix(&B, 4096, 4096).multicast_slices(&mc).address(0);
+    /// const SLICED: TilePlan = TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::K, 256, 64).expect_valid();
+    /// let mc = Cluster::new(2, 1).unwrap().multicast(Operand::B, &SLICED.tile, None).unwrap();
+    /// let m = TensorMap::for_tile_matrix(&SLICED, 4096, 4096).multicast_slices(&mc).address(0);
     /// assert_eq!((m.box_dim[0], m.box_dim[1]), (64, 128));
     /// assert!(m.check().is_ok());
     /// // The tile's box with rows set by hand, or another tile's map with this plan's slices: refused.
-    /// assert!(TensorMap::for_tile_matrix(&B, 4096, 4096).box_dim(1, 128).address(0).check().is_err());
-    /// const A: TilePlan = TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 64, 64).expect_valid();
-    /// assert!(TensorMap::for_tile_matrix(&A, 4096, 4096).multicast_slices(&mc).address(0).check().is_err());
+    /// assert!(TensorMap::for_tile_matrix(&SLICED, 4096, 4096).box_dim(1, 128).address(0).check().is_err());
+    /// const SMALL: TilePlan = TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 64, 64).expect_valid();
+    /// assert!(TensorMap::for_tile_matrix(&SMALL, 4096, 4096).multicast_slices(&mc).address(0).check().is_err());
     /// ```
     pub const fn multicast_slices(mut self, mc: &Multicast) -> TensorMap {
         let plan = mc.plan();
@@ -524,7 +524,7 @@ impl TensorMapArgs {
     ///
     /// ```
     /// use smemdesc_core::*;
-    /// const A: TilePlan = TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 64, 64).expect_valid();
+    /// const A: TilePlan = TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 128, 64).expect_valid();
     /// let a = TensorMap::for_tile_matrix(&A, 4096, 4096).address(0).try_args().unwrap();
     /// assert_eq!(a.box_bytes(), 16384);
     /// ```
