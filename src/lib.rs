@@ -82,6 +82,7 @@
 pub mod cuda;
 pub mod guide;
 mod radix;
+mod storage_items;
 mod tile_at;
 mod tile_entries;
 mod tile_items;
@@ -239,6 +240,7 @@ pub mod epilogue {
 /// Internals the macros' expansions name; not part of the API.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::storage_items::{member_numbers, member_ptr, tile_member};
     pub use crate::tile_items::TileSlices;
     pub use smemdesc_core::{
         CanonicalForm, ConstText, Mode, Slot, MAX_SUBMODES, MMA_KEYS, TILE_KEYS,

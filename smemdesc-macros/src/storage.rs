@@ -154,19 +154,30 @@ fn check_tmem(arch: Arch, fields: &[&syn::Field], errs: &mut Vec<syn::Error>) {
     }
 }
 
+/// Whether `ty` names a scalar, `Mbarrier` or `TmemSlot`: a member of that type is plain data
+/// (sized by `size_of`), and so is an array of it, which needs no zero-size check.
+fn is_plain(ty: &syn::Type) -> bool {
+    match ty {
+        syn::Type::Path(p) if p.qself.is_none() => p.path.segments.last().is_some_and(|s| {
+            let s = s.ident.to_string();
+            SCALARS.contains(&s.as_str()) || s == "Mbarrier" || s == "TmemSlot"
+        }),
+        _ => false,
+    }
+}
+
 fn classify(f: &syn::Field, errs: &mut Vec<syn::Error>) -> Option<Member> {
     let ident = f.ident.clone()?;
     let (placement, align, epilogue) = parse_field_attrs(f, errs);
     let kind = match &f.ty {
         syn::Type::Array(a) => Kind::Array(a.elem.clone()),
-        syn::Type::Path(p) if p.qself.is_none() => {
-            let last = p.path.segments.last().map(|s| s.ident.to_string());
-            match last.as_deref() {
-                Some(s) if SCALARS.contains(&s) || s == "Mbarrier" || s == "TmemSlot" => {
-                    Kind::Plain
-                }
-                _ if epilogue.is_some() => Kind::Epilogue,
-                _ => Kind::Tile(placement),
+        ty @ syn::Type::Path(p) if p.qself.is_none() => {
+            if is_plain(ty) {
+                Kind::Plain
+            } else if epilogue.is_some() {
+                Kind::Epilogue
+            } else {
+                Kind::Tile(placement)
             }
         }
         other => {
@@ -268,6 +279,7 @@ fn check_names(members: &[Member]) -> syn::Result<()> {
         "SLACK",
         "LAUNCH_BYTES",
         "aligned_base",
+        "__SMEM_NUMBERS",
     ]
     .iter()
     .map(|n| (n.to_string(), "the storage".to_string()))
@@ -330,10 +342,54 @@ fn emit(st: &syn::DeriveInput, arch: &TokenStream, members: &[Member]) -> TokenS
         }
     };
     let n = count(members.len());
+    // Every number as a field of one tuple constant, `__SMEM_NUMBERS` (without `#[cfg]`): a
+    // constant that reads a field costs the compiler about half of one that calls a method of
+    // `LAYOUT`. With `#[cfg]` members (the tuple's arity is unknown here) the methods.
+    let numbers = |field: usize, member: Option<usize>| -> TokenStream {
+        let field = syn::Index::from(field);
+        match member {
+            None if !any_cfg => quote!(Self::__SMEM_NUMBERS.#field),
+            Some(m) if !any_cfg => {
+                let m = syn::Index::from(m);
+                quote!(Self::__SMEM_NUMBERS.4.#m.#field)
+            }
+            None => {
+                let method = [
+                    quote!(bytes),
+                    quote!(align),
+                    quote!(slack),
+                    quote!(launch_bytes),
+                ];
+                let method = &method[field.index as usize];
+                quote!(Self::LAYOUT.#method())
+            }
+            Some(m) => {
+                let i = count(m);
+                let method = [quote!(offset), quote!(member_bytes), quote!(member_align)];
+                let method = &method[field.index as usize];
+                quote!(Self::LAYOUT.#method(#i))
+            }
+        }
+    };
+    let numbers_item = if any_cfg {
+        quote!()
+    } else {
+        let binds: Vec<_> = (0..members.len())
+            .map(|i| format_ident!("m{}", i))
+            .collect();
+        let tys = binds.iter().map(|_| quote!((u32, u32, u32),));
+        quote! {
+            #[doc(hidden)]
+            pub const __SMEM_NUMBERS: (u32, u32, u32, u32, (#(#tys)*)) = {
+                let l = &Self::LAYOUT;
+                let [#(#binds),*] = ::smemdesc::__private::member_numbers(l);
+                (l.bytes(), l.align(), l.slack(), l.launch_bytes(), (#(#binds,)*))
+            };
+        }
+    };
     let mut list = Vec::new();
     let mut items = Vec::new();
     for (idx, m) in members.iter().enumerate() {
-        let i = count(idx);
         let cfg = &m.cfgs;
         let f = &m.ident;
         let fname = f.unraw().to_string();
@@ -356,7 +412,12 @@ fn emit(st: &syn::DeriveInput, arch: &TokenStream, members: &[Member]) -> TokenS
                         ::smemdesc::Placement::Relative
                     )),
                 };
-                quote_spanned!(span=> ::smemdesc::StorageMember::tile(#fname, <#ty as ::smemdesc::SmemTile>::PLAN.tile, #pl))
+                quote_spanned!(span=> ::smemdesc::__private::tile_member::<#ty>(#fname, #pl))
+            }
+            Kind::Array(elem) if is_plain(elem) => {
+                quote_spanned!(span=> ::smemdesc::StorageMember::sized(
+                    #fname, ::core::mem::size_of::<#ty>(), ::core::mem::align_of::<#ty>()
+                ))
             }
             Kind::Array(elem) => {
                 // A zero-sized element (an `#[smem_storage]` struct is a unit struct: its bytes
@@ -388,23 +449,28 @@ fn emit(st: &syn::DeriveInput, arch: &TokenStream, members: &[Member]) -> TokenS
             None => member,
         };
         list.push(quote!(#(#cfg)* { #member }));
+        let (off_v, bytes_v, align_v) = (
+            numbers(0, Some(idx)),
+            numbers(1, Some(idx)),
+            numbers(2, Some(idx)),
+        );
         let doc_off =
             format!("Byte offset of `{fname}` from the storage base (aligned to `ALIGN`).");
         items.push(quote! {
             #(#cfg)*
             #[doc = #doc_off]
-            pub const #off: u32 = Self::LAYOUT.offset(#i);
+            pub const #off: u32 = #off_v;
             #(#cfg)*
             #[doc = "Bytes of the member."]
-            pub const #bytes: u32 = Self::LAYOUT.member_bytes(#i);
+            pub const #bytes: u32 = #bytes_v;
             #(#cfg)*
             #[doc = "Alignment of the member's offset."]
-            pub const #align_c: u32 = Self::LAYOUT.member_align(#i);
+            pub const #align_c: u32 = #align_v;
             #(#cfg)*
             #[doc = "Pointer to the member from the storage base pointer (which must be aligned to `ALIGN`; see `aligned_base`)."]
             #[inline]
             pub fn #ptr(base: *mut u8) -> *mut #ty {
-                base.wrapping_add(Self::#off as usize).cast()
+                ::smemdesc::__private::member_ptr(base, Self::#off)
             }
         });
         match &m.kind {
@@ -460,6 +526,12 @@ fn emit(st: &syn::DeriveInput, arch: &TokenStream, members: &[Member]) -> TokenS
             }
         }
     }
+    let (total_bytes, total_align, slack, launch) = (
+        numbers(0, None),
+        numbers(1, None),
+        numbers(2, None),
+        numbers(3, None),
+    );
     quote! {
         #(#attrs)*
         #vis struct #name;
@@ -468,14 +540,15 @@ fn emit(st: &syn::DeriveInput, arch: &TokenStream, members: &[Member]) -> TokenS
             /// The checked layout (a compile error naming every member when it does not fit).
             pub const LAYOUT: ::smemdesc::StorageLayout<#n> =
                 ::smemdesc::StorageLayout::plan(#name_str, #arch, [#(#list),*]).expect_fits();
+            #numbers_item
             /// Bytes from the storage base to the end of the last member.
-            pub const BYTES: u32 = Self::LAYOUT.bytes();
+            pub const BYTES: u32 = #total_bytes;
             /// Alignment the storage base needs.
-            pub const ALIGN: u32 = Self::LAYOUT.align();
+            pub const ALIGN: u32 = #total_align;
             /// Slack to align a 16-B aligned dynamic shared-memory base to `ALIGN`.
-            pub const SLACK: u32 = Self::LAYOUT.slack();
+            pub const SLACK: u32 = #slack;
             /// `sharedMemBytes` to launch with when the kernel aligns its dynamic base itself.
-            pub const LAUNCH_BYTES: u32 = Self::LAYOUT.launch_bytes();
+            pub const LAUNCH_BYTES: u32 = #launch;
             /// The storage base for a dynamic shared-memory base address (rounded up to `ALIGN`).
             #[inline]
             pub const fn aligned_base(dyn_base: u32) -> u32 {
