@@ -4,10 +4,10 @@
 //! So this macro classifies each field by its *syntax* (an array `[T; N]`, a scalar or
 //! `Mbarrier`, else an `#[smem_tile]` type) and emits `const` expressions that the compiler
 //! evaluates: `smemdesc::StorageLayout::plan(...)` over the members' sizes and alignments
-//! (`<T as SmemTile>::PLAN.tile`, `size_of`/`align_of`), then `.expect_fits()`, whose
-//! compile-time panic names every member with its size, offset and alignment when the storage
-//! does not fit. Everything the macro itself can check (arguments, field attributes) is a spanned
-//! error here.
+//! (a tile's own `BYTES`/`ALIGN`/`ARCH` through `__private::tile_member`, `size_of`/`align_of`),
+//! then `.expect_fits()`, whose compile-time panic names every member with its size, offset and
+//! alignment when the storage does not fit. Everything the macro itself can check (arguments,
+//! field attributes) is a spanned error here.
 
 use proc_macro2::{Span, TokenStream, TokenTree};
 use quote::{format_ident, quote, quote_spanned};
@@ -342,6 +342,24 @@ fn emit(st: &syn::DeriveInput, arch: &TokenStream, members: &[Member]) -> TokenS
         }
     };
     let n = count(members.len());
+    // Fixed strings and numbers as tokens built once: a literal written inside `quote!` is
+    // re-lexed (and validated) for every use, a large part of this macro's own run time.
+    let lit = proc_macro2::Literal::string;
+    let doc_layout =
+        lit(" The checked layout (a compile error naming every member when it does not fit).");
+    let doc_total_bytes = lit(" Bytes from the storage base to the end of the last member.");
+    let doc_total_align = lit(" Alignment the storage base needs.");
+    let doc_slack = lit(" Slack to align a 16-B aligned dynamic shared-memory base to `ALIGN`.");
+    let doc_launch =
+        lit(" `sharedMemBytes` to launch with when the kernel aligns its dynamic base itself.");
+    let doc_aligned_base =
+        lit(" The storage base for a dynamic shared-memory base address (rounded up to `ALIGN`).");
+    let doc_bytes = lit("Bytes of the member.");
+    let doc_align = lit("Alignment of the member's offset.");
+    let doc_ptr = lit("Pointer to the member from the storage base pointer (which must be aligned to `ALIGN`; see `aligned_base`).");
+    let doc_desc = lit("Descriptor of MMA subtile (0, 0), stage 0, for a storage base at address 0 (add `base >> 4` for another aligned base).");
+    let zero = proc_macro2::Literal::u32_unsuffixed(0);
+    let members_field = syn::Index::from(4);
     // Every number as a field of one tuple constant, `__SMEM_NUMBERS` (without `#[cfg]`): a
     // constant that reads a field costs the compiler about half of one that calls a method of
     // `LAYOUT`. With `#[cfg]` members (the tuple's arity is unknown here) the methods.
@@ -351,7 +369,7 @@ fn emit(st: &syn::DeriveInput, arch: &TokenStream, members: &[Member]) -> TokenS
             None if !any_cfg => quote!(Self::__SMEM_NUMBERS.#field),
             Some(m) if !any_cfg => {
                 let m = syn::Index::from(m);
-                quote!(Self::__SMEM_NUMBERS.4.#m.#field)
+                quote!(Self::__SMEM_NUMBERS.#members_field.#m.#field)
             }
             None => {
                 let method = [
@@ -414,12 +432,7 @@ fn emit(st: &syn::DeriveInput, arch: &TokenStream, members: &[Member]) -> TokenS
                 };
                 quote_spanned!(span=> ::smemdesc::__private::tile_member::<#ty>(#fname, #pl))
             }
-            Kind::Array(elem) if is_plain(elem) => {
-                quote_spanned!(span=> ::smemdesc::StorageMember::sized(
-                    #fname, ::core::mem::size_of::<#ty>(), ::core::mem::align_of::<#ty>()
-                ))
-            }
-            Kind::Array(elem) => {
+            Kind::Array(elem) if !is_plain(elem) => {
                 // A zero-sized element (an `#[smem_storage]` struct is a unit struct: its bytes
                 // are constants, not a Rust size) would count 0 bytes: refused, not miscounted.
                 let msg = format!(
@@ -440,7 +453,8 @@ fn emit(st: &syn::DeriveInput, arch: &TokenStream, members: &[Member]) -> TokenS
             Kind::Epilogue => {
                 quote_spanned!(span=> ::smemdesc::StorageMember::new(#fname, #ty::BYTES, #ty::ALIGN))
             }
-            Kind::Plain => quote_spanned!(span=> ::smemdesc::StorageMember::sized(
+            // Plain data, and arrays of it (never zero-sized elements: no check).
+            Kind::Plain | Kind::Array(_) => quote_spanned!(span=> ::smemdesc::StorageMember::sized(
                 #fname, ::core::mem::size_of::<#ty>(), ::core::mem::align_of::<#ty>()
             )),
         };
@@ -461,13 +475,13 @@ fn emit(st: &syn::DeriveInput, arch: &TokenStream, members: &[Member]) -> TokenS
             #[doc = #doc_off]
             pub const #off: u32 = #off_v;
             #(#cfg)*
-            #[doc = "Bytes of the member."]
+            #[doc = #doc_bytes]
             pub const #bytes: u32 = #bytes_v;
             #(#cfg)*
-            #[doc = "Alignment of the member's offset."]
+            #[doc = #doc_align]
             pub const #align_c: u32 = #align_v;
             #(#cfg)*
-            #[doc = "Pointer to the member from the storage base pointer (which must be aligned to `ALIGN`; see `aligned_base`)."]
+            #[doc = #doc_ptr]
             #[inline]
             pub fn #ptr(base: *mut u8) -> *mut #ty {
                 ::smemdesc::__private::member_ptr(base, Self::#off)
@@ -489,8 +503,8 @@ fn emit(st: &syn::DeriveInput, arch: &TokenStream, members: &[Member]) -> TokenS
                         ::smemdesc::smem::TileAt::new_unvalidated(base.wrapping_add(Self::#off))
                     }
                     #(#cfg)*
-                    #[doc = "Descriptor of MMA subtile (0, 0), stage 0, for a storage base at address 0 (add `base >> 4` for another aligned base)."]
-                    pub const #desc: u64 = Self::#f(0).desc(0, 0, 0);
+                    #[doc = #doc_desc]
+                    pub const #desc: u64 = Self::#f(#zero).desc(#zero, #zero, #zero);
                 });
             }
             Kind::Array(elem) => {
@@ -537,19 +551,19 @@ fn emit(st: &syn::DeriveInput, arch: &TokenStream, members: &[Member]) -> TokenS
         #vis struct #name;
 
         impl #name {
-            /// The checked layout (a compile error naming every member when it does not fit).
+            #[doc = #doc_layout]
             pub const LAYOUT: ::smemdesc::StorageLayout<#n> =
                 ::smemdesc::StorageLayout::plan(#name_str, #arch, [#(#list),*]).expect_fits();
             #numbers_item
-            /// Bytes from the storage base to the end of the last member.
+            #[doc = #doc_total_bytes]
             pub const BYTES: u32 = #total_bytes;
-            /// Alignment the storage base needs.
+            #[doc = #doc_total_align]
             pub const ALIGN: u32 = #total_align;
-            /// Slack to align a 16-B aligned dynamic shared-memory base to `ALIGN`.
+            #[doc = #doc_slack]
             pub const SLACK: u32 = #slack;
-            /// `sharedMemBytes` to launch with when the kernel aligns its dynamic base itself.
+            #[doc = #doc_launch]
             pub const LAUNCH_BYTES: u32 = #launch;
-            /// The storage base for a dynamic shared-memory base address (rounded up to `ALIGN`).
+            #[doc = #doc_aligned_base]
             #[inline]
             pub const fn aligned_base(dyn_base: u32) -> u32 {
                 Self::LAYOUT.aligned_base(dyn_base)
