@@ -26,6 +26,10 @@ pub mod ptx;
 pub mod tiles;
 pub mod wgmma;
 
+pub mod attn;
+mod attn_wgmma;
+#[allow(dead_code)]
+mod attn_decl;
 pub mod check;
 pub mod conv;
 mod conv128;

@@ -40,6 +40,7 @@ mod tiles;
 #[allow(dead_code)]
 mod epi_tiles;
 
+mod attn;
 mod conv;
 #[path = "../../../rust-kernel/src/conv_tiles.rs"]
 #[allow(dead_code)]

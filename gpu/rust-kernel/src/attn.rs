@@ -1,0 +1,426 @@
+//! Issue 31: a forward attention kernel (FlashAttention-style, bf16, head dims 64 and 128,
+//! causal or not) on the declarations of `attn_decl.rs`.
+//!
+//! One CTA: 128 query rows of one (batch, head). Warpgroup 0 is the producer (one thread: Q once
+//! through `QPipe`, then K and V of every key block through the 2-stage `KvPipe`); warpgroups 1
+//! and 2 are consumers, 64 query rows each. Per key block a consumer
+//!
+//! 1. computes `S = Q·Kᵀ` (`wgmma m64n128k16`, both from shared memory, the tiles' descriptors
+//!    and K advances);
+//! 2. masks it (causal, diagonal block only), takes the row maxima over the declared row
+//!    ownership (`WgmmaAccum::row_elem`, a quad's lanes through `ROW_REDUCE_XOR`), rescales the
+//!    running O and sum, and exponentiates (`ex2.approx`, the scale folded into log2 units);
+//! 3. packs P into bf16 A registers as the declared chain says (`ChainedMma::source`: which two
+//!    accumulator elements form which A register of which k-step) and accumulates
+//!    `O += P·V` (`wgmma` with A from registers, V an MN-major B);
+//!
+//! then divides O by the row sums, writes it through the declared epilogue tile (stmatrix,
+//! TMA store) and writes the row log-sum-exp (natural log) as f32.
+//!
+//! Tensors: Q, K, V, O are `[b·h·s, d]` bf16 row-major (`[b, h, s, d]` contiguous); LSE is
+//! `[b·h·s]` f32.
+
+use crate::attn_decl::{d128, d64, AttnDecl, BM, BN, MAX_O, S_ACC};
+use crate::attn_wgmma as mma;
+use crate::pipe_ops::PtxSpin;
+use crate::ptx::*;
+use smemdesc::pipeline::PipeAt;
+use smemdesc::SmemTile;
+
+/// Two arrays of 32 f32: a 64-element accumulator fragment (m64n128 f32), element `e` at
+/// `[e / 32][e % 32]`; indexed with constants only.
+pub struct Frag {
+    d0: [f32; 32],
+    d1: [f32; 32],
+}
+
+impl Frag {
+    #[inline(always)]
+    const fn zero() -> Frag {
+        Frag {
+            d0: [0.0; 32],
+            d1: [0.0; 32],
+        }
+    }
+    #[inline(always)]
+    fn get(&self, e: u32) -> f32 {
+        if e < 32 {
+            self.d0[e as usize]
+        } else {
+            self.d1[(e - 32) as usize]
+        }
+    }
+    #[inline(always)]
+    fn set(&mut self, e: u32, v: f32) {
+        if e < 32 {
+            self.d0[e as usize] = v
+        } else {
+            self.d1[(e - 32) as usize] = v
+        }
+    }
+}
+
+/// `shfl.sync.bfly.b32` over the full warp.
+#[inline(always)]
+fn shfl_xor(v: f32, lane_mask: u32) -> f32 {
+    let r: f32;
+    // SAFETY: a warp shuffle with every lane active.
+    unsafe {
+        core::arch::asm!("shfl.sync.bfly.b32 {0}, {1}, {2}, 0x1f, 0xffffffff;",
+            out(reg32) r, in(reg32) v, in(reg32) lane_mask, options(nomem, nostack))
+    };
+    r
+}
+
+/// `ex2.approx.ftz.f32`: 2^x.
+#[inline(always)]
+fn ex2(x: f32) -> f32 {
+    let r: f32;
+    // SAFETY: register-only.
+    unsafe {
+        core::arch::asm!("ex2.approx.ftz.f32 {0}, {1};", out(reg32) r, in(reg32) x,
+            options(pure, nomem, nostack))
+    };
+    r
+}
+
+/// `lg2.approx.ftz.f32`: log2(x).
+#[inline(always)]
+fn lg2(x: f32) -> f32 {
+    let r: f32;
+    // SAFETY: register-only.
+    unsafe {
+        core::arch::asm!("lg2.approx.ftz.f32 {0}, {1};", out(reg32) r, in(reg32) x,
+            options(pure, nomem, nostack))
+    };
+    r
+}
+
+/// `rcp.approx.ftz.f32`: 1/x.
+#[inline(always)]
+fn rcp(x: f32) -> f32 {
+    let r: f32;
+    // SAFETY: register-only.
+    unsafe {
+        core::arch::asm!("rcp.approx.ftz.f32 {0}, {1};", out(reg32) r, in(reg32) x,
+            options(pure, nomem, nostack))
+    };
+    r
+}
+
+/// `max.f32` (no NaN handling needed: the inputs are finite or -inf).
+#[inline(always)]
+fn fmax(a: f32, b: f32) -> f32 {
+    let r: f32;
+    // SAFETY: register-only.
+    unsafe {
+        core::arch::asm!("max.f32 {0}, {1}, {2};", out(reg32) r, in(reg32) a, in(reg32) b,
+            options(pure, nomem, nostack))
+    };
+    r
+}
+
+/// Runs `$body` for `$e` in `0..$n` (`$n` ≤ 64), straight-line.
+macro_rules! unroll64 {
+    ($n:expr, |$e:ident| $body:block) => {
+        unroll!(2, |hi| {
+            unroll!(32, |lo| {
+                let $e = hi * 32 + lo;
+                if $e < $n $body
+            });
+        });
+    };
+}
+
+/// The wgmma of `S = Q·Kᵀ` for consumer `im` on K stage `stage`: the tiles' descriptors, one
+/// k-step per `Q::MMAS_K`, K advances from the tiles' tables.
+#[inline(always)]
+unsafe fn qk<D: AttnDecl>(s: &mut Frag, q_addr: u32, k_addr: u32, im: u32, stage: u32) {
+    let da = <D::Q as SmemTile>::ACCESS.desc_wrapping(q_addr, im, 0, 0);
+    let db = <D::K as SmemTile>::ACCESS.desc_wrapping(k_addr, 0, 0, stage);
+    unroll!(<D::Q as SmemTile>::MMAS_K, |k| {
+        let (ka, kb) = (
+            <D::Q as SmemTile>::advance_k(k) as u64,
+            <D::K as SmemTile>::advance_k(k) as u64,
+        );
+        mma::ss_m64n128k16(&mut s.d0, &mut s.d1, da + ka, db + kb, (k != 0) as u32);
+    });
+}
+
+/// P's A registers of k-step `ks`: `cvt.rn.bf16x2.f32` of the two S elements the declared chain
+/// names for each register. `BAD`: the negative control, registers 0/1 and 2/3 swapped (rows
+/// `g` and `g + 8` exchanged: a wrong pairing of accumulator rows with A rows).
+#[inline(always)]
+fn pack_p<D: AttnDecl, const BAD: bool>(p: &Frag, ks: u32) -> [u32; 4] {
+    let mut a = [0u32; 4];
+    unroll!(4, |r| {
+        let src = match D::CHAIN.source(ks, if BAD { r ^ 1 } else { r }) {
+            Some(s) => s,
+            None => trap(),
+        };
+        a[r as usize] = bf16x2(p.get(src[0]), p.get(src[1]));
+    });
+    a
+}
+
+/// `O += P·V` for key block stage `stage`: one wgmma per k-step of the chain.
+#[inline(always)]
+unsafe fn pv<D: AttnDecl, const BAD: bool>(o: &mut Frag, p: &Frag, v_addr: u32, stage: u32) {
+    let db = <D::V as SmemTile>::ACCESS.desc_wrapping(v_addr, 0, 0, stage);
+    unroll!(D::CHAIN.ksteps(), |ks| {
+        let a = pack_p::<D, BAD>(p, ks);
+        let dk = db + <D::V as SmemTile>::advance_k(ks) as u64;
+        if D::HD == 128 {
+            mma::rs_m64n128k16_tb(&mut o.d0, &mut o.d1, a, dk, 1);
+        } else {
+            mma::rs_m64n64k16_tb(&mut o.d0, a, dk, 1);
+        }
+    });
+}
+
+/// The kernel body. `params`: `seqlen` (a multiple of 128), `bh` (batch · heads),
+/// `scale_log2` (softmax scale · log2 e).
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+unsafe fn attn_body<D: AttnDecl, const CAUSAL: bool, const BAD: bool>(
+    map_q: u64,
+    map_k: u64,
+    map_v: u64,
+    map_o: u64,
+    lse: u64,
+    seqlen: u32,
+    bh: u32,
+    scale_log2: f32,
+) {
+    if bh == 0 || seqlen < BM {
+        return;
+    }
+    let base = D::aligned_base(smem_dyn());
+    let (q_addr, k_addr, v_addr) = (D::q(base).addr(), D::k(base).addr(), D::v(base).addr());
+    let q_tiles = seqlen / BM;
+    // Heaviest query tiles first (causal: the last tiles have the most key blocks).
+    let cta = ctaid();
+    let (head, qt) = (cta % bh, q_tiles - 1 - cta / bh);
+    let row0 = head * seqlen; // this head's first row in the [b·h·s, d] tensors
+    let q_row = row0 + qt * BM;
+    let blocks = if CAUSAL {
+        (qt * BM + BM).div_ceil(BN)
+    } else {
+        seqlen / BN
+    };
+    let tid = tid();
+    let wg = tid / 128;
+    let qpipe = PipeAt::<D::QPipe>::new(base, 0);
+    let kv = PipeAt::<D::KvPipe>::new(base, 0);
+    if tid == 0 {
+        qpipe.init::<PtxSpin>();
+        kv.init::<PtxSpin>();
+    }
+    kv.init_sync::<PtxSpin>();
+    if wg == 0 {
+        setmaxnreg_dec_40();
+        if tid == 0 {
+            tensormap_acquire(map_q);
+            tensormap_acquire(map_k);
+            tensormap_acquire(map_v);
+            let mut qp = qpipe.producer();
+            if let Some(fill) = qp.acquire::<PtxSpin>() {
+                let _ = fill.load::<PtxSpin>(map_q, 0, q_row).issued();
+            }
+            let mut producer = kv.producer();
+            let mut j = 0;
+            while j < blocks {
+                let Some(fill) = producer.acquire::<PtxSpin>() else {
+                    break;
+                };
+                let kv_row = row0 + j * BN;
+                // K: K-major, coordinates (head_dim, row); V: MN-major, (row = its K, head_dim).
+                let _ = fill
+                    .load::<PtxSpin>(map_k, 0, kv_row)
+                    .load::<PtxSpin>(map_v, kv_row, 0)
+                    .issued();
+                j += 1;
+            }
+        }
+        return;
+    }
+    setmaxnreg_inc_232();
+    let im = wg - 1;
+    let t = tid % 128;
+    if t == 0 {
+        tensormap_acquire(map_o);
+    }
+    // This thread's two rows (0..64 within the warpgroup) and their S elements.
+    let rows = match S_ACC.rows(t) {
+        Some(r) => r,
+        None => trap(),
+    };
+    let mut m = [f32::NEG_INFINITY; 2];
+    let mut l = [0.0f32; 2];
+    let mut o = Frag::zero();
+    let mut s = Frag::zero();
+    let mut qc = qpipe.consumer(t);
+    if let Some(q) = qc.wait::<PtxSpin>() {
+        q.release::<PtxSpin>();
+    }
+    let mut consumer = kv.consumer(t);
+    let mut j = 0;
+    while j < blocks {
+        let Some(full) = consumer.wait::<PtxSpin>() else {
+            break;
+        };
+        let stage = full.stage();
+        wgmma_fence();
+        qk::<D>(&mut s, q_addr, k_addr, im, stage);
+        wgmma_commit();
+        wgmma_wait::<0>();
+        if CAUSAL && j * BN + BN > qt * BM {
+            // Key column (block j) past the query row: -inf.
+            unroll64!(S_ACC.elems(), |e| {
+                let (r, c) = match S_ACC.coord(t, e) {
+                    Some(rc) => rc,
+                    None => trap(),
+                };
+                if j * BN + c > qt * BM + im * 64 + r {
+                    s.set(e, f32::NEG_INFINITY);
+                }
+            });
+        }
+        // Row maxima over the thread's elements of each row, then across the row's quad.
+        let mut corr = [0.0f32; 2];
+        unroll!(2, |h| {
+            let mut mx = f32::NEG_INFINITY;
+            unroll!(S_ACC.row_elems(), |jj| {
+                let e = match S_ACC.row_elem(h, jj) {
+                    Some(e) => e,
+                    None => trap(),
+                };
+                mx = fmax(mx, s.get(e));
+            });
+            unroll!(2, |x| {
+                mx = fmax(mx, shfl_xor(mx, smemdesc::fragment::WgmmaAccum::ROW_REDUCE_XOR[x as usize]));
+            });
+            let m_new = fmax(m[h as usize], mx * scale_log2);
+            corr[h as usize] = ex2(m[h as usize] - m_new);
+            m[h as usize] = m_new;
+            let mut sum = 0.0f32;
+            unroll!(S_ACC.row_elems(), |jj| {
+                let e = match S_ACC.row_elem(h, jj) {
+                    Some(e) => e,
+                    None => trap(),
+                };
+                let p = ex2(s.get(e) * scale_log2 - m_new);
+                s.set(e, p);
+                sum += p;
+            });
+            l[h as usize] = l[h as usize] * corr[h as usize] + sum;
+        });
+        // Rescale O's rows: an O element's row half is (e >> 1) & 1 (the accumulator map).
+        unroll64!(D::HD / 2, |e| {
+            o.set(e, o.get(e) * corr[((e >> 1) & 1) as usize]);
+        });
+        wgmma_fence();
+        pv::<D, BAD>(&mut o, &s, v_addr, stage);
+        wgmma_commit();
+        wgmma_wait::<0>();
+        full.release::<PtxSpin>();
+        j += 1;
+    }
+    // Row sums across the quad; O / l; LSE = (m + log2 l) · ln 2.
+    let mut inv = [0.0f32; 2];
+    unroll!(2, |h| {
+        let mut sum = l[h as usize];
+        unroll!(2, |x| {
+            sum += shfl_xor(sum, smemdesc::fragment::WgmmaAccum::ROW_REDUCE_XOR[x as usize]);
+        });
+        inv[h as usize] = rcp(sum);
+        if t % 4 == 0 {
+            let row = q_row + im * 64 + rows[h as usize];
+            let v = (m[h as usize] + lg2(sum)) * core::f32::consts::LN_2;
+            st_global_u32(lse + 4 * row as u64, v.to_bits());
+        }
+    });
+    unroll64!(D::HD / 2, |e| {
+        o.set(e, o.get(e) * inv[((e >> 1) & 1) as usize]);
+    });
+    store_o::<D>(&o, D::o(base, im), t, 1 + im, map_o, q_row + im * 64);
+    if t == 0 {
+        bulk_wait_all();
+    }
+}
+
+/// O of one consumer warpgroup through its declared epilogue tile: chunk `c` (64 columns) into
+/// stage `c % STAGES` with the declaration's stmatrix offsets and register pairs, then thread 0
+/// stores the stage's TMA boxes at columns `64c + ..`, rows `row0 + ..`.
+#[inline(always)]
+unsafe fn store_o<D: AttnDecl>(o: &Frag, obase: u32, t: u32, bar_id: u32, map: u64, row0: u32) {
+    let (warp, lane) = (t / 32, t % 32);
+    // This thread's stmatrix row address per writer instruction, from the declaration.
+    let mut off = [0u32; MAX_O];
+    unroll!(D::O.instrs, |i| {
+        off[i as usize] = D::O_EPI.writer_offset(0, warp, i, lane);
+    });
+    unroll!(D::O.chunks, |c| {
+        let buf = obase + (c % D::O.stages) * D::O.stage_bytes;
+        if t == 0 {
+            bulk_wait_read::<0>();
+        }
+        named_bar(bar_id, 128);
+        unroll!(D::O.instrs, |i| {
+            let mut r = [0u32; 4];
+            unroll!(4, |q| {
+                let p = D::O.pair[c as usize][i as usize][q as usize];
+                r[q as usize] = bf16x2(o.get(2 * p), o.get(2 * p + 1));
+            });
+            stmatrix_x4(buf + off[i as usize], r);
+        });
+        fence_proxy_async_shared();
+        named_bar(bar_id, 128);
+        if t == 0 {
+            unroll!(D::O.boxes, |b| {
+                let (boff, (inner0, r0)) = D::O.box_at[b as usize];
+                tma_store_2d(map, buf + boff, c * D::O.n + inner0, row0 + r0);
+            });
+            bulk_commit();
+        }
+    });
+}
+
+macro_rules! attn_entry {
+    ($name:ident, $decl:ty, $causal:literal, $bad:literal, $doc:literal) => {
+        #[doc = $doc]
+        ///
+        /// # Safety
+        /// `THREADS` threads, the storage's `LAUNCH_BYTES` of dynamic shared memory, a grid of
+        /// `bh · seqlen / 128` CTAs; tensor maps of Q, K, V (the tiles' boxes) and O (the
+        /// epilogue tile's) over `[bh · seqlen, head_dim]` in global memory; `lse` holds
+        /// `bh · seqlen` f32.
+        #[no_mangle]
+        #[allow(clippy::too_many_arguments)]
+        pub unsafe extern "ptx-kernel" fn $name(
+            map_q: u64,
+            map_k: u64,
+            map_v: u64,
+            map_o: u64,
+            lse: u64,
+            seqlen: u32,
+            bh: u32,
+            scale_log2: f32,
+        ) {
+            attn_body::<$decl, $causal, $bad>(map_q, map_k, map_v, map_o, lse, seqlen, bh, scale_log2);
+        }
+    };
+}
+
+attn_entry!(attn_fwd_d64_rust, d64::Decl, false, false, "Attention forward, head dim 64.");
+attn_entry!(attn_fwd_d64_causal_rust, d64::Decl, true, false, "Attention forward, head dim 64, causal.");
+attn_entry!(attn_fwd_d128_rust, d128::Decl, false, false, "Attention forward, head dim 128.");
+attn_entry!(attn_fwd_d128_causal_rust, d128::Decl, true, false, "Attention forward, head dim 128, causal.");
+attn_entry!(
+    attn_fwd_d128_badpair_rust,
+    d128::Decl,
+    false,
+    true,
+    "The negative control: head dim 128 with P's A registers 0/1 and 2/3 swapped (a wrong \
+     accumulator-to-A pairing); must fail."
+);

@@ -1,0 +1,268 @@
+//! Host side of the attention kernel (issue 31, `gpu/rust-kernel/src/attn.rs`), as C entry points
+//! of the shared library (`gpu/rust-kernels-lib`) that `gpu/attention_same_process.py` calls on
+//! torch's tensors: the data, the f32 reference, torch's SDPA backends and the timing all live in
+//! the Python process; this side loads the PTX module once, encodes the tensor maps from the same
+//! declarations the kernel uses (`attn_decl.rs`, included below), and launches on the legacy
+//! default stream of the primary context torch uses.
+//!
+//! ```text
+//! smemdesc_attn_load(ptx_path) -> 0 | error
+//! smemdesc_attn_fwd(variant, q, k, v, o, lse, b, h, s, d, causal, scale) -> 0 | error
+//! smemdesc_attn_info(buf, len) -> bytes of a JSON description (kernels' registers, spills,
+//!                                  launch bytes, the declarations' boxes and descriptors)
+//! ```
+
+#[path = "../../../rust-kernel/src/attn_decl.rs"]
+#[allow(dead_code)]
+mod attn_decl;
+
+use crate::cuda;
+use attn_decl::{d128, d64, AttnDecl, BM, THREADS};
+use smemdesc::{Arch, SmemTile};
+use std::collections::HashMap;
+use std::ffi::{c_char, CStr};
+use std::sync::Mutex;
+
+/// Kernel names: `[d64, d128] x [non-causal, causal]`, then the negative control (d128).
+const KERNELS: [&str; 5] = [
+    "attn_fwd_d64_rust",
+    "attn_fwd_d64_causal_rust",
+    "attn_fwd_d128_rust",
+    "attn_fwd_d128_causal_rust",
+    "attn_fwd_d128_badpair_rust",
+];
+
+struct State {
+    _module: cuda::Module,
+    kernels: Vec<cuda::Kernel>,
+    /// Maps (Q, K, V, O) per (pointers, shape), in device memory.
+    maps: HashMap<[u64; 8], [cuda::Buf; 4]>,
+    last_error: String,
+}
+
+// SAFETY: the driver handles are used from the one Python thread that drives the run.
+unsafe impl Send for State {}
+
+static STATE: Mutex<Option<State>> = Mutex::new(None);
+
+/// A tensor map of the `[rows, hd]` bf16 tensor at `ptr` as tile `T` loads it (boxes, swizzle
+/// and type from the declaration; dims innermost first: K-major `[hd, rows]`, and V, MN-major,
+/// also `[hd, rows]`: its MN is the head dimension).
+fn tile_map<T: SmemTile>(ptr: u64, rows: u64, hd: u64) -> cuda::Res<cuda::Buf> {
+    let map = cuda::tensor_map(
+        T::TMA_DATA_TYPE,
+        T::TMA_SWIZZLE,
+        ptr,
+        [hd, rows],
+        hd * 2,
+        T::TMA_BOX_DIM,
+    )?;
+    cuda::Buf::from(std::slice::from_ref(&map))
+}
+
+/// O's map from the epilogue tile's declaration.
+fn o_map<D: AttnDecl>(ptr: u64, rows: u64) -> cuda::Res<cuda::Buf> {
+    let t = D::O_EPI
+        .tensor_map(Arch::Sm90, rows, D::HD as u64)
+        .address(ptr);
+    let map = smemdesc::cuda::encode(&t).map_err(|e| format!("O map: {e}"))?;
+    cuda::Buf::from(std::slice::from_ref(&map))
+}
+
+fn maps<D: AttnDecl>(p: [u64; 4], rows: u64) -> cuda::Res<[cuda::Buf; 4]> {
+    let hd = D::HD as u64;
+    Ok([
+        tile_map::<D::Q>(p[0], rows, hd)?,
+        tile_map::<D::K>(p[1], rows, hd)?,
+        tile_map::<D::V>(p[2], rows, hd)?,
+        o_map::<D>(p[3], rows)?,
+    ])
+}
+
+fn load(path: &str) -> cuda::Res<State> {
+    std::panic::catch_unwind(cuda::Gpu::new)
+        .unwrap_or_else(|_| Err("the CUDA driver library could not be loaded".into()))?;
+    let mut ptx = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
+    ptx.push(0);
+    let module = cuda::Module::load(&ptx)?;
+    let bytes = [
+        d64::Decl::LAUNCH_BYTES,
+        d64::Decl::LAUNCH_BYTES,
+        d128::Decl::LAUNCH_BYTES,
+        d128::Decl::LAUNCH_BYTES,
+        d128::Decl::LAUNCH_BYTES,
+    ];
+    let kernels = KERNELS
+        .iter()
+        .zip(bytes)
+        .map(|(k, b)| module.kernel(k, b))
+        .collect::<cuda::Res<Vec<_>>>()?;
+    Ok(State {
+        _module: module,
+        kernels,
+        maps: HashMap::new(),
+        last_error: String::new(),
+    })
+}
+
+/// Loads the PTX module at `ptx` (NUL-terminated path). 0: loaded; 1: an error (see
+/// [`smemdesc_attn_info`]'s `error`).
+///
+/// # Safety
+/// `ptx` is a NUL-terminated string.
+#[no_mangle]
+pub unsafe extern "C" fn smemdesc_attn_load(ptx: *const c_char) -> i32 {
+    // SAFETY: the caller's contract.
+    let path = unsafe { CStr::from_ptr(ptx) }.to_string_lossy().into_owned();
+    let mut st = STATE.lock().unwrap();
+    match load(&path) {
+        Ok(s) => {
+            *st = Some(s);
+            0
+        }
+        Err(e) => {
+            eprintln!("smemdesc_attn_load: {e}");
+            1
+        }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn fwd(
+    st: &mut State,
+    variant: u32,
+    p: [u64; 5],
+    b: u32,
+    h: u32,
+    s: u32,
+    d: u32,
+    causal: u32,
+    scale: f32,
+) -> cuda::Res<()> {
+    if s % BM != 0 {
+        return Err(format!("seqlen {s} is not a multiple of {BM}"));
+    }
+    let k = match (d, causal != 0, variant) {
+        (64, false, 0) => 0,
+        (64, true, 0) => 1,
+        (128, false, 0) => 2,
+        (128, true, 0) => 3,
+        (128, false, 1) => 4,
+        _ => return Err(format!("no kernel for d = {d}, causal = {causal}, variant {variant}")),
+    };
+    let rows = b as u64 * h as u64 * s as u64;
+    let key = [p[0], p[1], p[2], p[3], rows, d as u64, 0, 0];
+    if !st.maps.contains_key(&key) {
+        let m = if d == 64 {
+            maps::<d64::Decl>([p[0], p[1], p[2], p[3]], rows)?
+        } else {
+            maps::<d128::Decl>([p[0], p[1], p[2], p[3]], rows)?
+        };
+        st.maps.insert(key, m);
+    }
+    let m = &st.maps[&key];
+    let bh = b * h;
+    let grid = bh * (s / BM);
+    let scale_log2 = scale * std::f32::consts::LOG2_E;
+    st.kernels[k].launch(
+        grid,
+        THREADS,
+        &[
+            cuda::Arg::Ptr(m[0].ptr),
+            cuda::Arg::Ptr(m[1].ptr),
+            cuda::Arg::Ptr(m[2].ptr),
+            cuda::Arg::Ptr(m[3].ptr),
+            cuda::Arg::Ptr(p[4]),
+            cuda::Arg::I32(s as i32),
+            cuda::Arg::I32(bh as i32),
+            cuda::Arg::I32(scale_log2.to_bits() as i32),
+        ],
+    )
+}
+
+/// Launches the forward kernel (`variant` 0; 1: the negative control, d = 128 non-causal only)
+/// on `[b, h, s, d]` contiguous bf16 `q`, `k`, `v` into `o` (bf16, same shape) and `lse`
+/// (`[b, h, s]` f32), softmax scale `scale`, on the legacy default stream. 0: launched.
+///
+/// # Safety
+/// Device pointers of tensors of those shapes, in the current (primary) context.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn smemdesc_attn_fwd(
+    variant: u32,
+    q: u64,
+    k: u64,
+    v: u64,
+    o: u64,
+    lse: u64,
+    b: u32,
+    h: u32,
+    s: u32,
+    d: u32,
+    causal: u32,
+    scale: f32,
+) -> i32 {
+    let mut g = STATE.lock().unwrap();
+    let Some(st) = g.as_mut() else {
+        return 2;
+    };
+    match fwd(st, variant, [q, k, v, o, lse], b, h, s, d, causal, scale) {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("smemdesc_attn_fwd: {e}");
+            st.last_error = e;
+            1
+        }
+    }
+}
+
+fn decl_json<D: AttnDecl>() -> serde_json::Value {
+    let c = D::CHAIN;
+    serde_json::json!({
+        "head_dim": D::HD,
+        "launch_bytes": D::LAUNCH_BYTES,
+        "q": {"tma_box": D::Q::TMA_BOX_DIM, "desc": format!("{:#018x}", D::Q::DESC), "advance_k": (0..D::Q::MMAS_K).map(|i| D::Q::advance_k(i)).collect::<Vec<_>>()},
+        "k": {"tma_box": D::K::TMA_BOX_DIM, "desc": format!("{:#018x}", D::K::DESC), "advance_k": (0..D::K::MMAS_K).map(|i| D::K::advance_k(i)).collect::<Vec<_>>()},
+        "v": {"tma_box": D::V::TMA_BOX_DIM, "desc": format!("{:#018x}", D::V::DESC), "major": "MN", "advance_k": (0..D::V::MMAS_K).map(|i| D::V::advance_k(i)).collect::<Vec<_>>()},
+        "o_tma_box": D::O_EPI.tma_box_dim(),
+        "chain_ksteps": c.ksteps(),
+        "chain_kstep0": c.kstep_table(0),
+    })
+}
+
+/// Writes a JSON description (NUL-terminated, at most `len` bytes) into `buf`: each kernel's
+/// registers and local bytes, the declarations, the last error. Returns the bytes needed.
+///
+/// # Safety
+/// `buf` has `len` writable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn smemdesc_attn_info(buf: *mut c_char, len: usize) -> usize {
+    let g = STATE.lock().unwrap();
+    let kernels: Vec<serde_json::Value> = g
+        .as_ref()
+        .map(|st| {
+            KERNELS
+                .iter()
+                .zip(&st.kernels)
+                .map(|(n, k)| serde_json::json!({"name": n, "regs": k.regs, "local_bytes": k.local}))
+                .collect()
+        })
+        .unwrap_or_default();
+    let v = serde_json::json!({
+        "kernels": kernels,
+        "threads": THREADS,
+        "block_m": BM,
+        "block_n": attn_decl::BN,
+        "d64": decl_json::<d64::Decl>(),
+        "d128": decl_json::<d128::Decl>(),
+        "last_error": g.as_ref().map(|s| s.last_error.clone()),
+    });
+    let s = serde_json::to_string(&v).unwrap();
+    let n = s.len().min(len.saturating_sub(1));
+    // SAFETY: the caller's contract: `len` bytes.
+    unsafe {
+        std::ptr::copy_nonoverlapping(s.as_ptr(), buf as *mut u8, n);
+        *buf.add(n) = 0;
+    }
+    s.len() + 1
+}
