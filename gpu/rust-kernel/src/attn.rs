@@ -20,7 +20,7 @@
 //! Tensors: Q, K, V, O are `[b·h·s, d]` bf16 row-major (`[b, h, s, d]` contiguous); LSE is
 //! `[b·h·s]` f32.
 
-use crate::attn_decl::{d128, d64, AttnDecl, BM, BN, MAX_O, S_ACC};
+use crate::attn_decl::{d128, d64, d64s4, AttnDecl, BM, BN, MAX_O, S_ACC};
 use crate::attn_wgmma as mma;
 use crate::pipe_ops::PtxSpin;
 use crate::ptx::*;
@@ -108,6 +108,18 @@ fn rcp(x: f32) -> f32 {
     r
 }
 
+/// `fma.rn.f32`: a·b + c.
+#[inline(always)]
+fn fma(a: f32, b: f32, c: f32) -> f32 {
+    let r: f32;
+    // SAFETY: register-only.
+    unsafe {
+        core::arch::asm!("fma.rn.f32 {0}, {1}, {2}, {3};", out(reg32) r, in(reg32) a, in(reg32) b,
+            in(reg32) c, options(pure, nomem, nostack))
+    };
+    r
+}
+
 /// `max.f32` (no NaN handling needed: the inputs are finite or -inf).
 #[inline(always)]
 fn fmax(a: f32, b: f32) -> f32 {
@@ -178,11 +190,102 @@ unsafe fn pv<D: AttnDecl, const BAD: bool>(o: &mut Frag, p: &Frag, v_addr: u32, 
     });
 }
 
+/// Causal mask of key block `j` (where it reaches past the CTA's first query row), row maxima
+/// over the declared row ownership (a thread's elements of each row, then its quad through
+/// `ROW_REDUCE_XOR`), the running max `m` and sum `l` (log2 units), and S turned into P in
+/// place. Returns each row's correction factor for O.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn softmax<const CAUSAL: bool>(
+    s: &mut Frag,
+    m: &mut [f32; 2],
+    l: &mut [f32; 2],
+    t: u32,
+    j: u32,
+    qt: u32,
+    im: u32,
+    scale_log2: f32,
+) -> [f32; 2] {
+    if CAUSAL && j * BN + BN > qt * BM {
+        // Key column (block j) past the query row: -inf.
+        unroll64!(S_ACC.elems(), |e| {
+        let (r, c) = match S_ACC.coord(t, e) {
+            Some(rc) => rc,
+            None => trap(),
+        };
+        if j * BN + c > qt * BM + im * 64 + r {
+            s.set(e, f32::NEG_INFINITY);
+        }
+        });
+    }
+    // Row maxima over the thread's elements of each row, then across the row's quad.
+    let mut corr = [0.0f32; 2];
+    unroll!(2, |h| {
+        let mut mx = f32::NEG_INFINITY;
+        unroll!(S_ACC.row_elems(), |jj| {
+        let e = match S_ACC.row_elem(h, jj) {
+            Some(e) => e,
+            None => trap(),
+        };
+        mx = fmax(mx, s.get(e));
+        });
+        unroll!(2, |x| {
+        mx = fmax(mx, shfl_xor(mx, smemdesc::fragment::WgmmaAccum::ROW_REDUCE_XOR[x as usize]));
+        });
+        let m_new = fmax(m[h as usize], mx * scale_log2);
+        corr[h as usize] = ex2(m[h as usize] - m_new);
+        m[h as usize] = m_new;
+        let mut sum = 0.0f32;
+        unroll!(S_ACC.row_elems(), |jj| {
+        let e = match S_ACC.row_elem(h, jj) {
+            Some(e) => e,
+            None => trap(),
+        };
+        let p = ex2(fma(s.get(e), scale_log2, -m_new));
+        s.set(e, p);
+        sum += p;
+        });
+        l[h as usize] = l[h as usize] * corr[h as usize] + sum;
+    });
+    corr
+}
+
+/// Every k-step's A registers of P (the chain's `ksteps()` ≤ 8).
+#[inline(always)]
+fn pack_all<D: AttnDecl, const BAD: bool>(p: &Frag) -> [[u32; 4]; 8] {
+    const { assert!(BN / 16 <= 8) };
+    let mut a = [[0u32; 4]; 8];
+    unroll!(D::CHAIN.ksteps(), |ks| {
+        a[ks as usize] = pack_p::<D, BAD>(p, ks);
+    });
+    a
+}
+
+/// `O += P·V` from packed registers `pa` (issued, not waited for).
+#[inline(always)]
+unsafe fn pv_regs<D: AttnDecl>(o: &mut Frag, pa: &[[u32; 4]; 8], v_addr: u32, stage: u32) {
+    let db = <D::V as SmemTile>::ACCESS.desc_wrapping(v_addr, 0, 0, stage);
+    unroll!(D::CHAIN.ksteps(), |ks| {
+        let dk = db + <D::V as SmemTile>::advance_k(ks) as u64;
+        if D::HD == 128 {
+            mma::rs_m64n128k16_tb(&mut o.d0, &mut o.d1, pa[ks as usize], dk, 1);
+        } else {
+            mma::rs_m64n64k16_tb(&mut o.d0, pa[ks as usize], dk, 1);
+        }
+    });
+}
+
+/// Keeps the compiler from moving accesses of `f` above the `wgmma.wait_group` just before.
+#[inline(always)]
+fn fence_frag(f: &mut Frag) {
+    mma::fence_regs(&mut f.d0, &mut f.d1);
+}
+
 /// The kernel body. `params`: `seqlen` (a multiple of 128), `bh` (batch · heads),
 /// `scale_log2` (softmax scale · log2 e).
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-unsafe fn attn_body<D: AttnDecl, const CAUSAL: bool, const BAD: bool>(
+unsafe fn attn_body<D: AttnDecl, const CAUSAL: bool, const BAD: bool, const OV: bool>(
     map_q: u64,
     map_k: u64,
     map_v: u64,
@@ -264,67 +367,74 @@ unsafe fn attn_body<D: AttnDecl, const CAUSAL: bool, const BAD: bool>(
         q.release::<PtxSpin>();
     }
     let mut consumer = kv.consumer(t);
-    let mut j = 0;
-    while j < blocks {
-        let Some(full) = consumer.wait::<PtxSpin>() else {
-            break;
+    if OV {
+        // Overlapped (FlashAttention-3's intra-warpgroup pipelining): S of block j is issued,
+        // then P·V of block j - 1; the softmax of S_j runs while P·V_{j-1} is on the tensor
+        // cores; O is rescaled and P_j packed once P·V_{j-1} completed.
+        let Some(first) = consumer.wait::<PtxSpin>() else {
+            return;
         };
-        let stage = full.stage();
         wgmma_fence();
-        qk::<D>(&mut s, q_addr, k_addr, im, stage);
+        qk::<D>(&mut s, q_addr, k_addr, im, first.stage());
         wgmma_commit();
         wgmma_wait::<0>();
-        if CAUSAL && j * BN + BN > qt * BM {
-            // Key column (block j) past the query row: -inf.
-            unroll64!(S_ACC.elems(), |e| {
-                let (r, c) = match S_ACC.coord(t, e) {
-                    Some(rc) => rc,
-                    None => trap(),
-                };
-                if j * BN + c > qt * BM + im * 64 + r {
-                    s.set(e, f32::NEG_INFINITY);
-                }
+        fence_frag(&mut s);
+        let _ = softmax::<CAUSAL>(&mut s, &mut m, &mut l, t, 0, qt, im, scale_log2);
+        let mut pa = pack_all::<D, BAD>(&s);
+        let mut held = first;
+        let mut j = 1;
+        while j < blocks {
+            let Some(full) = consumer.wait::<PtxSpin>() else {
+                break;
+            };
+            wgmma_fence();
+            qk::<D>(&mut s, q_addr, k_addr, im, full.stage());
+            wgmma_commit();
+            pv_regs::<D>(&mut o, &pa, v_addr, held.stage());
+            wgmma_commit();
+            wgmma_wait::<1>();
+            fence_frag(&mut s);
+            let corr = softmax::<CAUSAL>(&mut s, &mut m, &mut l, t, j, qt, im, scale_log2);
+            wgmma_wait::<0>();
+            fence_frag(&mut o);
+            core::mem::replace(&mut held, full).release::<PtxSpin>();
+            unroll64!(D::HD / 2, |e| {
+                o.set(e, o.get(e) * corr[((e >> 1) & 1) as usize]);
             });
+            pa = pack_all::<D, BAD>(&s);
+            j += 1;
         }
-        // Row maxima over the thread's elements of each row, then across the row's quad.
-        let mut corr = [0.0f32; 2];
-        unroll!(2, |h| {
-            let mut mx = f32::NEG_INFINITY;
-            unroll!(S_ACC.row_elems(), |jj| {
-                let e = match S_ACC.row_elem(h, jj) {
-                    Some(e) => e,
-                    None => trap(),
-                };
-                mx = fmax(mx, s.get(e));
-            });
-            unroll!(2, |x| {
-                mx = fmax(mx, shfl_xor(mx, smemdesc::fragment::WgmmaAccum::ROW_REDUCE_XOR[x as usize]));
-            });
-            let m_new = fmax(m[h as usize], mx * scale_log2);
-            corr[h as usize] = ex2(m[h as usize] - m_new);
-            m[h as usize] = m_new;
-            let mut sum = 0.0f32;
-            unroll!(S_ACC.row_elems(), |jj| {
-                let e = match S_ACC.row_elem(h, jj) {
-                    Some(e) => e,
-                    None => trap(),
-                };
-                let p = ex2(s.get(e) * scale_log2 - m_new);
-                s.set(e, p);
-                sum += p;
-            });
-            l[h as usize] = l[h as usize] * corr[h as usize] + sum;
-        });
-        // Rescale O's rows: an O element's row half is (e >> 1) & 1 (the accumulator map).
-        unroll64!(D::HD / 2, |e| {
-            o.set(e, o.get(e) * corr[((e >> 1) & 1) as usize]);
-        });
         wgmma_fence();
-        pv::<D, BAD>(&mut o, &s, v_addr, stage);
+        pv_regs::<D>(&mut o, &pa, v_addr, held.stage());
         wgmma_commit();
         wgmma_wait::<0>();
-        full.release::<PtxSpin>();
-        j += 1;
+        fence_frag(&mut o);
+        held.release::<PtxSpin>();
+    } else {
+    let mut j = 0;
+        while j < blocks {
+            let Some(full) = consumer.wait::<PtxSpin>() else {
+                break;
+            };
+            let stage = full.stage();
+            wgmma_fence();
+            qk::<D>(&mut s, q_addr, k_addr, im, stage);
+            wgmma_commit();
+            wgmma_wait::<0>();
+            fence_frag(&mut s);
+            let corr = softmax::<CAUSAL>(&mut s, &mut m, &mut l, t, j, qt, im, scale_log2);
+            // Rescale O's rows: an O element's row half is (e >> 1) & 1 (the accumulator map).
+            unroll64!(D::HD / 2, |e| {
+                o.set(e, o.get(e) * corr[((e >> 1) & 1) as usize]);
+            });
+            wgmma_fence();
+            pv::<D, BAD>(&mut o, &s, v_addr, stage);
+            wgmma_commit();
+            wgmma_wait::<0>();
+            full.release::<PtxSpin>();
+            j += 1;
+        }
+        fence_frag(&mut o);
     }
     // Row sums across the quad; O / l; LSE = (m + log2 l) · ln 2.
     let mut inv = [0.0f32; 2];
@@ -388,6 +498,9 @@ unsafe fn store_o<D: AttnDecl>(o: &Frag, obase: u32, t: u32, bar_id: u32, map: u
 
 macro_rules! attn_entry {
     ($name:ident, $decl:ty, $causal:literal, $bad:literal, $doc:literal) => {
+        attn_entry!($name, $decl, $causal, $bad, false, $doc);
+    };
+    ($name:ident, $decl:ty, $causal:literal, $bad:literal, $ov:literal, $doc:literal) => {
         #[doc = $doc]
         ///
         /// # Safety
@@ -407,7 +520,7 @@ macro_rules! attn_entry {
             bh: u32,
             scale_log2: f32,
         ) {
-            attn_body::<$decl, $causal, $bad>(map_q, map_k, map_v, map_o, lse, seqlen, bh, scale_log2);
+            attn_body::<$decl, $causal, $bad, $ov>(map_q, map_k, map_v, map_o, lse, seqlen, bh, scale_log2);
         }
     };
 }
@@ -424,3 +537,17 @@ attn_entry!(
     "The negative control: head dim 128 with P's A registers 0/1 and 2/3 swapped (a wrong \
      accumulator-to-A pairing); must fail."
 );
+attn_entry!(attn_fwd_d64_ov_rust, d64::Decl, false, false, true, "Head dim 64, overlapped.");
+attn_entry!(attn_fwd_d64_causal_ov_rust, d64::Decl, true, false, true, "Head dim 64, causal, overlapped.");
+attn_entry!(attn_fwd_d128_ov_rust, d128::Decl, false, false, true, "Head dim 128, overlapped.");
+attn_entry!(attn_fwd_d128_causal_ov_rust, d128::Decl, true, false, true, "Head dim 128, causal, overlapped.");
+attn_entry!(
+    attn_fwd_d128_badpair_ov_rust,
+    d128::Decl,
+    false,
+    true,
+    true,
+    "The negative control in the overlapped kernel."
+);
+attn_entry!(attn_fwd_d64s4_rust, d64s4::Decl, false, false, "Head dim 64, 4 K/V stages.");
+attn_entry!(attn_fwd_d64s4_causal_rust, d64s4::Decl, true, false, "Head dim 64, 4 K/V stages, causal.");

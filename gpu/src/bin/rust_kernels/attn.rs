@@ -17,19 +17,27 @@
 mod attn_decl;
 
 use crate::cuda;
-use attn_decl::{d128, d64, AttnDecl, BM, THREADS};
+use attn_decl::{d128, d64, d64s4, AttnDecl, BM, THREADS};
 use smemdesc::{Arch, SmemTile};
 use std::collections::HashMap;
 use std::ffi::{c_char, CStr};
 use std::sync::Mutex;
 
-/// Kernel names: `[d64, d128] x [non-causal, causal]`, then the negative control (d128).
-const KERNELS: [&str; 5] = [
+/// Kernel names: `[d64, d128] x [non-causal, causal]`, then the negative control (d128), for the
+/// serial kernel (variant 0, control 1) and the overlapped one (variant 2, control 3).
+const KERNELS: [&str; 12] = [
     "attn_fwd_d64_rust",
     "attn_fwd_d64_causal_rust",
     "attn_fwd_d128_rust",
     "attn_fwd_d128_causal_rust",
     "attn_fwd_d128_badpair_rust",
+    "attn_fwd_d64_ov_rust",
+    "attn_fwd_d64_causal_ov_rust",
+    "attn_fwd_d128_ov_rust",
+    "attn_fwd_d128_causal_ov_rust",
+    "attn_fwd_d128_badpair_ov_rust",
+    "attn_fwd_d64s4_rust",
+    "attn_fwd_d64s4_causal_rust",
 ];
 
 struct State {
@@ -85,13 +93,15 @@ fn load(path: &str) -> cuda::Res<State> {
     let mut ptx = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
     ptx.push(0);
     let module = cuda::Module::load(&ptx)?;
-    let bytes = [
+    let b = [
         d64::Decl::LAUNCH_BYTES,
         d64::Decl::LAUNCH_BYTES,
         d128::Decl::LAUNCH_BYTES,
         d128::Decl::LAUNCH_BYTES,
         d128::Decl::LAUNCH_BYTES,
     ];
+    let mut bytes = [b, b].concat();
+    bytes.extend([d64s4::Decl::LAUNCH_BYTES; 2]);
     let kernels = KERNELS
         .iter()
         .zip(bytes)
@@ -142,18 +152,32 @@ fn fwd(
     if s % BM != 0 {
         return Err(format!("seqlen {s} is not a multiple of {BM}"));
     }
-    let k = match (d, causal != 0, variant) {
+    let k = if variant == 4 {
+        match (d, causal != 0) {
+            (64, false) => 10,
+            (64, true) => 11,
+            _ => return Err(format!("variant 4 is d = 64 only, not {d}")),
+        }
+    } else {
+        let base = match (d, causal != 0, variant % 2) {
         (64, false, 0) => 0,
         (64, true, 0) => 1,
         (128, false, 0) => 2,
         (128, true, 0) => 3,
         (128, false, 1) => 4,
         _ => return Err(format!("no kernel for d = {d}, causal = {causal}, variant {variant}")),
+        };
+        base + if variant >= 2 { 5 } else { 0 }
     };
+    if variant > 4 {
+        return Err(format!("no variant {variant}"));
+    }
     let rows = b as u64 * h as u64 * s as u64;
-    let key = [p[0], p[1], p[2], p[3], rows, d as u64, 0, 0];
+    let key = [p[0], p[1], p[2], p[3], rows, d as u64, (variant == 4) as u64, 0];
     if !st.maps.contains_key(&key) {
-        let m = if d == 64 {
+        let m = if variant == 4 {
+            maps::<d64s4::Decl>([p[0], p[1], p[2], p[3]], rows)?
+        } else if d == 64 {
             maps::<d64::Decl>([p[0], p[1], p[2], p[3]], rows)?
         } else {
             maps::<d128::Decl>([p[0], p[1], p[2], p[3]], rows)?
@@ -180,7 +204,8 @@ fn fwd(
     )
 }
 
-/// Launches the forward kernel (`variant` 0; 1: the negative control, d = 128 non-causal only)
+/// Launches the forward kernel (`variant` 0: serial, 2: overlapped; 1, 3: their negative
+/// controls, d = 128 non-causal only; 4: the serial kernel with 4 K/V stages, d = 64 only)
 /// on `[b, h, s, d]` contiguous bf16 `q`, `k`, `v` into `o` (bf16, same shape) and `lse`
 /// (`[b, h, s]` f32), softmax scale `scale`, on the legacy default stream. 0: launched.
 ///
