@@ -108,6 +108,16 @@ fn rcp(x: f32) -> f32 {
     r
 }
 
+/// `bar.arrive id, threads`: arrive on named barrier `id` without waiting.
+#[inline(always)]
+unsafe fn named_bar_arrive(id: u32, threads: u32) {
+    core::arch::asm!("bar.arrive {0}, {1};", in(reg32) id, in(reg32) threads, options(nostack));
+}
+
+/// Named barriers 3 and 4: "warpgroup 0 (1) may issue its wgmma" (FlashAttention-3's warp
+/// scheduler barriers); 1 and 2 are the epilogue's.
+const SCHED_BAR: u32 = 3;
+
 /// `fma.rn.f32`: a·b + c.
 #[inline(always)]
 fn fma(a: f32, b: f32, c: f32) -> f32 {
@@ -368,15 +378,37 @@ unsafe fn attn_body<D: AttnDecl, const CAUSAL: bool, const BAD: bool, const OV: 
     }
     let mut consumer = kv.consumer(t);
     if OV {
-        // Overlapped (FlashAttention-3's intra-warpgroup pipelining): S of block j is issued,
+        // Overlapped (FlashAttention-3's intra-warpgroup pipelining, with its ping-pong): S of block j is issued,
         // then P·V of block j - 1; the softmax of S_j runs while P·V_{j-1} is on the tensor
         // cores; O is rescaled and P_j packed once P·V_{j-1} completed.
+        // Ping-pong: a warpgroup issues its wgmma only on its turn (bar.sync on its barrier),
+        // then hands the turn to the other (bar.arrive on the other's), so one warpgroup's
+        // softmax runs while the other's GEMMs run. Warpgroup 1 gives warpgroup 0 the first
+        // turn; every round but warpgroup 1's last hands the turn on (each bar.sync meets
+        // exactly one arrive of the other warpgroup).
+        let rounds = blocks + 1;
+        let mut round = 0;
+        let turn = |round: u32| {
+            named_bar(SCHED_BAR + im, 256);
+            let _ = round;
+        };
+        let pass = |round: u32| {
+            if im == 0 || round + 1 < rounds {
+                named_bar_arrive(SCHED_BAR + (1 - im), 256);
+            }
+        };
+        if im == 1 {
+            named_bar_arrive(SCHED_BAR, 256);
+        }
         let Some(first) = consumer.wait::<PtxSpin>() else {
             return;
         };
+        turn(round);
         wgmma_fence();
         qk::<D>(&mut s, q_addr, k_addr, im, first.stage());
         wgmma_commit();
+        pass(round);
+        round += 1;
         wgmma_wait::<0>();
         fence_frag(&mut s);
         let _ = softmax::<CAUSAL>(&mut s, &mut m, &mut l, t, 0, qt, im, scale_log2);
@@ -387,11 +419,14 @@ unsafe fn attn_body<D: AttnDecl, const CAUSAL: bool, const BAD: bool, const OV: 
             let Some(full) = consumer.wait::<PtxSpin>() else {
                 break;
             };
+            turn(round);
             wgmma_fence();
             qk::<D>(&mut s, q_addr, k_addr, im, full.stage());
             wgmma_commit();
             pv_regs::<D>(&mut o, &pa, v_addr, held.stage());
             wgmma_commit();
+            pass(round);
+            round += 1;
             wgmma_wait::<1>();
             fence_frag(&mut s);
             let corr = softmax::<CAUSAL>(&mut s, &mut m, &mut l, t, j, qt, im, scale_log2);
@@ -404,9 +439,11 @@ unsafe fn attn_body<D: AttnDecl, const CAUSAL: bool, const BAD: bool, const OV: 
             pa = pack_all::<D, BAD>(&s);
             j += 1;
         }
+        turn(round);
         wgmma_fence();
         pv_regs::<D>(&mut o, &pa, v_addr, held.stage());
         wgmma_commit();
+        pass(round);
         wgmma_wait::<0>();
         fence_frag(&mut o);
         held.release::<PtxSpin>();
