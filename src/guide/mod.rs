@@ -17,6 +17,7 @@
 //! | [`grouped`] | grouped (MoE) GEMM: tensor maps rewritten in the kernel, the ordering as types, the schedule |
 //! | [`conv`] | convolution: im2col TMA, the implicit-GEMM plan checked against its tiles, the producer's walk |
 //! | [`fragments`] | register fragments: `ldmatrix`, `mma.sync`, the `wgmma` accumulator, bank conflicts |
+//! | [`attention`] | attention on Hopper: the chained `wgmma` pair, V as an MN-major B, row ownership; the forward kernel and its numbers |
 //! | [`cli`] | the `smemdesc` command: `decode`, `tile`, `draw`, `idesc`, `tensormap check` |
 //! | [`header`] | `smemdesc header`: tiles, pairs and storages as a C/C++ header |
 //! | [`correctness`] | the facts smemdesc settles and how every number is checked |
@@ -55,6 +56,9 @@ pub mod conv {}
 
 #[doc = include_str!("../../docs/guide/fragments.md")]
 pub mod fragments {}
+
+#[doc = include_str!("../../docs/guide/attention.md")]
+pub mod attention {}
 
 #[doc = include_str!("../../docs/guide/cli.md")]
 pub mod cli {}

@@ -219,13 +219,13 @@ fn softmax<const CAUSAL: bool>(
     if CAUSAL && j * BN + BN > qt * BM {
         // Key column (block j) past the query row: -inf.
         unroll64!(S_ACC.elems(), |e| {
-        let (r, c) = match S_ACC.coord(t, e) {
-            Some(rc) => rc,
-            None => trap(),
-        };
-        if j * BN + c > qt * BM + im * 64 + r {
-            s.set(e, f32::NEG_INFINITY);
-        }
+            let (r, c) = match S_ACC.coord(t, e) {
+                Some(rc) => rc,
+                None => trap(),
+            };
+            if j * BN + c > qt * BM + im * 64 + r {
+                s.set(e, f32::NEG_INFINITY);
+            }
         });
     }
     // Row maxima over the thread's elements of each row, then across the row's quad.
@@ -233,27 +233,33 @@ fn softmax<const CAUSAL: bool>(
     unroll!(2, |h| {
         let mut mx = f32::NEG_INFINITY;
         unroll!(S_ACC.row_elems(), |jj| {
-        let e = match S_ACC.row_elem(h, jj) {
-            Some(e) => e,
-            None => trap(),
-        };
-        mx = fmax(mx, s.get(e));
+            let e = match S_ACC.row_elem(h, jj) {
+                Some(e) => e,
+                None => trap(),
+            };
+            mx = fmax(mx, s.get(e));
         });
         unroll!(2, |x| {
-        mx = fmax(mx, shfl_xor(mx, smemdesc::fragment::WgmmaAccum::ROW_REDUCE_XOR[x as usize]));
+            mx = fmax(
+                mx,
+                shfl_xor(
+                    mx,
+                    smemdesc::fragment::WgmmaAccum::ROW_REDUCE_XOR[x as usize],
+                ),
+            );
         });
         let m_new = fmax(m[h as usize], mx * scale_log2);
         corr[h as usize] = ex2(m[h as usize] - m_new);
         m[h as usize] = m_new;
         let mut sum = 0.0f32;
         unroll!(S_ACC.row_elems(), |jj| {
-        let e = match S_ACC.row_elem(h, jj) {
-            Some(e) => e,
-            None => trap(),
-        };
-        let p = ex2(fma(s.get(e), scale_log2, -m_new));
-        s.set(e, p);
-        sum += p;
+            let e = match S_ACC.row_elem(h, jj) {
+                Some(e) => e,
+                None => trap(),
+            };
+            let p = ex2(fma(s.get(e), scale_log2, -m_new));
+            s.set(e, p);
+            sum += p;
         });
         l[h as usize] = l[h as usize] * corr[h as usize] + sum;
     });
@@ -448,7 +454,7 @@ unsafe fn attn_body<D: AttnDecl, const CAUSAL: bool, const BAD: bool, const OV: 
         fence_frag(&mut o);
         held.release::<PtxSpin>();
     } else {
-    let mut j = 0;
+        let mut j = 0;
         while j < blocks {
             let Some(full) = consumer.wait::<PtxSpin>() else {
                 break;
@@ -478,7 +484,10 @@ unsafe fn attn_body<D: AttnDecl, const CAUSAL: bool, const BAD: bool, const OV: 
     unroll!(2, |h| {
         let mut sum = l[h as usize];
         unroll!(2, |x| {
-            sum += shfl_xor(sum, smemdesc::fragment::WgmmaAccum::ROW_REDUCE_XOR[x as usize]);
+            sum += shfl_xor(
+                sum,
+                smemdesc::fragment::WgmmaAccum::ROW_REDUCE_XOR[x as usize],
+            );
         });
         inv[h as usize] = rcp(sum);
         if t % 4 == 0 {
@@ -557,15 +566,41 @@ macro_rules! attn_entry {
             bh: u32,
             scale_log2: f32,
         ) {
-            attn_body::<$decl, $causal, $bad, $ov>(map_q, map_k, map_v, map_o, lse, seqlen, bh, scale_log2);
+            attn_body::<$decl, $causal, $bad, $ov>(
+                map_q, map_k, map_v, map_o, lse, seqlen, bh, scale_log2,
+            );
         }
     };
 }
 
-attn_entry!(attn_fwd_d64_rust, d64::Decl, false, false, "Attention forward, head dim 64.");
-attn_entry!(attn_fwd_d64_causal_rust, d64::Decl, true, false, "Attention forward, head dim 64, causal.");
-attn_entry!(attn_fwd_d128_rust, d128::Decl, false, false, "Attention forward, head dim 128.");
-attn_entry!(attn_fwd_d128_causal_rust, d128::Decl, true, false, "Attention forward, head dim 128, causal.");
+attn_entry!(
+    attn_fwd_d64_rust,
+    d64::Decl,
+    false,
+    false,
+    "Attention forward, head dim 64."
+);
+attn_entry!(
+    attn_fwd_d64_causal_rust,
+    d64::Decl,
+    true,
+    false,
+    "Attention forward, head dim 64, causal."
+);
+attn_entry!(
+    attn_fwd_d128_rust,
+    d128::Decl,
+    false,
+    false,
+    "Attention forward, head dim 128."
+);
+attn_entry!(
+    attn_fwd_d128_causal_rust,
+    d128::Decl,
+    true,
+    false,
+    "Attention forward, head dim 128, causal."
+);
 attn_entry!(
     attn_fwd_d128_badpair_rust,
     d128::Decl,
@@ -574,10 +609,38 @@ attn_entry!(
     "The negative control: head dim 128 with P's A registers 0/1 and 2/3 swapped (a wrong \
      accumulator-to-A pairing); must fail."
 );
-attn_entry!(attn_fwd_d64_ov_rust, d64::Decl, false, false, true, "Head dim 64, overlapped.");
-attn_entry!(attn_fwd_d64_causal_ov_rust, d64::Decl, true, false, true, "Head dim 64, causal, overlapped.");
-attn_entry!(attn_fwd_d128_ov_rust, d128::Decl, false, false, true, "Head dim 128, overlapped.");
-attn_entry!(attn_fwd_d128_causal_ov_rust, d128::Decl, true, false, true, "Head dim 128, causal, overlapped.");
+attn_entry!(
+    attn_fwd_d64_ov_rust,
+    d64::Decl,
+    false,
+    false,
+    true,
+    "Head dim 64, overlapped."
+);
+attn_entry!(
+    attn_fwd_d64_causal_ov_rust,
+    d64::Decl,
+    true,
+    false,
+    true,
+    "Head dim 64, causal, overlapped."
+);
+attn_entry!(
+    attn_fwd_d128_ov_rust,
+    d128::Decl,
+    false,
+    false,
+    true,
+    "Head dim 128, overlapped."
+);
+attn_entry!(
+    attn_fwd_d128_causal_ov_rust,
+    d128::Decl,
+    true,
+    false,
+    true,
+    "Head dim 128, causal, overlapped."
+);
 attn_entry!(
     attn_fwd_d128_badpair_ov_rust,
     d128::Decl,
@@ -586,5 +649,17 @@ attn_entry!(
     true,
     "The negative control in the overlapped kernel."
 );
-attn_entry!(attn_fwd_d64s4_rust, d64s4::Decl, false, false, "Head dim 64, 4 K/V stages.");
-attn_entry!(attn_fwd_d64s4_causal_rust, d64s4::Decl, true, false, "Head dim 64, 4 K/V stages, causal.");
+attn_entry!(
+    attn_fwd_d64s4_rust,
+    d64s4::Decl,
+    false,
+    false,
+    "Head dim 64, 4 K/V stages."
+);
+attn_entry!(
+    attn_fwd_d64s4_causal_rust,
+    d64s4::Decl,
+    true,
+    false,
+    "Head dim 64, 4 K/V stages, causal."
+);

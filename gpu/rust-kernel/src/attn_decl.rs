@@ -255,7 +255,7 @@ macro_rules! attn_decl {
                         && Q::TILE_K == $hd
                         && OTile::EPILOGUE.spec().m == 64
                         && OTile::EPILOGUE.spec().n * OTile::CHUNKS == $hd
-                        && OTile::CHUNKS % OTile::STAGES == 0
+                        && (OTile::CHUNKS / OTile::STAGES) * OTile::STAGES == OTile::CHUNKS
                         && Storage::LAUNCH_BYTES <= smemdesc::smem::MAX_SMEM_PER_CTA
                 );
                 // S's accumulator: a row is 4 lanes of one quad (the softmax reductions).

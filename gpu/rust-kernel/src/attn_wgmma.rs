@@ -12,7 +12,13 @@ use core::arch::asm;
 /// # Safety
 /// A whole warpgroup executes it after `wgmma.fence`, with descriptors of resident operands.
 #[inline(always)]
-pub unsafe fn ss_m64n128k16(d0: &mut [f32; 32], d1: &mut [f32; 32], desc_a: u64, desc_b: u64, scale_d: u32) {
+pub unsafe fn ss_m64n128k16(
+    d0: &mut [f32; 32],
+    d1: &mut [f32; 32],
+    desc_a: u64,
+    desc_b: u64,
+    scale_d: u32,
+) {
     asm!(
         "{{ .reg .pred p; setp.ne.b32 p, {66}, 0;",
         "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16",
@@ -97,7 +103,13 @@ pub unsafe fn ss_m64n128k16(d0: &mut [f32; 32], d1: &mut [f32; 32], desc_a: u64,
 /// A whole warpgroup executes it after `wgmma.fence`; `a` must not change until the wgmma
 /// completed (`wgmma.wait_group`).
 #[inline(always)]
-pub unsafe fn rs_m64n128k16_tb(d0: &mut [f32; 32], d1: &mut [f32; 32], a: [u32; 4], desc_b: u64, scale_d: u32) {
+pub unsafe fn rs_m64n128k16_tb(
+    d0: &mut [f32; 32],
+    d1: &mut [f32; 32],
+    a: [u32; 4],
+    desc_b: u64,
+    scale_d: u32,
+) {
     asm!(
         "{{ .reg .pred p; setp.ne.b32 p, {69}, 0;",
         "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16",

@@ -27,9 +27,9 @@ pub mod tiles;
 pub mod wgmma;
 
 pub mod attn;
-mod attn_wgmma;
 #[allow(dead_code)]
 mod attn_decl;
+mod attn_wgmma;
 pub mod check;
 pub mod conv;
 mod conv128;

@@ -123,7 +123,9 @@ fn load(path: &str) -> cuda::Res<State> {
 #[no_mangle]
 pub unsafe extern "C" fn smemdesc_attn_load(ptx: *const c_char) -> i32 {
     // SAFETY: the caller's contract.
-    let path = unsafe { CStr::from_ptr(ptx) }.to_string_lossy().into_owned();
+    let path = unsafe { CStr::from_ptr(ptx) }
+        .to_string_lossy()
+        .into_owned();
     let mut st = STATE.lock().unwrap();
     match load(&path) {
         Ok(s) => {
@@ -149,7 +151,7 @@ fn fwd(
     causal: u32,
     scale: f32,
 ) -> cuda::Res<()> {
-    if s % BM != 0 {
+    if !s.is_multiple_of(BM) {
         return Err(format!("seqlen {s} is not a multiple of {BM}"));
     }
     let k = if variant == 4 {
@@ -160,12 +162,16 @@ fn fwd(
         }
     } else {
         let base = match (d, causal != 0, variant % 2) {
-        (64, false, 0) => 0,
-        (64, true, 0) => 1,
-        (128, false, 0) => 2,
-        (128, true, 0) => 3,
-        (128, false, 1) => 4,
-        _ => return Err(format!("no kernel for d = {d}, causal = {causal}, variant {variant}")),
+            (64, false, 0) => 0,
+            (64, true, 0) => 1,
+            (128, false, 0) => 2,
+            (128, true, 0) => 3,
+            (128, false, 1) => 4,
+            _ => {
+                return Err(format!(
+                    "no kernel for d = {d}, causal = {causal}, variant {variant}"
+                ))
+            }
         };
         base + if variant >= 2 { 5 } else { 0 }
     };
@@ -173,18 +179,26 @@ fn fwd(
         return Err(format!("no variant {variant}"));
     }
     let rows = b as u64 * h as u64 * s as u64;
-    let key = [p[0], p[1], p[2], p[3], rows, d as u64, (variant == 4) as u64, 0];
-    if !st.maps.contains_key(&key) {
-        let m = if variant == 4 {
+    let key = [
+        p[0],
+        p[1],
+        p[2],
+        p[3],
+        rows,
+        d as u64,
+        (variant == 4) as u64,
+        0,
+    ];
+    let m = match st.maps.entry(key) {
+        std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
+        std::collections::hash_map::Entry::Vacant(e) => e.insert(if variant == 4 {
             maps::<d64s4::Decl>([p[0], p[1], p[2], p[3]], rows)?
         } else if d == 64 {
             maps::<d64::Decl>([p[0], p[1], p[2], p[3]], rows)?
         } else {
             maps::<d128::Decl>([p[0], p[1], p[2], p[3]], rows)?
-        };
-        st.maps.insert(key, m);
-    }
-    let m = &st.maps[&key];
+        }),
+    };
     let bh = b * h;
     let grid = bh * (s / BM);
     let scale_log2 = scale * std::f32::consts::LOG2_E;
@@ -269,7 +283,9 @@ pub unsafe extern "C" fn smemdesc_attn_info(buf: *mut c_char, len: usize) -> usi
             KERNELS
                 .iter()
                 .zip(&st.kernels)
-                .map(|(n, k)| serde_json::json!({"name": n, "regs": k.regs, "local_bytes": k.local}))
+                .map(
+                    |(n, k)| serde_json::json!({"name": n, "regs": k.regs, "local_bytes": k.local}),
+                )
                 .collect()
         })
         .unwrap_or_default();
