@@ -15,7 +15,7 @@ for k in $(grep -oE '^\.visible \.entry attn_[a-z0-9_]*' attn.ptx | awk '{print 
 done
 cuobjdump -sass attn.cubin 2>/dev/null | grep -oE '\b(HGMMA|UTMALDG|UTMASTG)\.[A-Z0-9x.]*' | sort | uniq -c | head -20
 MOD=attn.cubin; [ -s attn.cubin ] || MOD=attn.ptx
-timeout 150 python3 attention_same_process.py ./libsmemdesc_rust_kernels.so $MOD $O --smoke > $O/smoke.log 2>&1; echo "smoke rc $?"
+timeout 90 python3 attention_same_process.py ./libsmemdesc_rust_kernels.so $MOD $O --smoke > $O/smoke.log 2>&1; echo "smoke rc $?"
 cat $O/smoke.log | cut -c1-600
 ok=$(python3 -c "
 import json,sys

@@ -34,7 +34,8 @@ CONFIGS = [(b, h, s, d, c)
            for (b, h, s) in [(8, 16, 4096), (4, 16, 8192), (2, 16, 16384), (16, 32, 2048)]
            for d in (64, 128) for c in (False, True)]
 SMOKE = [(1, 2, 256, 64, False), (1, 2, 256, 64, True), (1, 2, 384, 128, False),
-         (1, 2, 384, 128, True), (2, 3, 1024, 128, True), (2, 3, 1024, 64, False)]
+         (1, 2, 384, 128, True), (2, 3, 1024, 128, True), (2, 3, 1024, 64, False),
+         (4, 16, 1024, 128, True), (4, 16, 1024, 64, False)]  # the last two: more tiles than SMs
 BACKENDS = {"cudnn": SDPBackend.CUDNN_ATTENTION, "flash": SDPBackend.FLASH_ATTENTION,
             "efficient": SDPBackend.EFFICIENT_ATTENTION}
 
@@ -123,7 +124,7 @@ def run_config(ours, cfg, rounds, timing=True):
            "kernel": "serial (variant 0: attn_fwd_d{d}[_causal]_rust)"}
     # The recorded kernel (serial, variant 0), then the two experiments measured beside it: the
     # overlapped kernel (variant 2) and, for d = 64, 4 K/V stages (variant 4).
-    variants = {"ours": 0, "ours_overlapped": 2}
+    variants = {"ours": 0, "ours_overlapped": 2, "ours_persistent": 5}
     if d == 64:
         variants["ours_d64_4stage"] = 4
     impls = {}

@@ -177,13 +177,15 @@ macro_rules! attn_decl {
                 #[smem(epilogue)]
                 o1: OTile,
                 qfull: [Mbarrier; 1],
+                qempty: [Mbarrier; 1],
                 full: [Mbarrier; $stages],
                 empty: [Mbarrier; $stages],
             }
 
-            /// Q: loaded once, waited for once by both consumers.
+            /// Q: one stage, loaded once per query tile, released by both consumers once their
+            /// last `Q·Kᵀ` of the tile completed (the persistent kernel refills it).
             #[smem_pipeline(storage = Storage, loads = (q: Q), consumers = 2, full = qfull,
-                            empty = none)]
+                            empty = qempty)]
             pub struct QPipe;
 
             /// K and V of one key block per stage; both consumers release each stage.

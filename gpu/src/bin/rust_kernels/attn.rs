@@ -25,7 +25,7 @@ use std::sync::Mutex;
 
 /// Kernel names: `[d64, d128] x [non-causal, causal]`, then the negative control (d128), for the
 /// serial kernel (variant 0, control 1) and the overlapped one (variant 2, control 3).
-const KERNELS: [&str; 12] = [
+const KERNELS: [&str; 16] = [
     "attn_fwd_d64_rust",
     "attn_fwd_d64_causal_rust",
     "attn_fwd_d128_rust",
@@ -38,9 +38,15 @@ const KERNELS: [&str; 12] = [
     "attn_fwd_d128_badpair_ov_rust",
     "attn_fwd_d64s4_rust",
     "attn_fwd_d64s4_causal_rust",
+    "attn_fwd_d64_p_rust",
+    "attn_fwd_d64_causal_p_rust",
+    "attn_fwd_d128_p_rust",
+    "attn_fwd_d128_causal_p_rust",
 ];
 
 struct State {
+    /// Multiprocessors (the persistent kernels' grid).
+    sms: u32,
     _module: cuda::Module,
     kernels: Vec<cuda::Kernel>,
     /// Maps (Q, K, V, O) per (pointers, shape), in device memory.
@@ -88,7 +94,7 @@ fn maps<D: AttnDecl>(p: [u64; 4], rows: u64) -> cuda::Res<[cuda::Buf; 4]> {
 }
 
 fn load(path: &str) -> cuda::Res<State> {
-    std::panic::catch_unwind(cuda::Gpu::new)
+    let gpu = std::panic::catch_unwind(cuda::Gpu::new)
         .unwrap_or_else(|_| Err("the CUDA driver library could not be loaded".into()))?;
     let mut ptx = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
     ptx.push(0);
@@ -102,12 +108,14 @@ fn load(path: &str) -> cuda::Res<State> {
     ];
     let mut bytes = [b, b].concat();
     bytes.extend([d64s4::Decl::LAUNCH_BYTES; 2]);
+    bytes.extend(&b[..4]);
     let kernels = KERNELS
         .iter()
         .zip(bytes)
         .map(|(k, b)| module.kernel(k, b))
         .collect::<cuda::Res<Vec<_>>>()?;
     Ok(State {
+        sms: gpu.sms as u32,
         _module: module,
         kernels,
         maps: HashMap::new(),
@@ -154,7 +162,15 @@ fn fwd(
     if !s.is_multiple_of(BM) {
         return Err(format!("seqlen {s} is not a multiple of {BM}"));
     }
-    let k = if variant == 4 {
+    let k = if variant == 5 {
+        match (d, causal != 0) {
+            (64, false) => 12,
+            (64, true) => 13,
+            (128, false) => 14,
+            (128, true) => 15,
+            _ => return Err(format!("no persistent kernel for d = {d}")),
+        }
+    } else if variant == 4 {
         match (d, causal != 0) {
             (64, false) => 10,
             (64, true) => 11,
@@ -175,7 +191,7 @@ fn fwd(
         };
         base + if variant >= 2 { 5 } else { 0 }
     };
-    if variant > 4 {
+    if variant > 5 {
         return Err(format!("no variant {variant}"));
     }
     let rows = b as u64 * h as u64 * s as u64;
@@ -200,7 +216,12 @@ fn fwd(
         }),
     };
     let bh = b * h;
-    let grid = bh * (s / BM);
+    let tiles = bh * (s / BM);
+    let grid = if variant == 5 {
+        tiles.min(st.sms)
+    } else {
+        tiles
+    };
     let scale_log2 = scale * std::f32::consts::LOG2_E;
     st.kernels[k].launch(
         grid,
@@ -219,7 +240,8 @@ fn fwd(
 }
 
 /// Launches the forward kernel (`variant` 0: serial, 2: overlapped; 1, 3: their negative
-/// controls, d = 128 non-causal only; 4: the serial kernel with 4 K/V stages, d = 64 only)
+/// controls, d = 128 non-causal only; 4: the serial kernel with 4 K/V stages, d = 64 only; 5: the
+/// serial kernel, persistent, one CTA per multiprocessor)
 /// on `[b, h, s, d]` contiguous bf16 `q`, `k`, `v` into `o` (bf16, same shape) and `lse`
 /// (`[b, h, s]` f32), softmax scale `scale`, on the legacy default stream. 0: launched.
 ///
