@@ -14,6 +14,10 @@
 //!    accumulator elements form which A register of which k-step) and accumulates
 //!    `O += P·V` (`wgmma` with A from registers, V an MN-major B);
 //!
+//! (the recorded kernel: `attn_fwd_d128[_causal]_pf_rust`, P packed before the k-steps, and
+//! `attn_fwd_d64[_causal]_rust`, packed between them; the overlapped `_ov_`, persistent `_p_`
+//! and 4-stage `d64s4` entries are measured experiments, all slower: `docs/guide/attention.md`),
+//!
 //! then divides O by the row sums, writes it through the declared epilogue tile (stmatrix,
 //! TMA store) and writes the row log-sum-exp (natural log) as f32.
 //!
@@ -301,7 +305,13 @@ fn fence_frag(f: &mut Frag) {
 /// `scale_log2` (softmax scale · log2 e).
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-unsafe fn attn_body<D: AttnDecl, const CAUSAL: bool, const BAD: bool, const OV: bool>(
+unsafe fn attn_body<
+    D: AttnDecl,
+    const CAUSAL: bool,
+    const BAD: bool,
+    const OV: bool,
+    const PF: bool,
+>(
     map_q: u64,
     map_k: u64,
     map_v: u64,
@@ -470,8 +480,16 @@ unsafe fn attn_body<D: AttnDecl, const CAUSAL: bool, const BAD: bool, const OV: 
             unroll64!(D::HD / 2, |e| {
                 o.set(e, o.get(e) * corr[((e >> 1) & 1) as usize]);
             });
-            wgmma_fence();
-            pv::<D, BAD>(&mut o, &s, v_addr, stage);
+            if PF {
+                // Every A register first, then one fence and the k-steps back to back (packing
+                // between the wgmma makes ptxas inject a warpgroup.arrive before each: C7519).
+                let pa = pack_all::<D, BAD>(&s);
+                wgmma_fence();
+                pv_regs::<D>(&mut o, &pa, v_addr, stage);
+            } else {
+                wgmma_fence();
+                pv::<D, BAD>(&mut o, &s, v_addr, stage);
+            }
             wgmma_commit();
             wgmma_wait::<0>();
             full.release::<PtxSpin>();
@@ -615,8 +633,9 @@ unsafe fn attn_persistent_body<D: AttnDecl, const CAUSAL: bool>(
             unroll64!(D::HD / 2, |e| {
                 o.set(e, o.get(e) * corr[((e >> 1) & 1) as usize]);
             });
+            let pa = pack_all::<D, false>(&s);
             wgmma_fence();
-            pv::<D, false>(&mut o, &s, v_addr, stage);
+            pv_regs::<D>(&mut o, &pa, v_addr, stage);
             wgmma_commit();
             wgmma_wait::<0>();
             full.release::<PtxSpin>();
@@ -691,9 +710,12 @@ unsafe fn store_o<D: AttnDecl>(o: &Frag, obase: u32, t: u32, bar_id: u32, map: u
 
 macro_rules! attn_entry {
     ($name:ident, $decl:ty, $causal:literal, $bad:literal, $doc:literal) => {
-        attn_entry!($name, $decl, $causal, $bad, false, $doc);
+        attn_entry!($name, $decl, $causal, $bad, false, false, $doc);
     };
     ($name:ident, $decl:ty, $causal:literal, $bad:literal, $ov:literal, $doc:literal) => {
+        attn_entry!($name, $decl, $causal, $bad, $ov, false, $doc);
+    };
+    ($name:ident, $decl:ty, $causal:literal, $bad:literal, $ov:literal, $pf:literal, $doc:literal) => {
         #[doc = $doc]
         ///
         /// # Safety
@@ -713,7 +735,7 @@ macro_rules! attn_entry {
             bh: u32,
             scale_log2: f32,
         ) {
-            attn_body::<$decl, $causal, $bad, $ov>(
+            attn_body::<$decl, $causal, $bad, $ov, $pf>(
                 map_q, map_k, map_v, map_o, lse, seqlen, bh, scale_log2,
             );
         }
@@ -859,4 +881,49 @@ attn_persistent_entry!(
     d128::Decl,
     true,
     "Head dim 128, causal, persistent."
+);
+attn_entry!(
+    attn_fwd_d64_pf_rust,
+    d64::Decl,
+    false,
+    false,
+    false,
+    true,
+    "Head dim 64, P packed first."
+);
+attn_entry!(
+    attn_fwd_d64_causal_pf_rust,
+    d64::Decl,
+    true,
+    false,
+    false,
+    true,
+    "Head dim 64, causal, P packed first."
+);
+attn_entry!(
+    attn_fwd_d128_pf_rust,
+    d128::Decl,
+    false,
+    false,
+    false,
+    true,
+    "Head dim 128, P packed first."
+);
+attn_entry!(
+    attn_fwd_d128_causal_pf_rust,
+    d128::Decl,
+    true,
+    false,
+    false,
+    true,
+    "Head dim 128, causal, P packed first."
+);
+attn_entry!(
+    attn_fwd_d128_badpair_pf_rust,
+    d128::Decl,
+    false,
+    true,
+    false,
+    true,
+    "The negative control in the P-packed-first kernel."
 );

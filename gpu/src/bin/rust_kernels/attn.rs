@@ -25,7 +25,7 @@ use std::sync::Mutex;
 
 /// Kernel names: `[d64, d128] x [non-causal, causal]`, then the negative control (d128), for the
 /// serial kernel (variant 0, control 1) and the overlapped one (variant 2, control 3).
-const KERNELS: [&str; 16] = [
+const KERNELS: [&str; 21] = [
     "attn_fwd_d64_rust",
     "attn_fwd_d64_causal_rust",
     "attn_fwd_d128_rust",
@@ -42,6 +42,11 @@ const KERNELS: [&str; 16] = [
     "attn_fwd_d64_causal_p_rust",
     "attn_fwd_d128_p_rust",
     "attn_fwd_d128_causal_p_rust",
+    "attn_fwd_d64_pf_rust",
+    "attn_fwd_d64_causal_pf_rust",
+    "attn_fwd_d128_pf_rust",
+    "attn_fwd_d128_causal_pf_rust",
+    "attn_fwd_d128_badpair_pf_rust",
 ];
 
 struct State {
@@ -109,6 +114,7 @@ fn load(path: &str) -> cuda::Res<State> {
     let mut bytes = [b, b].concat();
     bytes.extend([d64s4::Decl::LAUNCH_BYTES; 2]);
     bytes.extend(&b[..4]);
+    bytes.extend(b);
     let kernels = KERNELS
         .iter()
         .zip(bytes)
@@ -162,7 +168,20 @@ fn fwd(
     if !s.is_multiple_of(BM) {
         return Err(format!("seqlen {s} is not a multiple of {BM}"));
     }
-    let k = if variant == 5 {
+    let k = if variant >= 6 {
+        16 + match (d, causal != 0, variant) {
+            (64, false, 6) => 0,
+            (64, true, 6) => 1,
+            (128, false, 6) => 2,
+            (128, true, 6) => 3,
+            (128, false, 7) => 4,
+            _ => {
+                return Err(format!(
+                    "no kernel for d = {d}, causal = {causal}, variant {variant}"
+                ))
+            }
+        }
+    } else if variant == 5 {
         match (d, causal != 0) {
             (64, false) => 12,
             (64, true) => 13,
@@ -191,7 +210,7 @@ fn fwd(
         };
         base + if variant >= 2 { 5 } else { 0 }
     };
-    if variant > 5 {
+    if variant > 7 {
         return Err(format!("no variant {variant}"));
     }
     let rows = b as u64 * h as u64 * s as u64;
@@ -241,7 +260,8 @@ fn fwd(
 
 /// Launches the forward kernel (`variant` 0: serial, 2: overlapped; 1, 3: their negative
 /// controls, d = 128 non-causal only; 4: the serial kernel with 4 K/V stages, d = 64 only; 5: the
-/// serial kernel, persistent, one CTA per multiprocessor)
+/// serial kernel, persistent, one CTA per multiprocessor; 6: the serial kernel with P packed before
+/// its P·V wgmma, 7: its negative control)
 /// on `[b, h, s, d]` contiguous bf16 `q`, `k`, `v` into `o` (bf16, same shape) and `lse`
 /// (`[b, h, s]` f32), softmax scale `scale`, on the legacy default stream. 0: launched.
 ///
