@@ -24,7 +24,7 @@
 //! Tensors: Q, K, V, O are `[b·h·s, d]` bf16 row-major (`[b, h, s, d]` contiguous); LSE is
 //! `[b·h·s]` f32.
 
-use crate::attn_decl::{d128, d64, d64s4, AttnDecl, BM, BN, MAX_O, S_ACC};
+use crate::attn_decl::{AttnDecl, BM, BN, MAX_O, S_ACC};
 use crate::attn_wgmma as mma;
 use crate::pipe_ops::PtxSpin;
 use crate::ptx::*;
@@ -40,14 +40,14 @@ pub struct Frag {
 
 impl Frag {
     #[inline(always)]
-    const fn zero() -> Frag {
+    pub(crate) const fn zero() -> Frag {
         Frag {
             d0: [0.0; 32],
             d1: [0.0; 32],
         }
     }
     #[inline(always)]
-    fn get(&self, e: u32) -> f32 {
+    pub(crate) fn get(&self, e: u32) -> f32 {
         if e < 32 {
             self.d0[e as usize]
         } else {
@@ -55,7 +55,7 @@ impl Frag {
         }
     }
     #[inline(always)]
-    fn set(&mut self, e: u32, v: f32) {
+    pub(crate) fn set(&mut self, e: u32, v: f32) {
         if e < 32 {
             self.d0[e as usize] = v
         } else {
@@ -66,7 +66,7 @@ impl Frag {
 
 /// `shfl.sync.bfly.b32` over the full warp.
 #[inline(always)]
-fn shfl_xor(v: f32, lane_mask: u32) -> f32 {
+pub(crate) fn shfl_xor(v: f32, lane_mask: u32) -> f32 {
     let r: f32;
     // SAFETY: a warp shuffle with every lane active.
     unsafe {
@@ -78,7 +78,7 @@ fn shfl_xor(v: f32, lane_mask: u32) -> f32 {
 
 /// `ex2.approx.ftz.f32`: 2^x.
 #[inline(always)]
-fn ex2(x: f32) -> f32 {
+pub(crate) fn ex2(x: f32) -> f32 {
     let r: f32;
     // SAFETY: register-only.
     unsafe {
@@ -90,7 +90,7 @@ fn ex2(x: f32) -> f32 {
 
 /// `lg2.approx.ftz.f32`: log2(x).
 #[inline(always)]
-fn lg2(x: f32) -> f32 {
+pub(crate) fn lg2(x: f32) -> f32 {
     let r: f32;
     // SAFETY: register-only.
     unsafe {
@@ -102,7 +102,7 @@ fn lg2(x: f32) -> f32 {
 
 /// `rcp.approx.ftz.f32`: 1/x.
 #[inline(always)]
-fn rcp(x: f32) -> f32 {
+pub(crate) fn rcp(x: f32) -> f32 {
     let r: f32;
     // SAFETY: register-only.
     unsafe {
@@ -124,7 +124,7 @@ const SCHED_BAR: u32 = 3;
 
 /// `fma.rn.f32`: a·b + c.
 #[inline(always)]
-fn fma(a: f32, b: f32, c: f32) -> f32 {
+pub(crate) fn fma(a: f32, b: f32, c: f32) -> f32 {
     let r: f32;
     // SAFETY: register-only.
     unsafe {
@@ -136,7 +136,7 @@ fn fma(a: f32, b: f32, c: f32) -> f32 {
 
 /// `max.f32` (no NaN handling needed: the inputs are finite or -inf).
 #[inline(always)]
-fn fmax(a: f32, b: f32) -> f32 {
+pub(crate) fn fmax(a: f32, b: f32) -> f32 {
     let r: f32;
     // SAFETY: register-only.
     unsafe {
@@ -161,7 +161,7 @@ macro_rules! unroll64 {
 /// The wgmma of `S = Q·Kᵀ` for consumer `im` on K stage `stage`: the tiles' descriptors, one
 /// k-step per `Q::MMAS_K`, K advances from the tiles' tables.
 #[inline(always)]
-unsafe fn qk<D: AttnDecl>(s: &mut Frag, q_addr: u32, k_addr: u32, im: u32, stage: u32) {
+pub(crate) unsafe fn qk<D: AttnDecl>(s: &mut Frag, q_addr: u32, k_addr: u32, im: u32, stage: u32) {
     let da = <D::Q as SmemTile>::ACCESS.desc_wrapping(q_addr, im, 0, 0);
     let db = <D::K as SmemTile>::ACCESS.desc_wrapping(k_addr, 0, 0, stage);
     unroll!(<D::Q as SmemTile>::MMAS_K, |k| {
@@ -177,7 +177,7 @@ unsafe fn qk<D: AttnDecl>(s: &mut Frag, q_addr: u32, k_addr: u32, im: u32, stage
 /// names for each register. `BAD`: the negative control, registers 0/1 and 2/3 swapped (rows
 /// `g` and `g + 8` exchanged: a wrong pairing of accumulator rows with A rows).
 #[inline(always)]
-fn pack_p<D: AttnDecl, const BAD: bool>(p: &Frag, ks: u32) -> [u32; 4] {
+pub(crate) fn pack_p<D: AttnDecl, const BAD: bool>(p: &Frag, ks: u32) -> [u32; 4] {
     let mut a = [0u32; 4];
     unroll!(4, |r| {
         let src = match D::CHAIN.source(ks, if BAD { r ^ 1 } else { r }) {
@@ -191,7 +191,12 @@ fn pack_p<D: AttnDecl, const BAD: bool>(p: &Frag, ks: u32) -> [u32; 4] {
 
 /// `O += P·V` for key block stage `stage`: one wgmma per k-step of the chain.
 #[inline(always)]
-unsafe fn pv<D: AttnDecl, const BAD: bool>(o: &mut Frag, p: &Frag, v_addr: u32, stage: u32) {
+pub(crate) unsafe fn pv<D: AttnDecl, const BAD: bool>(
+    o: &mut Frag,
+    p: &Frag,
+    v_addr: u32,
+    stage: u32,
+) {
     let db = <D::V as SmemTile>::ACCESS.desc_wrapping(v_addr, 0, 0, stage);
     unroll!(D::CHAIN.ksteps(), |ks| {
         let a = pack_p::<D, BAD>(p, ks);
@@ -210,7 +215,7 @@ unsafe fn pv<D: AttnDecl, const BAD: bool>(o: &mut Frag, p: &Frag, v_addr: u32, 
 /// place. Returns each row's correction factor for O.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-fn softmax<const CAUSAL: bool>(
+pub(crate) fn softmax<const CAUSAL: bool>(
     s: &mut Frag,
     m: &mut [f32; 2],
     l: &mut [f32; 2],
@@ -272,7 +277,7 @@ fn softmax<const CAUSAL: bool>(
 
 /// Every k-step's A registers of P (the chain's `ksteps()` ≤ 8).
 #[inline(always)]
-fn pack_all<D: AttnDecl, const BAD: bool>(p: &Frag) -> [[u32; 4]; 8] {
+pub(crate) fn pack_all<D: AttnDecl, const BAD: bool>(p: &Frag) -> [[u32; 4]; 8] {
     const { assert!(BN / 16 <= 8) };
     let mut a = [[0u32; 4]; 8];
     unroll!(D::CHAIN.ksteps(), |ks| {
@@ -283,7 +288,12 @@ fn pack_all<D: AttnDecl, const BAD: bool>(p: &Frag) -> [[u32; 4]; 8] {
 
 /// `O += P·V` from packed registers `pa` (issued, not waited for).
 #[inline(always)]
-unsafe fn pv_regs<D: AttnDecl>(o: &mut Frag, pa: &[[u32; 4]; 8], v_addr: u32, stage: u32) {
+pub(crate) unsafe fn pv_regs<D: AttnDecl>(
+    o: &mut Frag,
+    pa: &[[u32; 4]; 8],
+    v_addr: u32,
+    stage: u32,
+) {
     let db = <D::V as SmemTile>::ACCESS.desc_wrapping(v_addr, 0, 0, stage);
     unroll!(D::CHAIN.ksteps(), |ks| {
         let dk = db + <D::V as SmemTile>::advance_k(ks) as u64;
@@ -297,7 +307,7 @@ unsafe fn pv_regs<D: AttnDecl>(o: &mut Frag, pa: &[[u32; 4]; 8], v_addr: u32, st
 
 /// Keeps the compiler from moving accesses of `f` above the `wgmma.wait_group` just before.
 #[inline(always)]
-fn fence_frag(f: &mut Frag) {
+pub(crate) fn fence_frag(f: &mut Frag) {
     mma::fence_regs(&mut f.d0, &mut f.d1);
 }
 
@@ -305,7 +315,7 @@ fn fence_frag(f: &mut Frag) {
 /// `scale_log2` (softmax scale · log2 e).
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-unsafe fn attn_body<
+pub(crate) unsafe fn attn_body<
     D: AttnDecl,
     const CAUSAL: bool,
     const BAD: bool,
@@ -523,159 +533,18 @@ unsafe fn attn_body<
     }
 }
 
-/// The persistent form of the serial kernel: `nctaid` CTAs walk the query tiles
-/// `ctaid, ctaid + nctaid, …` (tile `w`: head `w % bh`, query tile `q_tiles − 1 − w / bh`,
-/// heaviest first), the producer running ahead into the next tile's Q, K and V while the
-/// consumers finish the current one (Q's stage is released after the tile's last `Q·Kᵀ`).
-#[inline(always)]
-#[allow(clippy::too_many_arguments)]
-unsafe fn attn_persistent_body<D: AttnDecl, const CAUSAL: bool>(
-    map_q: u64,
-    map_k: u64,
-    map_v: u64,
-    map_o: u64,
-    lse: u64,
-    seqlen: u32,
-    bh: u32,
-    scale_log2: f32,
-) {
-    if bh == 0 || seqlen < BM {
-        return;
-    }
-    let base = D::aligned_base(smem_dyn());
-    let (q_addr, k_addr, v_addr) = (D::q(base).addr(), D::k(base).addr(), D::v(base).addr());
-    let q_tiles = seqlen / BM;
-    let tiles = q_tiles * bh;
-    let tile = |w: u32| {
-        let (head, qt) = (w % bh, q_tiles - 1 - w / bh);
-        let blocks = if CAUSAL {
-            (qt * BM + BM).div_ceil(BN)
-        } else {
-            seqlen / BN
-        };
-        (head * seqlen, qt, blocks)
-    };
-    let tid = tid();
-    let wg = tid / 128;
-    let qpipe = PipeAt::<D::QPipe>::new(base, 0);
-    let kv = PipeAt::<D::KvPipe>::new(base, 0);
-    if tid == 0 {
-        qpipe.init::<PtxSpin>();
-        kv.init::<PtxSpin>();
-    }
-    kv.init_sync::<PtxSpin>();
-    if wg == 0 {
-        setmaxnreg_dec_40();
-        if tid == 0 {
-            tensormap_acquire(map_q);
-            tensormap_acquire(map_k);
-            tensormap_acquire(map_v);
-            let mut qp = qpipe.producer();
-            let mut producer = kv.producer();
-            let mut w = ctaid();
-            while w < tiles {
-                let (row0, qt, blocks) = tile(w);
-                if let Some(fill) = qp.acquire::<PtxSpin>() {
-                    let _ = fill.load::<PtxSpin>(map_q, 0, row0 + qt * BM).issued();
-                }
-                let mut j = 0;
-                while j < blocks {
-                    let Some(fill) = producer.acquire::<PtxSpin>() else {
-                        break;
-                    };
-                    let kv_row = row0 + j * BN;
-                    let _ = fill
-                        .load::<PtxSpin>(map_k, 0, kv_row)
-                        .load::<PtxSpin>(map_v, kv_row, 0)
-                        .issued();
-                    j += 1;
-                }
-                w += nctaid();
-            }
-        }
-        return;
-    }
-    setmaxnreg_inc_232();
-    let im = wg - 1;
-    let t = tid % 128;
-    if t == 0 {
-        tensormap_acquire(map_o);
-    }
-    let rows = match S_ACC.rows(t) {
-        Some(r) => r,
-        None => trap(),
-    };
-    let mut qc = qpipe.consumer(t);
-    let mut consumer = kv.consumer(t);
-    let mut s = Frag::zero();
-    let mut w = ctaid();
-    while w < tiles {
-        let (row0, qt, blocks) = tile(w);
-        let q_row = row0 + qt * BM;
-        let mut m = [f32::NEG_INFINITY; 2];
-        let mut l = [0.0f32; 2];
-        let mut o = Frag::zero();
-        let Some(q) = qc.wait::<PtxSpin>() else {
-            break;
-        };
-        let mut j = 0;
-        while j < blocks {
-            let Some(full) = consumer.wait::<PtxSpin>() else {
-                break;
-            };
-            let stage = full.stage();
-            wgmma_fence();
-            qk::<D>(&mut s, q_addr, k_addr, im, stage);
-            wgmma_commit();
-            wgmma_wait::<0>();
-            fence_frag(&mut s);
-            let corr = softmax::<CAUSAL>(&mut s, &mut m, &mut l, t, j, qt, im, scale_log2);
-            unroll64!(D::HD / 2, |e| {
-                o.set(e, o.get(e) * corr[((e >> 1) & 1) as usize]);
-            });
-            let pa = pack_all::<D, false>(&s);
-            wgmma_fence();
-            pv_regs::<D>(&mut o, &pa, v_addr, stage);
-            wgmma_commit();
-            wgmma_wait::<0>();
-            full.release::<PtxSpin>();
-            j += 1;
-        }
-        // Every Q·Kᵀ of the tile completed: the producer may load the next tile's Q.
-        q.release::<PtxSpin>();
-        fence_frag(&mut o);
-        let mut inv = [0.0f32; 2];
-        unroll!(2, |h| {
-            let mut sum = l[h as usize];
-            unroll!(2, |x| {
-                sum += shfl_xor(
-                    sum,
-                    smemdesc::fragment::WgmmaAccum::ROW_REDUCE_XOR[x as usize],
-                );
-            });
-            inv[h as usize] = rcp(sum);
-            if t % 4 == 0 {
-                let row = q_row + im * 64 + rows[h as usize];
-                let v = (m[h as usize] + lg2(sum)) * core::f32::consts::LN_2;
-                st_global_u32(lse + 4 * row as u64, v.to_bits());
-            }
-        });
-        unroll64!(D::HD / 2, |e| {
-            o.set(e, o.get(e) * inv[((e >> 1) & 1) as usize]);
-        });
-        store_o::<D>(&o, D::o(base, im), t, 1 + im, map_o, q_row + im * 64);
-        w += nctaid();
-    }
-    if t == 0 {
-        bulk_wait_all();
-    }
-}
-
 /// O of one consumer warpgroup through its declared epilogue tile: chunk `c` (64 columns) into
 /// stage `c % STAGES` with the declaration's stmatrix offsets and register pairs, then thread 0
 /// stores the stage's TMA boxes at columns `64c + ..`, rows `row0 + ..`.
 #[inline(always)]
-unsafe fn store_o<D: AttnDecl>(o: &Frag, obase: u32, t: u32, bar_id: u32, map: u64, row0: u32) {
+pub(crate) unsafe fn store_o<D: AttnDecl>(
+    o: &Frag,
+    obase: u32,
+    t: u32,
+    bar_id: u32,
+    map: u64,
+    row0: u32,
+) {
     let (warp, lane) = (t / 32, t % 32);
     // This thread's stmatrix row address per writer instruction, from the declaration.
     let mut off = [0u32; MAX_O];
@@ -707,223 +576,3 @@ unsafe fn store_o<D: AttnDecl>(o: &Frag, obase: u32, t: u32, bar_id: u32, map: u
         }
     });
 }
-
-macro_rules! attn_entry {
-    ($name:ident, $decl:ty, $causal:literal, $bad:literal, $doc:literal) => {
-        attn_entry!($name, $decl, $causal, $bad, false, false, $doc);
-    };
-    ($name:ident, $decl:ty, $causal:literal, $bad:literal, $ov:literal, $doc:literal) => {
-        attn_entry!($name, $decl, $causal, $bad, $ov, false, $doc);
-    };
-    ($name:ident, $decl:ty, $causal:literal, $bad:literal, $ov:literal, $pf:literal, $doc:literal) => {
-        #[doc = $doc]
-        ///
-        /// # Safety
-        /// `THREADS` threads, the storage's `LAUNCH_BYTES` of dynamic shared memory, a grid of
-        /// `bh · seqlen / 128` CTAs; tensor maps of Q, K, V (the tiles' boxes) and O (the
-        /// epilogue tile's) over `[bh · seqlen, head_dim]` in global memory; `lse` holds
-        /// `bh · seqlen` f32.
-        #[no_mangle]
-        #[allow(clippy::too_many_arguments)]
-        pub unsafe extern "ptx-kernel" fn $name(
-            map_q: u64,
-            map_k: u64,
-            map_v: u64,
-            map_o: u64,
-            lse: u64,
-            seqlen: u32,
-            bh: u32,
-            scale_log2: f32,
-        ) {
-            attn_body::<$decl, $causal, $bad, $ov, $pf>(
-                map_q, map_k, map_v, map_o, lse, seqlen, bh, scale_log2,
-            );
-        }
-    };
-}
-
-attn_entry!(
-    attn_fwd_d64_rust,
-    d64::Decl,
-    false,
-    false,
-    "Attention forward, head dim 64."
-);
-attn_entry!(
-    attn_fwd_d64_causal_rust,
-    d64::Decl,
-    true,
-    false,
-    "Attention forward, head dim 64, causal."
-);
-attn_entry!(
-    attn_fwd_d128_rust,
-    d128::Decl,
-    false,
-    false,
-    "Attention forward, head dim 128."
-);
-attn_entry!(
-    attn_fwd_d128_causal_rust,
-    d128::Decl,
-    true,
-    false,
-    "Attention forward, head dim 128, causal."
-);
-attn_entry!(
-    attn_fwd_d128_badpair_rust,
-    d128::Decl,
-    false,
-    true,
-    "The negative control: head dim 128 with P's A registers 0/1 and 2/3 swapped (a wrong \
-     accumulator-to-A pairing); must fail."
-);
-attn_entry!(
-    attn_fwd_d64_ov_rust,
-    d64::Decl,
-    false,
-    false,
-    true,
-    "Head dim 64, overlapped."
-);
-attn_entry!(
-    attn_fwd_d64_causal_ov_rust,
-    d64::Decl,
-    true,
-    false,
-    true,
-    "Head dim 64, causal, overlapped."
-);
-attn_entry!(
-    attn_fwd_d128_ov_rust,
-    d128::Decl,
-    false,
-    false,
-    true,
-    "Head dim 128, overlapped."
-);
-attn_entry!(
-    attn_fwd_d128_causal_ov_rust,
-    d128::Decl,
-    true,
-    false,
-    true,
-    "Head dim 128, causal, overlapped."
-);
-attn_entry!(
-    attn_fwd_d128_badpair_ov_rust,
-    d128::Decl,
-    false,
-    true,
-    true,
-    "The negative control in the overlapped kernel."
-);
-attn_entry!(
-    attn_fwd_d64s4_rust,
-    d64s4::Decl,
-    false,
-    false,
-    "Head dim 64, 4 K/V stages."
-);
-attn_entry!(
-    attn_fwd_d64s4_causal_rust,
-    d64s4::Decl,
-    true,
-    false,
-    "Head dim 64, 4 K/V stages, causal."
-);
-
-macro_rules! attn_persistent_entry {
-    ($name:ident, $decl:ty, $causal:literal, $doc:literal) => {
-        #[doc = $doc]
-        ///
-        /// # Safety
-        /// As the non-persistent entries, with any grid size (`nctaid` CTAs share the tiles).
-        #[no_mangle]
-        #[allow(clippy::too_many_arguments)]
-        pub unsafe extern "ptx-kernel" fn $name(
-            map_q: u64,
-            map_k: u64,
-            map_v: u64,
-            map_o: u64,
-            lse: u64,
-            seqlen: u32,
-            bh: u32,
-            scale_log2: f32,
-        ) {
-            attn_persistent_body::<$decl, $causal>(
-                map_q, map_k, map_v, map_o, lse, seqlen, bh, scale_log2,
-            );
-        }
-    };
-}
-
-attn_persistent_entry!(
-    attn_fwd_d64_p_rust,
-    d64::Decl,
-    false,
-    "Head dim 64, persistent."
-);
-attn_persistent_entry!(
-    attn_fwd_d64_causal_p_rust,
-    d64::Decl,
-    true,
-    "Head dim 64, causal, persistent."
-);
-attn_persistent_entry!(
-    attn_fwd_d128_p_rust,
-    d128::Decl,
-    false,
-    "Head dim 128, persistent."
-);
-attn_persistent_entry!(
-    attn_fwd_d128_causal_p_rust,
-    d128::Decl,
-    true,
-    "Head dim 128, causal, persistent."
-);
-attn_entry!(
-    attn_fwd_d64_pf_rust,
-    d64::Decl,
-    false,
-    false,
-    false,
-    true,
-    "Head dim 64, P packed first."
-);
-attn_entry!(
-    attn_fwd_d64_causal_pf_rust,
-    d64::Decl,
-    true,
-    false,
-    false,
-    true,
-    "Head dim 64, causal, P packed first."
-);
-attn_entry!(
-    attn_fwd_d128_pf_rust,
-    d128::Decl,
-    false,
-    false,
-    false,
-    true,
-    "Head dim 128, P packed first."
-);
-attn_entry!(
-    attn_fwd_d128_causal_pf_rust,
-    d128::Decl,
-    true,
-    false,
-    false,
-    true,
-    "Head dim 128, causal, P packed first."
-);
-attn_entry!(
-    attn_fwd_d128_badpair_pf_rust,
-    d128::Decl,
-    false,
-    true,
-    false,
-    true,
-    "The negative control in the P-packed-first kernel."
-);

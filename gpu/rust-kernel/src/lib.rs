@@ -26,9 +26,12 @@ pub mod ptx;
 pub mod tiles;
 pub mod wgmma;
 
+#[macro_use]
 pub mod attn;
 #[allow(dead_code)]
 mod attn_decl;
+mod attn_entries;
+mod attn_persistent;
 mod attn_wgmma;
 pub mod check;
 pub mod conv;

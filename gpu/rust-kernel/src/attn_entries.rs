@@ -1,0 +1,176 @@
+//! The attention kernels' entry points (`attn.rs`): the recorded kernels, the negative
+//! controls and the measured experiments, each `attn_body` with its declaration and switches.
+
+use crate::attn::attn_body;
+use crate::attn_decl::{d128, d64, d64s4};
+
+macro_rules! attn_entry {
+    ($name:ident, $decl:ty, $causal:literal, $bad:literal, $doc:literal) => {
+        attn_entry!($name, $decl, $causal, $bad, false, false, $doc);
+    };
+    ($name:ident, $decl:ty, $causal:literal, $bad:literal, $ov:literal, $doc:literal) => {
+        attn_entry!($name, $decl, $causal, $bad, $ov, false, $doc);
+    };
+    ($name:ident, $decl:ty, $causal:literal, $bad:literal, $ov:literal, $pf:literal, $doc:literal) => {
+        #[doc = $doc]
+        ///
+        /// # Safety
+        /// `THREADS` threads, the storage's `LAUNCH_BYTES` of dynamic shared memory, a grid of
+        /// `bh · seqlen / 128` CTAs; tensor maps of Q, K, V (the tiles' boxes) and O (the
+        /// epilogue tile's) over `[bh · seqlen, head_dim]` in global memory; `lse` holds
+        /// `bh · seqlen` f32.
+        #[no_mangle]
+        #[allow(clippy::too_many_arguments)]
+        pub unsafe extern "ptx-kernel" fn $name(
+            map_q: u64,
+            map_k: u64,
+            map_v: u64,
+            map_o: u64,
+            lse: u64,
+            seqlen: u32,
+            bh: u32,
+            scale_log2: f32,
+        ) {
+            attn_body::<$decl, $causal, $bad, $ov, $pf>(
+                map_q, map_k, map_v, map_o, lse, seqlen, bh, scale_log2,
+            );
+        }
+    };
+}
+
+attn_entry!(
+    attn_fwd_d64_rust,
+    d64::Decl,
+    false,
+    false,
+    "Attention forward, head dim 64."
+);
+attn_entry!(
+    attn_fwd_d64_causal_rust,
+    d64::Decl,
+    true,
+    false,
+    "Attention forward, head dim 64, causal."
+);
+attn_entry!(
+    attn_fwd_d128_rust,
+    d128::Decl,
+    false,
+    false,
+    "Attention forward, head dim 128."
+);
+attn_entry!(
+    attn_fwd_d128_causal_rust,
+    d128::Decl,
+    true,
+    false,
+    "Attention forward, head dim 128, causal."
+);
+attn_entry!(
+    attn_fwd_d128_badpair_rust,
+    d128::Decl,
+    false,
+    true,
+    "The negative control: head dim 128 with P's A registers 0/1 and 2/3 swapped (a wrong \
+     accumulator-to-A pairing); must fail."
+);
+attn_entry!(
+    attn_fwd_d64_ov_rust,
+    d64::Decl,
+    false,
+    false,
+    true,
+    "Head dim 64, overlapped."
+);
+attn_entry!(
+    attn_fwd_d64_causal_ov_rust,
+    d64::Decl,
+    true,
+    false,
+    true,
+    "Head dim 64, causal, overlapped."
+);
+attn_entry!(
+    attn_fwd_d128_ov_rust,
+    d128::Decl,
+    false,
+    false,
+    true,
+    "Head dim 128, overlapped."
+);
+attn_entry!(
+    attn_fwd_d128_causal_ov_rust,
+    d128::Decl,
+    true,
+    false,
+    true,
+    "Head dim 128, causal, overlapped."
+);
+attn_entry!(
+    attn_fwd_d128_badpair_ov_rust,
+    d128::Decl,
+    false,
+    true,
+    true,
+    "The negative control in the overlapped kernel."
+);
+attn_entry!(
+    attn_fwd_d64s4_rust,
+    d64s4::Decl,
+    false,
+    false,
+    "Head dim 64, 4 K/V stages."
+);
+attn_entry!(
+    attn_fwd_d64s4_causal_rust,
+    d64s4::Decl,
+    true,
+    false,
+    "Head dim 64, 4 K/V stages, causal."
+);
+
+attn_entry!(
+    attn_fwd_d64_pf_rust,
+    d64::Decl,
+    false,
+    false,
+    false,
+    true,
+    "Head dim 64, P packed first."
+);
+attn_entry!(
+    attn_fwd_d64_causal_pf_rust,
+    d64::Decl,
+    true,
+    false,
+    false,
+    true,
+    "Head dim 64, causal, P packed first."
+);
+attn_entry!(
+    attn_fwd_d128_pf_rust,
+    d128::Decl,
+    false,
+    false,
+    false,
+    true,
+    "Head dim 128, P packed first."
+);
+attn_entry!(
+    attn_fwd_d128_causal_pf_rust,
+    d128::Decl,
+    true,
+    false,
+    false,
+    true,
+    "Head dim 128, causal, P packed first."
+);
+attn_entry!(
+    attn_fwd_d128_badpair_pf_rust,
+    d128::Decl,
+    false,
+    true,
+    false,
+    true,
+    "The negative control in the P-packed-first kernel."
+);
