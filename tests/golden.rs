@@ -1,8 +1,7 @@
 //! Every row of every `.tsv` in `tests/data/golden/` (computed by CuTe, copied from `../shared/golden/`)
 //! must reproduce bit for bit.
 
-mod common;
-use common::*;
+use crate::common::*;
 use smemdesc::core::{Arch, TileSpec};
 use std::collections::HashMap;
 

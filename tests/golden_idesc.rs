@@ -3,9 +3,7 @@
 //! bit-packing model written from the PTX ISA "Instruction descriptor" tables, and
 //! decode(encode(x)) == x over a generated grid.
 
-mod common;
-
-use common::read_tsv;
+use crate::common::{self, read_tsv};
 use smemdesc::core::{
     AccumType, ElementType, Idesc, IdescError, InstrDesc, Major, MmaKind, ScaleFormat,
 };

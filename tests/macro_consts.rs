@@ -4,8 +4,7 @@
 //! test time, and the golden tiles' descriptors and offsets (tests/data/golden, computed by CuTe)
 //! reproduce through the macro-emitted `desc()` and `offset()`.
 
-mod common;
-use common::*;
+use crate::common::*;
 use smemdesc::core::*;
 use smemdesc::{smem_tile, SmemTile};
 use std::collections::HashMap;

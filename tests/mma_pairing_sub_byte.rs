@@ -8,9 +8,7 @@
 //! never sets the K = 96 bit, so for K = 96 the golden row of the same M, N and scale type is
 //! or-ed with bit 31 ("K Dimension: Dense K=96 = 1", Table 44).
 
-mod common;
-
-use common::read_tsv;
+use crate::common::read_tsv;
 use smemdesc::SmemTile;
 
 /// fp6 x fp6 (padded, `kind::f8f6f4`), f16 accumulator, B negated.

@@ -5,9 +5,7 @@
 //! The expected values come from the fixture sources (the line and column where the indexing and
 //! the division are written, the table's and the array's element counts), not from the tool.
 
-mod common;
-
-use common::run;
+use crate::common::run;
 use std::path::PathBuf;
 
 fn data(name: &str) -> String {

@@ -4,8 +4,7 @@
 //! `0x+1` is not hex; `tmem` refuses what tcgen05.mma refuses (kind/accumulator pairs, kind::i8
 //! N) and warns past 255 registers per thread.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 #[test]
 fn decode_without_arch_reads_bit_46() {

@@ -4,8 +4,7 @@
 //! Expected numbers are computed independently (Python's `int(s, 16)` / `hex(n)`) or come from
 //! the golden vectors (CuTe's descriptors, the idesc table).
 
-mod common;
-use common::*;
+use crate::common::*;
 
 fn json(args: &[&str]) -> serde_json::Value {
     let (code, out, err) = run(args);

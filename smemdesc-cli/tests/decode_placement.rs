@@ -2,8 +2,7 @@
 //! that no canonical layout of the PTX "Shared Memory Matrix Layout" table (spec §4) has.
 //! Expected values are written from §7's table and §3/§4, not taken from smemdesc's output.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 /// sm90 descriptor: start address (bytes), LBO, SBO (bytes), base_offset, layout code (bits 62-63).
 fn sm90(start: u64, lbo: u64, sbo: u64, bo: u64, layout: u64) -> String {

@@ -1,8 +1,7 @@
 //! `smemdesc draw`: the SVG parses, has one outlined rectangle per MMA subtile and per TMA box, and
 //! the committed worked-example picture is current and shown in the README.
 
-mod common;
-use common::*;
+use crate::common::*;
 use serde_json::Value;
 use std::path::PathBuf;
 

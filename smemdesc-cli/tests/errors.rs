@@ -1,8 +1,7 @@
 //! Illegal tiles of every spec §11 class exit 2 with the core's message; malformed input gives a
 //! clear error; nothing panics.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 fn tile_fails(extra: &[&str], phrase: &str) {
     let mut argv = vec!["tile"];

@@ -2,9 +2,7 @@
 //! independently), the grid's cells, the legality errors, and the bank map's verdicts against
 //! hand-counted cases.
 
-mod common;
-
-use common::run;
+use crate::common::run;
 
 fn json(args: &[&str]) -> serde_json::Value {
     let (code, out, err) = run(args);

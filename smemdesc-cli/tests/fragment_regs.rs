@@ -2,9 +2,7 @@
 //! against the PTX figures' per-element formulas written here, the `--regs` table, `--chain`
 //! (accumulator → A registers) against the composition of the two figures, and the refusals.
 
-mod common;
-
-use common::run;
+use crate::common::run;
 
 fn json(args: &[&str]) -> serde_json::Value {
     let (code, out, err) = run(args);

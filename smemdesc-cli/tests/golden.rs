@@ -2,8 +2,7 @@
 //! `smemdesc tile --json`, and `smemdesc decode` of every golden descriptor prints the fields the
 //! row implies.
 
-mod common;
-use common::*;
+use crate::common::*;
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap};
 

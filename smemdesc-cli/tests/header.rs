@@ -4,8 +4,7 @@
 //! Skipped, with the reason printed, where g++/gcc is absent. (A failing compile keeps its
 //! directory under the temp dir for inspection.)
 
-mod common;
-use common::*;
+use crate::common::*;
 
 /// The flags of a bf16 K-major sm90 tile that `wgmma` m64n256k16 reads.
 fn bf16_tile(

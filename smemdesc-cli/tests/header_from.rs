@@ -7,8 +7,7 @@
 //! the PTX `wgmma` mnemonic and immediates. And every unsupported or illegal input is an error
 //! naming the file, line and column and what is supported.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 fn repo(rel: &str) -> String {
     format!("{}/../{rel}", env!("CARGO_MANIFEST_DIR"))

@@ -5,8 +5,7 @@
 //! by hand from the rules; the headers are held here to the same hand-worked values (C++
 //! `static_assert`s), so the header and the macros are checked against one independent model.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 fn repo(rel: &str) -> String {
     format!("{}/../{rel}", env!("CARGO_MANIFEST_DIR"))

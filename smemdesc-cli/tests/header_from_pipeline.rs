@@ -3,8 +3,7 @@
 //! kernel initialises and waits with, held to values worked by hand from the rules (C++
 //! `static_assert`s), and a mis-stated `expect_tx` refused at its token.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 fn repo(rel: &str) -> String {
     format!("{}/../{rel}", env!("CARGO_MANIFEST_DIR"))

@@ -4,8 +4,7 @@
 //! `#[smem_storage]` computes, worked by hand below and in `tests/storage_members.rs`), `#[cfg]`
 //! (refused: there is no build configuration to evaluate it with) and deep nesting.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 /// 128x64 bf16 K-major, 128B swizzle: 16384 B, aligned to 1024 B.
 const TILE: &str = "#[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 64), major = K)]\npub struct T;\n";

@@ -1,9 +1,7 @@
 //! `smemdesc idesc --json` against every row of the CuTe idesc golden files (one process per row,
 //! with exactly the documented flags), and `smemdesc decode --idesc`.
 
-mod common;
-
-use common::{read_tsv, run};
+use crate::common::{read_tsv, run};
 use std::collections::HashMap;
 use std::time::Instant;
 

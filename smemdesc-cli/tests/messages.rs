@@ -1,8 +1,7 @@
 //! CLI messages that lead somewhere (issue 11): a `--base` error says what is wrong with the base
 //! and how to fix it, and no output names an internal function.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 const TILE: [&str; 10] = [
     "tile", "--arch", "sm90", "--dtype", "bf16", "--tile", "128x64", "--major", "K", "--base",

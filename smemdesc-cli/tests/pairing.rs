@@ -4,8 +4,7 @@
 //! the CuTe golden row of that configuration (or-ed with the K bit 31 for K = 96, PTX tcgen05
 //! "Instruction descriptor" Table 44, which CuTe never sets).
 
-mod common;
-use common::{read_tsv, run};
+use crate::common::{read_tsv, run};
 
 fn json(args: &[&str]) -> serde_json::Value {
     let (code, stdout, stderr) = run(args);

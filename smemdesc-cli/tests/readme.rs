@@ -2,8 +2,7 @@
 //! shell pipes in the README and the guide's chapters (`docs/guide/*.md`, the CLI chapter holds
 //! most) reproduces byte for byte.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 #[test]
 fn readme_examples_are_real_output() {

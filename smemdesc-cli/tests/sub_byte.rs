@@ -1,8 +1,7 @@
 //! Sub-byte SMEM forms through the CLI (issue 14): the padded fp4 TMA type, packed mxf4 tiles
 //! with K = 64 and K = 96.
 
-mod common;
-use common::run;
+use crate::common::run;
 
 fn tile_json(args: &[&str]) -> serde_json::Value {
     let mut all = vec![

@@ -3,8 +3,7 @@
 //! rule each row breaks is quoted beside it) and the H100 measurements of
 //! `shared/notes/tensor-maps.md`, never from the program's own output.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 /// Writes `rows` (tab-separated, `\t` given as `|` for legibility) to a temporary file and runs
 /// `smemdesc tensormap check <mode> FILE <extra...>`: (status, stdout, stderr).

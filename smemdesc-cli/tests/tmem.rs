@@ -2,9 +2,7 @@
 //! per configuration): the same (thread, reg, m, n, lane, col) rows, `regs_per_thread`,
 //! `cols_used` and the allocation.
 
-mod common;
-
-use common::run;
+use crate::common::run;
 use std::collections::HashMap;
 use std::path::PathBuf;
 

@@ -1,8 +1,8 @@
 //! The exhaustive search of `tests/pipeline_model.rs`: breadth first over exact states (so a
 //! violation comes with a shortest trace), a violating step's target never expanded.
 
-use crate::protocol::{Kind, Model};
-use crate::semantics::{Err, Log, Step};
+use super::protocol::{Kind, Model};
+use super::semantics::{Err, Log, Step};
 
 /// A violation, with the steps from the initial state that reach it.
 pub(crate) struct Violation {

@@ -1,7 +1,7 @@
 //! The steps of `tests/pipeline_model.rs`'s actors over the state byte string: which are
 //! enabled, what each does (mbarrier semantics), and the property checks made on the way.
 
-use crate::protocol::{Kind, Model};
+use super::protocol::{Kind, Model};
 
 /// One atomic step of one actor (or one transfer landing).
 #[derive(Clone, Copy, Debug)]
