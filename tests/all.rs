@@ -3,14 +3,14 @@
 //! parallel in one process (on 2 cores: 33 CPU-seconds less to build; a warm `cargo test`
 //! 78 s -> 63 s).
 //! The files read as before; `cargo test -p smemdesc --test all FILE::` runs one file's tests.
-//! `error_trait.rs`, `gen_macro_cases.rs` stay their own targets (Cargo.toml says why).
+//! `error_trait.rs`, `gen_macro_cases.rs` and `attention_kernel_maps.rs` stay their own targets
+//! (Cargo.toml says why).
 //!
 //! Cargo.toml sets `autotests = false`, so a new file in `tests/` runs only once it is declared
 //! here (or is a `[[test]]` of its own); `every_test_file_is_declared` fails until then.
 
 mod common;
 
-mod attention_kernel_maps;
 mod checked_advice;
 mod epilogue_cluster;
 mod epilogue_consts;
