@@ -169,7 +169,7 @@ pub(crate) unsafe fn qk<D: AttnDecl>(s: &mut Frag, q_addr: u32, k_addr: u32, im:
             <D::Q as SmemTile>::advance_k(k) as u64,
             <D::K as SmemTile>::advance_k(k) as u64,
         );
-        mma::ss_m64n128k16(&mut s.d0, &mut s.d1, da + ka, db + kb, (k != 0) as u32);
+        crate::wgmma::m64n128k16_bf16(&mut s.d0, &mut s.d1, da + ka, db + kb, (k != 0) as u32);
     });
 }
 

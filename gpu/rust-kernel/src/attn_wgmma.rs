@@ -1,99 +1,10 @@
-//! The `wgmma` forms of the attention kernel (`attn.rs`): `S = Q·Kᵀ` with both operands in shared
-//! memory (m64n128k16, 64 f32 accumulators), and `O += P·V` with A = P from 4 registers (bf16x2,
+//! The `wgmma` forms of the attention kernel (`attn.rs`) beyond `wgmma.rs`'s (whose
+//! `m64n128k16_bf16` computes `S = Q·Kᵀ`): `O += P·V` with A = P from 4 registers (bf16x2,
 //! packed from S by the declared chain) and B = V, MN-major (transpose immediate 1) for
 //! m64n128k16 and m64n64k16. Accumulators are passed as arrays of 32 (`[f32; 32]` each stays an
 //! independent alloca that SROA splits into registers). Generated text: one operand per register.
 
 use core::arch::asm;
-
-/// `wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16` with A and B from shared memory,
-/// both K-major (transpose immediates 0, 0): `d = A·B (+ d when scale_d ≠ 0)`.
-///
-/// # Safety
-/// A whole warpgroup executes it after `wgmma.fence`, with descriptors of resident operands.
-#[inline(always)]
-pub unsafe fn ss_m64n128k16(
-    d0: &mut [f32; 32],
-    d1: &mut [f32; 32],
-    desc_a: u64,
-    desc_b: u64,
-    scale_d: u32,
-) {
-    asm!(
-        "{{ .reg .pred p; setp.ne.b32 p, {66}, 0;",
-        "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16",
-        "{{{0}, {1}, {2}, {3}, {4}, {5}, {6}, {7}, {8}, {9}, {10}, {11}, {12}, {13}, {14}, {15}, {16}, {17}, {18}, {19}, {20}, {21}, {22}, {23}, {24}, {25}, {26}, {27}, {28}, {29}, {30}, {31}, {32}, {33}, {34}, {35}, {36}, {37}, {38}, {39}, {40}, {41}, {42}, {43}, {44}, {45}, {46}, {47}, {48}, {49}, {50}, {51}, {52}, {53}, {54}, {55}, {56}, {57}, {58}, {59}, {60}, {61}, {62}, {63}}},",
-        "{64}, {65}, p, 1, 1, 0, 0; }}",
-        inout(reg32) d0[0],
-        inout(reg32) d0[1],
-        inout(reg32) d0[2],
-        inout(reg32) d0[3],
-        inout(reg32) d0[4],
-        inout(reg32) d0[5],
-        inout(reg32) d0[6],
-        inout(reg32) d0[7],
-        inout(reg32) d0[8],
-        inout(reg32) d0[9],
-        inout(reg32) d0[10],
-        inout(reg32) d0[11],
-        inout(reg32) d0[12],
-        inout(reg32) d0[13],
-        inout(reg32) d0[14],
-        inout(reg32) d0[15],
-        inout(reg32) d0[16],
-        inout(reg32) d0[17],
-        inout(reg32) d0[18],
-        inout(reg32) d0[19],
-        inout(reg32) d0[20],
-        inout(reg32) d0[21],
-        inout(reg32) d0[22],
-        inout(reg32) d0[23],
-        inout(reg32) d0[24],
-        inout(reg32) d0[25],
-        inout(reg32) d0[26],
-        inout(reg32) d0[27],
-        inout(reg32) d0[28],
-        inout(reg32) d0[29],
-        inout(reg32) d0[30],
-        inout(reg32) d0[31],
-        inout(reg32) d1[0],
-        inout(reg32) d1[1],
-        inout(reg32) d1[2],
-        inout(reg32) d1[3],
-        inout(reg32) d1[4],
-        inout(reg32) d1[5],
-        inout(reg32) d1[6],
-        inout(reg32) d1[7],
-        inout(reg32) d1[8],
-        inout(reg32) d1[9],
-        inout(reg32) d1[10],
-        inout(reg32) d1[11],
-        inout(reg32) d1[12],
-        inout(reg32) d1[13],
-        inout(reg32) d1[14],
-        inout(reg32) d1[15],
-        inout(reg32) d1[16],
-        inout(reg32) d1[17],
-        inout(reg32) d1[18],
-        inout(reg32) d1[19],
-        inout(reg32) d1[20],
-        inout(reg32) d1[21],
-        inout(reg32) d1[22],
-        inout(reg32) d1[23],
-        inout(reg32) d1[24],
-        inout(reg32) d1[25],
-        inout(reg32) d1[26],
-        inout(reg32) d1[27],
-        inout(reg32) d1[28],
-        inout(reg32) d1[29],
-        inout(reg32) d1[30],
-        inout(reg32) d1[31],
-        in(reg64) desc_a,
-        in(reg64) desc_b,
-        in(reg32) scale_d,
-        options(nostack),
-    );
-}
 
 /// `wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16` with A from registers `a` (the
 /// m64k16 A fragment: 4 bf16x2 registers per thread) and B from shared memory, MN-major

@@ -10,42 +10,10 @@ use crate::conv_tiles::n128::{A, B};
 use crate::conv_tiles::{CTile128, Pipe128, Storage128, BM128, BN128};
 use crate::pipe_ops::PtxSpin;
 use crate::ptx::*;
+use crate::wgmma::m64n128k16_bf16;
 use smemdesc::pipeline::{Full, PipeAt};
 use smemdesc::tma::Im2colWalk;
 use smemdesc::SmemTile;
-
-/// `wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16` (both operands from shared memory,
-/// no transpose): `d` the 64-register accumulator as two halves.
-#[inline(always)]
-unsafe fn m64n128k16_bf16(d: &mut [[f32; 32]; 2], desc_a: u64, desc_b: u64, scale_d: u32) {
-    let [d0, d1] = d;
-    core::arch::asm!(
-        "{{ .reg .pred p; setp.ne.b32 p, {66}, 0;",
-        "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16",
-        "{{{0}, {1}, {2}, {3}, {4}, {5}, {6}, {7}, {8}, {9}, {10}, {11}, {12}, {13}, {14}, {15}, {16}, {17}, {18}, {19}, {20}, {21}, {22}, {23}, {24}, {25}, {26}, {27}, {28}, {29}, {30}, {31}, {32}, {33}, {34}, {35}, {36}, {37}, {38}, {39}, {40}, {41}, {42}, {43}, {44}, {45}, {46}, {47}, {48}, {49}, {50}, {51}, {52}, {53}, {54}, {55}, {56}, {57}, {58}, {59}, {60}, {61}, {62}, {63}}},",
-        "{64}, {65}, p, 1, 1, 0, 0; }}",
-        inout(reg32) d0[0], inout(reg32) d0[1], inout(reg32) d0[2], inout(reg32) d0[3],
-        inout(reg32) d0[4], inout(reg32) d0[5], inout(reg32) d0[6], inout(reg32) d0[7],
-        inout(reg32) d0[8], inout(reg32) d0[9], inout(reg32) d0[10], inout(reg32) d0[11],
-        inout(reg32) d0[12], inout(reg32) d0[13], inout(reg32) d0[14], inout(reg32) d0[15],
-        inout(reg32) d0[16], inout(reg32) d0[17], inout(reg32) d0[18], inout(reg32) d0[19],
-        inout(reg32) d0[20], inout(reg32) d0[21], inout(reg32) d0[22], inout(reg32) d0[23],
-        inout(reg32) d0[24], inout(reg32) d0[25], inout(reg32) d0[26], inout(reg32) d0[27],
-        inout(reg32) d0[28], inout(reg32) d0[29], inout(reg32) d0[30], inout(reg32) d0[31],
-        inout(reg32) d1[0], inout(reg32) d1[1], inout(reg32) d1[2], inout(reg32) d1[3],
-        inout(reg32) d1[4], inout(reg32) d1[5], inout(reg32) d1[6], inout(reg32) d1[7],
-        inout(reg32) d1[8], inout(reg32) d1[9], inout(reg32) d1[10], inout(reg32) d1[11],
-        inout(reg32) d1[12], inout(reg32) d1[13], inout(reg32) d1[14], inout(reg32) d1[15],
-        inout(reg32) d1[16], inout(reg32) d1[17], inout(reg32) d1[18], inout(reg32) d1[19],
-        inout(reg32) d1[20], inout(reg32) d1[21], inout(reg32) d1[22], inout(reg32) d1[23],
-        inout(reg32) d1[24], inout(reg32) d1[25], inout(reg32) d1[26], inout(reg32) d1[27],
-        inout(reg32) d1[28], inout(reg32) d1[29], inout(reg32) d1[30], inout(reg32) d1[31],
-        in(reg64) desc_a,
-        in(reg64) desc_b,
-        in(reg32) scale_d,
-        options(nostack),
-    );
-}
 
 /// Accumulator pair `p` (`d[2p]`, `d[2p + 1]`) of a 64-register accumulator as bf16x2 (`p` a
 /// constant after unrolling).
@@ -76,8 +44,9 @@ unsafe fn mma_stage(
             B::ADVANCE_K[k as usize] as u64,
         );
         let scale = ((kk | k) != 0) as u32;
-        m64n128k16_bf16(&mut acc[0], da0 + ka, db + kb, scale);
-        m64n128k16_bf16(&mut acc[1], da1 + ka, db + kb, scale);
+        let [[a0, a1], [b0, b1]] = acc;
+        m64n128k16_bf16(a0, a1, da0 + ka, db + kb, scale);
+        m64n128k16_bf16(b0, b1, da1 + ka, db + kb, scale);
     });
     wgmma_commit();
 }

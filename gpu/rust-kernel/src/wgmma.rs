@@ -7,8 +7,9 @@
 
 use core::arch::asm;
 
-/// Writes one wrapper: `fn NAME(d: 32)` for m64n64 (one array of 32 accumulators) or
-/// `fn NAME(d0, d1, d2, d3)` for m64n256 (accumulators as separate arrays of 32: each stays an
+/// Writes one wrapper: `fn NAME(d: 32)` for m64n64 (one array of 32 accumulators),
+/// `fn NAME(d0, d1)` for m64n128 or `fn NAME(d0, d1, d2, d3)` for m64n256 (accumulators as
+/// separate arrays of 32: each stays an
 /// independent alloca that LLVM's SROA splits into registers; one array of 128 stays in local
 /// memory), then the instruction, the immediates after the predicate (`scale-a, scale-b` and, for
 /// bf16, the two transpose immediates) and the doc suffix naming the transpose immediates.
@@ -30,6 +31,30 @@ macro_rules! wgmma {
                 "{{{0}, {1}, {2}, {3}, {4}, {5}, {6}, {7}, {8}, {9}, {10}, {11}, {12}, {13}, {14}, {15}, {16}, {17}, {18}, {19}, {20}, {21}, {22}, {23}, {24}, {25}, {26}, {27}, {28}, {29}, {30}, {31}}},",
                 concat!("{32}, {33}, p, ", $imm, "; }}"),
                 $(inout(reg32) d[$i],)*
+                in(reg64) desc_a,
+                in(reg64) desc_b,
+                in(reg32) scale_d,
+                options(nostack),
+            );
+        }
+    };
+    (@ [$($i:literal)*] fn $name:ident(d0, d1), $instr:literal, $imm:literal, $doc:literal) => {
+        #[doc = concat!("`", $instr, "`", $doc, ".")]
+        #[inline(always)]
+        pub unsafe fn $name(
+            d0: &mut [f32; 32],
+            d1: &mut [f32; 32],
+            desc_a: u64,
+            desc_b: u64,
+            scale_d: u32,
+        ) {
+            asm!(
+                "{{ .reg .pred p; setp.ne.b32 p, {66}, 0;",
+                $instr,
+                "{{{0}, {1}, {2}, {3}, {4}, {5}, {6}, {7}, {8}, {9}, {10}, {11}, {12}, {13}, {14}, {15}, {16}, {17}, {18}, {19}, {20}, {21}, {22}, {23}, {24}, {25}, {26}, {27}, {28}, {29}, {30}, {31}, {32}, {33}, {34}, {35}, {36}, {37}, {38}, {39}, {40}, {41}, {42}, {43}, {44}, {45}, {46}, {47}, {48}, {49}, {50}, {51}, {52}, {53}, {54}, {55}, {56}, {57}, {58}, {59}, {60}, {61}, {62}, {63}}},",
+                concat!("{64}, {65}, p, ", $imm, "; }}"),
+                $(inout(reg32) d0[$i],)*
+                $(inout(reg32) d1[$i],)*
                 in(reg64) desc_a,
                 in(reg64) desc_b,
                 in(reg32) scale_d,
@@ -71,6 +96,12 @@ macro_rules! wgmma {
     };
 }
 
+wgmma!(
+    fn m64n128k16_bf16(d0, d1),
+    "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16",
+    "1, 1, 0, 0",
+    " with transpose immediates (0, 0)"
+);
 wgmma!(
     fn m64n64k16_bf16_tt00(d: 32),
     "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16",
