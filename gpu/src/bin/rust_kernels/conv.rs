@@ -16,6 +16,7 @@
 //! without the gather, for context).
 
 use crate::conv_tiles::{n128, Storage128};
+use crate::data::f32_of_bf16;
 use crate::epi::r1;
 use crate::epi_problem::{bf16_bits, c_map, int_at, time_batch};
 use crate::epi_tiles::{self as et, EpiDecl};
@@ -83,10 +84,6 @@ fn shapes() -> Vec<Shape> {
 fn words(w: &Im2colWalk) -> [u32; 17] {
     // SAFETY: `Im2colWalk` is `#[repr(C)]`, 17 `u32`s (transmute checks the size).
     unsafe { std::mem::transmute::<Im2colWalk, [u32; 17]>(*w) }
-}
-
-fn bf16_value(b: u16) -> f64 {
-    f32::from_bits((b as u32) << 16) as f64
 }
 
 /// The naive im2col matrix `M × R·S·C` (bf16 bits; zero for padding), `k = (r·S + s)·C + c`.
@@ -329,9 +326,9 @@ fn run_shape(
         s ^= s << 17;
         let (i, j) = ((s % m as u64) as usize, ((s >> 32) % kout as u64) as usize);
         let exact: f64 = (0..kg)
-            .map(|k| bf16_value(a[i * kg + k]) * bf16_value(f[j * kg + k]))
+            .map(|k| f32_of_bf16(a[i * kg + k]) as f64 * f32_of_bf16(f[j * kg + k]) as f64)
             .sum();
-        let d = (bf16_value(results[ours].0[i * kout + j]) - exact).abs();
+        let d = (f32_of_bf16(results[ours].0[i * kout + j]) as f64 - exact).abs();
         max_err = max_err.max(d);
         sum_err += d;
         n_err += 1;
