@@ -121,18 +121,18 @@ def run_config(ours, cfg, rounds, timing=True):
     ref, ref_lse = reference(q, k, v, causal)
     o = torch.empty_like(q)
     lse = torch.empty((b, h, s), device="cuda", dtype=torch.float32)
-    # The recorded kernel: the serial schedule, P packed before its P·V wgmma for d = 128
-    # (variant 6), packed between them for d = 64 (variant 0): the choice of the same-run
-    # comparison in gpu/device-logs/2026-11-27-attention-v5. The other packing is measured
-    # beside it; the overlapped, persistent and 4-stage experiments with --experiments.
-    ours_var, alt_var = (6, 0) if d == 128 else (0, 6)
+    # The recorded kernel: the overlapped schedule (variant 2, attn_fwd_d{d}[_causal]_ov_rust:
+    # FlashAttention-3's intra-warpgroup overlap and ping-pong, K and V in pipelines of their
+    # own). The serial kernel is measured beside it (P packed before its P·V wgmma for d = 128,
+    # variant 6; between them for d = 64, variant 0: gpu/device-logs/2026-11-27-attention-v5);
+    # the persistent overlapped kernel and d = 64 with 4 stages with --experiments.
+    serial_var = 6 if d == 128 else 0
     row = {"batch": b, "heads": h, "seqlen": s, "head_dim": d, "causal": causal,
-           "kernel": {6: "serial, P packed before P·V (variant 6, attn_fwd_d%d%s_pf_rust)",
-                      0: "serial, P packed between the P·V wgmma (variant 0, attn_fwd_d%d%s_rust)"}
-           [ours_var] % (d, "_causal" if causal else "")}
-    variants = {"ours": ours_var, "ours_other_packing": alt_var}
+           "kernel": "overlapped (variant 2, attn_fwd_d%d%s_ov_rust)"
+           % (d, "_causal" if causal else "")}
+    variants = {"ours": 2, "ours_serial": serial_var}
     if EXPERIMENTS:
-        variants.update({"ours_overlapped": 2, "ours_persistent": 5})
+        variants.update({"ours_persistent": 5})
         if d == 64:
             variants["ours_d64_4stage"] = 4
     impls = {}

@@ -1,9 +1,10 @@
-//! Issue 31: a forward attention kernel (FlashAttention-style, bf16, head dims 64 and 128,
-//! causal or not) on the declarations of `attn_decl.rs`.
+//! Issue 31: forward attention (FlashAttention-style, bf16, head dims 64 and 128, causal or
+//! not) on the declarations of `attn_decl.rs`: the serial kernel, its pieces, and the pieces the
+//! recorded overlapped kernel (`attn_ov.rs`) shares with it.
 //!
 //! One CTA: 128 query rows of one (batch, head). Warpgroup 0 is the producer (one thread: Q once
 //! through `QPipe`, then K and V of every key block through the 2-stage `KvPipe`); warpgroups 1
-//! and 2 are consumers, 64 query rows each. Per key block a consumer
+//! and 2 are consumers, 64 query rows each. Per key block a consumer of the serial kernel
 //!
 //! 1. computes `S = Q·Kᵀ` (`wgmma m64n128k16`, both from shared memory, the tiles' descriptors
 //!    and K advances);
@@ -14,9 +15,8 @@
 //!    accumulator elements form which A register of which k-step) and accumulates
 //!    `O += P·V` (`wgmma` with A from registers, V an MN-major B);
 //!
-//! (the recorded kernel: `attn_fwd_d128[_causal]_pf_rust`, P packed before the k-steps, and
-//! `attn_fwd_d64[_causal]_rust`, packed between them; the overlapped `_ov_`, persistent `_p_`
-//! and 4-stage `d64s4` entries are measured experiments, all slower: `docs/guide/attention.md`),
+//! (`attn_fwd_d128[_causal]_pf_rust` packs P before the k-steps, `attn_fwd_d64[_causal]_rust`
+//! between them: measured beside the recorded overlapped kernel, `docs/guide/attention.md`),
 //!
 //! then divides O by the row sums, writes it through the declared epilogue tile (stmatrix,
 //! TMA store) and writes the row log-sum-exp (natural log) as f32.
@@ -112,16 +112,6 @@ pub(crate) fn rcp(x: f32) -> f32 {
     r
 }
 
-/// `bar.arrive id, threads`: arrive on named barrier `id` without waiting.
-#[inline(always)]
-unsafe fn named_bar_arrive(id: u32, threads: u32) {
-    core::arch::asm!("bar.arrive {0}, {1};", in(reg32) id, in(reg32) threads, options(nostack));
-}
-
-/// Named barriers 3 and 4: "warpgroup 0 (1) may issue its wgmma" (FlashAttention-3's warp
-/// scheduler barriers); 1 and 2 are the epilogue's.
-const SCHED_BAR: u32 = 3;
-
 /// `fma.rn.f32`: a·b + c.
 #[inline(always)]
 pub(crate) fn fma(a: f32, b: f32, c: f32) -> f32 {
@@ -209,6 +199,32 @@ pub(crate) unsafe fn pv<D: AttnDecl, const BAD: bool>(
     });
 }
 
+/// Elements per row a thread holds of S (m64n128: 32).
+const ROW: u32 = 32;
+
+/// The `jj`-th S element of the thread's row half `h` (the declared row ownership).
+#[inline(always)]
+fn row_elem(h: u32, jj: u32) -> u32 {
+    match S_ACC.row_elem(h, jj) {
+        Some(e) => e,
+        None => trap(),
+    }
+}
+
+/// `f` over 32 values as a pairwise tree (16 + 8 + 4 + 2 + 1 independent steps).
+#[inline(always)]
+fn tree(mut v: [f32; ROW as usize], f: impl Fn(f32, f32) -> f32) -> f32 {
+    unroll!(5, |level| {
+        let w = ROW >> (level + 1);
+        unroll!(16, |i| {
+            if i < w {
+                v[i as usize] = f(v[i as usize], v[(i + w) as usize]);
+            }
+        });
+    });
+    v[0]
+}
+
 /// Causal mask of key block `j` (where it reaches past the CTA's first query row), row maxima
 /// over the declared row ownership (a thread's elements of each row, then its quad through
 /// `ROW_REDUCE_XOR`), the running max `m` and sum `l` (log2 units), and S turned into P in
@@ -237,17 +253,16 @@ pub(crate) fn softmax<const CAUSAL: bool>(
             }
         });
     }
-    // Row maxima over the thread's elements of each row, then across the row's quad.
+    // Row maxima over the thread's elements of each row (a pairwise tree: 5 dependent steps,
+    // not 32; max is exact in any order), then across the row's quad.
+    const { assert!(S_ACC.row_elems() == ROW) };
     let mut corr = [0.0f32; 2];
     unroll!(2, |h| {
-        let mut mx = f32::NEG_INFINITY;
-        unroll!(S_ACC.row_elems(), |jj| {
-            let e = match S_ACC.row_elem(h, jj) {
-                Some(e) => e,
-                None => trap(),
-            };
-            mx = fmax(mx, s.get(e));
+        let mut v = [0.0f32; ROW as usize];
+        unroll!(ROW, |jj| {
+            v[jj as usize] = s.get(row_elem(h, jj));
         });
+        let mut mx = tree(v, fmax);
         unroll!(2, |x| {
             mx = fmax(
                 mx,
@@ -260,16 +275,14 @@ pub(crate) fn softmax<const CAUSAL: bool>(
         let m_new = fmax(m[h as usize], mx * scale_log2);
         corr[h as usize] = ex2(m[h as usize] - m_new);
         m[h as usize] = m_new;
-        let mut sum = 0.0f32;
-        unroll!(S_ACC.row_elems(), |jj| {
-            let e = match S_ACC.row_elem(h, jj) {
-                Some(e) => e,
-                None => trap(),
-            };
+        unroll!(ROW, |jj| {
+            let e = row_elem(h, jj);
             let p = ex2(fma(s.get(e), scale_log2, -m_new));
             s.set(e, p);
-            sum += p;
+            v[jj as usize] = p;
         });
+        // The row sum as a pairwise tree too (f32 sums in another order: within rounding).
+        let sum = tree(v, |a, b| a + b);
         l[h as usize] = l[h as usize] * corr[h as usize] + sum;
     });
     corr
@@ -305,10 +318,54 @@ pub(crate) unsafe fn pv_regs<D: AttnDecl>(
     });
 }
 
+/// O's rows times their factors `f`: an O element's row half is `(e >> 1) & 1` (the
+/// accumulator map).
+#[inline(always)]
+pub(crate) fn scale_rows<D: AttnDecl>(o: &mut Frag, f: [f32; 2]) {
+    unroll64!(D::HD / 2, |e| {
+        o.set(e, o.get(e) * f[((e >> 1) & 1) as usize]);
+    });
+}
+
 /// Keeps the compiler from moving accesses of `f` above the `wgmma.wait_group` just before.
 #[inline(always)]
 pub(crate) fn fence_frag(f: &mut Frag) {
     mma::fence_regs(&mut f.d0, &mut f.d1);
+}
+
+/// The query tile a CTA computes.
+pub(crate) struct Tile {
+    /// The tile's index in its head (rows `qt · BM ..`).
+    pub qt: u32,
+    /// The head's first row in the `[b·h·s, d]` tensors.
+    pub row0: u32,
+    /// The tile's first row there.
+    pub q_row: u32,
+    /// Key blocks to walk (causal: up to the diagonal).
+    pub blocks: u32,
+}
+
+impl Tile {
+    /// CTA `cta`'s tile. A head's query tiles are consecutive CTAs, so the CTAs running at one
+    /// time read the K and V of a few heads, from L2 (with the heads interleaved, 132 CTAs read
+    /// 132 heads' K and V: on the H200 the short sequences were bound by HBM). Within a head,
+    /// heaviest first (causal: the last tiles have the most key blocks).
+    #[inline(always)]
+    pub(crate) fn of_cta<const CAUSAL: bool>(cta: u32, seqlen: u32) -> Tile {
+        let q_tiles = seqlen / BM;
+        let (head, qt) = (cta / q_tiles, q_tiles - 1 - cta % q_tiles);
+        let row0 = head * seqlen;
+        Tile {
+            qt,
+            row0,
+            q_row: row0 + qt * BM,
+            blocks: if CAUSAL {
+                (qt * BM + BM).div_ceil(BN)
+            } else {
+                seqlen / BN
+            },
+        }
+    }
 }
 
 /// The kernel body. `params`: `seqlen` (a multiple of 128), `bh` (batch · heads),
@@ -331,22 +388,22 @@ pub(crate) unsafe fn attn_body<
     bh: u32,
     scale_log2: f32,
 ) {
+    if OV {
+        return crate::attn_ov::attn_ov_body::<D, CAUSAL, BAD, false>(
+            map_q, map_k, map_v, map_o, lse, seqlen, bh, scale_log2,
+        );
+    }
     if bh == 0 || seqlen < BM {
         return;
     }
     let base = D::aligned_base(smem_dyn());
     let (q_addr, k_addr, v_addr) = (D::q(base).addr(), D::k(base).addr(), D::v(base).addr());
-    let q_tiles = seqlen / BM;
-    // Heaviest query tiles first (causal: the last tiles have the most key blocks).
-    let cta = ctaid();
-    let (head, qt) = (cta % bh, q_tiles - 1 - cta / bh);
-    let row0 = head * seqlen; // this head's first row in the [b·h·s, d] tensors
-    let q_row = row0 + qt * BM;
-    let blocks = if CAUSAL {
-        (qt * BM + BM).div_ceil(BN)
-    } else {
-        seqlen / BN
-    };
+    let Tile {
+        qt,
+        row0,
+        q_row,
+        blocks,
+    } = Tile::of_cta::<CAUSAL>(ctaid(), seqlen);
     let tid = tid();
     let wg = tid / 128;
     let qpipe = PipeAt::<D::QPipe>::new(base, 0);
@@ -403,111 +460,58 @@ pub(crate) unsafe fn attn_body<
         q.release::<PtxSpin>();
     }
     let mut consumer = kv.consumer(t);
-    if OV {
-        // Overlapped (FlashAttention-3's intra-warpgroup pipelining, with its ping-pong): S of block j is issued,
-        // then P·V of block j - 1; the softmax of S_j runs while P·V_{j-1} is on the tensor
-        // cores; O is rescaled and P_j packed once P·V_{j-1} completed.
-        // Ping-pong: a warpgroup issues its wgmma only on its turn (bar.sync on its barrier),
-        // then hands the turn to the other (bar.arrive on the other's), so one warpgroup's
-        // softmax runs while the other's GEMMs run. Warpgroup 1 gives warpgroup 0 the first
-        // turn; every round but warpgroup 1's last hands the turn on (each bar.sync meets
-        // exactly one arrive of the other warpgroup).
-        let rounds = blocks + 1;
-        let mut round = 0;
-        let turn = |round: u32| {
-            named_bar(SCHED_BAR + im, 256);
-            let _ = round;
+    let mut j = 0;
+    while j < blocks {
+        let Some(full) = consumer.wait::<PtxSpin>() else {
+            break;
         };
-        let pass = |round: u32| {
-            if im == 0 || round + 1 < rounds {
-                named_bar_arrive(SCHED_BAR + (1 - im), 256);
-            }
-        };
-        if im == 1 {
-            named_bar_arrive(SCHED_BAR, 256);
-        }
-        let Some(first) = consumer.wait::<PtxSpin>() else {
-            return;
-        };
-        turn(round);
+        let stage = full.stage();
         wgmma_fence();
-        qk::<D>(&mut s, q_addr, k_addr, im, first.stage());
+        qk::<D>(&mut s, q_addr, k_addr, im, stage);
         wgmma_commit();
-        pass(round);
-        round += 1;
         wgmma_wait::<0>();
         fence_frag(&mut s);
-        let _ = softmax::<CAUSAL>(&mut s, &mut m, &mut l, t, 0, qt, im, scale_log2);
-        let mut pa = pack_all::<D, BAD>(&s);
-        let mut held = first;
-        let mut j = 1;
-        while j < blocks {
-            let Some(full) = consumer.wait::<PtxSpin>() else {
-                break;
-            };
-            turn(round);
+        let corr = softmax::<CAUSAL>(&mut s, &mut m, &mut l, t, j, qt, im, scale_log2);
+        scale_rows::<D>(&mut o, corr);
+        if PF {
+            // Every A register first, then one fence and the k-steps back to back (packing
+            // between the wgmma makes ptxas inject a warpgroup.arrive before each: C7519).
+            let pa = pack_all::<D, BAD>(&s);
             wgmma_fence();
-            qk::<D>(&mut s, q_addr, k_addr, im, full.stage());
-            wgmma_commit();
-            pv_regs::<D>(&mut o, &pa, v_addr, held.stage());
-            wgmma_commit();
-            pass(round);
-            round += 1;
-            wgmma_wait::<1>();
-            fence_frag(&mut s);
-            let corr = softmax::<CAUSAL>(&mut s, &mut m, &mut l, t, j, qt, im, scale_log2);
-            wgmma_wait::<0>();
-            fence_frag(&mut o);
-            core::mem::replace(&mut held, full).release::<PtxSpin>();
-            unroll64!(D::HD / 2, |e| {
-                o.set(e, o.get(e) * corr[((e >> 1) & 1) as usize]);
-            });
-            pa = pack_all::<D, BAD>(&s);
-            j += 1;
+            pv_regs::<D>(&mut o, &pa, v_addr, stage);
+        } else {
+            wgmma_fence();
+            pv::<D, BAD>(&mut o, &s, v_addr, stage);
         }
-        turn(round);
-        wgmma_fence();
-        pv_regs::<D>(&mut o, &pa, v_addr, held.stage());
         wgmma_commit();
-        pass(round);
         wgmma_wait::<0>();
-        fence_frag(&mut o);
-        held.release::<PtxSpin>();
-    } else {
-        let mut j = 0;
-        while j < blocks {
-            let Some(full) = consumer.wait::<PtxSpin>() else {
-                break;
-            };
-            let stage = full.stage();
-            wgmma_fence();
-            qk::<D>(&mut s, q_addr, k_addr, im, stage);
-            wgmma_commit();
-            wgmma_wait::<0>();
-            fence_frag(&mut s);
-            let corr = softmax::<CAUSAL>(&mut s, &mut m, &mut l, t, j, qt, im, scale_log2);
-            // Rescale O's rows: an O element's row half is (e >> 1) & 1 (the accumulator map).
-            unroll64!(D::HD / 2, |e| {
-                o.set(e, o.get(e) * corr[((e >> 1) & 1) as usize]);
-            });
-            if PF {
-                // Every A register first, then one fence and the k-steps back to back (packing
-                // between the wgmma makes ptxas inject a warpgroup.arrive before each: C7519).
-                let pa = pack_all::<D, BAD>(&s);
-                wgmma_fence();
-                pv_regs::<D>(&mut o, &pa, v_addr, stage);
-            } else {
-                wgmma_fence();
-                pv::<D, BAD>(&mut o, &s, v_addr, stage);
-            }
-            wgmma_commit();
-            wgmma_wait::<0>();
-            full.release::<PtxSpin>();
-            j += 1;
-        }
-        fence_frag(&mut o);
+        full.release::<PtxSpin>();
+        j += 1;
     }
-    // Row sums across the quad; O / l; LSE = (m + log2 l) · ln 2.
+    fence_frag(&mut o);
+    finish_tile::<D>(&mut o, m, l, rows, t, im, q_row, lse, base, map_o, true);
+}
+
+/// The end of a query tile, for consumer `im`: each row's sum across its quad, O divided by it,
+/// the row log-sum-exp `(m + log2 l) · ln 2` (f32, by the quad's first lane), and O stored
+/// through the declared epilogue tile. With `wait_read` (the CTA's last tile), thread 0 waits
+/// until the stores have read shared memory (not until they are written: the kernel's end makes
+/// them visible); otherwise the next tile's `store_o` waits before it reuses a stage.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+pub(crate) unsafe fn finish_tile<D: AttnDecl>(
+    o: &mut Frag,
+    m: [f32; 2],
+    l: [f32; 2],
+    rows: [u32; 2],
+    t: u32,
+    im: u32,
+    q_row: u32,
+    lse: u64,
+    base: u32,
+    map_o: u64,
+    wait_read: bool,
+) {
     let mut inv = [0.0f32; 2];
     unroll!(2, |h| {
         let mut sum = l[h as usize];
@@ -524,12 +528,10 @@ pub(crate) unsafe fn attn_body<
             st_global_u32(lse + 4 * row as u64, v.to_bits());
         }
     });
-    unroll64!(D::HD / 2, |e| {
-        o.set(e, o.get(e) * inv[((e >> 1) & 1) as usize]);
-    });
-    store_o::<D>(&o, D::o(base, im), t, 1 + im, map_o, q_row + im * 64);
-    if t == 0 {
-        bulk_wait_all();
+    scale_rows::<D>(o, inv);
+    store_o::<D>(o, D::o(base, im), t, 1 + im, map_o, q_row + im * 64);
+    if wait_read && t == 0 {
+        bulk_wait_read::<0>();
     }
 }
 

@@ -50,6 +50,11 @@ pub trait AttnDecl {
     type KvPipe: Pipeline<Loads = (Load<0>, (Load<1>, ()))>
         + TileLoad<0, Tile = Self::K>
         + TileLoad<1, Tile = Self::V>;
+    /// K alone (the overlapped kernel: K of block `j` is released once `S_j` is computed, V of
+    /// block `j − 1` once `P·V` is).
+    type KPipe: Pipeline<Loads = (Load<0>, ())> + TileLoad<0, Tile = Self::K>;
+    /// V alone.
+    type VPipe: Pipeline<Loads = (Load<0>, ())> + TileLoad<0, Tile = Self::V>;
     /// The O epilogue tile's geometry (one per consumer warpgroup).
     const O_EPI: smemdesc::epilogue::EpilogueTile;
     /// O's epilogue constants, evaluated at compile time (the kernel indexes them with
@@ -180,6 +185,10 @@ macro_rules! attn_decl {
                 qempty: [Mbarrier; 1],
                 full: [Mbarrier; $stages],
                 empty: [Mbarrier; $stages],
+                kfull: [Mbarrier; $stages],
+                kempty: [Mbarrier; $stages],
+                vfull: [Mbarrier; $stages],
+                vempty: [Mbarrier; $stages],
             }
 
             /// Q: one stage, loaded once per query tile, released by both consumers once their
@@ -191,6 +200,14 @@ macro_rules! attn_decl {
             /// K and V of one key block per stage; both consumers release each stage.
             #[smem_pipeline(storage = Storage, loads = (k: K, v: V), consumers = 2)]
             pub struct KvPipe;
+
+            #[smem_pipeline(storage = Storage, loads = (k: K), consumers = 2, full = kfull,
+                            empty = kempty)]
+            pub struct KPipe;
+
+            #[smem_pipeline(storage = Storage, loads = (v: V), consumers = 2, full = vfull,
+                            empty = vempty)]
+            pub struct VPipe;
 
             /// The chain: S (m64n128k16, f32) → P as bf16 A registers → O (m64n{hd}k16).
             pub const CHAIN: ChainedMma = ChainedMma::declare(
@@ -208,6 +225,8 @@ macro_rules! attn_decl {
                 const CHAIN: ChainedMma = CHAIN;
                 type QPipe = QPipe;
                 type KvPipe = KvPipe;
+                type KPipe = KPipe;
+                type VPipe = VPipe;
                 const O_EPI: smemdesc::epilogue::EpilogueTile = OTile::EPILOGUE;
                 const LAUNCH_BYTES: u32 = Storage::LAUNCH_BYTES;
                 #[inline(always)]

@@ -1,8 +1,10 @@
-//! The attention kernels' entry points (`attn.rs`): the recorded kernels, the negative
-//! controls and the measured experiments, each `attn_body` with its declaration and switches.
+//! The attention kernels' entry points: the recorded overlapped kernels (`_ov_`, `attn_ov.rs`),
+//! the serial ones they are measured against (`attn.rs`), the negative controls and the measured
+//! experiments, each `attn_body` with its declaration and switches.
 
 use crate::attn::attn_body;
 use crate::attn_decl::{d128, d64, d64s4};
+use crate::attn_ov::attn_ov_body;
 
 macro_rules! attn_entry {
     ($name:ident, $decl:ty, $causal:literal, $bad:literal, $doc:literal) => {
@@ -119,14 +121,16 @@ attn_entry!(
     d64s4::Decl,
     false,
     false,
-    "Head dim 64, 4 K/V stages."
+    true,
+    "Head dim 64, overlapped, 4 K and 4 V stages."
 );
 attn_entry!(
     attn_fwd_d64s4_causal_rust,
     d64s4::Decl,
     true,
     false,
-    "Head dim 64, 4 K/V stages, causal."
+    true,
+    "Head dim 64, causal, overlapped, 4 K and 4 V stages."
 );
 
 attn_entry!(
@@ -173,4 +177,57 @@ attn_entry!(
     false,
     true,
     "The negative control in the P-packed-first kernel."
+);
+
+/// The persistent form of the overlapped kernel: one CTA per SM walks the query tiles, the
+/// producer running ahead into the next tile's Q, K and V while the consumers finish the
+/// current one.
+macro_rules! attn_persistent_entry {
+    ($name:ident, $decl:ty, $causal:literal, $doc:literal) => {
+        #[doc = $doc]
+        ///
+        /// # Safety
+        /// As the non-persistent entries, with any grid size (`nctaid` CTAs share the tiles).
+        #[no_mangle]
+        #[allow(clippy::too_many_arguments)]
+        pub unsafe extern "ptx-kernel" fn $name(
+            map_q: u64,
+            map_k: u64,
+            map_v: u64,
+            map_o: u64,
+            lse: u64,
+            seqlen: u32,
+            bh: u32,
+            scale_log2: f32,
+        ) {
+            attn_ov_body::<$decl, $causal, false, true>(
+                map_q, map_k, map_v, map_o, lse, seqlen, bh, scale_log2,
+            );
+        }
+    };
+}
+
+attn_persistent_entry!(
+    attn_fwd_d64_p_rust,
+    d64::Decl,
+    false,
+    "Head dim 64, persistent."
+);
+attn_persistent_entry!(
+    attn_fwd_d64_causal_p_rust,
+    d64::Decl,
+    true,
+    "Head dim 64, causal, persistent."
+);
+attn_persistent_entry!(
+    attn_fwd_d128_p_rust,
+    d128::Decl,
+    false,
+    "Head dim 128, persistent."
+);
+attn_persistent_entry!(
+    attn_fwd_d128_causal_p_rust,
+    d128::Decl,
+    true,
+    "Head dim 128, causal, persistent."
 );

@@ -152,6 +152,20 @@ pub unsafe fn wgmma_wait<const N: u32>() {
     asm!("wgmma.wait_group.sync.aligned {0};", const N, options(nostack));
 }
 
+/// `wgmma.wait_group N` that stays after the instructions before it. ptxas schedules a
+/// `wgmma.wait_group` like any instruction of its basic block and may hoist it above work that
+/// does not need it (measured in the overlapped attention kernel: the wait for `P·V` went above
+/// the whole softmax it was to overlap). Issued on both arms of a branch on `uniform` (any
+/// warpgroup-uniform value; both arms wait), it is the first instruction of its block and stays.
+#[inline(always)]
+pub unsafe fn wgmma_wait_after<const N: u32>(uniform: u32) {
+    if uniform & 1 == 0 {
+        asm!("wgmma.wait_group.sync.aligned {0}; // even arm", const N, options(nostack));
+    } else {
+        asm!("wgmma.wait_group.sync.aligned {0}; // odd arm", const N, options(nostack));
+    }
+}
+
 /// Gives registers back (producer warpgroup).
 #[inline(always)]
 pub unsafe fn setmaxnreg_dec_40() {

@@ -1,4 +1,5 @@
-//! Host side of the attention kernel (issue 31, `gpu/rust-kernel/src/attn.rs`), as C entry points
+//! Host side of the attention kernels (issue 31, `gpu/rust-kernel/src/attn_ov.rs` and `attn.rs`),
+//! as C entry points
 //! of the shared library (`gpu/rust-kernels-lib`) that `gpu/attention_same_process.py` calls on
 //! torch's tensors: the data, the f32 reference, torch's SDPA backends and the timing all live in
 //! the Python process; this side loads the PTX module once, encodes the tensor maps from the same
@@ -258,10 +259,10 @@ fn fwd(
     )
 }
 
-/// Launches the forward kernel (`variant` 0: serial, 2: overlapped; 1, 3: their negative
-/// controls, d = 128 non-causal only; 4: the serial kernel with 4 K/V stages, d = 64 only; 5: the
-/// serial kernel, persistent, one CTA per multiprocessor; 6: the serial kernel with P packed before
-/// its P·V wgmma, 7: its negative control)
+/// Launches the forward kernel (`variant` 0: serial, 2: overlapped, the recorded kernel; 1, 3:
+/// their negative controls, d = 128 non-causal only; 4: the overlapped kernel with 4 K and 4 V
+/// stages, d = 64 only; 5: the overlapped kernel, persistent, one CTA per multiprocessor; 6: the
+/// serial kernel with P packed before its P·V wgmma, 7: its negative control)
 /// on `[b, h, s, d]` contiguous bf16 `q`, `k`, `v` into `o` (bf16, same shape) and `lse`
 /// (`[b, h, s]` f32), softmax scale `scale`, on the legacy default stream. 0: launched.
 ///

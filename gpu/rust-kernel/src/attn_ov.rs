@@ -1,0 +1,201 @@
+//! The overlapped attention kernel (FlashAttention-3's schedule) on the declarations of
+//! `attn_decl.rs`: per key block `j` a consumer warpgroup issues `S_j = Q·K_jᵀ`, rescales O to
+//! block `j − 1`'s maxima while it runs, issues `O += P_{j−1}·V_{j−1}`, then computes the softmax
+//! of `S_j` while `P·V` is on the tensor cores. K and V have pipelines of their own (`KPipe`,
+//! `VPipe`): K of block `j` is released as soon as `S_j` is computed, V of block `j − 1` once
+//! `P·V` is, so the producer refills K a block earlier than a shared K/V stage would allow (with
+//! one shared stage per block, two stages starved this schedule: 0.6× the serial kernel).
+//! The two consumer warpgroups take turns to issue their wgmma (named barriers 3 and 4), so one
+//! warpgroup's softmax runs under the other's GEMMs.
+
+use crate::attn::{
+    fence_frag, finish_tile, pack_all, pv_regs, qk, scale_rows, softmax, Frag, Tile,
+};
+use crate::attn_decl::{AttnDecl, S_ACC};
+use crate::pipe_ops::PtxSpin;
+use crate::ptx::*;
+use smemdesc::pipeline::PipeAt;
+
+/// `bar.arrive id, threads`: arrive on named barrier `id` without waiting.
+#[inline(always)]
+unsafe fn named_bar_arrive(id: u32, threads: u32) {
+    core::arch::asm!("bar.arrive {0}, {1};", in(reg32) id, in(reg32) threads, options(nostack));
+}
+
+/// Named barriers 3 and 4: "warpgroup 0 (1) may issue its wgmma" (1 and 2 are the epilogue's).
+const SCHED_BAR: u32 = 3;
+
+/// The overlapped kernel's body; parameters as `attn::attn_body`. `PERSIST`: the CTAs walk the
+/// query tiles `ctaid, ctaid + nctaid, …` (any grid; one CTA per SM is the intent), the
+/// producer loading the next tile's Q as soon as both consumers computed the current tile's
+/// last `S`, and K and V as stages free up, while the consumers finish the current tile.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+pub(crate) unsafe fn attn_ov_body<
+    D: AttnDecl,
+    const CAUSAL: bool,
+    const BAD: bool,
+    const PERSIST: bool,
+>(
+    map_q: u64,
+    map_k: u64,
+    map_v: u64,
+    map_o: u64,
+    lse: u64,
+    seqlen: u32,
+    bh: u32,
+    scale_log2: f32,
+) {
+    if bh == 0 || seqlen < crate::attn_decl::BM {
+        return;
+    }
+    let base = D::aligned_base(smem_dyn());
+    let (q_addr, k_addr, v_addr) = (D::q(base).addr(), D::k(base).addr(), D::v(base).addr());
+    // Tiles are numbered as the non-persistent grid's CTAs; `next` steps through them.
+    let tiles = seqlen / crate::attn_decl::BM * bh;
+    let step = if PERSIST { nctaid() } else { tiles };
+    let tid = tid();
+    let wg = tid / 128;
+    let qpipe = PipeAt::<D::QPipe>::new(base, 0);
+    let kpipe = PipeAt::<D::KPipe>::new(base, 0);
+    let vpipe = PipeAt::<D::VPipe>::new(base, 0);
+    if tid == 0 {
+        qpipe.init::<PtxSpin>();
+        kpipe.init::<PtxSpin>();
+        vpipe.init::<PtxSpin>();
+    }
+    kpipe.init_sync::<PtxSpin>();
+    if wg == 0 {
+        setmaxnreg_dec_40();
+        if tid == 0 {
+            tensormap_acquire(map_q);
+            tensormap_acquire(map_k);
+            tensormap_acquire(map_v);
+            let mut qp = qpipe.producer();
+            let (mut kp, mut vp) = (kpipe.producer(), vpipe.producer());
+            let mut w = ctaid();
+            while w < tiles {
+                let tile = Tile::of_cta::<CAUSAL>(w, seqlen);
+                if let Some(fill) = qp.acquire::<PtxSpin>() {
+                    let _ = fill.load::<PtxSpin>(map_q, 0, tile.q_row).issued();
+                }
+                let mut j = 0;
+                while j < tile.blocks {
+                    let kv_row = tile.row0 + j * crate::attn_decl::BN;
+                    // K: K-major, coordinates (head_dim, row); V: MN-major, (row, head_dim).
+                    let Some(fill) = kp.acquire::<PtxSpin>() else {
+                        break;
+                    };
+                    let _ = fill.load::<PtxSpin>(map_k, 0, kv_row).issued();
+                    let Some(fill) = vp.acquire::<PtxSpin>() else {
+                        break;
+                    };
+                    let _ = fill.load::<PtxSpin>(map_v, kv_row, 0).issued();
+                    j += 1;
+                }
+                w += step;
+            }
+        }
+        return;
+    }
+    setmaxnreg_inc_232();
+    let im = wg - 1;
+    let t = tid % 128;
+    if t == 0 {
+        tensormap_acquire(map_o);
+    }
+    let rows = match S_ACC.rows(t) {
+        Some(r) => r,
+        None => trap(),
+    };
+    let mut s = Frag::zero();
+    let mut qc = qpipe.consumer(t);
+    let (mut kc, mut vc) = (kpipe.consumer(t), vpipe.consumer(t));
+    // Turns: a warpgroup issues its wgmma only on its turn (bar.sync on its barrier), then hands
+    // the turn to the other (bar.arrive on the other's). Warpgroup 1 gives warpgroup 0 the first
+    // turn; every round but warpgroup 1's very last hands the turn on (each bar.sync meets
+    // exactly one arrive of the other warpgroup). A tile's rounds: S_0, then (S_j, P·V_{j−1})
+    // for j ≥ 1, then P·V of its last block.
+    let turn = || named_bar(SCHED_BAR + im, 256);
+    let pass = |last: bool| {
+        if im == 0 || !last {
+            named_bar_arrive(SCHED_BAR + (1 - im), 256);
+        }
+    };
+    if im == 1 {
+        named_bar_arrive(SCHED_BAR, 256);
+    }
+    let mut w = ctaid();
+    while w < tiles {
+        let Tile {
+            qt, q_row, blocks, ..
+        } = Tile::of_cta::<CAUSAL>(w, seqlen);
+        let last_tile = w + step >= tiles;
+        let mut m = [f32::NEG_INFINITY; 2];
+        let mut l = [0.0f32; 2];
+        let mut o = Frag::zero();
+        let Some(q) = qc.wait::<PtxSpin>() else {
+            return;
+        };
+        let Some(k0) = kc.wait::<PtxSpin>() else {
+            return;
+        };
+        turn();
+        wgmma_fence();
+        qk::<D>(&mut s, q_addr, k_addr, im, k0.stage());
+        wgmma_commit();
+        pass(false);
+        wgmma_wait::<0>();
+        fence_frag(&mut s);
+        k0.release::<PtxSpin>();
+        let mut corr = softmax::<CAUSAL>(&mut s, &mut m, &mut l, t, 0, qt, im, scale_log2);
+        let mut pa = pack_all::<D, BAD>(&s);
+        let mut j = 1;
+        while j < blocks {
+            let Some(kj) = kc.wait::<PtxSpin>() else {
+                return;
+            };
+            turn();
+            wgmma_fence();
+            qk::<D>(&mut s, q_addr, k_addr, im, kj.stage());
+            wgmma_commit();
+            scale_rows::<D>(&mut o, corr);
+            let Some(vp) = vc.wait::<PtxSpin>() else {
+                return;
+            };
+            wgmma_fence();
+            pv_regs::<D>(&mut o, &pa, v_addr, vp.stage());
+            wgmma_commit();
+            pass(false);
+            wgmma_wait::<1>();
+            fence_frag(&mut s);
+            kj.release::<PtxSpin>();
+            corr = softmax::<CAUSAL>(&mut s, &mut m, &mut l, t, j, qt, im, scale_log2);
+            // ptxas hoists a `wgmma.wait_group` above work of its basic block that does not
+            // need it (here: the whole softmax); on both arms of a branch it stays below it.
+            wgmma_wait_after::<0>(j);
+            fence_frag(&mut o);
+            vp.release::<PtxSpin>();
+            pa = pack_all::<D, BAD>(&s);
+            j += 1;
+        }
+        // Every S of the tile is computed: the producer may load the next tile's Q.
+        q.release::<PtxSpin>();
+        turn();
+        scale_rows::<D>(&mut o, corr);
+        let Some(vp) = vc.wait::<PtxSpin>() else {
+            return;
+        };
+        wgmma_fence();
+        pv_regs::<D>(&mut o, &pa, v_addr, vp.stage());
+        wgmma_commit();
+        pass(last_tile);
+        wgmma_wait::<0>();
+        fence_frag(&mut o);
+        vp.release::<PtxSpin>();
+        finish_tile::<D>(
+            &mut o, m, l, rows, t, im, q_row, lse, base, map_o, last_tile,
+        );
+        w += step;
+    }
+}
