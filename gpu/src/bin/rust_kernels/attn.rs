@@ -116,6 +116,13 @@ fn load(path: &str) -> cuda::Res<State> {
     bytes.extend([d64s4::Decl::LAUNCH_BYTES; 2]);
     bytes.extend(&b[..4]);
     bytes.extend(b);
+    if bytes.len() != KERNELS.len() {
+        return Err(format!(
+            "{} launch sizes for {} kernels",
+            bytes.len(),
+            KERNELS.len()
+        ));
+    }
     let kernels = KERNELS
         .iter()
         .zip(bytes)
