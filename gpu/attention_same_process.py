@@ -10,7 +10,9 @@ of the primary context torch uses. For each configuration this script
   reference log-sum-exp;
 * measures the max / mean absolute error of our O and of every SDPA backend torch has here
   (cuDNN, flash, efficient via torch.nn.attention.sdpa_kernel) against it, and of our LSE;
-* times ours and each backend in alternating rounds (CUDA events, median of the rounds), with
+* times ours and each backend in alternating rounds, each timing after an untimed run of the
+  same implementation, each round starting one implementation later (CUDA events, median of the
+  rounds), with
   FLOPs = 4·b·h·s²·d (halved when causal), as FlashAttention reports;
 
 and runs the negative control (P's A registers paired wrongly) which must fail.
@@ -121,16 +123,20 @@ def run_config(ours, cfg, rounds, timing=True):
     ref, ref_lse = reference(q, k, v, causal)
     o = torch.empty_like(q)
     lse = torch.empty((b, h, s), device="cuda", dtype=torch.float32)
-    # The recorded kernel: the overlapped schedule (variant 2, attn_fwd_d{d}[_causal]_ov_rust:
-    # FlashAttention-3's intra-warpgroup overlap and ping-pong, K and V in pipelines of their
-    # own). The serial kernel is measured beside it (P packed before its P·V wgmma for d = 128,
-    # variant 6; between them for d = 64, variant 0: gpu/device-logs/2026-11-27-attention-v5);
-    # the persistent overlapped kernel and d = 64 with 4 stages with --experiments.
+    # The recorded kernel: variant 8, the host's choice by shape (rust_kernels/attn.rs,
+    # auto_variant): the overlapped schedule (variant 2, attn_fwd_d{d}[_causal]_ov_rust:
+    # FlashAttention-3's intra-warpgroup overlap, K and V in pipelines of their own), or its
+    # persistent form with a dynamic tile schedule (variant 5, attn_fwd_d64_causal_p_rust) for
+    # d = 64 under the causal mask with s <= 4096. The overlapped and the serial kernel (P packed
+    # before its P·V wgmma for d = 128, variant 6; between them for d = 64, variant 0) are
+    # measured beside it; the persistent kernel and d = 64 with 4 stages with --experiments.
     serial_var = 6 if d == 128 else 0
+    auto_p = d == 64 and causal and s <= 4096
     row = {"batch": b, "heads": h, "seqlen": s, "head_dim": d, "causal": causal,
-           "kernel": "overlapped (variant 2, attn_fwd_d%d%s_ov_rust)"
+           "kernel": ("persistent overlapped (variant 8 -> 5, attn_fwd_d%d%s_p_rust)" if auto_p
+                      else "overlapped (variant 8 -> 2, attn_fwd_d%d%s_ov_rust)")
            % (d, "_causal" if causal else "")}
-    variants = {"ours": 2, "ours_serial": serial_var}
+    variants = {"ours": 8, "ours_overlapped": 2, "ours_serial": serial_var}
     if EXPERIMENTS:
         variants.update({"ours_persistent": 5})
         if d == 64:
@@ -170,9 +176,17 @@ def run_config(ours, cfg, rounds, timing=True):
             f()
         torch.cuda.synchronize()
         iters = {n: max(3, min(50, int(40.0 / max(time_call(f, 2), 1e-3)))) for n, f in impls.items()}
-        for _ in range(rounds):
-            for n, f in impls.items():
-                ms[n].append(time_call(f, iters[n]))
+        # The GPU's clock follows its power draw: the same kernel timed right after the slowest
+        # backend ran up to 12 % faster than right after itself
+        # (gpu/device-logs/2026-11-27-attention-v11-order). So each timing follows an untimed run
+        # of the same implementation as long as the timed one (its own steady state), and each
+        # round starts one implementation later.
+        names = list(impls)
+        for r in range(rounds):
+            first = r % len(names)
+            for n in names[first:] + names[:first]:
+                time_call(impls[n], iters[n])
+                ms[n].append(time_call(impls[n], iters[n]))
         tf = {n: flops / (statistics.median(v) * 1e-3) / 1e12 for n, v in ms.items()}
         row["median_ms"] = {n: statistics.median(v) for n, v in ms.items()}
         row["median_tflops"] = tf

@@ -390,7 +390,7 @@ pub(crate) unsafe fn attn_body<
 ) {
     if OV {
         return crate::attn_ov::attn_ov_body::<D, CAUSAL, BAD, false>(
-            map_q, map_k, map_v, map_o, lse, seqlen, bh, scale_log2,
+            map_q, map_k, map_v, map_o, lse, seqlen, bh, scale_log2, 0,
         );
     }
     if bh == 0 || seqlen < BM {

@@ -72,6 +72,8 @@ pub trait AttnDecl {
     fn v(base: u32) -> TileAt<Self::V>;
     /// Consumer `im`'s O tile.
     fn o(base: u32, im: u32) -> u32;
+    /// The shared-memory word naming the tile whose Q the Q stage holds.
+    fn qtile(base: u32) -> u32;
 }
 
 /// Most O chunks / writer instructions / TMA boxes per stage [`OConsts`] holds.
@@ -189,6 +191,8 @@ macro_rules! attn_decl {
                 kempty: [Mbarrier; $stages],
                 vfull: [Mbarrier; $stages],
                 vempty: [Mbarrier; $stages],
+                /// The tile whose Q the Q stage holds (the dynamically scheduled kernel).
+                qtile: [u32; 1],
             }
 
             /// Q: one stage, loaded once per query tile, released by both consumers once their
@@ -244,6 +248,10 @@ macro_rules! attn_decl {
                 #[inline(always)]
                 fn v(base: u32) -> TileAt<V> {
                     Storage::v(base)
+                }
+                #[inline(always)]
+                fn qtile(base: u32) -> u32 {
+                    Storage::qtile_at(base, 0)
                 }
                 #[inline(always)]
                 fn o(base: u32, im: u32) -> u32 {

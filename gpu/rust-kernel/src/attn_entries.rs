@@ -187,7 +187,9 @@ macro_rules! attn_persistent_entry {
         #[doc = $doc]
         ///
         /// # Safety
-        /// As the non-persistent entries, with any grid size (`nctaid` CTAs share the tiles).
+        /// As the non-persistent entries, with any grid size (`nctaid` CTAs share the tiles);
+        /// `sched`: two `u32` in global memory, zero, not used by another launch at the same
+        /// time (the kernel leaves them zero).
         #[no_mangle]
         #[allow(clippy::too_many_arguments)]
         pub unsafe extern "ptx-kernel" fn $name(
@@ -199,9 +201,10 @@ macro_rules! attn_persistent_entry {
             seqlen: u32,
             bh: u32,
             scale_log2: f32,
+            sched: u64,
         ) {
             attn_ov_body::<$decl, $causal, false, true>(
-                map_q, map_k, map_v, map_o, lse, seqlen, bh, scale_log2,
+                map_q, map_k, map_v, map_o, lse, seqlen, bh, scale_log2, sched,
             );
         }
     };

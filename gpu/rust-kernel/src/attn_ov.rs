@@ -23,6 +23,15 @@ unsafe fn named_bar_arrive(id: u32, threads: u32) {
     core::arch::asm!("bar.arrive {0}, {1};", in(reg32) id, in(reg32) threads, options(nostack));
 }
 
+/// `atom.global.add.u32`: adds `v` to the word at `ptr`, returns the old value.
+#[inline(always)]
+unsafe fn atom_add_u32(ptr: u64, v: u32) -> u32 {
+    let r: u32;
+    core::arch::asm!("atom.global.add.u32 {0}, [{1}], {2};", out(reg32) r, in(reg64) ptr,
+        in(reg32) v, options(nostack));
+    r
+}
+
 /// `vote.sync.any.pred` over the full warp.
 #[inline(always)]
 fn vote_any(p: bool) -> bool {
@@ -58,15 +67,16 @@ pub(crate) unsafe fn attn_ov_body<
     seqlen: u32,
     bh: u32,
     scale_log2: f32,
+    sched: u64,
 ) {
     if bh == 0 || seqlen < crate::attn_decl::BM {
         return;
     }
     let base = D::aligned_base(smem_dyn());
     let (q_addr, k_addr, v_addr) = (D::q(base).addr(), D::k(base).addr(), D::v(base).addr());
-    // Tiles are numbered as the non-persistent grid's CTAs; `next` steps through them.
+    // Tiles are numbered as the non-persistent grid's CTAs.
     let tiles = seqlen / crate::attn_decl::BM * bh;
-    let step = if PERSIST { nctaid() } else { tiles };
+    let slot = D::qtile(base);
     let tid = tid();
     let wg = tid / 128;
     let qpipe = PipeAt::<D::QPipe>::new(base, 0);
@@ -87,11 +97,23 @@ pub(crate) unsafe fn attn_ov_body<
             let mut qp = qpipe.producer();
             let (mut kp, mut vp) = (kpipe.producer(), vpipe.producer());
             let mut w = ctaid();
-            while w < tiles {
-                let tile = Tile::of_cta::<CAUSAL>(w, seqlen);
-                if let Some(fill) = qp.acquire::<PtxSpin>() {
-                    let _ = fill.load::<PtxSpin>(map_q, 0, tile.q_row).issued();
+            loop {
+                let more = w < tiles;
+                let tile = Tile::of_cta::<CAUSAL>(if more { w } else { 0 }, seqlen);
+                let Some(fill) = qp.acquire::<PtxSpin>() else {
+                    break;
+                };
+                st_shared_u32(slot, if more { w } else { u32::MAX });
+                let _ = fill.load::<PtxSpin>(map_q, 0, tile.q_row).issued();
+                if !more {
+                    break;
                 }
+                // The next tile, fetched now so its latency hides under this tile's loads.
+                let next = if PERSIST {
+                    nctaid() + atom_add_u32(sched, 1)
+                } else {
+                    tiles
+                };
                 let mut j = 0;
                 while j < tile.blocks {
                     let kv_row = tile.row0 + j * crate::attn_decl::BN;
@@ -106,7 +128,15 @@ pub(crate) unsafe fn attn_ov_body<
                     let _ = fill.load::<PtxSpin>(map_v, kv_row, 0).issued();
                     j += 1;
                 }
-                w += step;
+                if !PERSIST {
+                    break;
+                }
+                w = next;
+            }
+            // Every fetch of this CTA is done: the last CTA to get here resets the schedule.
+            if PERSIST && atom_add_u32(sched + 4, 1) == nctaid() - 1 {
+                st_global_u32(sched, 0);
+                st_global_u32(sched + 4, 0);
             }
         }
         return;
@@ -126,9 +156,9 @@ pub(crate) unsafe fn attn_ov_body<
     let (mut kc, mut vc) = (kpipe.consumer(t), vpipe.consumer(t));
     // Turns: a warpgroup issues its wgmma only on its turn (bar.sync on its barrier), then hands
     // the turn to the other (bar.arrive on the other's). Warpgroup 1 gives warpgroup 0 the first
-    // turn; every round but warpgroup 1's very last hands the turn on (each bar.sync meets
-    // exactly one arrive of the other warpgroup). A tile's rounds: S_0, then (S_j, P·V_{j−1})
-    // for j ≥ 1, then P·V of its last block.
+    // turn and every round hands the turn on; warpgroup 0 takes the last one when the tiles end,
+    // so each arrive meets one bar.sync. A tile's rounds: S_0, then (S_j, P·V_{j−1}) for j ≥ 1,
+    // then P·V of its last block.
     // Head dim 64 runs without the turns (measured: 1-3 % faster; its softmax is as long as its
     // GEMMs, so the warpgroups gain nothing from alternating).
     let pp = D::HD > 64;
@@ -137,26 +167,37 @@ pub(crate) unsafe fn attn_ov_body<
             named_bar(SCHED_BAR + im, 256)
         }
     };
-    let pass = |last: bool| {
-        if pp && (im == 0 || !last) {
+    let pass = || {
+        if pp {
             named_bar_arrive(SCHED_BAR + (1 - im), 256);
         }
     };
     if pp && im == 1 {
         named_bar_arrive(SCHED_BAR, 256);
     }
-    let mut w = ctaid();
-    while w < tiles {
-        let Tile {
-            qt, q_row, blocks, ..
-        } = Tile::of_cta::<CAUSAL>(w, seqlen);
-        let last_tile = w + step >= tiles;
-        let mut m = [f32::NEG_INFINITY; 2];
-        let mut l = [0.0f32; 2];
-        let mut o = Frag::zero();
+    loop {
         let Some(q) = qc.wait::<PtxSpin>() else {
             return;
         };
+        let w = ld_shared_u32(slot);
+        if w == u32::MAX {
+            q.release::<PtxSpin>();
+            // The last tile's O stores read shared memory before the CTA ends.
+            if t == 0 {
+                bulk_wait_read::<0>();
+            }
+            // Warpgroup 1 handed the turn on after its last round: take it.
+            if pp && im == 0 {
+                turn();
+            }
+            return;
+        }
+        let Tile {
+            qt, q_row, blocks, ..
+        } = Tile::of_cta::<CAUSAL>(w, seqlen);
+        let mut m = [f32::NEG_INFINITY; 2];
+        let mut l = [0.0f32; 2];
+        let mut o = Frag::zero();
         let Some(k0) = kc.wait::<PtxSpin>() else {
             return;
         };
@@ -164,7 +205,7 @@ pub(crate) unsafe fn attn_ov_body<
         wgmma_fence();
         qk::<D>(&mut s, q_addr, k_addr, im, k0.stage());
         wgmma_commit();
-        pass(false);
+        pass();
         wgmma_wait::<0>();
         fence_frag(&mut s);
         k0.release::<PtxSpin>();
@@ -189,7 +230,7 @@ pub(crate) unsafe fn attn_ov_body<
             wgmma_fence();
             pv_regs::<D>(&mut o, &pa, v_addr, vp.stage());
             wgmma_commit();
-            pass(false);
+            pass();
             wgmma_wait::<1>();
             fence_frag(&mut s);
             kj.release::<PtxSpin>();
@@ -212,13 +253,16 @@ pub(crate) unsafe fn attn_ov_body<
         wgmma_fence();
         pv_regs::<D>(&mut o, &pa, v_addr, vp.stage());
         wgmma_commit();
-        pass(last_tile);
+        pass();
         wgmma_wait::<0>();
         fence_frag(&mut o);
         vp.release::<PtxSpin>();
-        finish_tile::<D>(
-            &mut o, m, l, rows, t, im, q_row, lse, base, map_o, last_tile,
-        );
-        w += step;
+        finish_tile::<D>(&mut o, m, l, rows, t, im, q_row, lse, base, map_o, !PERSIST);
+        if !PERSIST {
+            if pp && im == 0 {
+                turn();
+            }
+            return;
+        }
     }
 }

@@ -53,6 +53,9 @@ const KERNELS: [&str; 21] = [
 struct State {
     /// Multiprocessors (the persistent kernels' grid).
     sms: u32,
+    /// The persistent kernels' tile schedule: two `u32`, zero between launches (the kernel
+    /// resets them).
+    sched: cuda::Buf,
     _module: cuda::Module,
     kernels: Vec<cuda::Kernel>,
     /// Maps (Q, K, V, O) per (pointers, shape), in device memory.
@@ -130,6 +133,7 @@ fn load(path: &str) -> cuda::Res<State> {
         .collect::<cuda::Res<Vec<_>>>()?;
     Ok(State {
         sms: gpu.sms as u32,
+        sched: cuda::Buf::from(&[0u32; 2])?,
         _module: module,
         kernels,
         maps: HashMap::new(),
@@ -161,6 +165,21 @@ pub unsafe extern "C" fn smemdesc_attn_load(ptx: *const c_char) -> i32 {
     }
 }
 
+/// The `variant` that picks a kernel by shape ([`auto_variant`]).
+const AUTO: u32 = 8;
+
+/// The kernel for a shape: the overlapped one (2), except its persistent form (5) for head dim
+/// 64 under the causal mask with at most 32 query tiles per head, where the per-tile start and
+/// end weigh most (H200, `gpu/device-logs/2026-11-27-attention-v10-dynamic`: 1.03-1.11x the
+/// overlapped kernel there, 0.87-0.98x everywhere else).
+fn auto_variant(d: u32, causal: bool, s: u32) -> u32 {
+    if d == 64 && causal && s <= 32 * BM {
+        5
+    } else {
+        2
+    }
+}
+
 #[allow(clippy::too_many_arguments)]
 fn fwd(
     st: &mut State,
@@ -176,6 +195,11 @@ fn fwd(
     if !s.is_multiple_of(BM) {
         return Err(format!("seqlen {s} is not a multiple of {BM}"));
     }
+    let variant = if variant == AUTO {
+        auto_variant(d, causal != 0, s)
+    } else {
+        variant
+    };
     let k = if variant >= 6 {
         16 + match (d, causal != 0, variant) {
             (64, false, 6) => 0,
@@ -250,26 +274,27 @@ fn fwd(
         tiles
     };
     let scale_log2 = scale * std::f32::consts::LOG2_E;
-    st.kernels[k].launch(
-        grid,
-        THREADS,
-        &[
-            cuda::Arg::Ptr(m[0].ptr),
-            cuda::Arg::Ptr(m[1].ptr),
-            cuda::Arg::Ptr(m[2].ptr),
-            cuda::Arg::Ptr(m[3].ptr),
-            cuda::Arg::Ptr(p[4]),
-            cuda::Arg::I32(s as i32),
-            cuda::Arg::I32(bh as i32),
-            cuda::Arg::I32(scale_log2.to_bits() as i32),
-        ],
-    )
+    let mut args = vec![
+        cuda::Arg::Ptr(m[0].ptr),
+        cuda::Arg::Ptr(m[1].ptr),
+        cuda::Arg::Ptr(m[2].ptr),
+        cuda::Arg::Ptr(m[3].ptr),
+        cuda::Arg::Ptr(p[4]),
+        cuda::Arg::I32(s as i32),
+        cuda::Arg::I32(bh as i32),
+        cuda::Arg::I32(scale_log2.to_bits() as i32),
+    ];
+    if variant == 5 {
+        args.push(cuda::Arg::Ptr(st.sched.ptr));
+    }
+    st.kernels[k].launch(grid, THREADS, &args)
 }
 
 /// Launches the forward kernel (`variant` 0: serial, 2: overlapped, the recorded kernel; 1, 3:
 /// their negative controls, d = 128 non-causal only; 4: the overlapped kernel with 4 K and 4 V
-/// stages, d = 64 only; 5: the overlapped kernel, persistent, one CTA per multiprocessor; 6: the
-/// serial kernel with P packed before its P·V wgmma, 7: its negative control)
+/// stages, d = 64 only; 5: the overlapped kernel, persistent, one CTA per multiprocessor taking
+/// tiles from a dynamic schedule; 6: the serial kernel with P packed before its P·V wgmma, 7: its
+/// negative control; 8: the kernel `auto_variant` picks for the shape, the recorded one)
 /// on `[b, h, s, d]` contiguous bf16 `q`, `k`, `v` into `o` (bf16, same shape) and `lse`
 /// (`[b, h, s]` f32), softmax scale `scale`, on the legacy default stream. 0: launched.
 ///
