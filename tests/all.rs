@@ -11,6 +11,17 @@
 
 mod common;
 
+/// The `#[smem_tile]` declarations of `tests/generated/macro_cases.rs` (776 of them), declared
+/// once for the two files that check them, `macro_consts` and `tile_at`: each calls
+/// `generated_cases!` with its own `case!`. (Included by each, they were expanded, evaluated and
+/// compiled twice: the longest step of a cold `cargo test`.) Declared before its users, so that
+/// `#[macro_use]` puts `generated_cases!` in their scope. (Not formatted: its lines are the
+/// generator's, which `gen_macro_cases` compares.)
+#[macro_use]
+#[rustfmt::skip]
+#[path = "generated/macro_cases.rs"]
+mod macro_cases;
+
 mod checked_advice;
 mod epilogue_cluster;
 mod epilogue_consts;

@@ -5,8 +5,9 @@
 //! reproduce through the macro-emitted `desc()` and `offset()`.
 
 use crate::common::*;
+use crate::macro_cases::*;
 use smemdesc::core::*;
-use smemdesc::{smem_tile, SmemTile};
+use smemdesc::SmemTile;
 use std::collections::HashMap;
 
 /// What one `#[smem_tile]` struct gives: its constants (its `SmemTile` impl), inherent arrays and
@@ -113,7 +114,9 @@ macro_rules! case {
     }};
 }
 
-include!("generated/macro_cases.rs");
+fn cases() -> Vec<Case> {
+    generated_cases!(case)
+}
 
 /// Every emitted value against the core's, computed now. Returns the mismatches.
 fn compare(c: &Case) -> Vec<String> {
