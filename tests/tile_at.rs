@@ -24,7 +24,26 @@ trait Handle {
     fn tma_dst(&self, b: u32, s: u32) -> Option<u32>;
 }
 
-impl<T: SmemTile, M: PlacementModel> Handle for TileAt<T, M> {
+/// The TMA destination of a handle under model `M`: only the absolute model has one. (A trait of
+/// the model rather than a `match M::PLACEMENT`, whose dead arm a debug build still compiles for
+/// every relative handle: 776 copies of the absolute `tma_dst`.)
+trait TmaDst: PlacementModel {
+    fn tma_dst<T: SmemTile>(addr: u32, b: u32, s: u32) -> Option<u32>;
+}
+
+impl TmaDst for Absolute {
+    fn tma_dst<T: SmemTile>(addr: u32, b: u32, s: u32) -> Option<u32> {
+        Some(TileAt::<T, Absolute>::new_unvalidated(addr).tma_dst(b, s))
+    }
+}
+
+impl TmaDst for Relative {
+    fn tma_dst<T: SmemTile>(_: u32, _: u32, _: u32) -> Option<u32> {
+        None
+    }
+}
+
+impl<T: SmemTile, M: TmaDst> Handle for TileAt<T, M> {
     fn base_offset(&self) -> u8 {
         TileAt::base_offset(self)
     }
@@ -44,10 +63,7 @@ impl<T: SmemTile, M: PlacementModel> Handle for TileAt<T, M> {
         TileAt::try_address(self, mn, k, s)
     }
     fn tma_dst(&self, b: u32, s: u32) -> Option<u32> {
-        match M::PLACEMENT {
-            Placement::Absolute => Some(TileAt::<T>::new_unvalidated(self.addr()).tma_dst(b, s)),
-            Placement::Relative => None,
-        }
+        M::tma_dst::<T>(self.addr(), b, s)
     }
 }
 
