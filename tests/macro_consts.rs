@@ -53,10 +53,26 @@ fn trait_agrees<T: SmemTile>(e: &Emitted) -> bool {
         && T::ADVANCE_K == e.advance_k.as_slice()
         && T::TMA_BOX_OFFSETS == e.tma_box_offsets.as_slice()
         && T::TMA_BOX_COORDS == e.tma_box_coords.as_slice()
-        && T::desc(0, 0, 0, 0) == (e.desc_fn)(0, 0, 0, 0)
-        && T::desc(0, T::MMAS_MN - 1, T::MMAS_K - 1, T::STAGES - 1)
-            == (e.desc_fn)(0, T::MMAS_MN - 1, T::MMAS_K - 1, T::STAGES - 1)
-        && T::offset(1, 1) == (e.offset_fn)(1, 1)
+        && trait_fns_agree(
+            e,
+            T::desc,
+            T::offset,
+            [T::MMAS_MN - 1, T::MMAS_K - 1, T::STAGES - 1],
+        )
+}
+
+/// The trait's `desc` and `offset` (`desc` at the first and the last subtile of the last stage)
+/// against the inherent ones. Passed as pointers, so that each tile has one copy of each: every
+/// direct call of an `#[inline(always)]` function is a copy of its body in a debug build.
+fn trait_fns_agree(
+    e: &Emitted,
+    desc: fn(u32, u32, u32, u32) -> u64,
+    offset: fn(u32, u32) -> u32,
+    [mn, k, s]: [u32; 3],
+) -> bool {
+    desc(0, 0, 0, 0) == (e.desc_fn)(0, 0, 0, 0)
+        && desc(0, mn, k, s) == (e.desc_fn)(0, mn, k, s)
+        && offset(1, 1) == (e.offset_fn)(1, 1)
 }
 
 struct Case {
