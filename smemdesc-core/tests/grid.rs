@@ -133,31 +133,32 @@ struct BoxElement {
     k: u32,
 }
 
-/// Every element of every TMA box of every stage, row by row (spec §9).
-fn box_elements(p: &TilePlan) -> impl Iterator<Item = BoxElement> + '_ {
+/// Calls `f` on every element of every TMA box of every stage, row by row (spec §9). (Loops, not
+/// an iterator: four nested `flat_map`s were a fifth of the grid walk's time.)
+fn walk_boxes(p: &TilePlan, mut f: impl FnMut(BoxElement)) {
     let spec = p.tile.spec();
     let eb = spec.dtype.smem_bytes();
     let tma = p.tma;
-    (0..spec.stages).flat_map(move |stage| {
-        (0..tma.boxes).flat_map(move |b| {
+    for stage in 0..spec.stages {
+        for b in 0..tma.boxes {
             let (mn0, k0) = p.box_coord(b);
-            (0..tma.box_rows).flat_map(move |r| {
-                (0..tma.box_inner).map(move |e| {
+            for r in 0..tma.box_rows {
+                for e in 0..tma.box_inner {
                     let (mn, k) = match spec.major {
                         Major::K => (mn0 + r, k0 + e),
                         Major::Mn => (mn0 + e, k0 + r),
                     };
-                    BoxElement {
+                    f(BoxElement {
                         stage,
                         b,
                         lin: (r * tma.box_inner + e) * eb,
                         mn,
                         k,
-                    }
-                })
-            })
-        })
-    })
+                    });
+                }
+            }
+        }
+    }
 }
 
 /// Walks every element of every subtile of every stage through the emulator; returns elements checked.
@@ -168,11 +169,12 @@ fn check_with_emulator(p: &TilePlan, base: u32, offsets: &[u32]) -> u64 {
     let per_stage = (spec.tile_mn * spec.tile_k) as usize;
     let mut seen = vec![false; per_stage * spec.stages as usize];
     let mut checked = 0;
+    let stage_bytes = t.stage_bytes();
     let mut d = t
         .try_desc(base, 0, 0, 0)
         .expect("legal tile gives descriptors");
     walk_subtiles(t, |e| {
-        let stage_base = base + e.stage * t.stage_bytes();
+        let stage_base = base + e.stage * stage_bytes;
         if e.mn == 0 && e.k == 0 {
             // Elements come subtile by subtile: one descriptor per subtile.
             d = t
@@ -227,18 +229,19 @@ fn check_tma(p: &TilePlan, base: u32, offsets: &[u32]) -> u64 {
     let sw = t.swizzle_mode().functor();
     let mut hits = vec![0u8; (spec.tile_mn * spec.tile_k) as usize];
     let mut checked = 0;
+    let stage_bytes = t.stage_bytes();
     // The box's destination, computed once per box (the elements come box by box).
     let mut cur = (u32::MAX, u32::MAX, 0u32, 0u32);
-    for BoxElement {
-        stage,
-        b,
-        lin,
-        mn,
-        k,
-    } in box_elements(p)
-    {
+    walk_boxes(p, |e| {
+        let BoxElement {
+            stage,
+            b,
+            lin,
+            mn,
+            k,
+        } = e;
         if (stage, b) != (cur.0, cur.1) {
-            let dst_stage = base + stage * t.stage_bytes();
+            let dst_stage = base + stage * stage_bytes;
             let dst = dst_stage + p.box_offset(b);
             assert_eq!(
                 dst % tma.smem_align.min(128),
@@ -258,7 +261,7 @@ fn check_tma(p: &TilePlan, base: u32, offsets: &[u32]) -> u64 {
             hits[(mn * spec.tile_k + k) as usize] += 1;
         }
         checked += 1;
-    }
+    });
     assert!(
         hits.iter().all(|&h| h == 1),
         "boxes must cover each element exactly once"
@@ -676,19 +679,19 @@ fn check_placed<M: PlacementModel>(p: &TilePlan, at: u32) -> u64 {
 fn check_tma_absolute(p: &TilePlan, at: u32) {
     let t = &p.tile;
     let placed = t.place::<Absolute>(at).unwrap();
-    for BoxElement {
-        stage,
-        b,
-        lin,
-        mn,
-        k,
-    } in box_elements(p)
-    {
+    walk_boxes(p, |e| {
+        let BoxElement {
+            stage,
+            b,
+            lin,
+            mn,
+            k,
+        } = e;
         let dst = placed.tma_dst(&p.tma, b, stage);
         assert_eq!(dst % 128, 0, "TMA destination must be 128 B aligned");
         let written = emulate_store(Placement::Absolute, t.swizzle_mode(), dst, lin);
         assert_eq!(written, placed.address(mn, k, stage), "{p:?} box {b}");
-    }
+    });
 }
 
 #[test]
