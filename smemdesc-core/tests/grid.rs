@@ -283,7 +283,7 @@ fn check_shard(shard: usize) -> u64 {
                     continue;
                 }
                 // A base at 0x400 plus a few extra repeats (unaligned placements: see
-                // `unaligned_placements_follow_the_measured_base_offset_rules`).
+                // `unaligned_placements_follow_the_measured_base_offset_rules_*`).
                 let base = 0x400 + p.tile.align() * (accepted as u32 % 3);
                 // The layout algebra's byte offset of every element of a stage, evaluated once:
                 // both walks compare with it.
@@ -619,11 +619,24 @@ fn measured_base_offsets(swizzle: SwizzleMode, p: u32, placement: Placement) -> 
         .collect()
 }
 
+/// The layout algebra's byte offset of every element of a stage (`t.layout().eval(mn, k)` times
+/// the element size), at `mn * tile_k + k`: evaluated once per configuration for its 7 placements,
+/// 2 models and 2 (or 18) reads.
+fn element_offsets(t: &TileLayout) -> Vec<u32> {
+    let spec = t.spec();
+    let (eb, layout) = (spec.dtype.smem_bytes(), t.layout());
+    (0..spec.tile_mn)
+        .flat_map(|mn| (0..spec.tile_k).map(move |k| layout.eval(mn, k) * eb))
+        .collect()
+}
+
 /// For a tile written under `written` at `at`, whether reading every element of every subtile of
-/// every stage with base_offset `bo` through the emulator lands on the written bytes.
-fn reads_correctly(t: &TileLayout, at: u32, written: Placement, bo: u8) -> bool {
+/// every stage with base_offset `bo` through the emulator lands on the written bytes. `offsets`:
+/// [`element_offsets`].
+fn reads_correctly(t: &TileLayout, offsets: &[u32], at: u32, written: Placement, bo: u8) -> bool {
     let spec = t.spec();
     let eb = spec.dtype.smem_bytes();
+    let stage_bytes = t.stage_bytes();
     let mut d = t.try_desc(at, 0, 0, 0).unwrap();
     walk_subtiles(t, |e| {
         if e.mn == 0 && e.k == 0 {
@@ -632,18 +645,20 @@ fn reads_correctly(t: &TileLayout, at: u32, written: Placement, bo: u8) -> bool 
                 .unwrap()
                 .with_base_offset(bo);
         }
-        let off = t.layout().eval(e.gm, e.gk) * eb;
-        let start = at + e.stage * t.stage_bytes();
+        let off = offsets[(e.gm * spec.tile_k + e.gk) as usize];
+        let start = at + e.stage * stage_bytes;
         let want = emulate_store(written, t.swizzle_mode(), start, off);
         emulate_address(d, spec.major, eb, e.mn, e.k).unwrap() == want
     })
 }
 
-/// Checks one model's placed tile: every descriptor and element address.
-fn check_placed<M: PlacementModel>(p: &TilePlan, at: u32) -> u64 {
+/// Checks one model's placed tile: every descriptor and element address. `offsets`:
+/// [`element_offsets`].
+fn check_placed<M: PlacementModel>(p: &TilePlan, offsets: &[u32], at: u32) -> u64 {
     let t = &p.tile;
     let spec = t.spec();
     let eb = spec.dtype.smem_bytes();
+    let stage_bytes = t.stage_bytes();
     let placed = t
         .place::<M>(at)
         .expect("128-B aligned placement is legal on sm90");
@@ -654,8 +669,8 @@ fn check_placed<M: PlacementModel>(p: &TilePlan, at: u32) -> u64 {
             d = placed.try_desc(e.i, e.j, e.stage).unwrap();
             assert_eq!(d.raw(), placed.desc(e.i, e.j, e.stage));
         }
-        let off = t.layout().eval(e.gm, e.gk) * eb;
-        let start = at + e.stage * t.stage_bytes();
+        let off = offsets[(e.gm * spec.tile_k + e.gk) as usize];
+        let start = at + e.stage * stage_bytes;
         let stored = emulate_store(M::PLACEMENT, t.swizzle_mode(), start, off);
         assert_eq!(
             placed.address(e.gm, e.gk, e.stage),
@@ -694,37 +709,60 @@ fn check_tma_absolute(p: &TilePlan, at: u32) {
     });
 }
 
-#[test]
-fn unaligned_placements_follow_the_measured_base_offset_rules() {
+/// The sm90 swizzled configurations the unaligned walks visit (every 13th declaration of the
+/// grid), with their grid index.
+fn unaligned_configs() -> Vec<(usize, TilePlan)> {
+    grid()
+        .iter()
+        .enumerate()
+        .filter_map(|(n, d)| {
+            let p = d.build().ok()?;
+            let visited =
+                d.arch == Arch::Sm90 && p.tile.swizzle_mode().is_swizzled() && n % 13 == 0;
+            visited.then_some((n, p))
+        })
+        .collect()
+}
+
+/// The unaligned walk is split into shards (configuration `i` of [`unaligned_configs`] in shard
+/// `i % UNALIGNED_SHARDS`) so that `cargo test` runs it on every core, beside the grid's shards.
+const UNALIGNED_SHARDS: usize = 4;
+
+/// Walks the unaligned placements of shard `shard`'s configurations.
+fn check_unaligned_shard(shard: usize) {
     let base = 0x8000; // 1024-aligned
-    let (mut configs, mut elements, mut sweeps) = (0u32, 0u64, 0u32);
-    for (n, d) in grid().iter().enumerate() {
-        let Ok(p) = d.build() else { continue };
-        let t = &p.tile;
-        let sw = t.swizzle_mode();
-        if d.arch != Arch::Sm90 || !sw.is_swizzled() || n % 13 != 0 {
+    let configs = unaligned_configs();
+    let (mut walked, mut elements, mut sweeps) = (0u32, 0u64, 0u32);
+    for (i, (n, p)) in configs.iter().enumerate() {
+        if i % UNALIGNED_SHARDS != shard {
             continue;
         }
-        configs += 1;
+        walked += 1;
+        let t = &p.tile;
+        let sw = t.swizzle_mode();
+        let offsets = element_offsets(t);
         for pp in (0x80..=0x380).step_by(0x80) {
             let at = base + pp;
-            elements += check_placed::<Absolute>(&p, at);
-            elements += check_placed::<Relative>(&p, at);
-            check_tma_absolute(&p, at);
+            elements += check_placed::<Absolute>(p, &offsets, at);
+            elements += check_placed::<Relative>(p, &offsets, at);
+            check_tma_absolute(p, at);
             // The other model's base_offset reads garbage unless P is a multiple of the repeat.
             let off_repeat = pp % sw.atom_bytes() != 0;
             let rel_bo = t.place::<Relative>(at).unwrap().base_offset();
             assert_eq!(
-                reads_correctly(t, at, Placement::Absolute, rel_bo),
+                reads_correctly(t, &offsets, at, Placement::Absolute, rel_bo),
                 !off_repeat
             );
-            assert_eq!(reads_correctly(t, at, Placement::Relative, 0), !off_repeat);
+            assert_eq!(
+                reads_correctly(t, &offsets, at, Placement::Relative, 0),
+                !off_repeat
+            );
             // The full §7 table: which base_offsets read each writer's bytes.
             if n % 4 == 0 {
                 sweeps += 1;
                 for written in [Placement::Absolute, Placement::Relative] {
                     let ok: Vec<u8> = (0u8..8)
-                        .filter(|&bo| reads_correctly(t, at, written, bo))
+                        .filter(|&bo| reads_correctly(t, &offsets, at, written, bo))
                         .collect();
                     assert_eq!(
                         ok,
@@ -740,7 +778,42 @@ fn unaligned_placements_follow_the_measured_base_offset_rules() {
             Err(Error::UnalignedBase { align: 128, .. })
         ));
     }
-    // sm100 was not measured: both models stay on the pattern's repeat.
+    println!(
+        "unaligned shard {shard}/{UNALIGNED_SHARDS}: {walked} of {} sm90 configurations x 7 placements x 2 models, {elements} elements, {sweeps} base_offset sweeps",
+        configs.len()
+    );
+    assert!(
+        configs.len() >= 150,
+        "too few configurations: {}",
+        configs.len()
+    );
+    assert!(walked > 0, "unaligned shard {shard} walked nothing");
+}
+
+#[test]
+fn unaligned_placements_follow_the_measured_base_offset_rules_0() {
+    check_unaligned_shard(0);
+}
+
+#[test]
+fn unaligned_placements_follow_the_measured_base_offset_rules_1() {
+    check_unaligned_shard(1);
+}
+
+#[test]
+fn unaligned_placements_follow_the_measured_base_offset_rules_2() {
+    check_unaligned_shard(2);
+}
+
+#[test]
+fn unaligned_placements_follow_the_measured_base_offset_rules_3() {
+    check_unaligned_shard(3);
+}
+
+/// sm100 was not measured: both models stay on the pattern's repeat.
+#[test]
+fn unaligned_placements_are_refused_on_sm100() {
+    let base = 0x8000; // 1024-aligned
     for d in grid().iter().filter(|d| d.arch == Arch::Sm100) {
         let Ok(p) = d.build() else { continue };
         let t = &p.tile;
@@ -751,6 +824,4 @@ fn unaligned_placements_follow_the_measured_base_offset_rules() {
             assert!(t.place::<Absolute>(base + t.align()).is_ok());
         }
     }
-    println!("unaligned: {configs} sm90 configurations x 7 placements x 2 models, {elements} elements, {sweeps} base_offset sweeps");
-    assert!(configs >= 150, "too few configurations: {configs}");
 }
