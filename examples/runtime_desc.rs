@@ -33,14 +33,14 @@ pub struct Storage {
 const LAYOUT_A: TileLayout = TileA::PLAN.tile;
 
 /// Unchecked form with every argument at run time: shifts, adds, masks.
-#[no_mangle]
+#[unsafe(no_mangle)]
 #[inline(never)]
 pub fn desc_rt_unchecked(base: u32, mn: u32, k: u32, stage: u32) -> u64 {
     TileA::desc_wrapping(base, mn, k, stage)
 }
 
 /// Checked form with every argument at run time: compares and a `Result`, no panic path.
-#[no_mangle]
+#[unsafe(no_mangle)]
 #[inline(never)]
 pub fn desc_rt_checked(base: u32, mn: u32, k: u32, stage: u32) -> u64 {
     match TileA::try_desc(base, mn, k, stage) {
@@ -51,7 +51,7 @@ pub fn desc_rt_checked(base: u32, mn: u32, k: u32, stage: u32) -> u64 {
 
 /// Asserting form with run-time indices that are in range by construction (a loop's `% STAGES`),
 /// at a constant aligned base: the checks fold away, so no panic path remains.
-#[no_mangle]
+#[unsafe(no_mangle)]
 #[inline(never)]
 pub fn desc_rt_in_range(mn: u32, k: u32, stage: u32) -> u64 {
     TileA::desc(
@@ -63,7 +63,7 @@ pub fn desc_rt_in_range(mn: u32, k: u32, stage: u32) -> u64 {
 }
 
 /// A descriptor loop: one descriptor per stage, then constant steps from the advance table.
-#[no_mangle]
+#[unsafe(no_mangle)]
 #[inline(never)]
 pub fn desc_rt_loop(base: u32, stage: u32, out: &mut [u64; 4]) {
     let d0 = TileA::desc_wrapping(base, 0, 0, stage);
@@ -73,7 +73,7 @@ pub fn desc_rt_loop(base: u32, stage: u32, out: &mut [u64; 4]) {
 }
 
 /// Element offsets through the trait, at run time.
-#[no_mangle]
+#[unsafe(no_mangle)]
 #[inline(never)]
 pub fn offset_rt(mn: u32, k: u32) -> u32 {
     <TileA as SmemTile>::offset_wrapping(mn, k)
@@ -81,21 +81,21 @@ pub fn offset_rt(mn: u32, k: u32) -> u32 {
 
 /// Asserting form, every index unmasked: compares, the descriptor, and one call on the failing
 /// path (the panic naming the argument).
-#[no_mangle]
+#[unsafe(no_mangle)]
 #[inline(never)]
 pub fn desc_rt_asserting(base: u32, mn: u32, k: u32, stage: u32) -> u64 {
     TileA::desc(base, mn, k, stage)
 }
 
 /// The wrapping (unchecked) form through the trait, unmasked.
-#[no_mangle]
+#[unsafe(no_mangle)]
 #[inline(never)]
 pub fn desc_rt_trait(base: u32, mn: u32, k: u32, stage: u32) -> u64 {
     <TileA as SmemTile>::desc_wrapping(base, mn, k, stage)
 }
 
 /// The checked form of the core's `TileLayout`, unmasked.
-#[no_mangle]
+#[unsafe(no_mangle)]
 #[inline(never)]
 pub fn desc_rt_core_checked(base: u32, mn: u32, k: u32, stage: u32) -> u64 {
     match LAYOUT_A.try_desc(base, mn, k, stage) {
@@ -105,35 +105,35 @@ pub fn desc_rt_core_checked(base: u32, mn: u32, k: u32, stage: u32) -> u64 {
 }
 
 /// The wrapping (unchecked) form of the core's `TileLayout`, unmasked.
-#[no_mangle]
+#[unsafe(no_mangle)]
 #[inline(never)]
 pub fn desc_rt_core(base: u32, mn: u32, k: u32, stage: u32) -> u64 {
     LAYOUT_A.desc_wrapping(base, mn, k, stage)
 }
 
 /// A storage member's wrapping descriptor (`Storage::a(base)`: a `TileAt<TileA>`), unmasked.
-#[no_mangle]
+#[unsafe(no_mangle)]
 #[inline(never)]
 pub fn desc_rt_placed(base: u32, mn: u32, k: u32, stage: u32) -> u64 {
     Storage::a(base).desc_wrapping(mn, k, stage)
 }
 
 /// Radices 3 and 6: the reductions are multiply-high sequences, still no table.
-#[no_mangle]
+#[unsafe(no_mangle)]
 #[inline(never)]
 pub fn desc_rt_mixed_radix(base: u32, mn: u32, k: u32, stage: u32) -> u64 {
     TileB3::desc_wrapping(base, mn, k, stage)
 }
 
 /// Checked element offset, unmasked.
-#[no_mangle]
+#[unsafe(no_mangle)]
 #[inline(never)]
 pub fn offset_rt_checked(mn: u32, k: u32) -> u32 {
     TileA::try_offset(mn, k).unwrap_or(u32::MAX)
 }
 
 /// Unchecked element offset of the core's `TileLayout`.
-#[no_mangle]
+#[unsafe(no_mangle)]
 #[inline(never)]
 pub fn offset_rt_core(mn: u32, k: u32) -> u32 {
     LAYOUT_A.offset_wrapping(mn, k)
