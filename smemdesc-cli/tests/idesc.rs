@@ -1,7 +1,8 @@
 //! `smemdesc idesc --json` against every row of the CuTe idesc golden files (one process per row,
-//! with exactly the documented flags), and `smemdesc decode --idesc`.
+//! with exactly the documented flags, the rows spread over the cores), and
+//! `smemdesc decode --idesc`.
 
-use crate::common::{read_tsv, run};
+use crate::common::{for_each_parallel, read_tsv, run};
 use std::collections::HashMap;
 use std::time::Instant;
 
@@ -49,7 +50,7 @@ fn every_dense_golden_row_through_the_cli() {
     let rows = read_tsv("idesc.tsv");
     assert_eq!(rows.len(), 1979);
     let t = Instant::now();
-    for r in &rows {
+    for_each_parallel(&rows, |r| {
         let mut args = base_args(r, &r["c_dtype"]);
         for (flag, col) in [
             ("--negate-a", "a_neg"),
@@ -65,7 +66,7 @@ fn every_dense_golden_row_through_the_cli() {
         assert_eq!(j["c"], r["c_dtype"].as_str());
         assert_eq!(j["negate_a"], r["a_neg"] == "1");
         assert_eq!(j["saturate"], r["saturate"] == "1");
-    }
+    });
     println!("{} processes in {:?}", rows.len(), t.elapsed());
 }
 
@@ -74,14 +75,14 @@ fn every_block_scaled_golden_row_through_the_cli() {
     let rows = read_tsv("idesc_block_scaled.tsv");
     assert_eq!(rows.len(), 581);
     let t = Instant::now();
-    for r in &rows {
+    for_each_parallel(&rows, |r| {
         let mut args = base_args(r, "f32");
         args.push("--sf".to_string());
         args.push(r["sf_dtype"].clone());
         let j = idesc_json(&args);
         check(r, &j);
         assert_eq!(j["sf"], r["sf_dtype"].as_str());
-    }
+    });
     println!("{} processes in {:?}", rows.len(), t.elapsed());
 }
 
@@ -214,9 +215,10 @@ fn illegal_descriptors_name_the_flag() {
 #[test]
 fn decode_idesc_reads_golden_rows_back() {
     // Every 5th row of both files, read with its kind: the fields CuTe encoded come back.
-    let mut checked = 0;
+    let checked = std::sync::atomic::AtomicUsize::new(0);
     for (file, block_scaled) in [("idesc.tsv", false), ("idesc_block_scaled.tsv", true)] {
-        for r in read_tsv(file).iter().step_by(5) {
+        let rows: Vec<_> = read_tsv(file).into_iter().step_by(5).collect();
+        for_each_parallel(&rows, |r| {
             let (code, out, err) = run(&[
                 "decode",
                 "--idesc",
@@ -260,8 +262,8 @@ fn decode_idesc_reads_golden_rows_back() {
                 assert_eq!(j["negate_b"], r["b_neg"] == "1", "row {}", r["id"]);
                 assert_eq!(j["saturate"], r["saturate"] == "1", "row {}", r["id"]);
             }
-            checked += 1;
-        }
+            checked.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        });
     }
-    assert_eq!(checked, 396 + 117);
+    assert_eq!(checked.into_inner(), 396 + 117);
 }

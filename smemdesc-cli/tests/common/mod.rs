@@ -54,6 +54,26 @@ pub fn run(args: &[&str]) -> (i32, String, String) {
     )
 }
 
+/// Calls `f` once on every item of `items`, from as many threads as there are cores (each thread
+/// takes the next item left): for tests that run the binary once per golden row, so that their
+/// processes keep every core busy instead of one. A panic in `f` fails the test (the scope
+/// re-raises it once every thread is done).
+pub fn for_each_parallel<T: Sync>(items: &[T], f: impl Fn(&T) + Sync) {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+    std::thread::scope(|s| {
+        for _ in 0..threads {
+            s.spawn(|| {
+                while let Some(item) =
+                    items.get(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
+                {
+                    f(item);
+                }
+            });
+        }
+    });
+}
+
 /// The spec's worked example (§6): bf16 K-major SW128 128x128 MN-first, MMA M = 64, sm90.
 pub const WORKED_EXAMPLE: &[&str] = &[
     "--arch",
