@@ -6,7 +6,7 @@
 //! table entries (`advance_mn(i)`, `tma_box_offset(b)`, ...) against the core's.
 //!
 //! One walk (`walk`) reads every form through the small [`Handle`] trait, which both forms
-//! implement, into plain numbers; the two walks' numbers must be equal.
+//! implement, into plain numbers ([`Read`]); the two walks' numbers must be equal.
 
 use smemdesc::core::*;
 use smemdesc::smem::TileAt;
@@ -110,24 +110,99 @@ struct Counts {
     boxes: u32,
 }
 
+/// One number (or checked result) a walk reads, with the form and indices that gave it. The two
+/// sides' lists are compared entry by entry; a mismatch prints both entries. (Values, not
+/// formatted strings: formatting was most of this file's run time.)
+#[derive(Debug, PartialEq)]
+enum Read {
+    BaseOffset(u8),
+    StageAddr {
+        s: u32,
+        addr: u32,
+    },
+    /// `try_desc`, `desc_wrapping`, and `desc_wrapping` at the indices plus the counts.
+    Desc {
+        mn: u32,
+        k: u32,
+        s: u32,
+        checked: Result<u64, Error>,
+        wrapping: u64,
+        wrapped: u64,
+    },
+    TmaDst {
+        b: u32,
+        s: u32,
+        dst: Option<u32>,
+    },
+    TryDesc {
+        mn: u32,
+        k: u32,
+        s: u32,
+        desc: Result<u64, Error>,
+    },
+    DescAdvanced(u64),
+    TryAddress {
+        mn: u32,
+        k: u32,
+        s: u32,
+        addr: Result<u32, Error>,
+    },
+    /// `try_address` of a sampled element in the last stage.
+    Address {
+        mn: u32,
+        k: u32,
+        addr: Result<u32, Error>,
+    },
+    AdvanceMn {
+        i: u32,
+        units: u32,
+    },
+    AdvanceK {
+        i: u32,
+        units: u32,
+    },
+    Box {
+        b: u32,
+        coord: [u32; 2],
+        offset: u32,
+    },
+    /// `offset`, `offset_wrapping` at `mn + tile_mn`, and `try_offset`.
+    Offset {
+        mn: u32,
+        k: u32,
+        offset: u32,
+        wrapping: u32,
+        checked: Result<u32, Error>,
+    },
+}
+
 /// Every form at every index in range, one past each range, and wrapped indices.
-fn walk(h: &dyn Handle, c: Counts) -> Vec<String> {
-    let mut out = vec![format!("base_offset {}", h.base_offset())];
+fn walk(h: &dyn Handle, c: Counts, out: &mut Vec<Read>) {
+    out.push(Read::BaseOffset(h.base_offset()));
     let [mmas_mn, mmas_k] = c.mmas;
     for s in 0..c.stages {
-        out.push(format!("stage_addr({s}) {}", h.stage_addr(s)));
+        out.push(Read::StageAddr {
+            s,
+            addr: h.stage_addr(s),
+        });
         for mn in 0..mmas_mn {
             for k in 0..mmas_k {
-                let d = h.desc_wrapping(mn, k, s);
-                let w = h.desc_wrapping(mn + mmas_mn, k + mmas_k, s);
-                out.push(format!(
-                    "desc({mn},{k},{s}) {:?} {d:#x} {w:#x}",
-                    h.try_desc(mn, k, s)
-                ));
+                out.push(Read::Desc {
+                    mn,
+                    k,
+                    s,
+                    checked: h.try_desc(mn, k, s),
+                    wrapping: h.desc_wrapping(mn, k, s),
+                    wrapped: h.desc_wrapping(mn + mmas_mn, k + mmas_k, s),
+                });
             }
         }
         for b in 0..c.boxes {
-            out.push(format!("tma_dst({b},{s}) {:?}", h.tma_dst(b, s)));
+            out.push(Read::TmaDst {
+                b,
+                s,
+                dst: h.tma_dst(b, s),
+            });
         }
     }
     for (mn, k, s) in [
@@ -136,23 +211,19 @@ fn walk(h: &dyn Handle, c: Counts) -> Vec<String> {
         (0, 0, c.stages),
         (u32::MAX, 0, 0),
     ] {
-        out.push(format!("try_desc({mn},{k},{s}) {:?}", h.try_desc(mn, k, s)));
+        let desc = h.try_desc(mn, k, s);
+        out.push(Read::TryDesc { mn, k, s, desc });
     }
-    out.push(format!("desc_advanced(3) {:#x}", h.desc_advanced(3)));
+    out.push(Read::DescAdvanced(h.desc_advanced(3)));
     let [tile_mn, tile_k] = c.tile;
     for (mn, k, s) in [(tile_mn, 0, 0), (0, tile_k, 0), (0, 0, c.stages)] {
-        out.push(format!(
-            "try_address({mn},{k},{s}) {:?}",
-            h.try_address(mn, k, s)
-        ));
+        let addr = h.try_address(mn, k, s);
+        out.push(Read::TryAddress { mn, k, s, addr });
     }
     for (mn, k) in elements(tile_mn, tile_k) {
-        out.push(format!(
-            "address({mn},{k}) {:?}",
-            h.try_address(mn, k, c.stages - 1)
-        ));
+        let addr = h.try_address(mn, k, c.stages - 1);
+        out.push(Read::Address { mn, k, addr });
     }
-    out
 }
 
 /// Sampled element coordinates: a stride prime to the atoms' powers of two, and the last ones.
@@ -194,53 +265,75 @@ fn type_fns<T: SmemTile + 'static>() -> TypeFns {
 }
 
 /// The handle's walks and entries for the tile of `t` at the given addresses.
-fn handle_side(t: &TypeFns, addrs: &[u32], c: Counts) -> Vec<String> {
+fn handle_side(t: &TypeFns, addrs: &[u32], c: Counts) -> Vec<Read> {
     let mut out = Vec::new();
     for &a in addrs {
-        out.extend(walk(&*(t.absolute)(a), c));
-        out.extend(walk(&*(t.relative)(a), c));
+        walk(&*(t.absolute)(a), c, &mut out);
+        walk(&*(t.relative)(a), c, &mut out);
     }
-    out.extend((0..c.mmas[0]).map(|i| format!("advance_mn({i}) {}", (t.advance_mn)(i))));
-    out.extend((0..c.mmas[1]).map(|i| format!("advance_k({i}) {}", (t.advance_k)(i))));
+    out.extend((0..c.mmas[0]).map(|i| Read::AdvanceMn {
+        i,
+        units: (t.advance_mn)(i).into(),
+    }));
+    out.extend((0..c.mmas[1]).map(|i| Read::AdvanceK {
+        i,
+        units: (t.advance_k)(i).into(),
+    }));
     for b in 0..c.boxes {
-        let [mn, k] = (t.tma_box_coord)(b);
-        out.push(format!("box({b}) ({mn}, {k}) {}", (t.tma_box_offset)(b)));
+        let (coord, offset) = ((t.tma_box_coord)(b), (t.tma_box_offset)(b));
+        out.push(Read::Box { b, coord, offset });
     }
     let [tile_mn, tile_k] = c.tile;
     for (mn, k) in elements(tile_mn, tile_k) {
-        let (o, w) = ((t.offset)(mn, k), (t.offset_wrapping)(mn + tile_mn, k));
-        out.push(format!(
-            "offset({mn},{k}) {o} {w} {:?}",
-            (t.try_offset)(mn, k)
-        ));
+        out.push(Read::Offset {
+            mn,
+            k,
+            offset: (t.offset)(mn, k),
+            wrapping: (t.offset_wrapping)(mn + tile_mn, k),
+            checked: (t.try_offset)(mn, k),
+        });
     }
     out
 }
 
 /// The same from the core's plan built now (not generic).
-fn reference_side(plan: &TilePlan, addrs: &[u32], c: Counts) -> Vec<String> {
+fn reference_side(plan: &TilePlan, addrs: &[u32], c: Counts) -> Vec<Read> {
     let (tile, tma) = (plan.tile, plan.tma);
     let mut out = Vec::new();
     for &a in addrs {
         let abs = Value(PlacedTile::<Absolute>::new_unvalidated(tile, a), tma);
         let rel = Value(PlacedTile::<Relative>::new_unvalidated(tile, a), tma);
-        out.extend(walk(&abs, c));
-        out.extend(walk(&rel, c));
+        walk(&abs, c, &mut out);
+        walk(&rel, c, &mut out);
     }
-    out.extend((0..c.mmas[0]).map(|i| format!("advance_mn({i}) {}", tile.advance_mn(i))));
-    out.extend((0..c.mmas[1]).map(|i| format!("advance_k({i}) {}", tile.advance_k(i))));
+    out.extend((0..c.mmas[0]).map(|i| Read::AdvanceMn {
+        i,
+        units: tile.advance_mn(i),
+    }));
+    out.extend((0..c.mmas[1]).map(|i| Read::AdvanceK {
+        i,
+        units: tile.advance_k(i),
+    }));
     for b in 0..c.boxes {
         let (mn, k) = tma.box_coord(b);
-        out.push(format!("box({b}) ({mn}, {k}) {}", tma.box_offset(&tile, b)));
+        let offset = tma.box_offset(&tile, b);
+        out.push(Read::Box {
+            b,
+            coord: [mn, k],
+            offset,
+        });
     }
     let access = tile.access();
     let [tile_mn, tile_k] = c.tile;
     for (mn, k) in elements(tile_mn, tile_k) {
-        let o = access.offset(mn, k);
-        out.push(format!(
-            "offset({mn},{k}) {o} {o} {:?}",
-            access.try_offset(mn, k)
-        ));
+        let offset = access.offset(mn, k);
+        out.push(Read::Offset {
+            mn,
+            k,
+            offset,
+            wrapping: offset,
+            checked: access.try_offset(mn, k),
+        });
     }
     out
 }
@@ -277,7 +370,7 @@ fn check_with(name: &str, decl: TileDecl, t: &TypeFns) -> Vec<String> {
     got.iter()
         .zip(&want)
         .filter(|(g, w)| g != w)
-        .map(|(g, w)| format!("{name}: TileAt `{g}`, reference `{w}`"))
+        .map(|(g, w)| format!("{name}: TileAt `{g:?}`, reference `{w:?}`"))
         .collect()
 }
 
