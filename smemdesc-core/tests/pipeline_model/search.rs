@@ -18,25 +18,42 @@ pub(crate) struct Outcome {
 }
 
 /// The visited states: fixed-width byte strings in one arena, and an open-addressing table of
-/// their indices.
+/// their indices, each with the top 32 bits of its state's hash (the slot is the top bits of
+/// those): a probe compares a state's bytes only when the hash bits match, and growing the table
+/// reads no state.
 struct Seen {
     width: usize,
     arena: Vec<u8>,
-    table: Vec<u32>,
+    /// `hash32 << 32 | index`, or [`EMPTY`].
+    table: Vec<u64>,
     bits: u32,
     count: usize,
 }
 
-const EMPTY: u32 = u32::MAX;
+const EMPTY: u64 = u64::MAX;
 
-fn hash(s: &[u8]) -> u64 {
-    let mut h = 0u64;
-    for c in s.chunks(8) {
+/// The top 32 bits of a 64-bit hash of `s`: four independent multiply-rotate lanes over 8-byte
+/// words (one lane was a chain of dependent multiplies), folded together.
+fn hash32(s: &[u8]) -> u32 {
+    const K: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+    let mut h = [0u64, 1, 2, 3];
+    let mut words = s.chunks(8).map(|c| {
         let mut w = [0u8; 8];
         w[..c.len()].copy_from_slice(c);
-        h = (h.rotate_left(5) ^ u64::from_le_bytes(w)).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+        u64::from_le_bytes(w)
+    });
+    'lanes: loop {
+        for lane in &mut h {
+            let Some(w) = words.next() else {
+                break 'lanes;
+            };
+            *lane = (lane.rotate_left(5) ^ w).wrapping_mul(K);
+        }
     }
-    h
+    let h = h.iter().fold(s.len() as u64, |acc, &l| {
+        (acc.rotate_left(23) ^ l).wrapping_mul(K)
+    });
+    (h >> 32) as u32
 }
 
 impl Seen {
@@ -54,33 +71,35 @@ impl Seen {
         &self.arena[i * self.width..(i + 1) * self.width]
     }
 
-    fn slot(&self, s: &[u8]) -> usize {
-        (hash(s) >> (64 - self.bits)) as usize
+    fn slot(&self, hash: u32) -> usize {
+        (hash >> (32 - self.bits)) as usize
     }
 
     /// Adds `s`; false if it was there.
     fn insert(&mut self, s: &[u8]) -> bool {
         if 2 * (self.count + 1) > self.table.len() {
+            assert!(self.bits < 32, "more states than a 32-bit hash can spread");
             self.bits += 1;
-            self.table = vec![EMPTY; 1 << self.bits];
-            for i in 0..self.count {
-                let mut at = self.slot(self.get(i));
+            let old = std::mem::replace(&mut self.table, vec![EMPTY; 1 << self.bits]);
+            for e in old.into_iter().filter(|&e| e != EMPTY) {
+                let mut at = self.slot((e >> 32) as u32);
                 while self.table[at] != EMPTY {
                     at = (at + 1) & (self.table.len() - 1);
                 }
-                self.table[at] = i as u32;
+                self.table[at] = e;
             }
         }
-        let mut at = self.slot(s);
+        let hash = hash32(s);
+        let mut at = self.slot(hash);
         loop {
             let e = self.table[at];
             if e == EMPTY {
-                self.table[at] = self.count as u32;
+                self.table[at] = u64::from(hash) << 32 | self.count as u64;
                 self.arena.extend_from_slice(s);
                 self.count += 1;
                 return true;
             }
-            if self.get(e as usize) == s {
+            if (e >> 32) as u32 == hash && self.get(e as u32 as usize) == s {
                 return false;
             }
             at = (at + 1) & (self.table.len() - 1);
