@@ -286,11 +286,13 @@ fn check_shard(shard: usize) -> u64 {
                 // `unaligned_placements_follow_the_measured_base_offset_rules_*`).
                 let base = 0x400 + p.tile.align() * (accepted as u32 % 3);
                 // The layout algebra's byte offset of every element of a stage, evaluated once:
-                // both walks compare with it.
+                // both walks compare with it. (`byte_offset(mn, k)` is `access().offset(mn, k)`:
+                // the access numbers, which it recomputed for every element, taken once.)
                 let spec = p.tile.spec();
+                let access = p.tile.access();
                 let offsets: Vec<u32> = (0..spec.tile_mn)
                     .flat_map(|mn| (0..spec.tile_k).map(move |k| (mn, k)))
-                    .map(|(mn, k)| p.tile.byte_offset(mn, k))
+                    .map(|(mn, k)| access.offset(mn, k))
                     .collect();
                 elements += check_with_emulator(&p, base, &offsets);
                 tma_elements += check_tma(&p, base, &offsets);
