@@ -56,7 +56,7 @@ fn trait_agrees<T: SmemTile>(e: &Emitted) -> bool {
         && trait_fns_agree(
             e,
             T::desc,
-            T::offset,
+            crate::tile_at::trait_offset::<T>(),
             [T::MMAS_MN - 1, T::MMAS_K - 1, T::STAGES - 1],
         )
 }

@@ -250,6 +250,13 @@ struct TypeFns {
     try_offset: fn(u32, u32) -> Result<u32, Error>,
 }
 
+/// `T`'s `SmemTile::offset` as a pointer, taken here only: `macro_consts` compares this pointer's
+/// results with the inherent `offset`, so both files call one copy of its body per tile (a pointer
+/// taken in each file was a copy in each file's codegen unit).
+pub(crate) fn trait_offset<T: SmemTile>() -> fn(u32, u32) -> u32 {
+    T::offset
+}
+
 fn type_fns<T: SmemTile + 'static>() -> TypeFns {
     TypeFns {
         absolute: |a| Box::new(TileAt::<T, Absolute>::new_unvalidated(a)),
@@ -258,7 +265,7 @@ fn type_fns<T: SmemTile + 'static>() -> TypeFns {
         advance_k: T::advance_k,
         tma_box_coord: T::tma_box_coord,
         tma_box_offset: T::tma_box_offset,
-        offset: T::offset,
+        offset: trait_offset::<T>(),
         offset_wrapping: T::offset_wrapping,
         try_offset: T::try_offset,
     }
