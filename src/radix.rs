@@ -3,7 +3,7 @@
 //! up to four sub-modes of shape and stride) named by a constant expression over a generic tile
 //! type becomes its [`Radix`](crate::Radix), computed in an inline `const` block, then
 //! straight-line code on its fields: a power of two is a shift or a mask, anything else a
-//! division by a constant (which no declared tile needs: `tests/tile_at.rs` walks them all).
+//! division by a constant (which no declared tile needs: `generated/tests/cases/tile_at.rs` walks them all).
 
 /// `x`, or 1 for 0: a divisor that is never zero (a zero shape is skipped by `Mode::eval`).
 #[doc(hidden)]

@@ -3,24 +3,17 @@
 //! parallel in one process (on 2 cores: 33 CPU-seconds less to build; a warm `cargo test`
 //! 78 s -> 63 s).
 //! The files read as before; `cargo test -p smemdesc --test all FILE::` runs one file's tests.
-//! `error_trait.rs`, `gen_macro_cases.rs` and `attention_kernel_maps.rs` stay their own targets
-//! (Cargo.toml says why).
+//! `error_trait.rs` and `attention_kernel_maps.rs` stay their own targets (Cargo.toml says why).
+//! The tests over the 776 generated `#[smem_tile]` declarations are a package of their own,
+//! `generated/` (its Cargo.toml says why).
 //!
 //! Cargo.toml sets `autotests = false`, so a new file in `tests/` runs only once it is declared
 //! here (or is a `[[test]]` of its own); `every_test_file_is_declared` fails until then.
 
-mod common;
+/// The facade's directory (`tests/common` reads the golden copy below it).
+const FACADE_DIR: &str = env!("CARGO_MANIFEST_DIR");
 
-/// The `#[smem_tile]` declarations of `tests/generated/macro_cases.rs` (776 of them), declared
-/// once for the two files that check them, `macro_consts` and `tile_at`: each calls
-/// `generated_cases!` with its own `case!`. (Included by each, they were expanded, evaluated and
-/// compiled twice: the longest step of a cold `cargo test`.) Declared before its users, so that
-/// `#[macro_use]` puts `generated_cases!` in their scope. (Not formatted: its lines are the
-/// generator's, which `gen_macro_cases` compares.)
-#[macro_use]
-#[rustfmt::skip]
-#[path = "generated/macro_cases.rs"]
-mod macro_cases;
+mod common;
 
 mod checked_advice;
 mod epilogue_cluster;
@@ -33,7 +26,6 @@ mod grouped;
 mod header_fixture;
 mod idesc_robustness;
 mod kernel_access;
-mod macro_consts;
 mod mma_cluster_checks;
 mod mma_pairing;
 mod mma_pairing_sub_byte;
@@ -45,7 +37,6 @@ mod scale_tiles;
 mod spec_examples;
 mod storage;
 mod storage_members;
-mod tile_at;
 mod tma_contiguity;
 mod tma_data_type;
 mod tmem_storage;

@@ -331,7 +331,7 @@ pub(crate) fn tile_struct(
 
 /// `plan` as a `const` block of literals (`TileAccess::from_literal`, `TilePlan::from_literal`):
 /// what `smem_plan!` writes, so the const evaluator copies numbers instead of re-running the
-/// validation the macro already ran natively (`tests/macro_consts.rs` compares it with `build()`).
+/// validation the macro already ran natively (`generated/tests/cases/macro_consts.rs` compares it with `build()`).
 pub(crate) fn plan_literal(plan: &TilePlan) -> TokenStream {
     let t = &plan.tile;
     let a = t.access();

@@ -7,14 +7,15 @@ use std::path::PathBuf;
 
 /// The repository's copy of the CuTe golden vectors, `tests/data/golden/`. The tests read only this
 /// copy, so a clone with nothing beside it passes; `tests/golden.rs` checks it against
-/// `../shared/golden/` whenever that directory exists.
+/// `../shared/golden/` whenever that directory exists. (`crate::FACADE_DIR`: the facade's
+/// directory, which each test binary that includes this module names.)
 pub fn golden_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/golden")
+    PathBuf::from(crate::FACADE_DIR).join("tests/data/golden")
 }
 
 /// `../shared/golden/` beside the repository, the upstream of `tests/data/golden/`, if present.
 pub fn shared_golden_dir() -> Option<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/golden");
+    let dir = PathBuf::from(crate::FACADE_DIR).join("../shared/golden");
     dir.is_dir().then_some(dir)
 }
 

@@ -88,7 +88,7 @@ impl TilePlan {
     /// resolved order and kind, the plan's [`TileLayout::access`] (architecture, swizzle, extents,
     /// stages, layouts, base descriptor) and its [`literal_numbers`](Self::literal_numbers).
     /// Nothing is checked: the macro calls it only with the numbers of a plan the core validated,
-    /// and `tests/macro_consts.rs` compares every emitted `PLAN` with `build()`.
+    /// and `generated/tests/cases/macro_consts.rs` compares every emitted `PLAN` with `build()`.
     ///
     /// ```
     /// use smemdesc_core::*;
@@ -233,7 +233,7 @@ impl TileAccess {
 
     /// The access whose [`literal_numbers`](Self::literal_numbers) are `n` (internal to
     /// `#[smem_tile]`; not an API). Nothing is checked: the macro calls it only with the numbers
-    /// of an access the core derived, and `tests/macro_consts.rs` compares every emitted
+    /// of an access the core derived, and `generated/tests/cases/macro_consts.rs` compares every emitted
     /// `ACCESS` with `TileLayout::access`.
     ///
     /// ```

@@ -1,7 +1,7 @@
 //! The type-level handle (`TileAt<T, M>`, what `#[smem_storage]` accessors return) against the
 //! value-based form (`PlacedTile<M>` over the core's `TileDecl::build()` run here at test time,
 //! which evaluates the layout algebra through its own loops) and the core's TMA plan, for every
-//! declaration of `tests/generated/macro_cases.rs`: every subtile of every stage, the checked
+//! declaration of `cases/macro_cases.rs`: every subtile of every stage, the checked
 //! forms' errors, sampled elements, every TMA box, both placement models, and the computed
 //! table entries (`advance_mn(i)`, `tma_box_offset(b)`, ...) against the core's.
 //!

@@ -1,4 +1,4 @@
-//! The macro path equals the core path: for every declaration of `tests/generated/macro_cases.rs`
+//! The macro path equals the core path: for every declaration of `cases/macro_cases.rs`
 //! (every distinct golden tile configuration plus a grid of legal declarations), every constant
 //! and function `#[smem_tile]` emitted is compared with the core's `TileDecl::build()` run here at
 //! test time, and the golden tiles' descriptors and offsets (tests/data/golden, computed by CuTe)
