@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Build-time cost of every declaration macro, from scratch (issue 28 item 9). For each kind —
 # `#[smem_tile]`, `#[smem_epilogue_tile]`, `#[smem_fragment_tile]`, `#[smem_scale_tile]`,
-# `#[smem_storage]`, `#[smem_mma]` (a module of two tiles) and `smem_plan!` — generates a crate
+# `#[smem_storage]`, `#[smem_mma]` (a module of two tiles; `mma_tiles` is the same module without
+# the attribute, so the pairing's own cost is their difference) and `smem_plan!` — generates a crate
 # of N distinct declarations, each used once in a constant (so whatever the const evaluator does
 # for it is paid), and a baseline crate of N plain unit structs used the same way; warms the
 # dependencies; then builds each crate alone from scratch (`cargo clean -p`, CARGO_INCREMENTAL=0),
@@ -69,8 +70,10 @@ decl() {
         echo "pub struct D$i { bar: [Mbarrier; $((i + 1))], a: Shared }"
         echo "pub const U$i: u32 = D$i::LAUNCH_BYTES;"
         ;;
-    mma)
-        echo "#[smem_mma(accum = f32)]"
+    mma | mma_tiles)
+        # mma_tiles: the same module without `#[smem_mma]`, so that mma - mma_tiles is what the
+        # pairing itself costs.
+        if [ "$k" = mma ]; then echo "#[smem_mma(accum = f32)]"; fi
         echo "pub mod d$i {"
         echo "    use smemdesc::smem_tile;"
         echo "    #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = ($mn, 64), major = K, mma = m64n128k16, stages = $s)]"
@@ -78,7 +81,10 @@ decl() {
         echo "    #[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (128, 64), major = K, mma = m64n128k16, stages = $s)]"
         echo "    pub struct B;"
         echo "}"
-        echo "pub const U$i: u32 = d$i::MNEMONIC.len() as u32;"
+        # Both use the tiles alike; mma adds the pairing's constant.
+        local use="d$i::A::desc(0, 0, 0, 0) as u32 ^ d$i::B::desc(0, 0, 0, 0) as u32"
+        if [ "$k" = mma ]; then use="$use ^ d$i::MNEMONIC.len() as u32"; fi
+        echo "pub const U$i: u32 = $use;"
         ;;
     plan)
         echo "pub struct D$i;"
@@ -121,7 +127,7 @@ TOML
     } > "$dir/src/lib.rs"
 }
 
-kinds=(base tile epilogue fragment scale storage mma plan)
+kinds=(base tile epilogue fragment scale storage mma mma_tiles plan)
 for k in "${kinds[@]}"; do gen "$k"; done
 export CARGO_TARGET_DIR="$WORK/target" CARGO_INCREMENTAL=0
 for k in "${kinds[@]}"; do
@@ -144,7 +150,11 @@ best() { # $1 = kind: best wall time of RUNS from-scratch builds of the crate al
 
 base=$(best base)
 echo "baseline ($N unit structs): $base ms"
+declare -A ms
 for k in "${kinds[@]:1}"; do
     t=$(best "$k")
+    ms[$k]=$t
     echo "$k: $t ms for $N declarations, $(awk -v t="$t" -v b="$base" -v n="$N" 'BEGIN { printf "%.1f", (t - b) / n }') ms per declaration"
 done
+# A `#[smem_mma]` module is three declarations: the pairing and its two tiles.
+echo "smem_mma alone (mma - mma_tiles): $(awk -v t="${ms[mma]}" -v b="${ms[mma_tiles]}" -v n="$N" 'BEGIN { printf "%.1f", (t - b) / n }') ms per declaration"
