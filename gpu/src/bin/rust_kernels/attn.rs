@@ -24,31 +24,80 @@ use std::collections::HashMap;
 use std::ffi::{c_char, CStr};
 use std::sync::Mutex;
 
-/// Kernel names: `[d64, d128] x [non-causal, causal]`, then the negative control (d128), for the
-/// serial kernel (variant 0, control 1) and the overlapped one (variant 2, control 3).
-const KERNELS: [&str; 21] = [
-    "attn_fwd_d64_rust",
-    "attn_fwd_d64_causal_rust",
-    "attn_fwd_d128_rust",
-    "attn_fwd_d128_causal_rust",
-    "attn_fwd_d128_badpair_rust",
-    "attn_fwd_d64_ov_rust",
-    "attn_fwd_d64_causal_ov_rust",
-    "attn_fwd_d128_ov_rust",
-    "attn_fwd_d128_causal_ov_rust",
-    "attn_fwd_d128_badpair_ov_rust",
-    "attn_fwd_d64s4_rust",
-    "attn_fwd_d64s4_causal_rust",
-    "attn_fwd_d64_p_rust",
-    "attn_fwd_d64_causal_p_rust",
-    "attn_fwd_d128_p_rust",
-    "attn_fwd_d128_causal_p_rust",
-    "attn_fwd_d64_pf_rust",
-    "attn_fwd_d64_causal_pf_rust",
-    "attn_fwd_d128_pf_rust",
-    "attn_fwd_d128_causal_pf_rust",
-    "attn_fwd_d128_badpair_pf_rust",
+/// The declaration a kernel runs on: its launch bytes and its tensor maps.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+enum Decl {
+    D64,
+    /// d = 64 with 4 K and 4 V stages.
+    D64s4,
+    D128,
+}
+
+impl Decl {
+    fn launch_bytes(self) -> u32 {
+        match self {
+            Decl::D64 => d64::Decl::LAUNCH_BYTES,
+            Decl::D64s4 => d64s4::Decl::LAUNCH_BYTES,
+            Decl::D128 => d128::Decl::LAUNCH_BYTES,
+        }
+    }
+
+    fn maps(self, p: [u64; 4], rows: u64) -> cuda::Res<[cuda::Buf; 4]> {
+        match self {
+            Decl::D64 => maps::<d64::Decl>(p, rows),
+            Decl::D64s4 => maps::<d64s4::Decl>(p, rows),
+            Decl::D128 => maps::<d128::Decl>(p, rows),
+        }
+    }
+}
+
+/// A kernel of the module: which `variant` of `smemdesc_attn_fwd` launches it, for which head
+/// dim and mask, on which declaration.
+struct Entry {
+    variant: u32,
+    d: u32,
+    causal: bool,
+    name: &'static str,
+    decl: Decl,
+}
+
+const fn e(variant: u32, d: u32, causal: bool, name: &'static str, decl: Decl) -> Entry {
+    Entry {
+        variant,
+        d,
+        causal,
+        name,
+        decl,
+    }
+}
+
+/// Every kernel the host loads (variants: [`smemdesc_attn_fwd`]).
+const KERNELS: [Entry; 21] = [
+    e(0, 64, false, "attn_fwd_d64_rust", Decl::D64),
+    e(0, 64, true, "attn_fwd_d64_causal_rust", Decl::D64),
+    e(0, 128, false, "attn_fwd_d128_rust", Decl::D128),
+    e(0, 128, true, "attn_fwd_d128_causal_rust", Decl::D128),
+    e(1, 128, false, "attn_fwd_d128_badpair_rust", Decl::D128),
+    e(2, 64, false, "attn_fwd_d64_ov_rust", Decl::D64),
+    e(2, 64, true, "attn_fwd_d64_causal_ov_rust", Decl::D64),
+    e(2, 128, false, "attn_fwd_d128_ov_rust", Decl::D128),
+    e(2, 128, true, "attn_fwd_d128_causal_ov_rust", Decl::D128),
+    e(3, 128, false, "attn_fwd_d128_badpair_ov_rust", Decl::D128),
+    e(4, 64, false, "attn_fwd_d64s4_rust", Decl::D64s4),
+    e(4, 64, true, "attn_fwd_d64s4_causal_rust", Decl::D64s4),
+    e(5, 64, false, "attn_fwd_d64_p_rust", Decl::D64),
+    e(5, 64, true, "attn_fwd_d64_causal_p_rust", Decl::D64),
+    e(5, 128, false, "attn_fwd_d128_p_rust", Decl::D128),
+    e(5, 128, true, "attn_fwd_d128_causal_p_rust", Decl::D128),
+    e(6, 64, false, "attn_fwd_d64_pf_rust", Decl::D64),
+    e(6, 64, true, "attn_fwd_d64_causal_pf_rust", Decl::D64),
+    e(6, 128, false, "attn_fwd_d128_pf_rust", Decl::D128),
+    e(6, 128, true, "attn_fwd_d128_causal_pf_rust", Decl::D128),
+    e(7, 128, false, "attn_fwd_d128_badpair_pf_rust", Decl::D128),
 ];
+
+/// The variants whose kernels are persistent: one CTA per multiprocessor, a tile schedule.
+const PERSISTENT: [u32; 1] = [5];
 
 struct State {
     /// Multiprocessors (the persistent kernels' grid).
@@ -108,28 +157,9 @@ fn load(path: &str) -> cuda::Res<State> {
     let mut ptx = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
     ptx.push(0);
     let module = cuda::Module::load(&ptx)?;
-    let b = [
-        d64::Decl::LAUNCH_BYTES,
-        d64::Decl::LAUNCH_BYTES,
-        d128::Decl::LAUNCH_BYTES,
-        d128::Decl::LAUNCH_BYTES,
-        d128::Decl::LAUNCH_BYTES,
-    ];
-    let mut bytes = [b, b].concat();
-    bytes.extend([d64s4::Decl::LAUNCH_BYTES; 2]);
-    bytes.extend(&b[..4]);
-    bytes.extend(b);
-    if bytes.len() != KERNELS.len() {
-        return Err(format!(
-            "{} launch sizes for {} kernels",
-            bytes.len(),
-            KERNELS.len()
-        ));
-    }
     let kernels = KERNELS
         .iter()
-        .zip(bytes)
-        .map(|(k, b)| module.kernel(k, b))
+        .map(|k| module.kernel(k.name, k.decl.launch_bytes()))
         .collect::<cuda::Res<Vec<_>>>()?;
     Ok(State {
         sms: gpu.sms as u32,
@@ -200,79 +230,27 @@ fn fwd(
     } else {
         variant
     };
-    let k = if variant >= 6 {
-        16 + match (d, causal != 0, variant) {
-            (64, false, 6) => 0,
-            (64, true, 6) => 1,
-            (128, false, 6) => 2,
-            (128, true, 6) => 3,
-            (128, false, 7) => 4,
-            _ => {
-                return Err(format!(
-                    "no kernel for d = {d}, causal = {causal}, variant {variant}"
-                ))
-            }
-        }
-    } else if variant == 5 {
-        match (d, causal != 0) {
-            (64, false) => 12,
-            (64, true) => 13,
-            (128, false) => 14,
-            (128, true) => 15,
-            _ => return Err(format!("no persistent kernel for d = {d}")),
-        }
-    } else if variant == 4 {
-        match (d, causal != 0) {
-            (64, false) => 10,
-            (64, true) => 11,
-            _ => return Err(format!("variant 4 is d = 64 only, not {d}")),
-        }
-    } else {
-        let base = match (d, causal != 0, variant % 2) {
-            (64, false, 0) => 0,
-            (64, true, 0) => 1,
-            (128, false, 0) => 2,
-            (128, true, 0) => 3,
-            (128, false, 1) => 4,
-            _ => {
-                return Err(format!(
-                    "no kernel for d = {d}, causal = {causal}, variant {variant}"
-                ))
-            }
-        };
-        base + if variant >= 2 { 5 } else { 0 }
+    let Some(k) = KERNELS
+        .iter()
+        .position(|k| k.variant == variant && k.d == d && k.causal == (causal != 0))
+    else {
+        return Err(format!(
+            "no kernel for d = {d}, causal = {causal}, variant {variant}"
+        ));
     };
-    if variant > 7 {
-        return Err(format!("no variant {variant}"));
-    }
+    let decl = KERNELS[k].decl;
+    let persistent = PERSISTENT.contains(&variant);
     let rows = b as u64 * h as u64 * s as u64;
-    let key = [
-        p[0],
-        p[1],
-        p[2],
-        p[3],
-        rows,
-        d as u64,
-        (variant == 4) as u64,
-        0,
-    ];
+    let key = [p[0], p[1], p[2], p[3], rows, decl as u64, 0, 0];
     let m = match st.maps.entry(key) {
         std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
-        std::collections::hash_map::Entry::Vacant(e) => e.insert(if variant == 4 {
-            maps::<d64s4::Decl>([p[0], p[1], p[2], p[3]], rows)?
-        } else if d == 64 {
-            maps::<d64::Decl>([p[0], p[1], p[2], p[3]], rows)?
-        } else {
-            maps::<d128::Decl>([p[0], p[1], p[2], p[3]], rows)?
-        }),
+        std::collections::hash_map::Entry::Vacant(e) => {
+            e.insert(decl.maps([p[0], p[1], p[2], p[3]], rows)?)
+        }
     };
     let bh = b * h;
     let tiles = bh * (s / BM);
-    let grid = if variant == 5 {
-        tiles.min(st.sms)
-    } else {
-        tiles
-    };
+    let grid = if persistent { tiles.min(st.sms) } else { tiles };
     let scale_log2 = scale * std::f32::consts::LOG2_E;
     let mut args = vec![
         cuda::Arg::Ptr(m[0].ptr),
@@ -284,7 +262,7 @@ fn fwd(
         cuda::Arg::I32(bh as i32),
         cuda::Arg::I32(scale_log2.to_bits() as i32),
     ];
-    if variant == 5 {
+    if persistent {
         args.push(cuda::Arg::Ptr(st.sched.ptr));
     }
     st.kernels[k].launch(grid, THREADS, &args)
@@ -358,9 +336,9 @@ pub unsafe extern "C" fn smemdesc_attn_info(buf: *mut c_char, len: usize) -> usi
             KERNELS
                 .iter()
                 .zip(&st.kernels)
-                .map(
-                    |(n, k)| serde_json::json!({"name": n, "regs": k.regs, "local_bytes": k.local}),
-                )
+                .map(|(e, k)| {
+                    serde_json::json!({"name": e.name, "regs": k.regs, "local_bytes": k.local})
+                })
                 .collect()
         })
         .unwrap_or_default();
