@@ -47,6 +47,23 @@ fn vote_any(p: bool) -> bool {
 /// Named barriers 3 and 4: "warpgroup 0 (1) may issue its wgmma" (1 and 2 are the epilogue's).
 const SCHED_BAR: u32 = 3;
 
+/// `O += P·V` of the block whose P is packed in `pa`, issued on V stage `stage` and committed,
+/// then the turn passed on: the loop's and the tile's last `P·V` (their rescales of O differ, and
+/// the V wait stays with the caller: inside, its returned stage made the PTX differ).
+#[inline(always)]
+unsafe fn issue_pv<D: AttnDecl>(
+    o: &mut Frag,
+    pa: &[[u32; 4]; 8],
+    v_addr: u32,
+    stage: u32,
+    pass: impl Fn(),
+) {
+    wgmma_fence();
+    pv_regs::<D>(o, pa, v_addr, stage);
+    wgmma_commit();
+    pass();
+}
+
 /// The overlapped kernel's body; parameters as `attn::attn_body`. `PERSIST`: the CTAs walk the
 /// query tiles `ctaid, ctaid + nctaid, …` (any grid; one CTA per SM is the intent), the
 /// producer loading the next tile's Q as soon as both consumers computed the current tile's
@@ -227,10 +244,7 @@ pub(crate) unsafe fn attn_ov_body<
             let Some(vp) = vc.wait::<PtxSpin>() else {
                 return;
             };
-            wgmma_fence();
-            pv_regs::<D>(&mut o, &pa, v_addr, vp.stage());
-            wgmma_commit();
-            pass();
+            issue_pv::<D>(&mut o, &pa, v_addr, vp.stage(), pass);
             wgmma_wait::<1>();
             fence_frag(&mut s);
             kj.release::<PtxSpin>();
@@ -250,10 +264,7 @@ pub(crate) unsafe fn attn_ov_body<
         let Some(vp) = vc.wait::<PtxSpin>() else {
             return;
         };
-        wgmma_fence();
-        pv_regs::<D>(&mut o, &pa, v_addr, vp.stage());
-        wgmma_commit();
-        pass();
+        issue_pv::<D>(&mut o, &pa, v_addr, vp.stage(), pass);
         wgmma_wait::<0>();
         fence_frag(&mut o);
         vp.release::<PtxSpin>();
