@@ -368,6 +368,39 @@ impl Tile {
     }
 }
 
+/// The CTA's storage base (aligned as declared) and the addresses of Q, K and V there.
+#[inline(always)]
+pub(crate) fn storage<D: AttnDecl>() -> (u32, u32, u32, u32) {
+    let base = D::aligned_base(smem_dyn());
+    let (q, k, v) = (D::q(base), D::k(base), D::v(base));
+    (base, q.addr(), k.addr(), v.addr())
+}
+
+/// Producer warpgroup start: registers given up; thread 0 (`true`) acquires Q's, K's, V's maps.
+#[inline(always)]
+pub(crate) unsafe fn producer_start(tid: u32, map_q: u64, map_k: u64, map_v: u64) -> bool {
+    setmaxnreg_dec_40();
+    if tid == 0 {
+        tensormap_acquire(map_q);
+        tensormap_acquire(map_k);
+        tensormap_acquire(map_v);
+    }
+    tid == 0
+}
+
+/// Consumer warpgroup `wg`'s start: registers taken, O's tensor map acquired by its thread 0.
+/// Returns `(im, t, rows)`: the consumer, CTA thread `tid`'s index in it, its two rows (0..64).
+#[inline(always)]
+pub(crate) unsafe fn consumer_start(wg: u32, tid: u32, map_o: u64) -> (u32, u32, [u32; 2]) {
+    setmaxnreg_inc_232();
+    let (im, t) = (wg - 1, tid % 128);
+    if t == 0 {
+        tensormap_acquire(map_o);
+    }
+    let Some(rows) = S_ACC.rows(t) else { trap() };
+    (im, t, rows)
+}
+
 /// The kernel body. `params`: `seqlen` (a multiple of 128), `bh` (batch · heads),
 /// `scale_log2` (softmax scale · log2 e).
 #[inline(always)]
@@ -396,8 +429,7 @@ pub(crate) unsafe fn attn_body<
     if bh == 0 || seqlen < BM {
         return;
     }
-    let base = D::aligned_base(smem_dyn());
-    let (q_addr, k_addr, v_addr) = (D::q(base).addr(), D::k(base).addr(), D::v(base).addr());
+    let (base, q_addr, k_addr, v_addr) = storage::<D>();
     let Tile {
         qt,
         row0,
@@ -414,11 +446,7 @@ pub(crate) unsafe fn attn_body<
     }
     kv.init_sync::<PtxSpin>();
     if wg == 0 {
-        setmaxnreg_dec_40();
-        if tid == 0 {
-            tensormap_acquire(map_q);
-            tensormap_acquire(map_k);
-            tensormap_acquire(map_v);
+        if producer_start(tid, map_q, map_k, map_v) {
             let mut qp = qpipe.producer();
             if let Some(fill) = qp.acquire::<PtxSpin>() {
                 let _ = fill.load::<PtxSpin>(map_q, 0, q_row).issued();
@@ -440,17 +468,7 @@ pub(crate) unsafe fn attn_body<
         }
         return;
     }
-    setmaxnreg_inc_232();
-    let im = wg - 1;
-    let t = tid % 128;
-    if t == 0 {
-        tensormap_acquire(map_o);
-    }
-    // This thread's two rows (0..64 within the warpgroup) and their S elements.
-    let rows = match S_ACC.rows(t) {
-        Some(r) => r,
-        None => trap(),
-    };
+    let (im, t, rows) = consumer_start(wg, tid, map_o);
     let mut m = [f32::NEG_INFINITY; 2];
     let mut l = [0.0f32; 2];
     let mut o = Frag::zero();

@@ -10,9 +10,10 @@
 //! row of the warp has a new maximum.
 
 use crate::attn::{
-    fence_frag, finish_tile, pack_all, pv_regs, qk, scale_rows, softmax, Frag, Tile,
+    consumer_start, fence_frag, finish_tile, pack_all, producer_start, pv_regs, qk, scale_rows,
+    softmax, storage, Frag, Tile,
 };
-use crate::attn_decl::{AttnDecl, S_ACC};
+use crate::attn_decl::AttnDecl;
 use crate::pipe_ops::PtxSpin;
 use crate::ptx::*;
 use smemdesc::pipeline::PipeAt;
@@ -89,8 +90,7 @@ pub(crate) unsafe fn attn_ov_body<
     if bh == 0 || seqlen < crate::attn_decl::BM {
         return;
     }
-    let base = D::aligned_base(smem_dyn());
-    let (q_addr, k_addr, v_addr) = (D::q(base).addr(), D::k(base).addr(), D::v(base).addr());
+    let (base, q_addr, k_addr, v_addr) = storage::<D>();
     // Tiles are numbered as the non-persistent grid's CTAs.
     let tiles = seqlen / crate::attn_decl::BM * bh;
     let slot = D::qtile(base);
@@ -106,11 +106,7 @@ pub(crate) unsafe fn attn_ov_body<
     }
     kpipe.init_sync::<PtxSpin>();
     if wg == 0 {
-        setmaxnreg_dec_40();
-        if tid == 0 {
-            tensormap_acquire(map_q);
-            tensormap_acquire(map_k);
-            tensormap_acquire(map_v);
+        if producer_start(tid, map_q, map_k, map_v) {
             let mut qp = qpipe.producer();
             let (mut kp, mut vp) = (kpipe.producer(), vpipe.producer());
             let mut w = ctaid();
@@ -158,16 +154,7 @@ pub(crate) unsafe fn attn_ov_body<
         }
         return;
     }
-    setmaxnreg_inc_232();
-    let im = wg - 1;
-    let t = tid % 128;
-    if t == 0 {
-        tensormap_acquire(map_o);
-    }
-    let rows = match S_ACC.rows(t) {
-        Some(r) => r,
-        None => trap(),
-    };
+    let (im, t, rows) = consumer_start(wg, tid, map_o);
     let mut s = Frag::zero();
     let mut qc = qpipe.consumer(t);
     let (mut kc, mut vc) = (kpipe.consumer(t), vpipe.consumer(t));
