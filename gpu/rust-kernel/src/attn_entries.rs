@@ -7,6 +7,18 @@ use crate::attn_decl::{d128, d64, d64s4};
 use crate::attn_ov::attn_ov_body;
 
 macro_rules! attn_entry {
+    // The persistent form of the overlapped kernel: one CTA per SM walks the query tiles, the
+    // producer running ahead into the next tile's Q, K and V while the consumers finish the
+    // current one.
+    (persistent, $name:ident, $decl:ty, $causal:literal, $doc:literal) => {
+        attn_entry!(
+            @entry $name, $doc, attn_ov_body::<$decl, $causal, false, true>,
+            /// As the non-persistent entries, with any grid size (`nctaid` CTAs share the tiles);
+            /// `sched`: two `u32` in global memory, zero, not used by another launch at the same
+            /// time (the kernel leaves them zero).
+            ; sched: u64
+        );
+    };
     ($name:ident, $decl:ty, $causal:literal, $bad:literal, $doc:literal) => {
         attn_entry!($name, $decl, $causal, $bad, false, false, $doc);
     };
@@ -14,13 +26,20 @@ macro_rules! attn_entry {
         attn_entry!($name, $decl, $causal, $bad, $ov, false, $doc);
     };
     ($name:ident, $decl:ty, $causal:literal, $bad:literal, $ov:literal, $pf:literal, $doc:literal) => {
+        attn_entry!(
+            @entry $name, $doc, attn_body::<$decl, $causal, $bad, $ov, $pf>,
+            /// `THREADS` threads, the storage's `LAUNCH_BYTES` of dynamic shared memory, a grid of
+            /// `bh · seqlen / 128` CTAs; tensor maps of Q, K, V (the tiles' boxes) and O (the
+            /// epilogue tile's) over `[bh · seqlen, head_dim]` in global memory; `lse` holds
+            /// `bh · seqlen` f32.
+        );
+    };
+    // The entry: the eight parameters every body takes, then the persistent one's `sched`.
+    (@entry $name:ident, $doc:literal, $body:expr, $(#[$safety:meta])* $(; $extra:ident: $ty:ty)?) => {
         #[doc = $doc]
         ///
         /// # Safety
-        /// `THREADS` threads, the storage's `LAUNCH_BYTES` of dynamic shared memory, a grid of
-        /// `bh · seqlen / 128` CTAs; tensor maps of Q, K, V (the tiles' boxes) and O (the
-        /// epilogue tile's) over `[bh · seqlen, head_dim]` in global memory; `lse` holds
-        /// `bh · seqlen` f32.
+        $(#[$safety])*
         #[no_mangle]
         #[allow(clippy::too_many_arguments)]
         pub unsafe extern "ptx-kernel" fn $name(
@@ -32,10 +51,9 @@ macro_rules! attn_entry {
             seqlen: u32,
             bh: u32,
             scale_log2: f32,
+            $($extra: $ty,)?
         ) {
-            attn_body::<$decl, $causal, $bad, $ov, $pf>(
-                map_q, map_k, map_v, map_o, lse, seqlen, bh, scale_log2,
-            );
+            $body(map_q, map_k, map_v, map_o, lse, seqlen, bh, scale_log2, $($extra,)?);
         }
     };
 }
@@ -179,56 +197,29 @@ attn_entry!(
     "The negative control in the P-packed-first kernel."
 );
 
-/// The persistent form of the overlapped kernel: one CTA per SM walks the query tiles, the
-/// producer running ahead into the next tile's Q, K and V while the consumers finish the
-/// current one.
-macro_rules! attn_persistent_entry {
-    ($name:ident, $decl:ty, $causal:literal, $doc:literal) => {
-        #[doc = $doc]
-        ///
-        /// # Safety
-        /// As the non-persistent entries, with any grid size (`nctaid` CTAs share the tiles);
-        /// `sched`: two `u32` in global memory, zero, not used by another launch at the same
-        /// time (the kernel leaves them zero).
-        #[no_mangle]
-        #[allow(clippy::too_many_arguments)]
-        pub unsafe extern "ptx-kernel" fn $name(
-            map_q: u64,
-            map_k: u64,
-            map_v: u64,
-            map_o: u64,
-            lse: u64,
-            seqlen: u32,
-            bh: u32,
-            scale_log2: f32,
-            sched: u64,
-        ) {
-            attn_ov_body::<$decl, $causal, false, true>(
-                map_q, map_k, map_v, map_o, lse, seqlen, bh, scale_log2, sched,
-            );
-        }
-    };
-}
-
-attn_persistent_entry!(
+attn_entry!(
+    persistent,
     attn_fwd_d64_p_rust,
     d64::Decl,
     false,
     "Head dim 64, persistent."
 );
-attn_persistent_entry!(
+attn_entry!(
+    persistent,
     attn_fwd_d64_causal_p_rust,
     d64::Decl,
     true,
     "Head dim 64, causal, persistent."
 );
-attn_persistent_entry!(
+attn_entry!(
+    persistent,
     attn_fwd_d128_p_rust,
     d128::Decl,
     false,
     "Head dim 128, persistent."
 );
-attn_persistent_entry!(
+attn_entry!(
+    persistent,
     attn_fwd_d128_causal_p_rust,
     d128::Decl,
     true,
