@@ -31,6 +31,7 @@ pub mod attn;
 #[allow(dead_code)]
 mod attn_decl;
 mod attn_entries;
+mod attn_math;
 mod attn_ov;
 mod attn_wgmma;
 pub mod check;
