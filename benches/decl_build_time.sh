@@ -28,6 +28,10 @@
 # on a machine shared with other builds; rustc alone, best of 25 interleaved: 3.46 -> 2.83 ms.
 # What is left is ~20 items per storage (a barrier array and a tile member), each a constant
 # the compiler evaluates or an accessor it checks. Over 3 ms: mma (two tiles + the pairing).
+# Later (2026-11-27 evening, 3 runs of `7 30`, idle; min-median-max): tile 2.2-2.5-2.6,
+# epilogue 1.6-1.8-1.8, fragment 2.2-2.6-3.2, scale 1.4-1.6-1.8, storage 2.7-2.9-3.1,
+# plan 0.8-0.9-1.2; the `#[smem_mma]` module 6.7-6.7-6.9 ms for its three declarations, of which
+# the attribute itself (mma - mma_tiles) 1.8-2.0-2.2.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
