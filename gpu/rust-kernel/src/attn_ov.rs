@@ -65,8 +65,9 @@ unsafe fn issue_pv<D: AttnDecl>(
     pass();
 }
 
-/// The overlapped kernel's body; parameters as `attn::attn_body`. `PERSIST`: the CTAs walk the
-/// query tiles `ctaid, ctaid + nctaid, …` (any grid; one CTA per SM is the intent), the
+/// The overlapped kernel's body; parameters as `attn::attn_body`. `PERSIST`: the CTAs take
+/// query tiles from a dynamic schedule (CTA `c` first takes tile `c`, then `nctaid` plus the
+/// next index of a fetch-and-add on `sched`; any grid, one CTA per SM is the intent), the
 /// producer loading the next tile's Q as soon as both consumers computed the current tile's
 /// last `S`, and K and V as stages free up, while the consumers finish the current tile.
 #[inline(always)]
