@@ -48,20 +48,10 @@ fn every_test_file_is_declared() {
     let root = include_str!("all.rs");
     let manifest_dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let manifest = std::fs::read_to_string(manifest_dir.join("Cargo.toml")).expect("Cargo.toml");
-    let dir = manifest_dir.join("tests");
-    let mut files = 0;
-    for entry in std::fs::read_dir(&dir).expect("tests/") {
-        let path = entry.expect("tests/ entry").path();
-        let (Some(stem), Some("rs")) = (
-            path.file_stem().and_then(|s| s.to_str()),
-            path.extension().and_then(|s| s.to_str()),
-        ) else {
-            continue;
-        };
+    for stem in common::rust_file_stems(&manifest_dir.join("tests")) {
         if stem == "all" {
             continue;
         }
-        files += 1;
         let module = format!("mod {stem};");
         let target = format!("path = \"tests/{stem}.rs\"");
         assert!(
@@ -70,5 +60,4 @@ fn every_test_file_is_declared() {
              its tests would not run"
         );
     }
-    assert!(files > 0, "no test files in {}", dir.display());
 }

@@ -32,21 +32,17 @@ mod tile_at;
 fn every_case_file_is_declared() {
     let root = include_str!("all.rs");
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cases");
-    let mut files = 0;
-    for entry in std::fs::read_dir(&dir).expect("tests/cases/") {
-        let name = entry.expect("tests/cases/ entry").file_name();
-        let name = name.to_str().expect("a UTF-8 file name");
-        if name.ends_with(".rs") {
-            files += 1;
-            let path = format!("#[path = \"cases/{name}\"]");
-            assert!(
-                root.contains(&path),
-                "tests/cases/{name} is not a module of tests/all.rs"
-            );
-        }
+    let stems = common::rust_file_stems(&dir);
+    for stem in &stems {
+        let path = format!("#[path = \"cases/{stem}.rs\"]");
+        assert!(
+            root.contains(&path),
+            "tests/cases/{stem}.rs is not a module of tests/all.rs"
+        );
     }
     assert_eq!(
-        files, 3,
+        stems,
+        ["macro_cases", "macro_consts", "tile_at"],
         "tests/cases/ holds the declarations and the two files that check them"
     );
 }

@@ -19,6 +19,25 @@ pub fn shared_golden_dir() -> Option<PathBuf> {
     dir.is_dir().then_some(dir)
 }
 
+/// The stems of the `*.rs` files directly in `dir`, sorted (for the guards that every test file
+/// is declared: a file that is not would silently not run).
+pub fn rust_file_stems(dir: &std::path::Path) -> Vec<String> {
+    let mut stems: Vec<String> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.expect("a directory entry").path())
+        .filter(|p| p.extension().and_then(|x| x.to_str()) == Some("rs"))
+        .map(|p| {
+            p.file_stem()
+                .and_then(|x| x.to_str())
+                .expect("a UTF-8 name")
+                .to_owned()
+        })
+        .collect();
+    stems.sort();
+    assert!(!stems.is_empty(), "no .rs files in {}", dir.display());
+    stems
+}
+
 /// One `.tsv` as header-keyed rows. Panics (test failure) when missing or empty.
 pub fn read_tsv(name: &str) -> Vec<HashMap<String, String>> {
     let path = golden_dir().join(name);
