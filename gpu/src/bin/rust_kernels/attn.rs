@@ -107,8 +107,8 @@ struct State {
     sched: cuda::Buf,
     _module: cuda::Module,
     kernels: Vec<cuda::Kernel>,
-    /// Maps (Q, K, V, O) per (pointers, shape), in device memory.
-    maps: HashMap<[u64; 8], [cuda::Buf; 4]>,
+    /// Maps (Q, K, V, O) per (Q, K, V, O pointers, rows, declaration), in device memory.
+    maps: HashMap<([u64; 4], u64, Decl), [cuda::Buf; 4]>,
     last_error: String,
 }
 
@@ -241,12 +241,10 @@ fn fwd(
     let decl = KERNELS[k].decl;
     let persistent = PERSISTENT.contains(&variant);
     let rows = b as u64 * h as u64 * s as u64;
-    let key = [p[0], p[1], p[2], p[3], rows, decl as u64, 0, 0];
-    let m = match st.maps.entry(key) {
+    let ptrs = [p[0], p[1], p[2], p[3]];
+    let m = match st.maps.entry((ptrs, rows, decl)) {
         std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
-        std::collections::hash_map::Entry::Vacant(e) => {
-            e.insert(decl.maps([p[0], p[1], p[2], p[3]], rows)?)
-        }
+        std::collections::hash_map::Entry::Vacant(e) => e.insert(decl.maps(ptrs, rows)?),
     };
     let bh = b * h;
     let tiles = bh * (s / BM);
