@@ -13,8 +13,14 @@ struct Dec;
 struct Or;
 
 fn main() {
-    assert_eq!(Add::EPILOGUE.spec().reader, EpiReader::TmaReduce(ReduceOp::Add));
-    assert_eq!(Max::EPILOGUE.spec().reader, EpiReader::TmaReduce(ReduceOp::Max));
+    assert_eq!(
+        Add::EPILOGUE.spec().reader,
+        EpiReader::TmaReduce(ReduceOp::Add)
+    );
+    assert_eq!(
+        Max::EPILOGUE.spec().reader,
+        EpiReader::TmaReduce(ReduceOp::Max)
+    );
     assert_eq!(Dec::EPILOGUE.spec().dtype, CType::U32);
     assert_eq!(Or::EPILOGUE.spec().dtype, CType::U64);
     assert_eq!(Or::STAGE_BYTES, 64 * 16 * 8);

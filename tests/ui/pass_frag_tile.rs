@@ -1,3 +1,10 @@
+// The checks below read constants and derived traits on purpose (that they exist and hold).
+#![allow(
+    clippy::assertions_on_constants,
+    clippy::eq_op,
+    clippy::default_constructed_unit_structs
+)]
+
 // An ldmatrix-read A tile: the macro chooses the 128B swizzle, and the offsets it emits feed
 // ldmatrix.x4 conflict-free; the cp.async writer is conflict-free too.
 #[smemdesc::smem_fragment_tile(arch = sm80, mma = m16n8k16, dtype = bf16, operand = A,
@@ -39,7 +46,10 @@ fn main() {
     assert_eq!(As::dest(1, 0), (0, 1, 0)); // second x4: fragment 1 (rows 16..31)
     assert!(As::READER_CONFLICT_FREE);
     assert_eq!(As::WRITER_ISSUES, 16);
-    assert_eq!(Bs::LDMATRIX, "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16");
+    assert_eq!(
+        Bs::LDMATRIX,
+        "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16"
+    );
     assert_eq!(Bs::WRITER_ISSUES, 0);
     assert_eq!(Ds::LDMATRIX, "stmatrix.sync.aligned.m8n8.x4.shared.b16");
     assert_eq!((Ds::ROWS, Ds::ROW_BYTES, Ds::INSTRUCTIONS), (64, 64, 8));
@@ -53,6 +63,9 @@ fn main() {
     assert_eq!(F8s, F8s);
     let _ = (C::default(), format!("{:?}", C), C::TMA_BOXES);
     use smemdesc::fragment::{ScaleType, ScaleVec};
-    assert_eq!(Nvf4::TILE.mma().scale, Some((ScaleVec::X4, ScaleType::Ue4m3)));
+    assert_eq!(
+        Nvf4::TILE.mma().scale,
+        Some((ScaleVec::X4, ScaleType::Ue4m3))
+    );
     assert_eq!((Nvf4::ROWS, Nvf4::ROW_BYTES), (64, 64));
 }

@@ -17,8 +17,18 @@ fn main() {
     // run-time values are checked at run time
     let e = m.dim(1, 0).address(0x1000).try_args().unwrap_err();
     assert_eq!(e, TensorMapError::DimOutOfRange { index: 1, dim: 0 });
-    let e = TileB::TENSOR_MAP.dim(0, 4096).dim(1, 4096).address(0).try_args().unwrap_err();
-    assert_eq!(e, TensorMapError::Unresolved { arg: TensorMapArg::GlobalStrides(0) });
+    let e = TileB::TENSOR_MAP
+        .dim(0, 4096)
+        .dim(1, 4096)
+        .address(0)
+        .try_args()
+        .unwrap_err();
+    assert_eq!(
+        e,
+        TensorMapError::Unresolved {
+            arg: TensorMapArg::GlobalStrides(0)
+        }
+    );
     let b = TileB::TENSOR_MAP
         .dim(0, 4096)
         .dim(1, 4096)

@@ -55,12 +55,25 @@ fn main() {
     let mut c = pipe.consumer(0);
     for i in 0..8u32 {
         let fill = p.acquire::<Ops>().unwrap();
-        assert_eq!(fill.load::<Ops>(0, 64 * i, 0).load::<Ops>(0, 64 * i, 0).issued(), i % 4);
+        assert_eq!(
+            fill.load::<Ops>(0, 64 * i, 0)
+                .load::<Ops>(0, 64 * i, 0)
+                .issued(),
+            i % 4
+        );
         let full = c.wait::<Ops>().unwrap();
         assert_eq!(full.stage(), i % 4);
         full.release::<Ops>();
     }
-    assert_eq!((Pipe::EXPECT_TX, Pipe::FULL_ARRIVALS, Pipe::EMPTY_ARRIVALS, Pipe::STAGES), (49152, 1, 2, 4));
+    assert_eq!(
+        (
+            Pipe::EXPECT_TX,
+            Pipe::FULL_ARRIVALS,
+            Pipe::EMPTY_ARRIVALS,
+            Pipe::STAGES
+        ),
+        (49152, 1, 2, 4)
+    );
     assert_eq!((Pipe21::EXPECT_TX, Pipe21::EMPTY_ARRIVALS), (49152, 4));
     assert_eq!(Pipe22::EMPTY_ARRIVALS, 6);
     // Rank r = i + 2j; A shared along j (ranks i, i + 2), B along i (ranks 2j, 2j + 1).

@@ -11,9 +11,15 @@ static SMEM_SFA: SfA = SfA::ZERO;
 
 fn main() {
     // ue4m3, one factor per 16 values: 16 factors per row, 4 K atoms of 512 B
-    assert_eq!((SfA::VEC, SfA::SF_K, SfA::K_BLOCKS, SfA::STAGE_BYTES), (16, 16, 4, 2048));
+    assert_eq!(
+        (SfA::VEC, SfA::SF_K, SfA::K_BLOCKS, SfA::STAGE_BYTES),
+        (16, 16, 4, 2048)
+    );
     assert_eq!((SfA::BYTES, SfA::FACTORS_PER_MMA), (4 * 2048, 4));
-    assert_eq!(SfA::COPY_INSTRUCTION, "tcgen05.cp.cta_group::1.32x128b.warpx4");
+    assert_eq!(
+        SfA::COPY_INSTRUCTION,
+        "tcgen05.cp.cta_group::1.32x128b.warpx4"
+    );
     assert_eq!(SfA::TMA_BOX_DIM, [256, 2, 1, 1]);
     assert_eq!(SfA::TMA_BOX_OFFSETS, [0, 512, 1024, 1536]);
     const D: u64 = SfA::copy_desc(0x400, 0, 1, 2);

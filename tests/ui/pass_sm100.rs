@@ -58,7 +58,13 @@ fn main() {
     assert_eq!(Tf32MnAtom::SWIZZLE, smemdesc::SwizzleMode::B128Base32B);
     assert_eq!(Tf32MnString::ORDER, smemdesc::Order::MnFirst);
     assert_eq!(<Mx as SmemTile>::PLAN.kind, smemdesc::MmaKind::Mxf8f6f4);
-    for d in [Fp8Mn::DESC, Tf32Mn::DESC, Fp6::DESC, Int8Mn::DESC, NoneKFirst::DESC] {
+    for d in [
+        Fp8Mn::DESC,
+        Tf32Mn::DESC,
+        Fp6::DESC,
+        Int8Mn::DESC,
+        NoneKFirst::DESC,
+    ] {
         assert_eq!((d >> 46) & 0b111, 1, "sm100 descriptors carry version 1");
     }
 }

@@ -60,7 +60,8 @@ const DESCS: [u64; 4] = [
 ];
 const _: () = assert!(TileA::SBO == 1024 && TileA::LBO == 16 && TileA::LAYOUT_TYPE == 1);
 const _: () = assert!(TileA::BYTES == 4 * 128 * 64 * 2 && TileA::ALIGN == 1024);
-const _: () = assert!(TileA::TMA_BOX_DIM[0] == 64 && TileA::TMA_BOX_DIM[1] == 128 && TileA::TMA_BOXES == 1);
+const _: () =
+    assert!(TileA::TMA_BOX_DIM[0] == 64 && TileA::TMA_BOX_DIM[1] == 128 && TileA::TMA_BOXES == 1);
 const _: () = assert!(TileA::ADVANCE_K[3] == 6 && TileA::ADVANCE_MN[1] == 512);
 const _: () = assert!(TileA::TMA_SWIZZLE == 3 && TileA::TMA_DATA_TYPE == 9);
 const _: () = assert!(matches!(KFirst::ORDER, smemdesc::Order::KFirst));

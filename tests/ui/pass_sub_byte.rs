@@ -19,10 +19,16 @@ struct PackedK96;
 
 fn main() {
     // 16U4_ALIGN16B = 14, 16U6_ALIGN16B = 15, 16U4_ALIGN8B = 13 (cuda.h)
-    assert_eq!((PaddedFp4::TMA_DATA_TYPE, PaddedFp4::TMA_BOX_DIM), (14, [128, 128]));
+    assert_eq!(
+        (PaddedFp4::TMA_DATA_TYPE, PaddedFp4::TMA_BOX_DIM),
+        (14, [128, 128])
+    );
     assert_eq!(PaddedFp6::TMA_DATA_TYPE, 15);
     assert_eq!((PackedK64::TMA_DATA_TYPE, PackedK64::MMA_K), (13, 64));
-    assert_eq!((PackedK96::MMA_K, PackedK96::MMAS_K, PackedK96::LAYOUT_TYPE), (96, 2, 0));
+    assert_eq!(
+        (PackedK96::MMA_K, PackedK96::MMAS_K, PackedK96::LAYOUT_TYPE),
+        (96, 2, 0)
+    );
     // 128 rows x 256 values / 2 per byte
     assert_eq!(PackedK64::STAGE_BYTES, 128 * 128);
     const V: smemdesc::ValueOffset = PaddedFp4::value_offset(0, 15);
