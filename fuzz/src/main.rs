@@ -20,7 +20,7 @@
 #[path = "../../smemdesc-macros/src/args.rs"]
 mod args;
 #[allow(dead_code, missing_docs)]
-#[path = "../../smemdesc-cli/src/main.rs"]
+#[path = "../../smemdesc-cli/src/lib.rs"]
 mod cli;
 #[allow(dead_code)]
 #[path = "../../smemdesc-macros/src/emit.rs"]

@@ -138,10 +138,10 @@ fn build(
                         children: Vec::new(),
                     });
                 } else if find_attr(&s.attrs, "smem_scale_tile").is_some() {
-                    eprintln!(
-                        "warning: {}: #[smem_scale_tile] struct `{name}` skipped: `header --from` does not support scale-factor tiles",
+                    super::warn(format!(
+                        "{}: #[smem_scale_tile] struct `{name}` skipped: `header --from` does not support scale-factor tiles",
                         cx.src.file
-                    );
+                    ));
                 }
             }
             syn::Item::Mod(m) => {
@@ -341,12 +341,18 @@ fn pairing(
 /// `syn` recurses on most is refused first ([`nesting`]).
 pub fn header_from(file: &Path, name: Option<&str>) -> Result<String, CliError> {
     let (file, name) = (file.to_path_buf(), name.map(str::to_owned));
-    std::thread::Builder::new()
+    let (result, diagnostics) = std::thread::Builder::new()
         .stack_size(256 << 20)
-        .spawn(move || header_from_here(&file, name.as_deref()))
+        .spawn(move || {
+            let result = header_from_here(&file, name.as_deref());
+            (result, super::take_diagnostics())
+        })
         .map_err(|e| CliError(format!("cannot start the header thread: {e}")))?
         .join()
-        .unwrap_or_else(|p| std::panic::resume_unwind(p))
+        .unwrap_or_else(|p| std::panic::resume_unwind(p));
+    // The header thread's warnings are the caller's.
+    super::add_diagnostics(diagnostics);
+    result
 }
 
 fn header_from_here(file: &Path, name: Option<&str>) -> Result<String, CliError> {

@@ -199,10 +199,10 @@ pub fn build(a: &TmemArgs) -> Result<TmemReport, CliError> {
         }
     }
     if map.regs_per_thread() > MAX_REGS_PER_THREAD {
-        eprintln!(
-            "warning: one accumulator stage is {} registers per thread, more than the {MAX_REGS_PER_THREAD} a thread can have: read it in parts (a range of columns per tcgen05.ld, reusing the registers), not all at once",
+        super::warn(format!(
+            "one accumulator stage is {} registers per thread, more than the {MAX_REGS_PER_THREAD} a thread can have: read it in parts (a range of columns per tcgen05.ld, reusing the registers), not all at once",
             map.regs_per_thread()
-        );
+        ));
     }
     Ok(TmemReport {
         alloc_columns: alloc,

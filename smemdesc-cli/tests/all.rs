@@ -10,6 +10,7 @@
 
 mod common;
 
+mod binary;
 mod check_ptx;
 mod cli_fixes;
 mod decode_input;

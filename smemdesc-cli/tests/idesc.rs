@@ -1,5 +1,5 @@
-//! `smemdesc idesc --json` against every row of the CuTe idesc golden files (one process per row,
-//! with exactly the documented flags, the rows spread over the cores), and
+//! `smemdesc idesc --json` against every row of the CuTe idesc golden files (one command line per
+//! row, with exactly the documented flags, the rows spread over the cores), and
 //! `smemdesc decode --idesc`.
 
 use crate::common::{for_each_parallel, read_tsv, run};

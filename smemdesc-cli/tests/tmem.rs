@@ -1,5 +1,5 @@
-//! `smemdesc tmem --json` against every configuration of the CuTe golden-tmem files (one process
-//! per configuration): the same (thread, reg, m, n, lane, col) rows, `regs_per_thread`,
+//! `smemdesc tmem --json` against every configuration of the CuTe golden-tmem files (one command
+//! line per configuration): the same (thread, reg, m, n, lane, col) rows, `regs_per_thread`,
 //! `cols_used` and the allocation.
 
 use crate::common::run;
