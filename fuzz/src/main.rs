@@ -19,7 +19,7 @@
 
 #[path = "../../smemdesc-macros/src/args.rs"]
 mod args;
-#[allow(dead_code, missing_docs)]
+#[allow(dead_code, missing_docs, unused_imports)]
 #[path = "../../smemdesc-cli/src/lib.rs"]
 mod cli;
 #[allow(dead_code)]

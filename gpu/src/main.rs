@@ -9,7 +9,7 @@
 mod checks;
 mod class;
 // The CLI's MSRV (1.85) predates `is_multiple_of`; this program's (1.88) lints ask for it.
-#[allow(dead_code, missing_docs, clippy::manual_is_multiple_of)]
+#[allow(dead_code, missing_docs, unused_imports, clippy::manual_is_multiple_of)]
 #[path = "../../smemdesc-cli/src/lib.rs"]
 mod cli;
 mod cublas;
