@@ -351,11 +351,12 @@ pub fn cli(r: &mut Rng) -> (String, Result<&'static str, String>) {
         argv.push(r.pick(&["--help", "-h", "--", "-x"]).to_string());
     }
     let input = argv.join(" ");
-    let result = match cli::parse_and_run(&argv) {
-        Ok(out) if out.is_empty() => Err("success without output".to_string()),
-        Ok(_) => Ok("ran"),
-        Err(msg) if msg.is_empty() => Err("error without a message".to_string()),
-        Err(_) => Ok("refused with a message"),
+    let run = cli::execute(&argv);
+    let result = match run.status {
+        0 | 1 if run.stdout.is_empty() => Err("success without output".to_string()),
+        0 | 1 => Ok("ran"),
+        _ if run.stderr.is_empty() => Err("error without a message".to_string()),
+        _ => Ok("refused with a message"),
     };
     (input, result)
 }

@@ -1,12 +1,22 @@
 //! The CUDA headers of the kernels, written by `smemdesc header`: every layout number the check
 //! and GEMM kernels use (descriptors, stage and box geometry, box offsets and coordinates) comes
 //! from the command's output, not from code of this program. The CLI's sources are included (as
-//! `fuzz/` does: the CLI is a binary crate) and run with the flags a user would type.
+//! `fuzz/` does) and run with the flags a user would type.
 
-/// `smemdesc …`: the command's output, or its error message.
+/// `smemdesc …`: the command's output (its warnings printed to stderr), or its error message.
 pub(crate) fn smemdesc(args: &[String]) -> Result<String, String> {
-    crate::cli::parse_and_run(std::iter::once("smemdesc".to_string()).chain(args.iter().cloned()))
-        .map_err(|e| format!("smemdesc {}: {e}", args.join(" ")))
+    let run =
+        crate::cli::execute(std::iter::once("smemdesc".to_string()).chain(args.iter().cloned()));
+    if run.status == 0 {
+        eprint!("{}", run.stderr);
+        Ok(run.stdout)
+    } else {
+        Err(format!(
+            "smemdesc {}: {}",
+            args.join(" "),
+            run.stderr.trim_end()
+        ))
+    }
 }
 
 /// The flags of `smemdesc header` for one tile.

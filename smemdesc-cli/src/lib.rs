@@ -390,29 +390,6 @@ fn run_report(cli: Cli) -> Result<String, CliError> {
     }
 }
 
-/// Parses `args` (the program name first) exactly as `main` does, without exiting, and runs the
-/// command: the output, or the message `main` would print (clap's usage errors, `--help` and
-/// `--version` texts included). For the programs that include this file: the argument fuzzer in
-/// `fuzz/`, and `gpu/`, which writes its kernels' headers with `header`.
-#[allow(dead_code)]
-pub(crate) fn parse_and_run<I, T>(args: I) -> Result<String, String>
-where
-    I: IntoIterator<Item = T>,
-    T: Into<std::ffi::OsString> + Clone,
-{
-    let matches = command()
-        .try_get_matches_from(args)
-        .map_err(|e| e.to_string())?;
-    let result = dispatch(&matches);
-    for w in take_diagnostics().warnings {
-        eprintln!("warning: {w}");
-    }
-    result
-        .map_err(|e| e.to_string())?
-        .map(|o| o.text)
-        .map_err(|CliError(msg)| msg)
-}
-
 /// Runs the command of parsed `matches` (`header --from` apart from the derive, which cannot
 /// express it): the outcome, or clap's error when the matches do not form a command.
 fn dispatch(matches: &clap::ArgMatches) -> Result<Result<Outcome, CliError>, clap::Error> {
