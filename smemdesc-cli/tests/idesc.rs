@@ -67,7 +67,7 @@ fn every_dense_golden_row_through_the_cli() {
         assert_eq!(j["negate_a"], r["a_neg"] == "1");
         assert_eq!(j["saturate"], r["saturate"] == "1");
     });
-    println!("{} processes in {:?}", rows.len(), t.elapsed());
+    println!("{} command lines in {:?}", rows.len(), t.elapsed());
 }
 
 #[test]
@@ -83,7 +83,7 @@ fn every_block_scaled_golden_row_through_the_cli() {
         check(r, &j);
         assert_eq!(j["sf"], r["sf_dtype"].as_str());
     });
-    println!("{} processes in {:?}", rows.len(), t.elapsed());
+    println!("{} command lines in {:?}", rows.len(), t.elapsed());
 }
 
 #[test]
