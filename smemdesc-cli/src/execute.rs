@@ -1,16 +1,13 @@
-//! One run of the command line as data ([`execute`]: exit status, stdout, stderr), and what a
-//! command reports beside its output (warnings, `decode --idesc`'s verdict), collected per thread.
+//! One run of the command line as data ([`execute`]: exit status, stdout, stderr), and the
+//! warnings a command reports beside its output, collected per thread.
 
 use super::{command, dispatch, CliError};
 
-/// What a command reported beside its output: warnings for stderr, and whether a `decode
-/// --idesc` report was printed for a value that no kind reads as a legal instruction descriptor
-/// (the program then exits with status 1 after printing it). Per thread: a test may run
+/// What a command reported beside its output: warnings for stderr. Per thread: a test may run
 /// commands from several threads at once.
 #[derive(Default)]
 pub(crate) struct Diagnostics {
     pub(crate) warnings: Vec<String>,
-    pub(crate) not_legal: bool,
 }
 
 thread_local! {
@@ -20,11 +17,6 @@ thread_local! {
 /// Records a warning, printed to stderr as `warning: MSG` beside the command's output.
 pub(crate) fn warn(msg: String) {
     DIAGNOSTICS.with(|d| d.borrow_mut().warnings.push(msg));
-}
-
-/// Records that a `decode --idesc` report was printed for a value no kind reads as legal.
-pub(crate) fn set_not_legal() {
-    DIAGNOSTICS.with(|d| d.borrow_mut().not_legal = true);
 }
 
 /// What the commands run on this thread since the last call reported.
@@ -37,7 +29,6 @@ pub(crate) fn add_diagnostics(more: Diagnostics) {
     DIAGNOSTICS.with(|d| {
         let mut d = d.borrow_mut();
         d.warnings.extend(more.warnings);
-        d.not_legal |= more.not_legal;
     });
 }
 
@@ -109,7 +100,7 @@ pub fn execute_matches(matches: &clap::ArgMatches) -> Execution {
     match result {
         Err(e) => clap_error(&e),
         Ok(Ok(out)) => Execution {
-            status: u8::from(out.problems || diagnostics.not_legal),
+            status: u8::from(out.problems),
             stdout: out.text,
             stderr,
         },
@@ -128,18 +119,14 @@ pub fn execute_matches(matches: &clap::ArgMatches) -> Execution {
 /// errors to stderr with status 2), without colour.
 fn clap_error(e: &clap::Error) -> Execution {
     let text = e.render().to_string();
-    let status = u8::try_from(e.exit_code()).unwrap_or(2);
-    if e.use_stderr() {
-        Execution {
-            status,
-            stdout: String::new(),
-            stderr: text,
-        }
+    let (stdout, stderr) = if e.use_stderr() {
+        (String::new(), text)
     } else {
-        Execution {
-            status,
-            stdout: text,
-            stderr: String::new(),
-        }
+        (text, String::new())
+    };
+    Execution {
+        status: u8::try_from(e.exit_code()).unwrap_or(2),
+        stdout,
+        stderr,
     }
 }

@@ -43,7 +43,7 @@ mod tmem;
 
 pub use execute::{execute, execute_matches, Execution};
 // What the commands' modules report through (`super::warn`, `super::add_diagnostics`).
-use execute::{add_diagnostics, set_not_legal, take_diagnostics, warn};
+use execute::{add_diagnostics, take_diagnostics, warn};
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use smemdesc_core::Arch;
@@ -211,7 +211,8 @@ enum Command {
     },
 }
 
-/// What a command prints, and whether it found problems (`check-ptx`: exit status 1).
+/// What a command prints, and whether it found problems (`check-ptx`, `decode --idesc`: exit
+/// status 1).
 struct Outcome {
     text: String,
     problems: bool,
@@ -222,14 +223,73 @@ fn parse_arch_arg(s: &str) -> Result<Arch, String> {
 }
 
 fn run(cli: Cli) -> Result<Outcome, CliError> {
-    if let Command::CheckPtx { file, json } = &cli.command {
-        let (text, problems) = check_ptx::run(file, *json)?;
-        return Ok(Outcome { text, problems });
+    match &cli.command {
+        Command::CheckPtx { file, json } => {
+            let (text, problems) = check_ptx::run(file, *json)?;
+            return Ok(Outcome { text, problems });
+        }
+        Command::Decode {
+            idesc: Some(text),
+            kind,
+            decimal,
+            json,
+            ..
+        } => return decode_idesc(text, kind.as_deref(), *decimal, *json),
+        _ => {}
     }
     run_report(cli).map(|text| Outcome {
         text,
         problems: false,
     })
+}
+
+/// `decode --idesc`: the report of every kind's reading (or `--kind`'s), with problems when no
+/// reading is a legal instruction descriptor (exit status 1 after the report).
+fn decode_idesc(
+    text: &str,
+    kind: Option<&str>,
+    decimal: bool,
+    json: bool,
+) -> Result<Outcome, CliError> {
+    let input = decode_input::parse_raw(text, 32, decimal)
+        .map_err(|e| CliError(format!("--idesc: {e}")))?;
+    let raw = u32::try_from(input.value).map_err(|_| {
+        let v = input.value;
+        let hint = if v as u32 == 0 {
+            format!(
+                "; its low half is zero: if it is the 64-bit run-time form (idesc << 32), the descriptor is --idesc {:#010x}",
+                v >> 32
+            )
+        } else {
+            format!("; a 64-bit value is an SMEM descriptor: smemdesc decode {v:#018x} --arch sm90|sm100")
+        };
+        CliError(format!("--idesc {v:#x} does not fit in 32 bits{hint}"))
+    })?;
+    let kind = match kind {
+        Some(k) => Some(smemdesc_core::MmaKind::from_name(k).ok_or_else(|| {
+            CliError(format!(
+                "invalid --kind `{k}`; legal: {}",
+                idesc::kind_names()
+            ))
+        })?),
+        None => None,
+    };
+    let mut reports = idesc::decode(raw, kind)?;
+    // Every reading has problems: the report is printed, and the exit status says the
+    // value is not a legal instruction descriptor.
+    let problems = reports.iter().all(|r| !r.problems.is_empty());
+    for r in &mut reports {
+        r.input.clone_from(&input.note);
+    }
+    let text = if json {
+        match reports.as_slice() {
+            [one] => to_json(one)?,
+            many => to_json(&many)?,
+        }
+    } else {
+        idesc::render_all(&reports)
+    };
+    Ok(Outcome { text, problems })
 }
 
 fn run_report(cli: Cli) -> Result<String, CliError> {
@@ -242,48 +302,7 @@ fn run_report(cli: Cli) -> Result<String, CliError> {
             decimal,
             json,
             ..
-        } => {
-            let input = decode_input::parse_raw(&text, 32, decimal)
-                .map_err(|e| CliError(format!("--idesc: {e}")))?;
-            let raw = u32::try_from(input.value).map_err(|_| {
-                let v = input.value;
-                let hint = if v as u32 == 0 {
-                    format!(
-                        "; its low half is zero: if it is the 64-bit run-time form (idesc << 32), the descriptor is --idesc {:#010x}",
-                        v >> 32
-                    )
-                } else {
-                    format!("; a 64-bit value is an SMEM descriptor: smemdesc decode {v:#018x} --arch sm90|sm100")
-                };
-                CliError(format!("--idesc {v:#x} does not fit in 32 bits{hint}"))
-            })?;
-            let kind = match kind {
-                Some(k) => Some(smemdesc_core::MmaKind::from_name(&k).ok_or_else(|| {
-                    CliError(format!(
-                        "invalid --kind `{k}`; legal: {}",
-                        idesc::kind_names()
-                    ))
-                })?),
-                None => None,
-            };
-            let mut reports = idesc::decode(raw, kind)?;
-            // Every reading has problems: the report is printed, and the exit status says the
-            // value is not a legal instruction descriptor.
-            if reports.iter().all(|r| !r.problems.is_empty()) {
-                set_not_legal();
-            }
-            for r in &mut reports {
-                r.input.clone_from(&input.note);
-            }
-            if json {
-                match reports.as_slice() {
-                    [one] => to_json(one),
-                    many => to_json(&many),
-                }
-            } else {
-                Ok(idesc::render_all(&reports))
-            }
-        }
+        } => decode_idesc(&text, kind.as_deref(), decimal, json).map(|o| o.text),
         Command::Decode {
             descriptors,
             arch,
