@@ -2,7 +2,7 @@
 //! tests run the command line in-process (`common::run`), so this one runs the built binary on
 //! every kind of outcome and compares.
 
-use crate::common::{run, run_binary, tmp_dir};
+use crate::common::{run, run_binary, tmp_dir, WORKED_EXAMPLE};
 
 #[test]
 fn the_binary_prints_what_execute_returns() {
@@ -20,19 +20,6 @@ fn the_binary_prints_what_execute_returns() {
     let scale = scale.to_str().unwrap();
     let ptx = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/panic.ptx");
     let im2col = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/im2col.tsv");
-    let worked = [
-        "tile",
-        "--arch",
-        "sm90",
-        "--operand",
-        "A",
-        "--dtype",
-        "bf16",
-        "--tile",
-        "128x64",
-        "--major",
-        "K",
-    ];
     let cases: Vec<(Vec<&str>, i32, &str)> = vec![
         (
             vec!["decode", "0x4000004000010a40", "--arch", "sm90"],
@@ -55,9 +42,13 @@ fn the_binary_prints_what_execute_returns() {
         (vec!["--help"], 0, "help"),
         (vec!["decode", "--help"], 0, "a subcommand's help"),
         (vec!["--version"], 0, "version"),
-        (worked.to_vec(), 0, "a tile"),
-        ([&worked[..], &["--json"]].concat(), 0, "a tile in JSON"),
-        ([&["draw"], &worked[1..]].concat(), 0, "a drawing"),
+        ([&["tile"], WORKED_EXAMPLE].concat(), 0, "a tile"),
+        (
+            [&["tile", "--json"], WORKED_EXAMPLE].concat(),
+            0,
+            "a tile in JSON",
+        ),
+        ([&["draw"], WORKED_EXAMPLE].concat(), 0, "a drawing"),
         (
             vec!["tmem", "--m", "128", "--n", "256", "--load", "32x32b.x16"],
             0,
