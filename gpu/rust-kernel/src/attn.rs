@@ -1,6 +1,7 @@
 //! Issue 31: forward attention (FlashAttention-style, bf16, head dims 64 and 128, causal or
 //! not) on the declarations of `attn_decl.rs`: the serial kernel, its pieces, and the pieces the
-//! recorded overlapped kernel (`attn_ov.rs`) shares with it.
+//! recorded kernels (the overlapped one, `attn_ov.rs`; the two-CTA one, `attn_ns.rs`) share
+//! with it.
 //!
 //! One CTA: 128 query rows of one (batch, head). Warpgroup 0 is the producer (one thread: Q once
 //! through `QPipe`, then K and V of every key block through the 2-stage `KvPipe`); warpgroups 1
@@ -108,9 +109,11 @@ pub(crate) fn pack_p<D: AttnDecl, const BAD: bool>(p: &Frag, ks: u32) -> [u32; 4
     a
 }
 
-/// `O += P·V` for key block stage `stage`: one wgmma per k-step of the chain.
+/// `O += P·V` for key block stage `stage`: one wgmma per k-step of the chain, its A registers
+/// packed right before it. `FENCE_EACH`: a `wgmma.fence` of ours after each packing (else
+/// `ptxas` injects one there: C7519; the caller fences before the first either way).
 #[inline(always)]
-pub(crate) unsafe fn pv<D: AttnDecl, const BAD: bool>(
+pub(crate) unsafe fn pv<D: AttnDecl, const BAD: bool, const FENCE_EACH: bool>(
     o: &mut Frag,
     p: &Frag,
     v_addr: u32,
@@ -119,6 +122,9 @@ pub(crate) unsafe fn pv<D: AttnDecl, const BAD: bool>(
     let db = <D::V as SmemTile>::ACCESS.desc_wrapping(v_addr, 0, 0, stage);
     unroll!(D::CHAIN.ksteps(), |ks| {
         let a = pack_p::<D, BAD>(p, ks);
+        if FENCE_EACH {
+            wgmma_fence();
+        }
         let dk = db + <D::V as SmemTile>::advance_k(ks) as u64;
         if D::HD == 128 {
             mma::rs_m64n128k16_tb(&mut o.d0, &mut o.d1, a, dk, 1);
@@ -140,27 +146,38 @@ fn row_elem(h: u32, jj: u32) -> u32 {
     }
 }
 
-/// `f` over 32 values as a pairwise tree (16 + 8 + 4 + 2 + 1 independent steps).
+/// `f` over 32 values in `K` independent chains (`K` values live at once besides `v`), then a
+/// pairwise tree over the chains: `K = 16` is a pairwise tree over all 32 (5 dependent steps, 16
+/// temporaries); fewer chains hold fewer registers for more dependent steps.
 #[inline(always)]
-fn tree(mut v: [f32; ROW as usize], f: impl Fn(f32, f32) -> f32) -> f32 {
-    unroll!(5, |level| {
-        let w = ROW >> (level + 1);
-        unroll!(16, |i| {
-            if i < w {
-                v[i as usize] = f(v[i as usize], v[(i + w) as usize]);
+fn tree<const K: usize>(v: [f32; ROW as usize], f: impl Fn(f32, f32) -> f32) -> f32 {
+    const { assert!(K.is_power_of_two() && K <= ROW as usize / 2) };
+    let mut acc = [0.0f32; K];
+    unroll!(K as u32, |k| {
+        acc[k as usize] = v[k as usize];
+    });
+    unroll!(ROW - K as u32, |i| {
+        let i = i as usize + K;
+        acc[i % K] = f(acc[i % K], v[i]);
+    });
+    unroll!(K.trailing_zeros(), |level| {
+        let w = K >> (level + 1);
+        unroll!(K as u32 / 2, |i| {
+            if (i as usize) < w {
+                acc[i as usize] = f(acc[i as usize], acc[i as usize + w]);
             }
         });
     });
-    v[0]
+    acc[0]
 }
 
 /// Causal mask of key block `j` (where it reaches past the CTA's first query row), row maxima
 /// over the declared row ownership (a thread's elements of each row, then its quad through
 /// `ROW_REDUCE_XOR`), the running max `m` and sum `l` (log2 units), and S turned into P in
-/// place. Returns each row's correction factor for O.
+/// place. Returns each row's correction factor for O. `K`: the row reductions' chains ([`tree`]).
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn softmax<const CAUSAL: bool>(
+pub(crate) fn softmax<const CAUSAL: bool, const K: usize>(
     s: &mut Frag,
     m: &mut [f32; 2],
     l: &mut [f32; 2],
@@ -182,8 +199,9 @@ pub(crate) fn softmax<const CAUSAL: bool>(
             }
         });
     }
-    // Row maxima over the thread's elements of each row (a pairwise tree: 5 dependent steps,
-    // not 32; max is exact in any order), then across the row's quad.
+    // Row maxima over the thread's elements of each row (in `K` chains, then a tree: with
+    // `K = 16`, 5 dependent steps, not 32; max is exact in any order), then across the row's
+    // quad.
     const { assert!(S_ACC.row_elems() == ROW) };
     let mut corr = [0.0f32; 2];
     unroll!(2, |h| {
@@ -191,7 +209,7 @@ pub(crate) fn softmax<const CAUSAL: bool>(
         unroll!(ROW, |jj| {
             v[jj as usize] = s.get(row_elem(h, jj));
         });
-        let mut mx = tree(v, fmax);
+        let mut mx = tree::<K>(v, fmax);
         unroll!(2, |x| {
             mx = fmax(
                 mx,
@@ -210,8 +228,8 @@ pub(crate) fn softmax<const CAUSAL: bool>(
             s.set(e, p);
             v[jj as usize] = p;
         });
-        // The row sum as a pairwise tree too (f32 sums in another order: within rounding).
-        let sum = tree(v, |a, b| a + b);
+        // The row sum in `K` chains too (f32 sums in another order: within rounding).
+        let sum = tree::<K>(v, |a, b| a + b);
         l[h as usize] = l[h as usize] * corr[h as usize] + sum;
     });
     corr
@@ -418,7 +436,7 @@ pub(crate) unsafe fn attn_body<
         wgmma_commit();
         wgmma_wait::<0>();
         fence_frag(&mut s);
-        let corr = softmax::<CAUSAL>(&mut s, &mut m, &mut l, t, j, qt, im, scale_log2);
+        let corr = softmax::<CAUSAL, 16>(&mut s, &mut m, &mut l, t, j, qt, im, scale_log2);
         scale_rows::<D>(&mut o, corr);
         if PF {
             // Every A register first, then one fence and the k-steps back to back (packing
@@ -428,7 +446,7 @@ pub(crate) unsafe fn attn_body<
             pv_regs::<D>(&mut o, &pa, v_addr, stage);
         } else {
             wgmma_fence();
-            pv::<D, BAD>(&mut o, &s, v_addr, stage);
+            pv::<D, BAD, false>(&mut o, &s, v_addr, stage);
         }
         wgmma_commit();
         wgmma_wait::<0>();
@@ -469,7 +487,7 @@ pub(crate) unsafe fn finish_tile<D: AttnDecl>(
             );
         });
         inv[h as usize] = rcp(sum);
-        if t % 4 == 0 {
+        if t.is_multiple_of(4) {
             let row = q_row + im * 64 + rows[h as usize];
             let v = (m[h as usize] + lg2(sum)) * core::f32::consts::LN_2;
             st_global_u32(lse + 4 * row as u64, v.to_bits());

@@ -1,9 +1,11 @@
-//! The attention kernels' entry points: the recorded overlapped kernels (`_ov_`, `attn_ov.rs`),
+//! The attention kernels' entry points: the recorded ones (head dim 64: two CTAs per SM without
+//! a producer warpgroup, `_ns_`, `attn_ns.rs`; head dim 128: overlapped, `_ov_`, `attn_ov.rs`),
 //! the serial ones they are measured against (`attn.rs`), the negative controls and the measured
-//! experiments, each `attn_body` with its declaration and switches.
+//! experiments, each body with its declaration and switches.
 
 use crate::attn::attn_body;
 use crate::attn_decl::{d128, d64, d64s4};
+use crate::attn_ns::attn_ns_body;
 use crate::attn_ov::attn_ov_body;
 
 macro_rules! attn_entry {
@@ -17,6 +19,14 @@ macro_rules! attn_entry {
             /// `sched`: two `u32` in global memory, zero, not used by another launch at the same
             /// time (the kernel leaves them zero).
             ; sched: u64
+        );
+    };
+    // Without a producer warpgroup (`attn_ns.rs`): 256 threads, two CTAs per multiprocessor.
+    // `$chains`: the softmax's row reductions in that many chains (`attn::tree`).
+    (nonspecialised, $name:ident, $decl:ty, $causal:literal, $chains:literal, $doc:literal) => {
+        attn_entry!(
+            @entry $name, $doc, attn_ns_body::<$decl, $causal, $chains>,
+            /// As the serial entries, with 256 threads.
         );
     };
     ($name:ident, $decl:ty, $causal:literal, $bad:literal, $doc:literal) => {
@@ -224,4 +234,36 @@ attn_entry!(
     d128::Decl,
     true,
     "Head dim 128, causal, persistent."
+);
+attn_entry!(
+    nonspecialised,
+    attn_fwd_d64_ns_tree_rust,
+    d64::Decl,
+    false,
+    16,
+    "Head dim 64, no producer warpgroup, the softmax's row reductions as pairwise trees."
+);
+attn_entry!(
+    nonspecialised,
+    attn_fwd_d64_causal_ns_tree_rust,
+    d64::Decl,
+    true,
+    16,
+    "Head dim 64, causal, no producer warpgroup, the softmax's row reductions as pairwise trees."
+);
+attn_entry!(
+    nonspecialised,
+    attn_fwd_d64_ns_rust,
+    d64::Decl,
+    false,
+    4,
+    "Head dim 64, no producer warpgroup, two CTAs per multiprocessor."
+);
+attn_entry!(
+    nonspecialised,
+    attn_fwd_d64_causal_ns_rust,
+    d64::Decl,
+    true,
+    4,
+    "Head dim 64, causal, no producer warpgroup, two CTAs per multiprocessor."
 );

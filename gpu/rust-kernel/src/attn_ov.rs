@@ -214,7 +214,7 @@ pub(crate) unsafe fn attn_ov_body<
         wgmma_wait::<0>();
         fence_frag(&mut s);
         k0.release::<PtxSpin>();
-        let mut corr = softmax::<CAUSAL>(&mut s, &mut m, &mut l, t, 0, qt, im, scale_log2);
+        let mut corr = softmax::<CAUSAL, 16>(&mut s, &mut m, &mut l, t, 0, qt, im, scale_log2);
         let mut pa = pack_all::<D, BAD>(&s);
         let mut j = 1;
         while j < blocks {
@@ -236,7 +236,7 @@ pub(crate) unsafe fn attn_ov_body<
             wgmma_wait::<1>();
             fence_frag(&mut s);
             kj.release::<PtxSpin>();
-            corr = softmax::<CAUSAL>(&mut s, &mut m, &mut l, t, j, qt, im, scale_log2);
+            corr = softmax::<CAUSAL, 16>(&mut s, &mut m, &mut l, t, j, qt, im, scale_log2);
             // ptxas hoists a `wgmma.wait_group` above work of its basic block that does not
             // need it (here: the whole softmax); on both arms of a branch it stays below it.
             wgmma_wait_after::<0>(j);

@@ -32,6 +32,7 @@ pub mod attn;
 mod attn_decl;
 mod attn_entries;
 mod attn_math;
+mod attn_ns;
 mod attn_ov;
 mod attn_wgmma;
 pub mod check;
