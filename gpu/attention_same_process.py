@@ -52,10 +52,16 @@ class Ours:
             [ctypes.c_uint32] * 5 + [ctypes.c_float]
         self.lib.smemdesc_attn_info.argtypes = [ctypes.c_char_p, ctypes.c_size_t]
         self.lib.smemdesc_attn_info.restype = ctypes.c_size_t
+        self.lib.smemdesc_attn_auto_variant.argtypes = [ctypes.c_uint32] * 3
+        self.lib.smemdesc_attn_auto_variant.restype = ctypes.c_uint32
         t0 = time.time()
         if self.lib.smemdesc_attn_load(ptx.encode()) != 0:
             raise RuntimeError("smemdesc_attn_load failed")
         self.load_s = time.time() - t0
+
+    def auto_variant(self, d, causal, s):
+        """The variant the host's variant 8 launches for the shape."""
+        return self.lib.smemdesc_attn_auto_variant(d, int(causal), s)
 
     def info(self):
         buf = ctypes.create_string_buffer(1 << 16)
@@ -124,23 +130,30 @@ def run_config(ours, cfg, rounds, timing=True):
     o = torch.empty_like(q)
     lse = torch.empty((b, h, s), device="cuda", dtype=torch.float32)
     # The recorded kernel: variant 8, the host's choice by shape (rust_kernels/attn.rs,
-    # auto_variant): the overlapped schedule (variant 2, attn_fwd_d{d}[_causal]_ov_rust:
-    # FlashAttention-3's intra-warpgroup overlap, K and V in pipelines of their own), or its
-    # persistent form with a dynamic tile schedule (variant 5, attn_fwd_d64_causal_p_rust) for
-    # d = 64 under the causal mask with s <= 4096. The overlapped and the serial kernel (P packed
-    # before its P·V wgmma for d = 128, variant 6; between them for d = 64, variant 0) are
-    # measured beside it; the persistent kernel and d = 64 with 4 stages with --experiments.
+    # auto_variant, asked through smemdesc_attn_auto_variant): for d = 64 the serial kernel
+    # without a producer warpgroup, two CTAs per SM (variant 10, attn_fwd_d64[_causal]_ns_rust);
+    # for d = 128 the overlapped schedule (variant 2, attn_fwd_d128[_causal]_ov_rust:
+    # FlashAttention-3's intra-warpgroup overlap, K and V in pipelines of their own). The
+    # overlapped and the serial kernel (P packed before its P·V wgmma for d = 128, variant 6;
+    # between them for d = 64, variant 0) are measured beside it; the persistent kernel, d = 64
+    # with 4 stages and the kernels without a producer warpgroup with --experiments.
     serial_var = 6 if d == 128 else 0
-    auto_p = d == 64 and causal and s <= 4096
+    auto = ours.auto_variant(d, causal, s)
+    c = "_causal" if causal else ""
     row = {"batch": b, "heads": h, "seqlen": s, "head_dim": d, "causal": causal,
-           "kernel": ("persistent overlapped (variant 8 -> 5, attn_fwd_d%d%s_p_rust)" if auto_p
-                      else "overlapped (variant 8 -> 2, attn_fwd_d%d%s_ov_rust)")
-           % (d, "_causal" if causal else "")}
+           "kernel": {2: f"overlapped (variant 8 -> 2, attn_fwd_d{d}{c}_ov_rust)",
+                      5: f"persistent overlapped (variant 8 -> 5, attn_fwd_d{d}{c}_p_rust)",
+                      10: "serial, no producer warpgroup, two CTAs per SM "
+                          f"(variant 8 -> 10, attn_fwd_d{d}{c}_ns_rust)"}[auto]}
     variants = {"ours": 8, "ours_overlapped": 2, "ours_serial": serial_var}
     if EXPERIMENTS:
         variants.update({"ours_persistent": 5})
         if d == 64:
             variants["ours_d64_4stage"] = 4
+            # No producer warpgroup, two CTAs per SM (variant 10).
+            variants["ours_nonspec"] = 10
+            # The same with the softmax's reductions as pairwise trees (variant 9).
+            variants["ours_nonspec_tree"] = 9
     impls = {}
     for name, var in variants.items():
         o.fill_(float("nan"))

@@ -256,6 +256,26 @@ pub enum Arg<'a> {
 }
 
 impl Kernel {
+    /// CTAs of `block` threads (and this kernel's dynamic shared memory) that fit on one
+    /// multiprocessor (`cuOccupancyMaxActiveBlocksPerMultiprocessor`).
+    #[allow(dead_code)] // the `rust_kernels` program's attention only
+    pub fn ctas_per_sm(&self, block: u32) -> Res<i32> {
+        let mut n = 0;
+        // SAFETY: a valid function handle.
+        unsafe {
+            ck(
+                cu::cuOccupancyMaxActiveBlocksPerMultiprocessor(
+                    &mut n,
+                    self.f,
+                    block as i32,
+                    self.smem as usize,
+                ),
+                "cuOccupancyMaxActiveBlocksPerMultiprocessor",
+            )?
+        };
+        Ok(n)
+    }
+
     /// Launches on the default stream (asynchronous).
     pub fn launch(&self, grid: u32, block: u32, args: &[Arg]) -> Res<()> {
         self.launch_cluster(grid, block, 1, args)

@@ -59,6 +59,8 @@ struct Entry {
     causal: bool,
     name: &'static str,
     decl: Decl,
+    /// Threads per CTA.
+    threads: u32,
 }
 
 const fn e(variant: u32, d: u32, causal: bool, name: &'static str, decl: Decl) -> Entry {
@@ -68,11 +70,20 @@ const fn e(variant: u32, d: u32, causal: bool, name: &'static str, decl: Decl) -
         causal,
         name,
         decl,
+        threads: THREADS,
+    }
+}
+
+/// A kernel without a producer warpgroup (`attn_ns.rs`): 256 threads, two CTAs per SM.
+const fn ns(variant: u32, d: u32, causal: bool, name: &'static str, decl: Decl) -> Entry {
+    Entry {
+        threads: 256,
+        ..e(variant, d, causal, name, decl)
     }
 }
 
 /// Every kernel the host loads (variants: [`smemdesc_attn_fwd`]).
-const KERNELS: [Entry; 21] = [
+const KERNELS: [Entry; 25] = [
     e(0, 64, false, "attn_fwd_d64_rust", Decl::D64),
     e(0, 64, true, "attn_fwd_d64_causal_rust", Decl::D64),
     e(0, 128, false, "attn_fwd_d128_rust", Decl::D128),
@@ -94,6 +105,10 @@ const KERNELS: [Entry; 21] = [
     e(6, 128, false, "attn_fwd_d128_pf_rust", Decl::D128),
     e(6, 128, true, "attn_fwd_d128_causal_pf_rust", Decl::D128),
     e(7, 128, false, "attn_fwd_d128_badpair_pf_rust", Decl::D128),
+    ns(9, 64, false, "attn_fwd_d64_ns_tree_rust", Decl::D64),
+    ns(9, 64, true, "attn_fwd_d64_causal_ns_tree_rust", Decl::D64),
+    ns(10, 64, false, "attn_fwd_d64_ns_rust", Decl::D64),
+    ns(10, 64, true, "attn_fwd_d64_causal_ns_rust", Decl::D64),
 ];
 
 /// The variants whose kernels are persistent: one CTA per multiprocessor, a tile schedule.
@@ -198,16 +213,22 @@ pub unsafe extern "C" fn smemdesc_attn_load(ptx: *const c_char) -> i32 {
 /// The `variant` that picks a kernel by shape ([`auto_variant`]).
 const AUTO: u32 = 8;
 
-/// The kernel for a shape: the overlapped one (2), except its persistent form (5) for head dim
-/// 64 under the causal mask with at most 32 query tiles per head, where the per-tile start and
-/// end weigh most (H200, `gpu/device-logs/2026-11-27-attention-v10-dynamic`: 1.03-1.11x the
-/// overlapped kernel there, 0.87-0.98x everywhere else).
-fn auto_variant(d: u32, causal: bool, s: u32) -> u32 {
-    if d == 64 && causal && s <= 32 * BM {
-        5
+/// The kernel for a shape: for head dim 64 the serial kernel without a producer warpgroup, two
+/// CTAs per SM (10: its CTAs hide each other's start and end, and each runs its GEMMs under the
+/// other's softmax; H100, `gpu/device-logs/2026-11-28-attention-v17-nonspec`: 1.02-1.22x the
+/// overlapped kernel on all 8 configurations), for head dim 128 the overlapped kernel (2).
+fn auto_variant(d: u32, _causal: bool, _s: u32) -> u32 {
+    if d == 64 {
+        10
     } else {
         2
     }
+}
+
+/// The variant [`AUTO`] launches for a shape (the Python driver labels its rows with it).
+#[no_mangle]
+pub extern "C" fn smemdesc_attn_auto_variant(d: u32, causal: u32, s: u32) -> u32 {
+    auto_variant(d, causal != 0, s)
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -263,14 +284,16 @@ fn fwd(
     if persistent {
         args.push(cuda::Arg::Ptr(st.sched.ptr));
     }
-    st.kernels[k].launch(grid, THREADS, &args)
+    st.kernels[k].launch(grid, KERNELS[k].threads, &args)
 }
 
 /// Launches the forward kernel (`variant` 0: serial, 2: overlapped, the recorded kernel; 1, 3:
 /// their negative controls, d = 128 non-causal only; 4: the overlapped kernel with 4 K and 4 V
 /// stages, d = 64 only; 5: the overlapped kernel, persistent, one CTA per multiprocessor taking
 /// tiles from a dynamic schedule; 6: the serial kernel with P packed before its P·V wgmma, 7: its
-/// negative control; 8: the kernel `auto_variant` picks for the shape, the recorded one)
+/// negative control; 8: the kernel `auto_variant` picks for the shape, the recorded one; 10: the
+/// serial kernel without a producer warpgroup, two CTAs per SM, d = 64 only; 9: the same with
+/// the softmax's row reductions as pairwise trees, whose registers make ptxas serialise its wgmma)
 /// on `[b, h, s, d]` contiguous bf16 `q`, `k`, `v` into `o` (bf16, same shape) and `lse`
 /// (`[b, h, s]` f32), softmax scale `scale`, on the legacy default stream. 0: launched.
 ///
@@ -335,7 +358,8 @@ pub unsafe extern "C" fn smemdesc_attn_info(buf: *mut c_char, len: usize) -> usi
                 .iter()
                 .zip(&st.kernels)
                 .map(|(e, k)| {
-                    serde_json::json!({"name": e.name, "regs": k.regs, "local_bytes": k.local})
+                    serde_json::json!({"name": e.name, "regs": k.regs, "local_bytes": k.local,
+                        "threads": e.threads, "ctas_per_sm": k.ctas_per_sm(e.threads).ok()})
                 })
                 .collect()
         })
