@@ -281,6 +281,7 @@ pub(crate) fn fence_frag(f: &mut Frag) {
 }
 
 /// The query tile a CTA computes.
+#[derive(Clone, Copy)]
 pub(crate) struct Tile {
     /// The tile's index in its head (rows `qt · BM ..`).
     pub qt: u32,
@@ -376,13 +377,15 @@ pub(crate) unsafe fn attn_body<
     if bh == 0 || seqlen < BM {
         return;
     }
-    let (base, q_addr, k_addr, v_addr) = storage::<D>();
+    let addrs = storage::<D>();
+    let base = addrs.0;
+    let tile = Tile::of_cta::<CAUSAL>(ctaid(), seqlen);
     let Tile {
-        qt,
         row0,
         q_row,
         blocks,
-    } = Tile::of_cta::<CAUSAL>(ctaid(), seqlen);
+        ..
+    } = tile;
     let tid = tid();
     let wg = tid / 128;
     let qpipe = PipeAt::<D::QPipe>::new(base, 0);
@@ -416,6 +419,75 @@ pub(crate) unsafe fn attn_body<
         return;
     }
     let (im, t, rows) = consumer_start(wg, tid, map_o);
+    if PF {
+        serial_consumer::<D, CAUSAL, BAD, PV_PACK_FIRST, 16>(
+            qpipe,
+            kv,
+            tile,
+            im,
+            t,
+            rows,
+            addrs,
+            lse,
+            map_o,
+            scale_log2,
+            |_| {},
+        );
+    } else {
+        serial_consumer::<D, CAUSAL, BAD, PV_BETWEEN, 16>(
+            qpipe,
+            kv,
+            tile,
+            im,
+            t,
+            rows,
+            addrs,
+            lse,
+            map_o,
+            scale_log2,
+            |_| {},
+        );
+    }
+}
+
+/// `P·V`'s A registers all packed before its first k-step, then one `wgmma.fence` ([`pv_regs`]).
+pub(crate) const PV_PACK_FIRST: u8 = 0;
+/// Each k-step's A registers packed right before it, `ptxas` injecting the fences (C7519).
+pub(crate) const PV_BETWEEN: u8 = 1;
+/// Each k-step's A registers packed right before it, then a `wgmma.fence` of the kernel's.
+pub(crate) const PV_FENCED: u8 = 2;
+
+/// Consumer warpgroup `im`'s query tile in the serial schedule: Q waited for, then per key block
+/// `S = Q·Kᵀ`, the softmax (row reductions in `K` chains, [`tree`]), O rescaled, `O += P·V` (its
+/// A registers as `PV` says: [`PV_PACK_FIRST`], [`PV_BETWEEN`], [`PV_FENCED`]), the stage
+/// released; then [`finish_tile`]. `before(j)` runs at the top of block `j`, before its wait
+/// (where the two-CTA kernel's thread 0 refills a stage). `addrs`: the storage base and Q's,
+/// K's, V's addresses.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+pub(crate) unsafe fn serial_consumer<
+    D: AttnDecl,
+    const CAUSAL: bool,
+    const BAD: bool,
+    const PV: u8,
+    const K: usize,
+>(
+    qpipe: PipeAt<D::QPipe>,
+    kv: PipeAt<D::KvPipe>,
+    tile: Tile,
+    im: u32,
+    t: u32,
+    rows: [u32; 2],
+    addrs: (u32, u32, u32, u32),
+    lse: u64,
+    map_o: u64,
+    scale_log2: f32,
+    mut before: impl FnMut(u32),
+) {
+    let (base, q_addr, k_addr, v_addr) = addrs;
+    let Tile {
+        qt, q_row, blocks, ..
+    } = tile;
     let mut m = [f32::NEG_INFINITY; 2];
     let mut l = [0.0f32; 2];
     let mut o = Frag::zero();
@@ -427,6 +499,7 @@ pub(crate) unsafe fn attn_body<
     let mut consumer = kv.consumer(t);
     let mut j = 0;
     while j < blocks {
+        before(j);
         let Some(full) = consumer.wait::<PtxSpin>() else {
             break;
         };
@@ -436,14 +509,16 @@ pub(crate) unsafe fn attn_body<
         wgmma_commit();
         wgmma_wait::<0>();
         fence_frag(&mut s);
-        let corr = softmax::<CAUSAL, 16>(&mut s, &mut m, &mut l, t, j, qt, im, scale_log2);
+        let corr = softmax::<CAUSAL, K>(&mut s, &mut m, &mut l, t, j, qt, im, scale_log2);
         scale_rows::<D>(&mut o, corr);
-        if PF {
+        if PV == PV_PACK_FIRST {
             // Every A register first, then one fence and the k-steps back to back (packing
             // between the wgmma makes ptxas inject a warpgroup.arrive before each: C7519).
             let pa = pack_all::<D, BAD>(&s);
             wgmma_fence();
             pv_regs::<D>(&mut o, &pa, v_addr, stage);
+        } else if PV == PV_FENCED {
+            pv::<D, BAD, true>(&mut o, &s, v_addr, stage);
         } else {
             wgmma_fence();
             pv::<D, BAD, false>(&mut o, &s, v_addr, stage);

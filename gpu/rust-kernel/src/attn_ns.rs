@@ -11,7 +11,7 @@
 //! The schedule is the serial kernel's (`attn.rs`): the overlapped one holds S, P and O at once
 //! and does not fit in 128 registers.
 
-use crate::attn::{fence_frag, finish_tile, pv, qk, scale_rows, softmax, storage, Frag, Tile};
+use crate::attn::{serial_consumer, storage, Tile, PV_FENCED};
 use crate::attn_decl::{AttnDecl, BM, BN, S_ACC};
 use crate::pipe_ops::PtxSpin;
 use crate::ptx::*;
@@ -38,13 +38,15 @@ pub(crate) unsafe fn attn_ns_body<D: AttnDecl, const CAUSAL: bool, const CHAINS:
     if bh == 0 || seqlen < BM {
         return;
     }
-    let (base, q_addr, k_addr, v_addr) = storage::<D>();
+    let addrs = storage::<D>();
+    let base = addrs.0;
+    let tile = Tile::of_cta::<CAUSAL>(ctaid(), seqlen);
     let Tile {
-        qt,
         row0,
         q_row,
         blocks,
-    } = Tile::of_cta::<CAUSAL>(ctaid(), seqlen);
+        ..
+    } = tile;
     let tid = tid();
     let (im, t) = (tid / 128, tid % 128);
     let qpipe = PipeAt::<D::QPipe>::new(base, 0);
@@ -88,39 +90,14 @@ pub(crate) unsafe fn attn_ns_body<D: AttnDecl, const CAUSAL: bool, const CHAINS:
         tensormap_acquire(map_o);
     }
     let Some(rows) = S_ACC.rows(t) else { trap() };
-    let mut m = [f32::NEG_INFINITY; 2];
-    let mut l = [0.0f32; 2];
-    let mut o = Frag::zero();
-    let mut s = Frag::zero();
-    let mut qc = qpipe.consumer(t);
-    if let Some(q) = qc.wait::<PtxSpin>() {
-        q.release::<PtxSpin>();
-    }
-    let mut consumer = kv.consumer(t);
-    let mut j = 0;
-    while j < blocks {
-        // The stage block j − 1 held (both warpgroups released it) takes the next block, a
-        // whole block ahead of its use.
+    // The stage block j − 1 held (both warpgroups released it) takes the next block, a whole
+    // block ahead of its use.
+    let refill = |j: u32| {
         if tid == 0 && j >= 1 && next < blocks {
             load_next(&mut next);
         }
-        let Some(full) = consumer.wait::<PtxSpin>() else {
-            break;
-        };
-        let stage = full.stage();
-        wgmma_fence();
-        qk::<D>(&mut s, q_addr, k_addr, im, stage);
-        wgmma_commit();
-        wgmma_wait::<0>();
-        fence_frag(&mut s);
-        let corr = softmax::<CAUSAL, CHAINS>(&mut s, &mut m, &mut l, t, j, qt, im, scale_log2);
-        scale_rows::<D>(&mut o, corr);
-        pv::<D, false, true>(&mut o, &s, v_addr, stage);
-        wgmma_commit();
-        wgmma_wait::<0>();
-        full.release::<PtxSpin>();
-        j += 1;
-    }
-    fence_frag(&mut o);
-    finish_tile::<D>(&mut o, m, l, rows, t, im, q_row, lse, base, map_o, true);
+    };
+    serial_consumer::<D, CAUSAL, false, PV_FENCED, CHAINS>(
+        qpipe, kv, tile, im, t, rows, addrs, lse, map_o, scale_log2, refill,
+    );
 }
