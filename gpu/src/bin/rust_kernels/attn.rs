@@ -287,7 +287,7 @@ fn fwd(
     st.kernels[k].launch(grid, KERNELS[k].threads, &args)
 }
 
-/// Launches the forward kernel (`variant` 0: serial, 2: overlapped, the recorded kernel; 1, 3:
+/// Launches the forward kernel (`variant` 0: serial, 2: overlapped, d = 128's recorded kernel; 1, 3:
 /// their negative controls, d = 128 non-causal only; 4: the overlapped kernel with 4 K and 4 V
 /// stages, d = 64 only; 5: the overlapped kernel, persistent, one CTA per multiprocessor taking
 /// tiles from a dynamic schedule; 6: the serial kernel with P packed before its P·V wgmma, 7: its
