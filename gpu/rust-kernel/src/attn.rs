@@ -350,7 +350,8 @@ pub(crate) unsafe fn consumer_start(wg: u32, tid: u32, map_o: u64) -> (u32, u32,
 }
 
 /// The kernel body. `params`: `seqlen` (a multiple of 128), `bh` (batch · heads),
-/// `scale_log2` (softmax scale · log2 e).
+/// `scale_log2` (softmax scale · log2 e). `OV`: the overlapped kernel instead; `PV`: how `P·V`
+/// takes its A registers ([`PV_PACK_FIRST`] or [`PV_BETWEEN`]; [`serial_consumer`]).
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 pub(crate) unsafe fn attn_body<
@@ -358,7 +359,7 @@ pub(crate) unsafe fn attn_body<
     const CAUSAL: bool,
     const BAD: bool,
     const OV: bool,
-    const PF: bool,
+    const PV: u8,
 >(
     map_q: u64,
     map_k: u64,
@@ -419,35 +420,19 @@ pub(crate) unsafe fn attn_body<
         return;
     }
     let (im, t, rows) = consumer_start(wg, tid, map_o);
-    if PF {
-        serial_consumer::<D, CAUSAL, BAD, PV_PACK_FIRST, 16>(
-            qpipe,
-            kv,
-            tile,
-            im,
-            t,
-            rows,
-            addrs,
-            lse,
-            map_o,
-            scale_log2,
-            |_| {},
-        );
-    } else {
-        serial_consumer::<D, CAUSAL, BAD, PV_BETWEEN, 16>(
-            qpipe,
-            kv,
-            tile,
-            im,
-            t,
-            rows,
-            addrs,
-            lse,
-            map_o,
-            scale_log2,
-            |_| {},
-        );
-    }
+    serial_consumer::<D, CAUSAL, BAD, PV, 16>(
+        qpipe,
+        kv,
+        tile,
+        im,
+        t,
+        rows,
+        addrs,
+        lse,
+        map_o,
+        scale_log2,
+        |_| {},
+    );
 }
 
 /// `P·V`'s A registers all packed before its first k-step, then one `wgmma.fence` ([`pv_regs`]).

@@ -37,7 +37,14 @@ macro_rules! attn_entry {
     };
     ($name:ident, $decl:ty, $causal:literal, $bad:literal, $ov:literal, $pf:literal, $doc:literal) => {
         attn_entry!(
-            @entry $name, $doc, attn_body::<$decl, $causal, $bad, $ov, $pf>,
+            @entry $name, $doc,
+            attn_body::<
+                $decl,
+                $causal,
+                $bad,
+                $ov,
+                { if $pf { crate::attn::PV_PACK_FIRST } else { crate::attn::PV_BETWEEN } },
+            >,
             /// `THREADS` threads, the storage's `LAUNCH_BYTES` of dynamic shared memory, a grid of
             /// `bh · seqlen / 128` CTAs; tensor maps of Q, K, V (the tiles' boxes) and O (the
             /// epilogue tile's) over `[bh · seqlen, head_dim]` in global memory; `lse` holds
