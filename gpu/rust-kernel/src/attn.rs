@@ -349,6 +349,55 @@ pub(crate) unsafe fn consumer_start(wg: u32, tid: u32, map_o: u64) -> (u32, u32,
     (im, t, rows)
 }
 
+/// [`producer_start`] and [`consumer_start`] with the overlapped kernel's experiment switches
+/// `X`: with [`crate::attn_ov::X_GPU_SCOPE`] the maps are acquired at GPU scope, then
+/// prefetched; otherwise they are the recorded kernels' (system scope).
+#[inline(always)]
+pub(crate) unsafe fn producer_start_x<const X: u32>(
+    tid: u32,
+    map_q: u64,
+    map_k: u64,
+    map_v: u64,
+) -> bool {
+    if X & crate::attn_ov::X_GPU_SCOPE == 0 {
+        return producer_start(tid, map_q, map_k, map_v);
+    }
+    setmaxnreg_dec_40();
+    if tid == 0 {
+        gpu_scope_acquire(map_q);
+        gpu_scope_acquire(map_k);
+        gpu_scope_acquire(map_v);
+    }
+    tid == 0
+}
+
+/// See [`producer_start_x`].
+#[inline(always)]
+pub(crate) unsafe fn consumer_start_x<const X: u32>(
+    wg: u32,
+    tid: u32,
+    map_o: u64,
+) -> (u32, u32, [u32; 2]) {
+    if X & crate::attn_ov::X_GPU_SCOPE != 0 {
+        setmaxnreg_inc_232();
+        let (im, t) = (wg - 1, tid % 128);
+        if t == 0 {
+            gpu_scope_acquire(map_o);
+        }
+        let Some(rows) = S_ACC.rows(t) else { trap() };
+        (im, t, rows)
+    } else {
+        consumer_start(wg, tid, map_o)
+    }
+}
+
+/// A tensor map acquired at GPU scope, then prefetched.
+#[inline(always)]
+unsafe fn gpu_scope_acquire(map: u64) {
+    tensormap_acquire_gpu(map);
+    prefetch_tensormap(map);
+}
+
 /// The kernel body. `params`: `seqlen` (a multiple of 128), `bh` (batch · heads),
 /// `scale_log2` (softmax scale · log2 e). `OV`: the overlapped kernel instead; `PV`: how `P·V`
 /// takes its A registers ([`PV_PACK_FIRST`] or [`PV_BETWEEN`]; [`serial_consumer`]).
@@ -371,7 +420,7 @@ pub(crate) unsafe fn attn_body<
     scale_log2: f32,
 ) {
     if OV {
-        return crate::attn_ov::attn_ov_body::<D, CAUSAL, BAD, false>(
+        return crate::attn_ov::attn_ov_body::<D, D::KPipe, D::VPipe, CAUSAL, BAD, false, 0>(
             map_q, map_k, map_v, map_o, lse, seqlen, bh, scale_log2, 0,
         );
     }
@@ -580,10 +629,16 @@ pub(crate) unsafe fn store_o<D: AttnDecl>(
     });
     unroll!(D::O.chunks, |c| {
         let buf = obase + (c % D::O.stages) * D::O.stage_bytes;
-        if t == 0 {
-            bulk_wait_read::<0>();
+        // Chunk 0's stage may still be read by the previous tile's stores (the persistent
+        // kernel), and a chunk past the stages reuses one: wait for those reads. A later chunk
+        // of the first round has a stage of its own (waiting there for the stores just issued
+        // held up every tile's end).
+        if c == 0 || c >= D::O.stages {
+            if t == 0 {
+                bulk_wait_read::<0>();
+            }
+            named_bar(bar_id, 128);
         }
-        named_bar(bar_id, 128);
         unroll!(D::O.instrs, |i| {
             let mut r = [0u32; 4];
             unroll!(4, |q| {

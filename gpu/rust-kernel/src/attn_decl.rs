@@ -55,6 +55,12 @@ pub trait AttnDecl {
     type KPipe: Pipeline<Loads = (Load<0>, ())> + TileLoad<0, Tile = Self::K>;
     /// V alone.
     type VPipe: Pipeline<Loads = (Load<0>, ())> + TileLoad<0, Tile = Self::V>;
+    /// [`Self::KPipe`] in a cluster of 2 CTAs along M (two query tiles of one head): each CTA
+    /// loads half of a K block and multicasts it to both; a stage is free once the consumers
+    /// of both CTAs released it.
+    type KPipe2: Pipeline<Loads = (Load<0>, ())> + TileLoad<0, Tile = Self::K>;
+    /// [`Self::VPipe`] in the same cluster.
+    type VPipe2: Pipeline<Loads = (Load<0>, ())> + TileLoad<0, Tile = Self::V>;
     /// The O epilogue tile's geometry (one per consumer warpgroup).
     const O_EPI: smemdesc::epilogue::EpilogueTile;
     /// O's epilogue constants, evaluated at compile time (the kernel indexes them with
@@ -213,6 +219,16 @@ macro_rules! attn_decl {
                             empty = vempty)]
             pub struct VPipe;
 
+            /// K multicast in a 2x1 cluster (the same barriers as `KPipe`: a kernel uses one).
+            #[smem_pipeline(storage = Storage, loads = (k: K), consumers = 2, full = kfull,
+                            empty = kempty, multicast = (k), cluster = (2, 1))]
+            pub struct KPipe2;
+
+            /// V multicast in a 2x1 cluster.
+            #[smem_pipeline(storage = Storage, loads = (v: V), consumers = 2, full = vfull,
+                            empty = vempty, multicast = (v), cluster = (2, 1))]
+            pub struct VPipe2;
+
             /// The chain: S (m64n128k16, f32) → P as bf16 A registers → O (m64n{hd}k16).
             pub const CHAIN: ChainedMma = ChainedMma::declare(
                 (MmaShape::new(64, BN, 16), ElementType::BF16, AccumType::F32),
@@ -231,6 +247,8 @@ macro_rules! attn_decl {
                 type KvPipe = KvPipe;
                 type KPipe = KPipe;
                 type VPipe = VPipe;
+                type KPipe2 = KPipe2;
+                type VPipe2 = VPipe2;
                 const O_EPI: smemdesc::epilogue::EpilogueTile = OTile::EPILOGUE;
                 const LAUNCH_BYTES: u32 = Storage::LAUNCH_BYTES;
                 #[inline(always)]

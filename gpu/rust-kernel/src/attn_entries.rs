@@ -1,10 +1,12 @@
 //! The attention kernels' entry points: the recorded ones (head dim 64: two CTAs per SM without
-//! a producer warpgroup, `_ns_`, `attn_ns.rs`; head dim 128: overlapped, `_ov_`, `attn_ov.rs`),
+//! a producer warpgroup, `_ns_`, `attn_ns.rs`; head dim 128: overlapped, `attn_ov.rs`, without
+//! the mask persistent in clusters of two, `_p_cl2_`, with it persistent up to 2048 keys, `_p_`,
+//! one tile per CTA beyond, `_ov_`),
 //! the serial ones they are measured against (`attn.rs`), the negative controls and the measured
 //! experiments, each body with its declaration and switches.
 
 use crate::attn::attn_body;
-use crate::attn_decl::{d128, d64, d64s4};
+use crate::attn_decl::{d128, d64, d64s4, AttnDecl};
 use crate::attn_ns::attn_ns_body;
 use crate::attn_ov::attn_ov_body;
 
@@ -14,10 +16,30 @@ macro_rules! attn_entry {
     // current one.
     (persistent, $name:ident, $decl:ty, $causal:literal, $doc:literal) => {
         attn_entry!(
-            @entry $name, $doc, attn_ov_body::<$decl, $causal, false, true>,
+            @entry $name, $doc, attn_ov_body::<$decl, <$decl as AttnDecl>::KPipe, <$decl as AttnDecl>::VPipe, $causal, false, true, 0>,
             /// As the non-persistent entries, with any grid size (`nctaid` CTAs share the tiles);
             /// `sched`: two `u32` in global memory, zero, not used by another launch at the same
             /// time (the kernel leaves them zero).
+            ; sched: u64
+        );
+    };
+    // The overlapped kernel with experiment switches `$x` (`attn_ov::X_*`), persistent or not:
+    // `sched` as the persistent one's, with the timeline from byte 256 (`attn_ov::stamp`).
+    (experiment, $name:ident, $decl:ty, $causal:literal, $persist:literal, $x:expr, $doc:literal) => {
+        attn_entry!(
+            @entry $name, $doc,
+            attn_ov_body::<$decl, <$decl as AttnDecl>::KPipe, <$decl as AttnDecl>::VPipe, $causal, false, $persist, { $x }>,
+            /// As the persistent entries; `sched` also holds the timeline when stamping.
+            ; sched: u64
+        );
+    };
+    // The overlapped kernel in 2x1 clusters: K and V multicast to two query tiles of one head.
+    (cluster, $name:ident, $decl:ty, $causal:literal, $persist:literal, $doc:literal) => {
+        attn_entry!(
+            @entry $name, $doc,
+            attn_ov_body::<$decl, <$decl as AttnDecl>::KPipe2, <$decl as AttnDecl>::VPipe2, $causal, false, $persist, 0>,
+            /// As the serial entries, launched in clusters of 2 CTAs along x, with an even
+            /// number of query tiles per head (`seqlen` a multiple of 256); `sched` unused.
             ; sched: u64
         );
     };
@@ -273,4 +295,59 @@ attn_entry!(
     true,
     4,
     "Head dim 64, causal, no producer warpgroup, two CTAs per multiprocessor."
+);
+
+// Experiments on head dim 128's recorded kernel: its timeline, and the maps acquired at GPU scope.
+use crate::attn_ov::{X_GPU_SCOPE, X_STAMP};
+attn_entry!(
+    experiment,
+    attn_fwd_d128_ov_stamp_rust,
+    d128::Decl,
+    false,
+    false,
+    X_STAMP,
+    "Head dim 128, overlapped, with its timeline."
+);
+attn_entry!(
+    experiment,
+    attn_fwd_d128_p_stamp_rust,
+    d128::Decl,
+    false,
+    true,
+    X_STAMP,
+    "Head dim 128, persistent, with its timeline."
+);
+attn_entry!(
+    experiment,
+    attn_fwd_d128_ov_gpu_rust,
+    d128::Decl,
+    false,
+    false,
+    X_GPU_SCOPE,
+    "Head dim 128, overlapped, the maps acquired at GPU scope and prefetched."
+);
+attn_entry!(
+    experiment,
+    attn_fwd_d128_causal_ov_gpu_rust,
+    d128::Decl,
+    true,
+    false,
+    X_GPU_SCOPE,
+    "Head dim 128, causal, overlapped, the maps acquired at GPU scope and prefetched."
+);
+attn_entry!(
+    cluster,
+    attn_fwd_d128_ov_cl2_rust,
+    d128::Decl,
+    false,
+    false,
+    "Head dim 128, overlapped, K and V multicast in clusters of two query tiles."
+);
+attn_entry!(
+    cluster,
+    attn_fwd_d128_p_cl2_rust,
+    d128::Decl,
+    false,
+    true,
+    "Head dim 128, persistent (a static schedule), K and V multicast in clusters of two query tiles."
 );

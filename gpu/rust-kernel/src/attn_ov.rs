@@ -8,15 +8,20 @@
 //! For head dim 128 the two consumer warpgroups take turns to issue their wgmma (named barriers
 //! 3 and 4), so one warpgroup's softmax runs under the other's GEMMs. O is rescaled only when a
 //! row of the warp has a new maximum.
+//!
+//! Two forms of the same body: persistent (one CTA per SM walking the query tiles, its producer
+//! loading the next tile while the consumers finish the current one), and clustered (two CTAs,
+//! two query tiles of one head, each loading half of every K and V block and multicasting it to
+//! both: the declared `KPipe2` / `VPipe2`). Without the mask, head dim 128 runs both at once.
 
 use crate::attn::{
-    consumer_start, fence_frag, finish_tile, pack_all, producer_start, pv_regs, qk, scale_rows,
+    consumer_start_x, fence_frag, finish_tile, pack_all, producer_start_x, pv_regs, qk, scale_rows,
     softmax, storage, Frag, Tile,
 };
 use crate::attn_decl::AttnDecl;
 use crate::pipe_ops::PtxSpin;
 use crate::ptx::*;
-use smemdesc::pipeline::PipeAt;
+use smemdesc::pipeline::{Load, PipeAt, Pipeline, TileLoad};
 
 /// `bar.arrive id, threads`: arrive on named barrier `id` without waiting.
 #[inline(always)]
@@ -45,6 +50,23 @@ fn vote_any(p: bool) -> bool {
     r != 0
 }
 
+/// [`attn_ov_body`]'s experiment switch: a timeline of each tile in `%globaltimer` nanoseconds
+/// (`sched + 256`, 16 `u64` per tile: see [`stamp`]).
+pub(crate) const X_STAMP: u32 = 1;
+/// [`attn_ov_body`]'s experiment switch: the tensor maps acquired at GPU scope, and prefetched.
+pub(crate) const X_GPU_SCOPE: u32 = 2;
+
+/// Slot `k` of tile `w`'s timeline, when `X` has [`X_STAMP`]: 0 the CTA's start (its first tile),
+/// 1 the producer issued Q's load, 2 the multiprocessor; per consumer `im`, at `4 + 6 im`: Q
+/// ready, K_0 ready, S_0 computed, the key loop done, the last P·V computed, O's stores issued.
+#[inline(always)]
+unsafe fn stamp<const X: u32>(sched: u64, w: u32, k: u32, v: Option<u64>) {
+    if X & X_STAMP != 0 {
+        let at = sched + 256 + (w as u64 * 16 + k as u64) * 8;
+        st_global_u64(at, v.unwrap_or_else(globaltimer));
+    }
+}
+
 /// Named barriers 3 and 4: "warpgroup 0 (1) may issue its wgmma" (1 and 2 are the epilogue's).
 const SCHED_BAR: u32 = 3;
 
@@ -65,18 +87,25 @@ unsafe fn issue_pv<D: AttnDecl>(
     pass();
 }
 
-/// The overlapped kernel's body; parameters as `attn::attn_body`. `PERSIST`: the CTAs take
-/// query tiles from a dynamic schedule (CTA `c` first takes tile `c`, then `nctaid` plus the
-/// next index of a fetch-and-add on `sched`; any grid, one CTA per SM is the intent), the
-/// producer loading the next tile's Q as soon as both consumers computed the current tile's
-/// last `S`, and K and V as stages free up, while the consumers finish the current tile.
+/// The overlapped kernel's body; parameters as `attn::attn_body`. `KP`, `VP`: K's and V's
+/// pipelines, `D::KPipe` / `D::VPipe`, or in a 2x1 cluster `D::KPipe2` / `D::VPipe2` (CTAs `2p`
+/// and `2p + 1` must be query tiles of one head: an even number of them per head). `PERSIST`:
+/// the CTAs take query tiles from a dynamic schedule (CTA `c` first takes tile `c`, then
+/// `nctaid` plus the next index of a fetch-and-add on `sched`; in a cluster the static
+/// `c + nctaid`; any grid, one CTA per SM is the intent), the producer loading the next tile's
+/// Q as soon as both consumers computed the current tile's last `S`, and K and V as stages free
+/// up, while the consumers finish the current tile. `X`: experiment switches (`X_*`, 0 in the
+/// recorded kernels).
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 pub(crate) unsafe fn attn_ov_body<
     D: AttnDecl,
+    KP: Pipeline<Loads = (Load<0>, ())> + TileLoad<0, Tile = D::K>,
+    VP: Pipeline<Loads = (Load<0>, ())> + TileLoad<0, Tile = D::V>,
     const CAUSAL: bool,
     const BAD: bool,
     const PERSIST: bool,
+    const X: u32,
 >(
     map_q: u64,
     map_k: u64,
@@ -91,6 +120,9 @@ pub(crate) unsafe fn attn_ov_body<
     if bh == 0 || seqlen < crate::attn_decl::BM {
         return;
     }
+    if X & X_STAMP != 0 && tid() == 0 {
+        stamp::<X>(sched, ctaid(), 0, None);
+    }
     let (base, q_addr, k_addr, v_addr) = storage::<D>();
     // Tiles are numbered as the non-persistent grid's CTAs.
     let tiles = seqlen / crate::attn_decl::BM * bh;
@@ -98,8 +130,12 @@ pub(crate) unsafe fn attn_ov_body<
     let tid = tid();
     let wg = tid / 128;
     let qpipe = PipeAt::<D::QPipe>::new(base, 0);
-    let kpipe = PipeAt::<D::KPipe>::new(base, 0);
-    let vpipe = PipeAt::<D::VPipe>::new(base, 0);
+    // In a cluster (`KP`, `VP` multicast: `D::KPipe2`, `D::VPipe2`) the CTA's rank picks its
+    // slice of each K and V block; `init_sync` is then the cluster's barrier too.
+    let clustered = const { KP::LAYOUT.ctas() > 1 };
+    let rank = if clustered { cluster_ctarank() } else { 0 };
+    let kpipe = PipeAt::<KP>::new(base, rank);
+    let vpipe = PipeAt::<VP>::new(base, rank);
     if tid == 0 {
         qpipe.init::<PtxSpin>();
         kpipe.init::<PtxSpin>();
@@ -107,7 +143,7 @@ pub(crate) unsafe fn attn_ov_body<
     }
     kpipe.init_sync::<PtxSpin>();
     if wg == 0 {
-        if producer_start(tid, map_q, map_k, map_v) {
+        if producer_start_x::<X>(tid, map_q, map_k, map_v) {
             let mut qp = qpipe.producer();
             let (mut kp, mut vp) = (kpipe.producer(), vpipe.producer());
             let mut w = ctaid();
@@ -122,8 +158,14 @@ pub(crate) unsafe fn attn_ov_body<
                 if !more {
                     break;
                 }
+                stamp::<X>(sched, w, 1, None);
+                stamp::<X>(sched, w, 2, Some(smid() as u64));
                 // The next tile, fetched now so its latency hides under this tile's loads.
-                let next = if PERSIST {
+                // In a cluster the schedule is static (`w + nctaid`): both CTAs walk the tiles
+                // of one head in step, as their shared K and V need.
+                let next = if PERSIST && clustered {
+                    w + nctaid()
+                } else if PERSIST {
                     nctaid() + atom_add_u32(sched, 1)
                 } else {
                     tiles
@@ -147,15 +189,29 @@ pub(crate) unsafe fn attn_ov_body<
                 }
                 w = next;
             }
+            // Cluster: stay until both CTAs' consumers released every stage, so no remote
+            // arrive reaches this CTA after it exits.
+            if clustered {
+                let _ = kp.drain::<PtxSpin>();
+                let _ = vp.drain::<PtxSpin>();
+            }
             // Every fetch of this CTA is done: the last CTA to get here resets the schedule.
-            if PERSIST && atom_add_u32(sched + 4, 1) == nctaid() - 1 {
+            if PERSIST && !clustered && atom_add_u32(sched + 4, 1) == nctaid() - 1 {
                 st_global_u32(sched, 0);
                 st_global_u32(sched + 4, 0);
             }
         }
         return;
     }
-    let (im, t, rows) = consumer_start(wg, tid, map_o);
+    let (im, t, rows) = consumer_start_x::<X>(wg, tid, map_o);
+    // The consumers' timeline slots (nothing at all unless stamping).
+    macro_rules! st {
+        ($w:expr, $k:expr) => {
+            if X & X_STAMP != 0 && t == 0 {
+                stamp::<X>(sched, $w, 4 + 6 * im + $k, None);
+            }
+        };
+    }
     let mut s = Frag::zero();
     let mut qc = qpipe.consumer(t);
     let (mut kc, mut vc) = (kpipe.consumer(t), vpipe.consumer(t));
@@ -197,6 +253,7 @@ pub(crate) unsafe fn attn_ov_body<
             }
             return;
         }
+        st!(w, 0);
         let Tile {
             qt, q_row, blocks, ..
         } = Tile::of_cta::<CAUSAL>(w, seqlen);
@@ -206,6 +263,7 @@ pub(crate) unsafe fn attn_ov_body<
         let Some(k0) = kc.wait::<PtxSpin>() else {
             return;
         };
+        st!(w, 1);
         turn();
         wgmma_fence();
         qk::<D>(&mut s, q_addr, k_addr, im, k0.stage());
@@ -213,6 +271,7 @@ pub(crate) unsafe fn attn_ov_body<
         pass();
         wgmma_wait::<0>();
         fence_frag(&mut s);
+        st!(w, 2);
         k0.release::<PtxSpin>();
         let mut corr = softmax::<CAUSAL, 16>(&mut s, &mut m, &mut l, t, 0, qt, im, scale_log2);
         let mut pa = pack_all::<D, BAD>(&s);
@@ -245,6 +304,7 @@ pub(crate) unsafe fn attn_ov_body<
             pa = pack_all::<D, BAD>(&s);
             j += 1;
         }
+        st!(w, 3);
         // Every S of the tile is computed: the producer may load the next tile's Q.
         q.release::<PtxSpin>();
         turn();
@@ -256,7 +316,9 @@ pub(crate) unsafe fn attn_ov_body<
         wgmma_wait::<0>();
         fence_frag(&mut o);
         vp.release::<PtxSpin>();
+        st!(w, 4);
         finish_tile::<D>(&mut o, m, l, rows, t, im, q_row, lse, base, map_o, !PERSIST);
+        st!(w, 5);
         if !PERSIST {
             if pp && im == 0 {
                 turn();

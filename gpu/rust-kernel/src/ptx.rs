@@ -119,6 +119,42 @@ pub unsafe fn tensormap_acquire(map: u64) {
     );
 }
 
+/// [`tensormap_acquire`] at GPU scope: enough for a map the host wrote before the launch
+/// (every writer is outside the grid and finished before it started).
+#[inline(always)]
+pub unsafe fn tensormap_acquire_gpu(map: u64) {
+    asm!(
+        "fence.proxy.tensormap::generic.acquire.gpu [{0}], 128;",
+        in(reg64) map,
+        options(nostack)
+    );
+}
+
+/// `prefetch.tensormap`: brings the map at generic address `map` into the TMA unit's cache
+/// ahead of its first use.
+#[inline(always)]
+pub unsafe fn prefetch_tensormap(map: u64) {
+    asm!("prefetch.tensormap [{0}];", in(reg64) map, options(nostack));
+}
+
+/// `%globaltimer`: nanoseconds, one clock for every SM (the attention timeline experiment).
+#[inline(always)]
+pub fn globaltimer() -> u64 {
+    let r: u64;
+    // SAFETY: reads a special register; volatile, so each read stays where it is written.
+    unsafe { asm!("mov.u64 {0}, %globaltimer;", out(reg64) r, options(nostack)) };
+    r
+}
+
+/// `%smid`: the multiprocessor this thread runs on.
+#[inline(always)]
+pub fn smid() -> u32 {
+    let r: u32;
+    // SAFETY: reads a special register.
+    unsafe { asm!("mov.u32 {0}, %smid;", out(reg32) r, options(nostack)) };
+    r
+}
+
 /// One TMA box: tensor coordinates `(c0 innermost, c1)` of `map` to shared `dst`, completing
 /// on `bar`.
 #[inline(always)]
@@ -384,6 +420,12 @@ pub unsafe fn ld_global_u64(ptr: u64) -> u64 {
 #[inline(always)]
 pub unsafe fn st_global_u32(ptr: u64, v: u32) {
     asm!("st.global.u32 [{0}], {1};", in(reg64) ptr, in(reg32) v, options(nostack));
+}
+
+/// `st.global.u64`.
+#[inline(always)]
+pub unsafe fn st_global_u64(ptr: u64, v: u64) {
+    asm!("st.global.u64 [{0}], {1};", in(reg64) ptr, in(reg64) v, options(nostack));
 }
 
 /// Runs `$body` for `$i` = 0, 1, … `$n - 1` as straight-line code (`$n` a constant ≤ 32): the

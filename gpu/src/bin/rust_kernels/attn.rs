@@ -19,6 +19,7 @@ mod attn_decl;
 
 use crate::cuda;
 use attn_decl::{d128, d64, d64s4, AttnDecl, BM, THREADS};
+use smemdesc::pipeline::TileLoad;
 use smemdesc::{Arch, SmemTile};
 use std::collections::HashMap;
 use std::ffi::{c_char, CStr};
@@ -31,6 +32,8 @@ enum Decl {
     /// d = 64 with 4 K and 4 V stages.
     D64s4,
     D128,
+    /// d = 128 in clusters of two CTAs: K's and V's maps box one multicast slice.
+    D128Cl2,
 }
 
 impl Decl {
@@ -38,7 +41,7 @@ impl Decl {
         match self {
             Decl::D64 => d64::Decl::LAUNCH_BYTES,
             Decl::D64s4 => d64s4::Decl::LAUNCH_BYTES,
-            Decl::D128 => d128::Decl::LAUNCH_BYTES,
+            Decl::D128 | Decl::D128Cl2 => d128::Decl::LAUNCH_BYTES,
         }
     }
 
@@ -47,6 +50,17 @@ impl Decl {
             Decl::D64 => maps::<d64::Decl>(p, rows),
             Decl::D64s4 => maps::<d64s4::Decl>(p, rows),
             Decl::D128 => maps::<d128::Decl>(p, rows),
+            Decl::D128Cl2 => {
+                let hd = d128::Decl::HD as u64;
+                let k = slice_box::<<d128::Decl as AttnDecl>::KPipe2>();
+                let v = slice_box::<<d128::Decl as AttnDecl>::VPipe2>();
+                Ok([
+                    tile_map::<d128::Q>(p[0], rows, hd)?,
+                    tile_map_box::<d128::K>(p[1], rows, hd, k)?,
+                    tile_map_box::<d128::V>(p[2], rows, hd, v)?,
+                    o_map::<d128::Decl>(p[3], rows)?,
+                ])
+            }
         }
     }
 }
@@ -61,6 +75,8 @@ struct Entry {
     decl: Decl,
     /// Threads per CTA.
     threads: u32,
+    /// CTAs per cluster (along x).
+    cluster: u32,
 }
 
 const fn e(variant: u32, d: u32, causal: bool, name: &'static str, decl: Decl) -> Entry {
@@ -71,6 +87,15 @@ const fn e(variant: u32, d: u32, causal: bool, name: &'static str, decl: Decl) -
         name,
         decl,
         threads: THREADS,
+        cluster: 1,
+    }
+}
+
+/// An overlapped kernel launched in clusters of two CTAs (K and V multicast).
+const fn cl2(variant: u32, d: u32, causal: bool, name: &'static str, decl: Decl) -> Entry {
+    Entry {
+        cluster: 2,
+        ..e(variant, d, causal, name, decl)
     }
 }
 
@@ -83,7 +108,7 @@ const fn ns(variant: u32, d: u32, causal: bool, name: &'static str, decl: Decl) 
 }
 
 /// Every kernel the host loads (variants: [`smemdesc_attn_fwd`]).
-const KERNELS: [Entry; 25] = [
+const KERNELS: [Entry; 31] = [
     e(0, 64, false, "attn_fwd_d64_rust", Decl::D64),
     e(0, 64, true, "attn_fwd_d64_causal_rust", Decl::D64),
     e(0, 128, false, "attn_fwd_d128_rust", Decl::D128),
@@ -109,10 +134,29 @@ const KERNELS: [Entry; 25] = [
     ns(9, 64, true, "attn_fwd_d64_causal_ns_tree_rust", Decl::D64),
     ns(10, 64, false, "attn_fwd_d64_ns_rust", Decl::D64),
     ns(10, 64, true, "attn_fwd_d64_causal_ns_rust", Decl::D64),
+    e(11, 128, false, "attn_fwd_d128_ov_stamp_rust", Decl::D128),
+    e(12, 128, false, "attn_fwd_d128_p_stamp_rust", Decl::D128),
+    e(13, 128, false, "attn_fwd_d128_ov_gpu_rust", Decl::D128),
+    e(
+        13,
+        128,
+        true,
+        "attn_fwd_d128_causal_ov_gpu_rust",
+        Decl::D128,
+    ),
+    cl2(14, 128, false, "attn_fwd_d128_ov_cl2_rust", Decl::D128Cl2),
+    cl2(15, 128, false, "attn_fwd_d128_p_cl2_rust", Decl::D128Cl2),
 ];
 
 /// The variants whose kernels are persistent: one CTA per multiprocessor, a tile schedule.
-const PERSISTENT: [u32; 1] = [5];
+const PERSISTENT: [u32; 3] = [5, 12, 15];
+
+/// The variants whose kernels take the `sched` parameter (the persistent ones and the
+/// experiments of `attn_entries.rs`).
+const SCHED_PARAM: [u32; 6] = [5, 11, 12, 13, 14, 15];
+
+/// The variants that write a timeline (`smemdesc_attn_set_timeline`).
+const TIMELINE: [u32; 2] = [11, 12];
 
 struct State {
     /// Multiprocessors (the persistent kernels' grid).
@@ -124,6 +168,8 @@ struct State {
     kernels: Vec<cuda::Kernel>,
     /// Maps (Q, K, V, O) per (Q, K, V, O pointers, rows, declaration), in device memory.
     maps: HashMap<([u64; 4], u64, Decl), [cuda::Buf; 4]>,
+    /// The timeline buffer of variants 11 and 12 (`smemdesc_attn_set_timeline`), 0 if none.
+    timeline: u64,
     last_error: String,
 }
 
@@ -136,15 +182,28 @@ static STATE: Mutex<Option<State>> = Mutex::new(None);
 /// and type from the declaration; dims innermost first: K-major `[hd, rows]`, and V, MN-major,
 /// also `[hd, rows]`: its MN is the head dimension).
 fn tile_map<T: SmemTile>(ptr: u64, rows: u64, hd: u64) -> cuda::Res<cuda::Buf> {
+    tile_map_box::<T>(ptr, rows, hd, T::TMA_BOX_DIM)
+}
+
+/// [`tile_map`] with box `bx` (a multicast slice).
+fn tile_map_box<T: SmemTile>(ptr: u64, rows: u64, hd: u64, bx: [u32; 2]) -> cuda::Res<cuda::Buf> {
     let map = cuda::tensor_map(
         T::TMA_DATA_TYPE,
         T::TMA_SWIZZLE,
         ptr,
         [hd, rows],
         hd * 2,
-        T::TMA_BOX_DIM,
+        bx,
     )?;
     cuda::Buf::from(std::slice::from_ref(&map))
+}
+
+/// The TMA box of one multicast slice of pipeline `P`'s load (its declared plan).
+fn slice_box<P: TileLoad<0>>() -> [u32; 2] {
+    match P::MULTICAST {
+        Some(m) => m.slice_box_dim(),
+        None => <P::Tile as SmemTile>::TMA_BOX_DIM,
+    }
 }
 
 /// O's map from the epilogue tile's declaration.
@@ -182,6 +241,7 @@ fn load(path: &str) -> cuda::Res<State> {
         _module: module,
         kernels,
         maps: HashMap::new(),
+        timeline: 0,
         last_error: String::new(),
     })
 }
@@ -216,13 +276,32 @@ const AUTO: u32 = 8;
 /// The kernel for a shape: for head dim 64 the serial kernel without a producer warpgroup, two
 /// CTAs per SM (10: its CTAs hide each other's start and end, and each runs its GEMMs under the
 /// other's softmax; H100, `gpu/device-logs/2026-11-28-attention-v17-nonspec`: 1.02-1.22x the
-/// overlapped kernel on all 8 configurations), for head dim 128 the overlapped kernel (2).
-fn auto_variant(d: u32, _causal: bool, _s: u32) -> u32 {
+/// overlapped kernel on all 8 configurations); for head dim 128 the overlapped kernel, without
+/// the mask persistent in clusters of two query tiles sharing K and V by multicast where every
+/// head has an even number of query tiles (15: 1.00-1.04x the one-tile-per-CTA clustered kernel,
+/// most at 2048, `gpu/device-logs/2026-11-28-attention-v19`), else one tile per CTA (2).
+fn auto_variant(d: u32, causal: bool, s: u32) -> u32 {
     if d == 64 {
         10
+    } else if !causal && (s / BM).is_multiple_of(2) {
+        15
     } else {
         2
     }
+}
+
+/// Sets the buffer the timeline variants (11: the overlapped kernel, 12: the persistent one, d =
+/// 128, non-causal) write: zero-filled device memory of `256 + 128 · tiles` bytes; its first two
+/// words are the persistent kernel's schedule, then 16 `u64` per query tile (`attn_ov::stamp`).
+/// 0: set; 2: nothing loaded.
+#[no_mangle]
+pub extern "C" fn smemdesc_attn_set_timeline(ptr: u64) -> i32 {
+    let mut g = STATE.lock().unwrap();
+    let Some(st) = g.as_mut() else {
+        return 2;
+    };
+    st.timeline = ptr;
+    0
 }
 
 /// The variant [`AUTO`] launches for a shape (the Python driver labels its rows with it).
@@ -260,6 +339,13 @@ fn fwd(
         ));
     };
     let decl = KERNELS[k].decl;
+    let cluster = KERNELS[k].cluster;
+    if !(s / BM).is_multiple_of(cluster) {
+        return Err(format!(
+            "variant {variant}: clusters of {cluster} query tiles need seqlen a multiple of {}",
+            BM * cluster
+        ));
+    }
     let persistent = PERSISTENT.contains(&variant);
     let rows = b as u64 * h as u64 * s as u64;
     let ptrs = [p[0], p[1], p[2], p[3]];
@@ -269,7 +355,15 @@ fn fwd(
     };
     let bh = b * h;
     let tiles = bh * (s / BM);
-    let grid = if persistent { tiles.min(st.sms) } else { tiles };
+    let grid = match (persistent, cluster) {
+        (false, _) => tiles,
+        (true, 1) => tiles.min(st.sms),
+        // Every cluster resident at once.
+        (true, c) => {
+            let n = st.kernels[k].max_active_clusters(c, KERNELS[k].threads, tiles)?;
+            tiles.min(n.max(1) as u32 * c)
+        }
+    };
     let scale_log2 = scale * std::f32::consts::LOG2_E;
     let mut args = vec![
         cuda::Arg::Ptr(m[0].ptr),
@@ -281,10 +375,17 @@ fn fwd(
         cuda::Arg::I32(bh as i32),
         cuda::Arg::I32(scale_log2.to_bits() as i32),
     ];
-    if persistent {
+    if TIMELINE.contains(&variant) {
+        if st.timeline == 0 {
+            return Err(format!(
+                "variant {variant} needs smemdesc_attn_set_timeline"
+            ));
+        }
+        args.push(cuda::Arg::Ptr(st.timeline));
+    } else if SCHED_PARAM.contains(&variant) {
         args.push(cuda::Arg::Ptr(st.sched.ptr));
     }
-    st.kernels[k].launch(grid, KERNELS[k].threads, &args)
+    st.kernels[k].launch_cluster(grid, KERNELS[k].threads, cluster, &args)
 }
 
 /// Launches the forward kernel (`variant` 0: serial, 2: overlapped, d = 128's recorded kernel; 1, 3:
@@ -293,7 +394,11 @@ fn fwd(
 /// tiles from a dynamic schedule; 6: the serial kernel with P packed before its P·V wgmma, 7: its
 /// negative control; 8: the kernel `auto_variant` picks for the shape, the recorded one; 10: the
 /// serial kernel without a producer warpgroup, two CTAs per SM, d = 64 only; 9: the same with
-/// the softmax's row reductions as pairwise trees, whose registers make ptxas serialise its wgmma)
+/// the softmax's row reductions as pairwise trees, whose registers make ptxas serialise its wgmma;
+/// 11, 12: variants 2 and 5 with a timeline, d = 128 non-causal only; 13: variant 2 with the
+/// tensor maps acquired at GPU scope and prefetched, d = 128; 14: variant 2 in clusters of two
+/// query tiles of one head sharing K and V by multicast, d = 128 non-causal, seqlen a multiple of
+/// 256)
 /// on `[b, h, s, d]` contiguous bf16 `q`, `k`, `v` into `o` (bf16, same shape) and `lse`
 /// (`[b, h, s]` f32), softmax scale `scale`, on the legacy default stream. 0: launched.
 ///
