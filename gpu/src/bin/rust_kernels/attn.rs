@@ -170,6 +170,9 @@ struct State {
     maps: HashMap<([u64; 4], u64, Decl), [cuda::Buf; 4]>,
     /// The timeline buffer of variants 11 and 12 (`smemdesc_attn_set_timeline`), 0 if none.
     timeline: u64,
+    /// Resident clusters per (kernel, query tiles): the persistent clustered kernels' grid,
+    /// asked of the driver once per shape instead of at every launch.
+    clusters: HashMap<(usize, u32), u32>,
     last_error: String,
 }
 
@@ -242,6 +245,7 @@ fn load(path: &str) -> cuda::Res<State> {
         kernels,
         maps: HashMap::new(),
         timeline: 0,
+        clusters: HashMap::new(),
         last_error: String::new(),
     })
 }
@@ -360,8 +364,14 @@ fn fwd(
         (true, 1) => tiles.min(st.sms),
         // Every cluster resident at once.
         (true, c) => {
-            let n = st.kernels[k].max_active_clusters(c, KERNELS[k].threads, tiles)?;
-            tiles.min(n.max(1) as u32 * c)
+            let n = match st.clusters.entry((k, tiles)) {
+                std::collections::hash_map::Entry::Occupied(e) => *e.get(),
+                std::collections::hash_map::Entry::Vacant(e) => {
+                    let n = st.kernels[k].max_active_clusters(c, KERNELS[k].threads, tiles)?;
+                    *e.insert(n.max(1) as u32)
+                }
+            };
+            tiles.min(n * c)
         }
     };
     let scale_log2 = scale * std::f32::consts::LOG2_E;
