@@ -398,8 +398,10 @@ pub fn launch_config<S: crate::smem::SmemStorage>(
 /// struct TileB;
 /// #[smem_storage(arch = sm90)]
 /// struct Storage { a: TileA, b: TileB, full: [Mbarrier; 4], empty: [Mbarrier; 4] }
+/// #[smemdesc::smem_pipeline(storage = Storage, loads = (a: TileA, b: TileB), consumers = 2)]
+/// struct Pipe;
 /// let groups = [GroupShape { m: 300, n: 4096, k: 4096 }, GroupShape { m: 0, n: 4096, k: 4096 }];
-/// let sched = GroupedTiles::new(&groups, 128, 256, 64).unwrap(); // 3 x 16 tiles
+/// let sched = GroupedTiles::new::<Pipe>(&groups, 128, 256, 64).unwrap(); // 3 x 16 tiles
 /// let cfg = smemdesc::cuda::grouped_launch_config::<Storage>(&sched, 132, 384);
 /// assert_eq!((cfg.grid_dim, cfg.block_dim, cfg.shared_mem_bytes), ((48, 1, 1), (384, 1, 1), Storage::LAUNCH_BYTES));
 /// ```

@@ -1,17 +1,24 @@
 //! Tensor maps rewritten inside the kernel, one group at a time (grouped / MoE GEMM), with the
 //! ordering the hardware needs as types.
 //!
-//! A map slot (128 B in global memory, 128-B aligned) that in-flight TMA operations may still
-//! read cannot be rewritten; a rewritten map cannot be used by TMA until the release and acquire
-//! fences ran. [`MapSlot`] walks those states, each transition consuming the slot:
+//! A map slot (128 B in global memory, 128-B aligned: [`TensorMapMem`]) that in-flight TMA
+//! operations may still read cannot be rewritten; a rewritten map cannot be used by TMA until
+//! the release and acquire fences ran. [`MapSlot`] borrows its slot exclusively (one slot, one
+//! handle) and walks those states, each transition consuming it:
 //!
-//! `Released` —[`acquire`](MapSlot::acquire)→ `Live` (its [`tma_map`](MapSlot::tma_map) feeds TMA)
-//! —[`retire`](MapSlot::retire)(proof that nothing reads it: [`Drained`])→ `Retired`
-//! —[`rewrite`](MapSlot::rewrite)(the group's values)→ `Rewritten`
-//! —[`release`](MapSlot::release)→ `Released`.
+//! * for stores: `Released` —[`acquire`](MapSlot::acquire)→ `Live` (its
+//!   [`tma_map`](MapSlot::tma_map) feeds TMA stores) —[`retire_after_stores`](MapSlot::retire_after_stores)
+//!   (`cp.async.bulk.wait_group.read 0`)→ `Retired`;
+//! * for loads: `Released` —[`acquire_for_loads`](MapSlot::acquire_for_loads)→ `Lent`, lent to
+//!   the producer ([`Producer::lend`](crate::pipeline::Producer::lend)), whose fills
+//!   [`load_lent`](crate::pipeline::Fill::load_lent) with it; it comes back `Retired` only from
+//!   [`Producer::reclaim`](crate::pipeline::Producer::reclaim), after every load it issued landed;
+//! * then `Retired` —[`rewrite`](MapSlot::rewrite)(the group's values)→ `Rewritten`
+//!   —[`release`](MapSlot::release)→ `Released`.
 //!
 //! A misordered use does not compile: there is no `tma_map()` on a slot that is not `Live`, no
-//! `rewrite` on one that was not retired. What a rewrite writes is the declaration's
+//! `rewrite` on one that was not retired, no way to retire a slot lent for loads but through
+//! the producer that loaded with it. What a rewrite writes is the declaration's
 //! ([`GroupedMapDecl`], the core's [`GroupedMap`]): only the fields it lists, each with its
 //! constant field index; the box, swizzle and element type stay the tile's.
 //!
@@ -19,12 +26,12 @@
 //! use smemdesc::grouped::*;
 //! use smemdesc::{Arch, TensorMap, TensorMapArg, TensorMapDataType, TensorMapSwizzle};
 //!
-//! /// B of a grouped GEMM: every expert's 256-row slice of an N x K bf16 matrix, K = 4096.
-//! struct MapB;
-//! impl GroupedMapDecl for MapB {
+//! /// C of a grouped GEMM: every expert's rows of an M x 4096 bf16 output.
+//! struct MapC;
+//! impl GroupedMapDecl for MapC {
 //!     const MAP: GroupedMap = GroupedMap::declare(
 //!         TensorMap::new(Arch::Sm90, TensorMapDataType::Bfloat16, 2)
-//!             .dim(0, 4096).stride(0, 8192).box_dim(0, 64).box_dim(1, 256)
+//!             .dim(0, 4096).stride(0, 8192).box_dim(0, 64).box_dim(1, 128)
 //!             .swizzle(TensorMapSwizzle::B128),
 //!         &[TensorMapArg::GlobalAddress, TensorMapArg::GlobalDim(1)],
 //!     );
@@ -34,26 +41,25 @@
 //! # fn log(s: String) { LOG.with(|l| l.borrow_mut().push(s)); }
 //! struct Rec; // a kernel implements these with `asm!`
 //! impl TensorMapOps for Rec {
-//!     fn replace_address(slot: u64, a: u64) { log(format!("address {slot:#x} {a:#x}")) }
-//!     fn replace_dim<const ORD: u32>(slot: u64, v: u32) { log(format!("dim {slot:#x} {ORD} {v}")) }
-//!     fn replace_stride<const ORD: u32>(slot: u64, v: u64) { log(format!("stride {slot:#x} {ORD} {v}")) }
+//!     fn replace_address(_: u64, a: u64) { log(format!("address {a:#x}")) }
+//!     fn replace_dim<const ORD: u32>(_: u64, v: u32) { log(format!("dim {ORD} {v}")) }
+//!     fn replace_stride<const ORD: u32>(_: u64, v: u64) { log(format!("stride {ORD} {v}")) }
 //!     fn release() { log("release".into()) }
-//!     fn acquire(slot: u64) { log(format!("acquire {slot:#x}")) }
+//!     fn acquire(_: u64) { log("acquire".into()) }
 //!     fn bulk_wait_read_all() { log("wait_group.read 0".into()) }
 //! }
-//! let slot = MapSlot::<MapB, Released>::from_host(0x7000_0000);
-//! let live = slot.acquire::<Rec>();
-//! let _tma_map = live.tma_map(); // what cp.async.bulk.tensor reads
-//! // ... loads with the map; then a proof that none of them still reads it:
-//! let done = Drained::after_bulk_read_wait::<Rec>();
-//! let next = live.retire(&done)
+//! let mut mem = TensorMapMem::zeroed(); // in a kernel: `&mut *(slots as *mut TensorMapMem)`
+//! let at = &mem as *const TensorMapMem as u64;
+//! let live = MapSlot::<MapC, Released>::new(&mut mem).acquire::<Rec>();
+//! let _tma_map = live.tma_map(); // what the TMA stores read
+//! // ... stores with the map; then wait until they read it, and rewrite:
+//! let next = live.retire_after_stores::<Rec>()
 //!     .rewrite::<Rec>(&GroupValues::new(0x7f00_0020_0000).dim(1, 768))
 //!     .release::<Rec>()
 //!     .acquire::<Rec>();
-//! assert_eq!(next.tma_map(), 0x7000_0000);
+//! assert_eq!(next.tma_map(), at);
 //! LOG.with(|l| assert_eq!(l.borrow()[1..], [
-//!     "wait_group.read 0", "address 0x70000000 0x7f0000200000", "dim 0x70000000 1 768",
-//!     "release", "acquire 0x70000000",
+//!     "wait_group.read 0", "address 0x7f0000200000", "dim 1 768", "release", "acquire",
 //! ]));
 //! ```
 
@@ -91,8 +97,12 @@ pub trait GroupedMapDecl {
     const MAP: GroupedMap;
 }
 
-/// The slot may be read by TMA: acquired after its last rewrite.
+/// Acquired for stores: TMA stores may read it ([`tma_map`](MapSlot::tma_map)).
 pub struct Live;
+/// Acquired for loads: only the producer it is lent to
+/// ([`Producer::lend`](crate::pipeline::Producer::lend)) loads with it, and gives it back
+/// retired once those loads landed.
+pub struct Lent;
 /// No TMA operation reads the slot any more: it may be rewritten.
 pub struct Retired;
 /// Rewritten, not yet released to the tensormap proxy.
@@ -100,58 +110,68 @@ pub struct Rewritten;
 /// Released (or written by the host): acquire before TMA reads it.
 pub struct Released;
 
-/// Proof that no TMA operation issued before it still reads a map: every load's bytes landed
-/// ([`crate::pipeline::Producer::wait_landed`], which borrows the producer so no load is issued
-/// while the proof lives) or every bulk store read its source
-/// ([`after_bulk_read_wait`](Self::after_bulk_read_wait)).
-pub struct Drained<'p> {
-    p: PhantomData<&'p mut ()>,
+/// The 128 bytes of one tensor map in global memory, 128-B aligned by its type (what
+/// `tensormap.replace` and `fence.proxy.tensormap` address). A kernel receives its slots as a
+/// pointer to these and makes the `&mut` (an `unsafe` cast in the kernel, whose promise is
+/// that the slot is the grid's and no other handle names it); a [`MapSlot`] borrows one
+/// exclusively, so one slot has one handle.
+///
+/// ```
+/// let mut mem = smemdesc::grouped::TensorMapMem::zeroed();
+/// assert_eq!(core::mem::align_of_val(&mem), 128);
+/// assert_eq!(core::mem::size_of_val(&mem), 128);
+/// assert_eq!(&mem as *const _ as usize % 128, 0);
+/// # let _ = &mut mem;
+/// ```
+#[repr(C, align(128))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TensorMapMem(pub [u64; 16]);
+
+impl TensorMapMem {
+    /// A zeroed map (the host writes the encoded one into it before the launch).
+    #[inline(always)]
+    pub const fn zeroed() -> TensorMapMem {
+        TensorMapMem([0; 16])
+    }
 }
 
-impl Drained<'_> {
-    /// Waits until every bulk (TMA) store this thread issued has read its source and map
-    /// (`cp.async.bulk.wait_group.read 0`).
-    #[inline(always)]
-    pub fn after_bulk_read_wait<O: TensorMapOps>() -> Drained<'static> {
-        O::bulk_wait_read_all();
-        Drained { p: PhantomData }
-    }
-
-    #[inline(always)]
-    pub(crate) fn loads_landed<'p>() -> Drained<'p> {
-        Drained { p: PhantomData }
-    }
-}
-
-/// A 128-B tensor map slot in global memory in state `S` (see the module).
+/// A 128-B tensor map slot in global memory in state `S` (see the module), borrowing the slot
+/// exclusively for `'a`.
 #[must_use = "a map slot is consumed by each transition"]
-pub struct MapSlot<M, S> {
+pub struct MapSlot<'a, M, S> {
     slot: u64,
-    p: PhantomData<fn() -> (M, S)>,
+    p: PhantomData<(&'a mut TensorMapMem, fn() -> (M, S))>,
 }
 
-impl<M: GroupedMapDecl> MapSlot<M, Released> {
-    /// The slot at `slot` (global, 128-B aligned), as the host wrote it (`cuda::upload`): acquire
-    /// before the first TMA use.
+impl<'a, M: GroupedMapDecl> MapSlot<'a, M, Released> {
+    /// The slot `mem`, as the host wrote it (`cuda::upload`): acquire before the first TMA use.
     #[inline(always)]
-    pub const fn from_host(slot: u64) -> MapSlot<M, Released> {
+    pub fn new(mem: &'a mut TensorMapMem) -> MapSlot<'a, M, Released> {
         MapSlot {
-            slot,
+            slot: mem as *mut TensorMapMem as u64,
             p: PhantomData,
         }
     }
 
-    /// `fence.proxy.tensormap::generic.acquire`: TMA may now read the map.
+    /// `fence.proxy.tensormap::generic.acquire`: TMA stores may now read the map.
     #[inline(always)]
-    pub fn acquire<O: TensorMapOps>(self) -> MapSlot<M, Live> {
+    pub fn acquire<O: TensorMapOps>(self) -> MapSlot<'a, M, Live> {
+        O::acquire(self.slot);
+        self.to()
+    }
+
+    /// `fence.proxy.tensormap::generic.acquire`, for loads: lend the slot to the producer that
+    /// loads with it ([`Producer::lend`](crate::pipeline::Producer::lend)).
+    #[inline(always)]
+    pub fn acquire_for_loads<O: TensorMapOps>(self) -> MapSlot<'a, M, Lent> {
         O::acquire(self.slot);
         self.to()
     }
 }
 
-impl<M, S> MapSlot<M, S> {
+impl<'a, M, S> MapSlot<'a, M, S> {
     #[inline(always)]
-    const fn to<T>(self) -> MapSlot<M, T> {
+    const fn to<T>(self) -> MapSlot<'a, M, T> {
         MapSlot {
             slot: self.slot,
             p: PhantomData,
@@ -165,26 +185,38 @@ impl<M, S> MapSlot<M, S> {
     }
 }
 
-impl<M: GroupedMapDecl> MapSlot<M, Live> {
-    /// The map's address for `cp.async.bulk.tensor`.
+impl<'a, M> MapSlot<'a, M, Lent> {
+    /// The slot after its producer's loads landed ([`Producer::reclaim`](crate::pipeline::Producer::reclaim)).
+    #[inline(always)]
+    pub(crate) const fn retired(self) -> MapSlot<'a, M, Retired> {
+        self.to()
+    }
+}
+
+impl<'a, M: GroupedMapDecl> MapSlot<'a, M, Live> {
+    /// The map's address for `cp.async.bulk.tensor` stores (and reduces).
     #[inline(always)]
     pub const fn tma_map(&self) -> u64 {
         self.slot
     }
 
-    /// Stops using the slot, once `_proof` shows no TMA operation still reads it.
+    /// Waits until every bulk (TMA) store this thread issued has read its source and its map
+    /// (`cp.async.bulk.wait_group.read 0`), then stops using the slot. A map read by loads is
+    /// not retired this way: loads complete on mbarriers and belong to no bulk async-group
+    /// (such a slot is [`Lent`] and comes back through its producer).
     #[inline(always)]
-    pub fn retire(self, _proof: &Drained<'_>) -> MapSlot<M, Retired> {
+    pub fn retire_after_stores<O: TensorMapOps>(self) -> MapSlot<'a, M, Retired> {
+        O::bulk_wait_read_all();
         self.to()
     }
 }
 
-impl<M: GroupedMapDecl> MapSlot<M, Retired> {
+impl<'a, M: GroupedMapDecl> MapSlot<'a, M, Retired> {
     /// Writes the declared fields of group `g` (the unchecked form: the host checked every
     /// group with [`GroupedMap::check_group`]; [`rewrite_checked`](Self::rewrite_checked)
     /// checks here). Dims are written as `u32` (`check_group` bounds them by 2^32).
     #[inline(always)]
-    pub fn rewrite<O: TensorMapOps>(self, g: &GroupValues) -> MapSlot<M, Rewritten> {
+    pub fn rewrite<O: TensorMapOps>(self, g: &GroupValues) -> MapSlot<'a, M, Rewritten> {
         use smemdesc_core::TensorMapArg as A;
         let s = self.slot;
         if const { M::MAP.rewrites(A::GlobalAddress) } {
@@ -219,12 +251,12 @@ impl<M: GroupedMapDecl> MapSlot<M, Retired> {
         self,
         leader: bool,
         g: &GroupValues,
-    ) -> MapSlot<M, Rewritten> {
+    ) -> MapSlot<'a, M, Rewritten> {
         if leader {
-            let _ = MapSlot::<M, Retired>::to::<Retired>(MapSlot {
+            let _ = MapSlot::<'_, M, Retired> {
                 slot: self.slot,
                 p: PhantomData,
-            })
+            }
             .rewrite::<O>(g);
         }
         self.to()
@@ -238,7 +270,7 @@ impl<M: GroupedMapDecl> MapSlot<M, Retired> {
     pub fn rewrite_checked<O: TensorMapOps>(
         self,
         g: &GroupValues,
-    ) -> Result<MapSlot<M, Rewritten>, (crate::TensorMapError, MapSlot<M, Retired>)> {
+    ) -> Result<MapSlot<'a, M, Rewritten>, (crate::TensorMapError, MapSlot<'a, M, Retired>)> {
         match M::MAP.check_group(g) {
             Ok(_) => Ok(self.rewrite::<O>(g)),
             Err(e) => Err((e, self)),
@@ -246,10 +278,10 @@ impl<M: GroupedMapDecl> MapSlot<M, Retired> {
     }
 }
 
-impl<M: GroupedMapDecl> MapSlot<M, Rewritten> {
+impl<'a, M: GroupedMapDecl> MapSlot<'a, M, Rewritten> {
     /// `fence.proxy.tensormap::generic.release`: the rewrite is visible to the tensormap proxy.
     #[inline(always)]
-    pub fn release<O: TensorMapOps>(self) -> MapSlot<M, Released> {
+    pub fn release<O: TensorMapOps>(self) -> MapSlot<'a, M, Released> {
         O::release();
         self.to()
     }

@@ -3,7 +3,10 @@
 //! the byte count, the init counts and the wait parities cannot be written wrong.
 //!
 //! * [`PipeAt`] — the pipeline's barriers in a CTA (the storage base and the CTA's rank):
-//!   [`init`](PipeAt::init) (one thread), [`init_sync`](PipeAt::init_sync) (every thread).
+//!   [`init`](PipeAt::init) (one thread), [`init_sync`](PipeAt::init_sync) (every thread), then
+//!   [`split`](PipeAt::split) (consumed) into the one producer and the one consumer set of the
+//!   instance; an sm100 pair's ([`split_pair`](PipeAt::split_pair)) gives the peer CTA only a
+//!   [`PeerProducer`], whose loads complete on the leader's barriers with the pair form.
 //! * [`Producer`] — [`acquire`](Producer::acquire) waits for a free stage and arrives on its
 //!   full barrier with the declared `expect_tx`; it returns a [`Fill`], whose type lists the
 //!   stage's declared loads: each [`Fill::load`] issues one (its TMA boxes, or this CTA's
@@ -46,9 +49,9 @@
 //! #   fn arrive_cluster(_: u32, _: u32) {} fn wait(_: u32, _: u32) -> bool { true }
 //! #   fn map_cta(a: u32, _: u32) -> u32 { a }
 //! #   fn tma_load_multicast(_: u32, _: u64, _: u32, _: u32, _: u32, _: u16) {}
+//! #   fn tma_load_pair(_: u32, _: u64, _: u32, _: u32, _: u32) {}
 //! }
-//! let pipe = PipeAt::<Pipe>::new(0, 0);
-//! let mut producer = pipe.producer();
+//! let (mut producer, _consumers) = PipeAt::<Pipe>::new(0, 0).split();
 //! let fill = producer.acquire::<Rec>().unwrap();         // stage 0
 //! let fill = fill.load::<Rec>(0, 64, 128);               // A at (k, m) = (64, 128)
 //! assert_eq!(fill.load::<Rec>(0, 64, 256).issued(), 0);  // B; then nothing left to load
@@ -69,9 +72,11 @@ pub use smemdesc_core::pipeline::{
 
 mod decl;
 mod handles;
+mod producer;
 #[doc(hidden)]
 pub use decl::{__check, __check_barriers, __layout, __multicast};
-pub use handles::{Consumer, Fill, Full, PipeAt, Producer};
+pub use handles::{Consumer, Consumers, Full, PairRole, PipeAt};
+pub use producer::{Fill, PeerProducer, Producer};
 
 /// The instructions a pipeline issues, implemented once by the kernel crate. Addresses are
 /// shared-window (`.shared::cta`) addresses unless named otherwise.
@@ -111,6 +116,36 @@ pub trait PipelineOps {
     fn tma_load(dst: u32, map: u64, c0: u32, c1: u32, bar: u32);
     /// The same with `.multicast::cluster` to the CTAs of `mask`.
     fn tma_load_multicast(dst: u32, map: u64, c0: u32, c1: u32, bar: u32, mask: u16);
+    /// The load of an sm100 CTA pair (`cta_group = 2`), issued by both CTAs of the pair:
+    /// `cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.cta_group::2
+    /// [dst], [map, {c0, c1}], [bar]`, where `bar` is the `.shared::cluster` address of the
+    /// leader's full barrier. Without `.cta_group::2` the barrier must be in the destination's
+    /// own CTA (PTX ISA, `cp.async.bulk.tensor`), so the peer's bytes would never be counted.
+    fn tma_load_pair(dst: u32, map: u64, c0: u32, c1: u32, bar: u32);
+}
+
+/// Whether a pipeline is one CTA's ([`Single`]) or an sm100 CTA pair's ([`Pair`],
+/// `cta_group = 2`): [`PipeAt::split`] exists for the first, [`PipeAt::split_pair`] for the
+/// second, so a pair's peer never holds the handles that wait on barriers only the leader's
+/// loads complete.
+pub trait CtaGroup: sealed::Sealed {
+    /// 1 or 2.
+    const CTAS: u32;
+}
+/// One CTA's pipeline (`cta_group = 1`, the default).
+pub struct Single;
+/// An sm100 CTA pair's pipeline (`cta_group = 2`).
+pub struct Pair;
+impl CtaGroup for Single {
+    const CTAS: u32 = 1;
+}
+impl CtaGroup for Pair {
+    const CTAS: u32 = 2;
+}
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for super::Single {}
+    impl Sealed for super::Pair {}
 }
 
 /// What `#[smem_pipeline]` implements: the checked layout, the barriers' addresses and the
@@ -134,6 +169,8 @@ pub trait Pipeline: Sized {
     const CONSUMER_THREADS: u32;
     /// The stage's loads, in declaration order.
     type Loads;
+    /// [`Single`] or [`Pair`] (the declaration's `cta_group`).
+    type Group: CtaGroup;
     /// `full[s]` of the storage at `base`.
     fn full(base: u32, s: u32) -> u32;
     /// `empty[s]` (`full[s]` for a pipeline without empty barriers; never used then).
@@ -195,7 +232,11 @@ pub(crate) fn issue_tile<P: TileLoad<I>, O: PipelineOps, const I: usize>(
             while b < <P::Tile as SmemTile>::TMA_BOXES {
                 let [mn, k] = <P::Tile as SmemTile>::tma_box_coord(b);
                 let (c0, c1) = coords(mn, k);
-                O::tma_load(t.tma_dst(b, stage), map, c0, c1, bar);
+                if const { P::LAYOUT.spec().cta_group == 2 } {
+                    O::tma_load_pair(t.tma_dst(b, stage), map, c0, c1, bar);
+                } else {
+                    O::tma_load(t.tma_dst(b, stage), map, c0, c1, bar);
+                }
                 b += 1;
             }
         }

@@ -4,8 +4,45 @@
 //! directly.
 
 use smemdesc::grouped::*;
+use smemdesc::pipeline::{PipeAt, PipelineOps};
+use smemdesc::{smem_pipeline, smem_storage, smem_tile, Mbarrier};
 use smemdesc::{Arch, TensorMap, TensorMapArg, TensorMapDataType, TensorMapSwizzle};
 use std::cell::RefCell;
+
+#[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 64), major = K, stages = 2)]
+pub struct TileA;
+#[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (256, 64), major = K, stages = 2)]
+pub struct TileB;
+#[smem_storage(arch = sm90)]
+pub struct Storage {
+    a: TileA,
+    b: TileB,
+    full: [Mbarrier; 2],
+    empty: [Mbarrier; 2],
+}
+/// The grouped kernel's pipelines: one CTA, and B multicast over 2 and 4 CTAs along M.
+#[smem_pipeline(storage = Storage, loads = (a: TileA, b: TileB), consumers = 2)]
+pub struct Pipe1;
+#[smem_pipeline(storage = Storage, loads = (a: TileA, b: TileB), consumers = 2, multicast = (b), cluster = (2, 1))]
+pub struct Pipe2;
+#[smem_pipeline(storage = Storage, loads = (a: TileA, b: TileB), consumers = 2, multicast = (b), cluster = (4, 1))]
+pub struct Pipe4;
+/// A cluster along M without multicast: whole clusters, no group condition.
+#[smem_pipeline(storage = Storage, loads = (a: TileA, b: TileB), consumers = 2, cluster = (2, 1))]
+pub struct Pipe2NoMc;
+/// A multicast (CTAs along N): no grouped schedule.
+#[smem_pipeline(storage = Storage, loads = (a: TileA, b: TileB), consumers = 2, multicast = (a), cluster = (1, 2))]
+pub struct Pipe12;
+
+/// The schedule of pipeline `x` (1, 2 or 4 CTAs along M sharing B).
+fn sched(g: &[GroupShape], x: u32) -> Result<GroupedTiles<'_>, GroupedError> {
+    match x {
+        1 => GroupedTiles::new::<Pipe1>(g, 128, 256, 64),
+        2 => GroupedTiles::new::<Pipe2>(g, 128, 256, 64),
+        4 => GroupedTiles::new::<Pipe4>(g, 128, 256, 64),
+        _ => unreachable!(),
+    }
+}
 
 /// MoE-like distributions of tokens per expert: empty experts, 1-127, unaligned tails, large.
 fn distributions() -> Vec<Vec<u32>> {
@@ -37,7 +74,7 @@ fn the_schedule_visits_every_tile_of_every_group_once_in_order() {
         for n in [256u32, 2048, 7168] {
             let groups: Vec<GroupShape> =
                 ms.iter().map(|&m| GroupShape { m, n, k: 4096 }).collect();
-            let t = GroupedTiles::new(&groups, 128, 256, 64).unwrap();
+            let t = sched(&groups, 1).unwrap();
             // The model: groups in turn, N tiles outer, M tiles inner.
             let mut want = Vec::new();
             for (g, s) in groups.iter().enumerate() {
@@ -89,10 +126,7 @@ fn multicast_never_spans_two_groups() {
             k: 64,
         },
     ];
-    assert!(GroupedTiles::new(&ok, 128, 256, 64)
-        .unwrap()
-        .multicast_m(2)
-        .is_ok());
+    assert!(sched(&ok, 2).is_ok());
     // 300 rows: 3 M tiles, so one cluster would take the last tile of group 1 and the first of
     // the next group.
     let bad = [
@@ -108,15 +142,25 @@ fn multicast_never_spans_two_groups() {
         },
     ];
     assert_eq!(
-        GroupedTiles::new(&bad, 128, 256, 64)
-            .unwrap()
-            .multicast_m(2)
-            .unwrap_err(),
+        sched(&bad, 2).unwrap_err(),
         GroupedError::MulticastAcrossGroups {
             group: 1,
             m_tiles: 3,
             x: 2
         }
+    );
+    // The same groups are fine without multicast, even in clusters of 2 (no B is shared).
+    assert!(sched(&bad, 1).is_ok());
+    assert_eq!(
+        GroupedTiles::new::<Pipe2NoMc>(&bad, 128, 256, 64)
+            .unwrap()
+            .persistent_grid(5),
+        4
+    );
+    // CTAs along N sharing A have no grouped schedule.
+    assert_eq!(
+        GroupedTiles::new::<Pipe12>(&ok, 128, 256, 64).unwrap_err(),
+        GroupedError::ClusterAlongN { y: 2 }
     );
 }
 
@@ -224,41 +268,124 @@ impl GroupedMapDecl for MapC3 {
 #[test]
 fn a_rewrite_writes_exactly_the_declared_fields_in_order() {
     let take = || LOG.with(|l| std::mem::take(&mut *l.borrow_mut()));
-    let done = Drained::after_bulk_read_wait::<Rec>();
+    let (mut m1, mut m2, mut m3) = (
+        TensorMapMem::zeroed(),
+        TensorMapMem::zeroed(),
+        TensorMapMem::zeroed(),
+    );
     let g = GroupValues::new(0xabc0)
         .dim(0, 9)
         .dim(1, 77)
         .dim(2, 5)
         .stride(0, 4096)
         .stride(1, 99_840);
-    let slot = MapSlot::<MapA, Released>::from_host(0x100).acquire::<Rec>();
-    let _ = slot.retire(&done).rewrite::<Rec>(&g).release::<Rec>();
+    let slot = MapSlot::<MapA, Released>::new(&mut m1).acquire::<Rec>();
+    let _ = slot
+        .retire_after_stores::<Rec>()
+        .rewrite::<Rec>(&g)
+        .release::<Rec>();
     assert_eq!(
         take(),
         [
-            ("wait_read", 0, 0),
             ("acquire", 0, 0),
+            ("wait_read", 0, 0),
             ("address", 0, 0xabc0),
             ("dim", 1, 77),
             ("stride", 0, 4096),
             ("release", 0, 0)
         ]
     );
-    let slot = MapSlot::<MapC3, Released>::from_host(0x200).acquire::<Rec>();
-    let _ = slot.retire(&done).rewrite::<Rec>(&g);
+    let slot = MapSlot::<MapC3, Released>::new(&mut m2).acquire::<Rec>();
+    let _ = slot.retire_after_stores::<Rec>().rewrite::<Rec>(&g);
     assert_eq!(
         take(),
-        [("acquire", 0, 0), ("dim", 2, 5), ("stride", 1, 99_840)]
+        [
+            ("acquire", 0, 0),
+            ("wait_read", 0, 0),
+            ("dim", 2, 5),
+            ("stride", 1, 99_840)
+        ]
     );
     // The checked form writes nothing for a group that breaks a rule.
-    let slot = MapSlot::<MapA, Released>::from_host(0x100)
+    let slot = MapSlot::<MapA, Released>::new(&mut m3)
         .acquire::<Rec>()
-        .retire(&done);
+        .retire_after_stores::<Rec>();
     let Err((e, _back)) = slot.rewrite_checked::<Rec>(&g.stride(0, 4100)) else {
         panic!("a 4100-B stride is not a multiple of 16")
     };
     assert_eq!(e.argument(), TensorMapArg::GlobalStrides(0));
-    assert_eq!(take(), [("acquire", 0, 0)]);
+    assert_eq!(take(), [("acquire", 0, 0), ("wait_read", 0, 0)]);
+}
+
+impl PipelineOps for Rec {
+    fn init(_: u32, _: u32) {}
+    fn fence_init() {}
+    fn sync_cta() {}
+    fn sync_cluster() {}
+    fn arrive_expect_tx(_: u32, _: u32) {}
+    fn arrive(_: u32) {}
+    fn arrive_cluster(_: u32, _: u32) {}
+    fn wait(bar: u32, parity: u32) -> bool {
+        LOG.with(|l| l.borrow_mut().push(("mbarrier wait", parity, bar as u64)));
+        true
+    }
+    fn map_cta(a: u32, _: u32) -> u32 {
+        a
+    }
+    fn tma_load(_: u32, map: u64, _: u32, _: u32, _: u32) {
+        LOG.with(|l| l.borrow_mut().push(("load", 0, map)));
+    }
+    fn tma_load_multicast(_: u32, _: u64, _: u32, _: u32, _: u32, _: u16) {}
+    fn tma_load_pair(_: u32, _: u64, _: u32, _: u32, _: u32) {}
+}
+
+/// A slot lent to the producer for its loads: the loads read the slot's map, and the slot comes
+/// back retired only after the full barrier of each stage's last fill completed (the phase
+/// arithmetic of `mbarrier.try_wait.parity`: fill n of a stage completes phase n).
+#[test]
+fn a_lent_slot_comes_back_after_the_loads_that_read_it_landed() {
+    let take = || LOG.with(|l| std::mem::take(&mut *l.borrow_mut()));
+    let mut mem = TensorMapMem::zeroed();
+    let map = &mem as *const TensorMapMem as u64;
+    let slot = MapSlot::<MapA, Released>::new(&mut mem).acquire_for_loads::<Rec>();
+    let (producer, _consumers) = PipeAt::<Pipe1>::new(0, 0).split();
+    let mut producer = producer.lend(slot);
+    take();
+    // 5 fills of a 2-stage pipeline: stage 0 holds fills 0, 2, 4; stage 1 fills 1, 3.
+    for i in 0..5u32 {
+        let f = producer.acquire::<Rec>().unwrap();
+        let _ = f
+            .load_lent::<Rec>(64 * i, 0)
+            .load::<Rec>(0xb0b, 64 * i, 0)
+            .issued();
+    }
+    let loads: Vec<u64> = take()
+        .into_iter()
+        .filter(|e| e.0 == "load")
+        .map(|e| e.2)
+        .collect();
+    // A's boxes read the lent map, B's the other one.
+    let a_boxes = <TileA as smemdesc::SmemTile>::TMA_BOXES as usize;
+    let b_boxes = <TileB as smemdesc::SmemTile>::TMA_BOXES as usize;
+    assert_eq!(loads.len(), 5 * (a_boxes + b_boxes));
+    for fill in loads.chunks(a_boxes + b_boxes) {
+        assert!(fill[..a_boxes].iter().all(|&m| m == map));
+        assert!(fill[a_boxes..].iter().all(|&m| m == 0xb0b));
+    }
+    let Ok((_producer, retired)) = producer.reclaim::<Rec>() else {
+        panic!("the backend's waits do not give up")
+    };
+    // The last fill of stage 0 is fill 4 (its third: phase 2, parity 0), of stage 1 fill 3
+    // (its second: phase 1, parity 1).
+    assert_eq!(
+        take(),
+        [
+            ("mbarrier wait", 0, Storage::full_at(0, 0) as u64),
+            ("mbarrier wait", 1, Storage::full_at(0, 1) as u64),
+        ]
+    );
+    let _ = retired.rewrite::<Rec>(&GroupValues::new(0x1000).dim(1, 3).stride(0, 8192));
+    assert_eq!(take()[0], ("address", 0, 0x1000));
 }
 
 /// `persistent_grid` against its definition, written out: the CTAs that have work (no more than
@@ -275,10 +402,7 @@ fn persistent_grid_is_whole_clusters_of_busy_ctas() {
                     k: 64,
                 })
                 .collect();
-            let t = GroupedTiles::new(&g, 128, 256, 64)
-                .unwrap()
-                .multicast_m(x)
-                .unwrap();
+            let t = sched(&g, x).unwrap();
             assert_eq!(t.tiles(), 3 * m_tiles * x);
             for ctas in [1u32, 2, 3, 5, 7, 64, 132, 1000] {
                 let grid = t.persistent_grid(ctas);

@@ -6,7 +6,7 @@
 //! phase arithmetic of `mbarrier.try_wait.parity`.
 
 use smemdesc::cluster::Multicast;
-use smemdesc::pipeline::{PipeAt, Pipeline, PipelineOps};
+use smemdesc::pipeline::{PairRole, PipeAt, Pipeline, PipelineOps, Single};
 use smemdesc::{smem_pipeline, smem_storage, smem_tile, Mbarrier, SmemTile};
 use std::cell::RefCell;
 
@@ -26,6 +26,13 @@ enum Op {
         c1: u32,
         bar: u32,
         mask: u16,
+    },
+    /// The pair form (`.cta_group::2`).
+    LoadPair {
+        dst: u32,
+        c0: u32,
+        c1: u32,
+        bar: u32,
     },
 }
 
@@ -65,7 +72,8 @@ impl PipelineOps for Rec {
         true
     }
     fn map_cta(addr: u32, cta: u32) -> u32 {
-        addr | (cta << 24)
+        // (distinct from the unmapped address for every rank, 0 included)
+        addr | ((cta + 1) << 24)
     }
     fn tma_load(dst: u32, _: u64, c0: u32, c1: u32, bar: u32) {
         push(Op::Load {
@@ -75,6 +83,9 @@ impl PipelineOps for Rec {
             bar,
             mask: 0,
         })
+    }
+    fn tma_load_pair(dst: u32, _: u64, c0: u32, c1: u32, bar: u32) {
+        push(Op::LoadPair { dst, c0, c1, bar })
     }
     fn tma_load_multicast(dst: u32, _: u64, c0: u32, c1: u32, bar: u32, mask: u16) {
         push(Op::Load {
@@ -127,10 +138,11 @@ where
                 smemdesc::pipeline::Load<0>,
                 (smemdesc::pipeline::Load<1>, ()),
             ),
+            Group = Single,
         > + smemdesc::pipeline::TileLoad<0>
         + smemdesc::pipeline::TileLoad<1>,
 {
-    let mut p = PipeAt::<P>::new(0, rank).producer();
+    let mut p = PipeAt::<P>::new(0, rank).split().0;
     take();
     let f = p.acquire::<Rec>().unwrap();
     let _ = f
@@ -260,6 +272,7 @@ where
                 smemdesc::pipeline::Load<0>,
                 (smemdesc::pipeline::Load<1>, ()),
             ),
+            Group = Single,
         > + smemdesc::pipeline::TileLoad<0>
         + smemdesc::pipeline::TileLoad<1>,
 {
@@ -298,8 +311,8 @@ fn expect_tx_is_what_lands_in_each_cta() {
 
 #[test]
 fn a_release_reaches_every_cta_that_wrote_into_the_stage() {
-    fn released<P: Pipeline>(rank: u32) -> Vec<u32> {
-        let mut c = PipeAt::<P>::new(0, rank).consumer(0);
+    fn released<P: Pipeline<Group = Single>>(rank: u32) -> Vec<u32> {
+        let mut c = PipeAt::<P>::new(0, rank).split().1.thread(0);
         let full = c.wait::<Rec>().unwrap();
         take();
         full.release::<Rec>();
@@ -352,7 +365,8 @@ fn init_waits_and_parities_follow_the_phases() {
     // Iteration i uses stage i % 3; fill n = i / 3 of a stage completes the full barrier's
     // phase n (parity n & 1); the producer waits for the release of fill n - 1 (parity of
     // phase n - 1; a fresh barrier's phase "-1" reads as complete with parity 1).
-    let (mut p, mut c) = (pipe.producer(), pipe.consumer(0));
+    let (mut p, consumers) = pipe.split();
+    let mut c = consumers.thread(0);
     for i in 0..10u32 {
         let (s, n) = (i % 3, i / 3);
         let f = p.acquire::<Rec>().unwrap();
@@ -367,7 +381,8 @@ fn init_waits_and_parities_follow_the_phases() {
     }
     // Threads 1..3 of a group of 128 with 4 arrivals: only 0, 32, 64, 96 arrive.
     for t in [1u32, 31, 32, 64, 127] {
-        let mut c = pipe.consumer(t);
+        // (each thread's own consumer set: a fresh instance of the same barriers)
+        let mut c = PipeAt::<P3>::new(0x100, 0).split().1.thread(t);
         let full = c.wait::<Rec>().unwrap();
         take();
         full.release::<Rec>();
@@ -376,4 +391,99 @@ fn init_waits_and_parities_follow_the_phases() {
     // The cluster pipelines add the cluster barrier after the CTA's.
     PipeAt::<P21>::new(0, 1).init_sync::<Rec>();
     assert_eq!(take(), vec![Op::SyncCta, Op::SyncCluster]);
+}
+
+// An sm100 pair (`cta_group = 2`): both CTAs load their halves with the pair form into the
+// leader's full barrier, and only the leader arrives with `expect_tx`, which counts both
+// halves (PTX ISA, `cp.async.bulk.tensor`: without `.cta_group::2` the barrier must be in the
+// destination's CTA, so the peer's bytes would never complete the leader's phase).
+mod pair {
+    use super::*;
+    #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (128, 64), major = K, stages = 2, cta_group = 2)]
+    pub struct A;
+    #[smem_tile(arch = sm100, operand = B, dtype = bf16, tile = (128, 64), major = K, stages = 2, cta_group = 2)]
+    pub struct B;
+    #[smem_storage(arch = sm100)]
+    pub struct S {
+        a: A,
+        b: B,
+        full: [Mbarrier; 2],
+        empty: [Mbarrier; 2],
+    }
+    #[smem_pipeline(storage = S, loads = (a: A, b: B), consumers = 1, cta_group = 2)]
+    pub struct P;
+}
+
+#[test]
+fn a_pairs_loads_use_the_pair_form_into_the_leaders_barrier() {
+    // The leader's full barrier in the cluster window (this backend's `map_cta` of rank 0).
+    let leader_full = pair::S::full_at(0, 0) | 1 << 24;
+    // The leader: the pair form for every box, into its own barrier.
+    let PairRole::Leader(mut lp, _consumers) = PipeAt::<pair::P>::new(0, 0).split_pair() else {
+        panic!("rank 0 leads")
+    };
+    take();
+    let _ = lp
+        .acquire::<Rec>()
+        .unwrap()
+        .load::<Rec>(0, 0, 0)
+        .load::<Rec>(0, 0, 0)
+        .issued();
+    let ops = take();
+    let boxes = |ops: &[Op]| {
+        ops.iter()
+            .filter(|o| matches!(o, Op::Load { .. } | Op::LoadPair { .. }))
+            .cloned()
+            .collect::<Vec<_>>()
+    };
+    let lb = boxes(&ops);
+    let per_cta = <pair::A as SmemTile>::TMA_BOXES + <pair::B as SmemTile>::TMA_BOXES;
+    assert_eq!(lb.len() as u32, per_cta);
+    assert!(lb
+        .iter()
+        .all(|o| matches!(o, Op::LoadPair { bar, .. } if *bar == leader_full)));
+    // One expect_tx, on the leader's own barrier, for both CTAs' bytes: 2 x (A + B) halves.
+    let halves = <pair::A as SmemTile>::STAGE_BYTES + <pair::B as SmemTile>::STAGE_BYTES;
+    let expects: Vec<_> = ops.iter().filter(|o| matches!(o, Op::Expect(..))).collect();
+    assert_eq!(
+        expects,
+        vec![&Op::Expect(pair::S::full_at(0, 0), 2 * halves)]
+    );
+    // The peer: waits for its own free stage, arrives on nothing, loads into the leader's
+    // barrier (rank 0 of the pair in the cluster window).
+    let PairRole::Peer(mut pp) = PipeAt::<pair::P>::new(0, 1).split_pair() else {
+        panic!("rank 1 is the peer")
+    };
+    take();
+    let _ = pp
+        .acquire::<Rec>()
+        .unwrap()
+        .load::<Rec>(0, 0, 0)
+        .load::<Rec>(0, 0, 0)
+        .issued();
+    let ops = take();
+    assert_eq!(ops[0], Op::Wait(pair::S::empty_at(0, 0), 1));
+    assert!(!ops
+        .iter()
+        .any(|o| matches!(o, Op::Expect(..) | Op::Arrive(..))));
+    let pb = boxes(&ops);
+    assert_eq!(pb.len() as u32, per_cta);
+    assert!(pb
+        .iter()
+        .all(|o| matches!(o, Op::LoadPair { bar, .. } if *bar == leader_full)));
+    // The two CTAs write the same offsets of their own storage.
+    assert_eq!(
+        lb.iter()
+            .map(|o| match o {
+                Op::LoadPair { dst, .. } => *dst,
+                _ => 0,
+            })
+            .collect::<Vec<_>>(),
+        pb.iter()
+            .map(|o| match o {
+                Op::LoadPair { dst, .. } => *dst,
+                _ => 0,
+            })
+            .collect::<Vec<_>>()
+    );
 }

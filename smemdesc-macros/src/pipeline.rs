@@ -243,6 +243,11 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenS
         let espan = empty.as_ref().map_or(site, |p| p.span());
         bar_checks.push(bar_check(espan, &empty_m, &empty_bytes));
     }
+    let group = if cta_group.as_ref().is_some_and(|c| c.0 == 2) {
+        quote!(#pl::Pair)
+    } else {
+        quote!(#pl::Single)
+    };
     let vis = &input.vis;
     let attrs = &input.attrs;
     Ok(quote! {
@@ -274,6 +279,7 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenS
             const LAYOUT: #pl::PipelineLayout = #name::LAYOUT;
             const CONSUMER_THREADS: u32 = #threads_v;
             type Loads = #list;
+            type Group = #group;
             #[inline(always)]
             fn full(base: u32, s: u32) -> u32 {
                 #storage::#full_at(base, s)

@@ -29,9 +29,18 @@ impl GroupShape {
 /// Why a grouped problem does not fit the kernel's tile.
 ///
 /// ```
+/// # use smemdesc::{smem_pipeline, smem_storage, smem_tile, Mbarrier};
+/// # #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 64), major = K, stages = 2)]
+/// # pub struct A;
+/// # #[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (256, 64), major = K, stages = 2)]
+/// # pub struct B;
+/// # #[smem_storage(arch = sm90)]
+/// # pub struct S { a: A, b: B, full: [Mbarrier; 2], empty: [Mbarrier; 2] }
+/// # #[smem_pipeline(storage = S, loads = (a: A, b: B), consumers = 2)]
+/// # pub struct Pipe;
 /// use smemdesc::grouped::*;
 /// let g = [GroupShape { m: 64, n: 4000, k: 4096 }];
-/// assert_eq!(GroupedTiles::new(&g, 128, 256, 64).unwrap_err(), GroupedError::NotBlocked { group: 0, dim: 'n', value: 4000, block: 256 });
+/// assert_eq!(GroupedTiles::new::<Pipe>(&g, 128, 256, 64).unwrap_err(), GroupedError::NotBlocked { group: 0, dim: 'n', value: 4000, block: 256 });
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GroupedError {
@@ -53,6 +62,13 @@ pub enum GroupedError {
     },
     /// More tiles than a `u32` counts.
     TooManyTiles,
+    /// The pipeline's cluster has CTAs along N (`y` of them, or A multicast): CTAs sharing A
+    /// would need every group's N tiles to line up with the cluster, which this schedule (M
+    /// tiles first within a group) does not provide.
+    ClusterAlongN {
+        /// The cluster's `y`.
+        y: u32,
+    },
     /// A cluster of `x` CTAs along M sharing B would span two groups (their B differ): the
     /// group's M tiles are not a multiple of `x`.
     MulticastAcrossGroups {
@@ -75,6 +91,10 @@ impl core::fmt::Display for GroupedError {
                 "group {group}: {dim} = {value} is not a multiple of the tile's {block} (only m may have a tail)"
             ),
             GroupedError::TooManyTiles => f.write_str("more than 2^32 - 1 tiles"),
+            GroupedError::ClusterAlongN { y } => write!(
+                f,
+                "the pipeline's cluster has {y} CTAs along N (or multicasts A): the grouped schedule walks each group's M tiles first and supports clusters along M only; legal: cluster = (x, 1) without A multicast"
+            ),
             GroupedError::MulticastAcrossGroups { group, m_tiles, x } => write!(
                 f,
                 "group {group} has {m_tiles} M tiles, not a multiple of the cluster's {x}: a cluster would share B across two groups; legal: no B multicast, or groups padded to {x} M tiles"
@@ -86,9 +106,18 @@ impl core::fmt::Display for GroupedError {
 /// One output tile: its group and origin, and the rows of it that are the group's.
 ///
 /// ```
+/// # use smemdesc::{smem_pipeline, smem_storage, smem_tile, Mbarrier};
+/// # #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 64), major = K, stages = 2)]
+/// # pub struct A;
+/// # #[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (256, 64), major = K, stages = 2)]
+/// # pub struct B;
+/// # #[smem_storage(arch = sm90)]
+/// # pub struct S { a: A, b: B, full: [Mbarrier; 2], empty: [Mbarrier; 2] }
+/// # #[smem_pipeline(storage = S, loads = (a: A, b: B), consumers = 2)]
+/// # pub struct Pipe;
 /// use smemdesc::grouped::*;
 /// let g = [GroupShape { m: 300, n: 512, k: 64 }];
-/// let t = GroupedTiles::new(&g, 128, 256, 64).unwrap();
+/// let t = GroupedTiles::new::<Pipe>(&g, 128, 256, 64).unwrap();
 /// assert_eq!(t.locate(5), Some(GroupTile { group: 0, m0: 256, n0: 256, rows: 44 }));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -107,10 +136,19 @@ pub struct GroupTile {
 /// tiles share the N tile, so consecutive CTAs read the same B), empty groups skipped.
 ///
 /// ```
+/// # use smemdesc::{smem_pipeline, smem_storage, smem_tile, Mbarrier};
+/// # #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 64), major = K, stages = 2)]
+/// # pub struct A;
+/// # #[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (256, 64), major = K, stages = 2)]
+/// # pub struct B;
+/// # #[smem_storage(arch = sm90)]
+/// # pub struct S { a: A, b: B, full: [Mbarrier; 2], empty: [Mbarrier; 2] }
+/// # #[smem_pipeline(storage = S, loads = (a: A, b: B), consumers = 2)]
+/// # pub struct Pipe;
 /// use smemdesc::grouped::*;
 /// // Three experts with 300, 0 and 128 tokens, N = 512, K = 4096, 128 x 256 tiles.
 /// let g = [GroupShape { m: 300, n: 512, k: 4096 }, GroupShape { m: 0, n: 512, k: 4096 }, GroupShape { m: 128, n: 512, k: 4096 }];
-/// let t = GroupedTiles::new(&g, 128, 256, 64).unwrap();
+/// let t = GroupedTiles::new::<Pipe>(&g, 128, 256, 64).unwrap();
 /// assert_eq!((t.tiles(), t.group_tiles(0), t.group_tiles(1), t.group_tiles(2)), (8, 6, 0, 2));
 /// assert_eq!(t.locate(6), Some(GroupTile { group: 2, m0: 0, n0: 0, rows: 128 }));
 /// assert_eq!(t.locate(8), None);
@@ -125,8 +163,61 @@ pub struct GroupedTiles<'a> {
 }
 
 impl<'a> GroupedTiles<'a> {
-    /// The schedule of `groups` in `bm × bn` tiles with `bk` per K step, checked.
-    pub fn new(groups: &'a [GroupShape], bm: u32, bn: u32, bk: u32) -> Result<Self, GroupedError> {
+    /// The schedule of `groups` in `bm × bn` tiles with `bk` per K step for the kernel whose
+    /// loads pipeline `P` declares, checked. The cluster is `P`'s: when `P` multicasts B over
+    /// `x` CTAs along M, every group's M tiles must be a multiple of `x`, or a cluster would
+    /// share one group's B with another group's rows (DeepGEMM #415/#429 found this at run
+    /// time); A multicast (CTAs along N sharing A) has no grouped schedule here and is refused.
+    ///
+    /// ```
+    /// use smemdesc::grouped::*;
+    /// # use smemdesc::{smem_pipeline, smem_storage, smem_tile, Mbarrier};
+    /// # #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 64), major = K, stages = 2)]
+    /// # pub struct A;
+    /// # #[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (256, 64), major = K, stages = 2)]
+    /// # pub struct B;
+    /// # #[smem_storage(arch = sm90)]
+    /// # pub struct S { a: A, b: B, full: [Mbarrier; 2], empty: [Mbarrier; 2] }
+    /// #[smem_pipeline(storage = S, loads = (a: A, b: B), consumers = 2)]
+    /// pub struct Pipe;
+    /// #[smem_pipeline(storage = S, loads = (a: A, b: B), consumers = 2, multicast = (b), cluster = (2, 1))]
+    /// pub struct PipeMcB;
+    /// let g = [GroupShape { m: 300, n: 256, k: 64 }]; // 3 M tiles
+    /// assert!(GroupedTiles::new::<Pipe>(&g, 128, 256, 64).is_ok());
+    /// assert_eq!(GroupedTiles::new::<PipeMcB>(&g, 128, 256, 64).unwrap_err(),
+    ///            GroupedError::MulticastAcrossGroups { group: 0, m_tiles: 3, x: 2 });
+    /// ```
+    pub fn new<P: crate::pipeline::Pipeline>(
+        groups: &'a [GroupShape],
+        bm: u32,
+        bn: u32,
+        bk: u32,
+    ) -> Result<Self, GroupedError> {
+        let t = Self::blocked(groups, bm, bn, bk)?;
+        let spec = P::LAYOUT.spec();
+        let (mut a_mc, mut b_mc) = (false, false);
+        for l in spec.loads() {
+            if l.multicast {
+                match l.operand {
+                    Some(crate::Operand::A) => a_mc = true,
+                    Some(crate::Operand::B) => b_mc = true,
+                    None => {}
+                }
+            }
+        }
+        let (x, y) = spec.cluster;
+        if a_mc || y != 1 {
+            return Err(GroupedError::ClusterAlongN { y });
+        }
+        if b_mc {
+            t.multicast_m(x)
+        } else {
+            Ok(GroupedTiles { cluster_m: x, ..t })
+        }
+    }
+
+    /// The groups blocked into tiles (no cluster yet).
+    fn blocked(groups: &'a [GroupShape], bm: u32, bn: u32, bk: u32) -> Result<Self, GroupedError> {
         if groups.is_empty() {
             return Err(GroupedError::NoGroups);
         }
@@ -168,15 +259,7 @@ impl<'a> GroupedTiles<'a> {
 
     /// Refuses B multicast over `x` CTAs along M unless every group's M tiles are a multiple of
     /// `x` (so a cluster never spans two groups).
-    ///
-    /// ```
-    /// use smemdesc::grouped::*;
-    /// let g = [GroupShape { m: 300, n: 256, k: 64 }];
-    /// let t = GroupedTiles::new(&g, 128, 256, 64).unwrap();
-    /// assert!(t.multicast_m(2).is_err()); // 3 M tiles
-    /// assert!(t.multicast_m(1).is_ok());
-    /// ```
-    pub fn multicast_m(self, x: u32) -> Result<Self, GroupedError> {
+    fn multicast_m(self, x: u32) -> Result<Self, GroupedError> {
         for (i, g) in self.groups.iter().enumerate() {
             let m_tiles = g.m.div_ceil(self.bm);
             if x == 0 || m_tiles % x != 0 {
@@ -195,18 +278,29 @@ impl<'a> GroupedTiles<'a> {
 
     /// The grid of a persistent launch on `ctas` resident CTAs (the SM count, for one CTA per
     /// SM): no more CTAs than tiles, at least one cluster, and whole clusters of the
-    /// [`multicast_m`](Self::multicast_m) size. The kernel walks tiles `ctaid, ctaid + grid, …`
+    /// pipeline's cluster size. The kernel walks tiles `ctaid, ctaid + grid, …`
     /// below [`tiles`](Self::tiles).
     ///
     /// ```
+    /// # use smemdesc::{smem_pipeline, smem_storage, smem_tile, Mbarrier};
+    /// # #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 64), major = K, stages = 2)]
+    /// # pub struct A;
+    /// # #[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (256, 64), major = K, stages = 2)]
+    /// # pub struct B;
+    /// # #[smem_storage(arch = sm90)]
+    /// # pub struct S { a: A, b: B, full: [Mbarrier; 2], empty: [Mbarrier; 2] }
+    /// # #[smem_pipeline(storage = S, loads = (a: A, b: B), consumers = 2)]
+    /// # pub struct Pipe;
     /// use smemdesc::grouped::*;
     /// let g = [GroupShape { m: 1000, n: 4096, k: 4096 }, GroupShape { m: 24, n: 4096, k: 4096 }];
-    /// let t = GroupedTiles::new(&g, 128, 256, 64).unwrap(); // (8 + 1) x 16 = 144 tiles
+    /// let t = GroupedTiles::new::<Pipe>(&g, 128, 256, 64).unwrap(); // (8 + 1) x 16 = 144 tiles
     /// assert_eq!((t.tiles(), t.persistent_grid(132)), (144, 132));
     /// let small = [GroupShape { m: 100, n: 512, k: 64 }];
-    /// assert_eq!(GroupedTiles::new(&small, 128, 256, 64).unwrap().persistent_grid(132), 2);
+    /// assert_eq!(GroupedTiles::new::<Pipe>(&small, 128, 256, 64).unwrap().persistent_grid(132), 2);
     /// let pairs = [GroupShape { m: 256, n: 256, k: 64 }; 3];
-    /// let t = GroupedTiles::new(&pairs, 128, 256, 64).unwrap().multicast_m(2).unwrap();
+    /// # #[smem_pipeline(storage = S, loads = (a: A, b: B), consumers = 2, multicast = (b), cluster = (2, 1))]
+    /// # pub struct PipeMcB;
+    /// let t = GroupedTiles::new::<PipeMcB>(&pairs, 128, 256, 64).unwrap();
     /// assert_eq!(t.persistent_grid(5), 4); // whole 2-CTA clusters
     /// ```
     pub const fn persistent_grid(&self, ctas: u32) -> u32 {
@@ -232,9 +326,18 @@ impl<'a> GroupedTiles<'a> {
     /// entries; groups past 1024 or tile indices past 2048 are refused.
     ///
     /// ```
+    /// # use smemdesc::{smem_pipeline, smem_storage, smem_tile, Mbarrier};
+    /// # #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 64), major = K, stages = 2)]
+    /// # pub struct A;
+    /// # #[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (256, 64), major = K, stages = 2)]
+    /// # pub struct B;
+    /// # #[smem_storage(arch = sm90)]
+    /// # pub struct S { a: A, b: B, full: [Mbarrier; 2], empty: [Mbarrier; 2] }
+    /// # #[smem_pipeline(storage = S, loads = (a: A, b: B), consumers = 2)]
+    /// # pub struct Pipe;
     /// use smemdesc::grouped::*;
     /// let g = [GroupShape { m: 300, n: 512, k: 64 }, GroupShape { m: 0, n: 512, k: 64 }, GroupShape { m: 1, n: 512, k: 64 }];
-    /// let t = GroupedTiles::new(&g, 128, 256, 64).unwrap();
+    /// let t = GroupedTiles::new::<Pipe>(&g, 128, 256, 64).unwrap();
     /// let mut table = vec![0u32; t.tiles() as usize];
     /// t.write_table(&mut table).unwrap();
     /// assert_eq!(unpack_tile(table[4]), (0, 1, 1)); // group 0, M tile 1, N tile 1

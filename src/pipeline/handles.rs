@@ -1,12 +1,16 @@
 //! The run-time handles: a base address, a rank and an iteration counter each; every number
 //! is a constant of the pipeline type.
+//!
+//! Each handle is handed out once: [`PipeAt`] is neither `Copy` nor `Clone`, and
+//! [`split`](PipeAt::split) consumes it into the one [`Producer`] and the one [`Consumers`]
+//! set of that pipeline instance.
 
-use core::marker::PhantomData;
-
-use super::{issue_tile, stage_parity, Load, Pipeline, PipelineOps, RawLoad, TileLoad};
+use super::producer::{At, PeerProducer, Producer};
+use super::{stage_parity, Pair, Pipeline, PipelineOps, Single};
 
 /// The pipeline's barriers in one CTA: the storage base (`Storage::aligned_base`) and the CTA's
-/// `%cluster_ctarank` (0 without a cluster).
+/// `%cluster_ctarank` (0 without a cluster). It initialises the barriers, then
+/// [`split`](Self::split)s (consumed) into the producer and the consumer set.
 ///
 /// ```
 /// # use smemdesc::{smem_pipeline, smem_storage, smem_tile, Mbarrier, pipeline::PipeAt};
@@ -18,42 +22,32 @@ use super::{issue_tile, stage_parity, Load, Pipeline, PipelineOps, RawLoad, Tile
 /// pub struct P;
 /// let p = PipeAt::<P>::new(0x400, 0);
 /// assert_eq!((p.base(), p.rank(), core::mem::size_of::<PipeAt<P>>()), (0x400, 0, 8));
+/// let (producer, consumers) = p.split(); // `p` is gone: no second producer
+/// assert_eq!((producer.iteration(), consumers.thread(0).iteration()), (0, 0));
 /// ```
 pub struct PipeAt<P> {
-    base: u32,
-    rank: u32,
-    p: PhantomData<fn() -> P>,
+    at: At<P>,
 }
-
-impl<P> Clone for PipeAt<P> {
-    #[inline(always)]
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-impl<P> Copy for PipeAt<P> {}
 
 impl<P: Pipeline> PipeAt<P> {
     /// The barriers of the storage at `base` in the CTA of rank `rank`.
     #[inline(always)]
     pub const fn new(base: u32, rank: u32) -> PipeAt<P> {
         PipeAt {
-            base,
-            rank,
-            p: PhantomData,
+            at: At::new(base, rank),
         }
     }
 
     /// The storage base.
     #[inline(always)]
     pub const fn base(&self) -> u32 {
-        self.base
+        self.at.base
     }
 
     /// The CTA's rank in the cluster.
     #[inline(always)]
     pub const fn rank(&self) -> u32 {
-        self.rank
+        self.at.rank
     }
 
     /// Initialises every stage's barriers with the declared counts, then the init fence. One
@@ -62,9 +56,15 @@ impl<P: Pipeline> PipeAt<P> {
     pub fn init<O: PipelineOps>(&self) {
         let mut s = 0;
         while s < const { P::LAYOUT.stages() } {
-            O::init(P::full(self.base, s), const { P::LAYOUT.full_arrivals() });
+            O::init(
+                P::full(self.at.base, s),
+                const { P::LAYOUT.full_arrivals() },
+            );
             if const { P::LAYOUT.spec().empty_barriers } {
-                O::init(P::empty(self.base, s), const { P::LAYOUT.empty_arrivals() });
+                O::init(
+                    P::empty(self.at.base, s),
+                    const { P::LAYOUT.empty_arrivals() },
+                );
             }
             s += 1;
         }
@@ -80,25 +80,84 @@ impl<P: Pipeline> PipeAt<P> {
             O::sync_cluster();
         }
     }
+}
 
-    /// The producer (one thread per CTA), at iteration 0.
+impl<P: Pipeline<Group = Single>> PipeAt<P> {
+    /// The pipeline's producer (one thread of the CTA issues with it) and its consumer set,
+    /// both at iteration 0. Consumes the handle: a pipeline instance has one of each, so no
+    /// second producer can claim that loads landed (its counter would start at 0).
     #[inline(always)]
-    pub const fn producer(&self) -> Producer<P> {
-        Producer { at: *self, it: 0 }
+    pub const fn split(self) -> (Producer<P>, Consumers<P>) {
+        (Producer::new(self.at), Consumers { at: self.at })
     }
+}
 
+impl<P: Pipeline<Group = Pair>> PipeAt<P> {
+    /// The handles of this CTA's side of an sm100 pair (`cta_group = 2`): the leader (even rank)
+    /// produces and consumes (its full barriers count both CTAs' bytes); the peer only
+    /// produces, into the leader's barriers, so it has no handle that waits on them.
+    ///
+    /// ```
+    /// # use smemdesc::{smem_pipeline, smem_storage, smem_tile, Mbarrier, pipeline::*};
+    /// #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (128, 64), major = K, stages = 2, cta_group = 2)]
+    /// pub struct A;
+    /// #[smem_storage(arch = sm100)]
+    /// pub struct S { a: A, full: [Mbarrier; 2], empty: [Mbarrier; 2] }
+    /// #[smem_pipeline(storage = S, loads = (a: A), consumers = 1, cta_group = 2)]
+    /// pub struct P;
+    /// assert!(matches!(PipeAt::<P>::new(0, 0).split_pair(), PairRole::Leader(..)));
+    /// assert!(matches!(PipeAt::<P>::new(0, 1).split_pair(), PairRole::Peer(..)));
+    /// ```
+    #[inline(always)]
+    pub const fn split_pair(self) -> PairRole<P> {
+        if self.at.rank & 1 == 0 {
+            PairRole::Leader(Producer::new(self.at), Consumers { at: self.at })
+        } else {
+            PairRole::Peer(PeerProducer::new(self.at))
+        }
+    }
+}
+
+/// One CTA's side of an sm100 pair ([`PipeAt::split_pair`]).
+pub enum PairRole<P> {
+    /// The even rank: its producer arrives with the pair's `expect_tx`; its consumers (the MMA
+    /// issuer) wait on its full barriers.
+    Leader(Producer<P>, Consumers<P>),
+    /// The odd rank: loads its half into the leader's barriers, waits on nothing they count.
+    Peer(PeerProducer<P>),
+}
+
+/// The consumer set of a pipeline instance: each thread takes its [`Consumer`] from it once.
+///
+/// ```
+/// # use smemdesc::{smem_pipeline, smem_storage, smem_tile, Mbarrier, pipeline::PipeAt};
+/// # #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (64, 64), major = K, stages = 2)]
+/// # pub struct A;
+/// # #[smem_storage(arch = sm90)]
+/// # pub struct S { a: A, full: [Mbarrier; 2], empty: [Mbarrier; 2] }
+/// # #[smem_pipeline(storage = S, loads = (a: A), consumers = 1)]
+/// # pub struct P;
+/// let (_producer, consumers) = PipeAt::<P>::new(0, 0).split();
+/// let consumer = consumers.thread(5); // thread 5 of its consumer group
+/// assert_eq!(consumer.iteration(), 0);
+/// ```
+pub struct Consumers<P> {
+    at: At<P>,
+}
+
+impl<P: Pipeline> Consumers<P> {
     /// Consumer thread `thread` (below the declared threads per consumer group) of a consumer
     /// group, at iteration 0. Threads that do not arrive (all but one per declared arrival)
     /// still wait.
     #[inline(always)]
-    pub fn consumer(&self, thread: u32) -> Consumer<P> {
+    pub fn thread(self, thread: u32) -> Consumer<P> {
         let arrives = if const { arrival_stride::<P>().is_power_of_two() } {
             thread & const { arrival_stride::<P>().wrapping_sub(1) } == 0
         } else {
             thread % const { arrival_stride::<P>() } == 0
         };
         Consumer {
-            at: *self,
+            at: self.at,
             it: 0,
             arrives,
         }
@@ -115,158 +174,9 @@ const fn arrival_stride<P: Pipeline>() -> u32 {
     }
 }
 
-/// The producer's iteration.
-pub struct Producer<P> {
-    at: PipeAt<P>,
-    it: u32,
-}
-
-impl<P: Pipeline> Producer<P> {
-    /// Waits until the next stage is free (its consumers released its previous fill), arrives on
-    /// its full barrier with the declared `expect_tx` (under `cta_group::2`: the leader, for
-    /// both CTAs), and returns the stage's loads to issue. `None`: the wait gave up.
-    #[inline(always)]
-    pub fn acquire<O: PipelineOps>(&mut self) -> Option<Fill<P, P::Loads>> {
-        let (s, phase) = stage_parity::<P>(self.it);
-        if const { P::LAYOUT.spec().empty_barriers }
-            && !O::wait(P::empty(self.at.base, s), phase ^ 1)
-        {
-            return None;
-        }
-        let full = P::full(self.at.base, s);
-        let bar = if const { P::LAYOUT.spec().cta_group == 2 } {
-            // Every CTA's loads complete on the leader's barrier.
-            if self.at.rank & 1 == 0 {
-                O::arrive_expect_tx(full, const { P::LAYOUT.expect_tx(0) });
-            }
-            O::map_cta(full, self.at.rank & !1)
-        } else {
-            O::arrive_expect_tx(full, const { P::LAYOUT.expect_tx(0) });
-            full
-        };
-        self.it = self.it.wrapping_add(1);
-        Some(Fill {
-            at: self.at,
-            stage: s,
-            bar,
-            l: PhantomData,
-        })
-    }
-
-    /// Waits for the consumers' releases of the last fill of every stage: a producer that
-    /// leaves before them would let a peer's remote arrive reach an exited CTA. `false`: a
-    /// wait gave up.
-    #[inline(always)]
-    pub fn drain<O: PipelineOps>(&mut self) -> bool {
-        if !const { P::LAYOUT.spec().empty_barriers } {
-            return true;
-        }
-        let mut ok = true;
-        let mut n = 0;
-        while n < const { P::LAYOUT.stages() } {
-            let (s, phase) = stage_parity::<P>(self.it);
-            ok = ok && O::wait(P::empty(self.at.base, s), phase ^ 1);
-            self.it = self.it.wrapping_add(1);
-            n += 1;
-        }
-        ok
-    }
-
-    /// Waits until the bytes of every stage this producer filled landed (the full barriers of
-    /// its last `STAGES` fills completed), so no load it issued still reads a tensor map. The
-    /// proof borrows the producer: no load is issued while it lives
-    /// ([`crate::grouped::MapSlot::retire`] takes it). `None`: a wait gave up.
-    ///
-    /// Under `cta_group::2` the full barriers are the leader's: call it on the leader.
-    #[inline(always)]
-    pub fn wait_landed<O: PipelineOps>(&mut self) -> Option<crate::grouped::Drained<'_>> {
-        let mut j = 1;
-        while j <= const { P::LAYOUT.stages() } {
-            if self.it >= j {
-                let (s, phase) = stage_parity::<P>(self.it - j);
-                if !O::wait(P::full(self.at.base, s), phase) {
-                    return None;
-                }
-            }
-            j += 1;
-        }
-        Some(crate::grouped::Drained::loads_landed())
-    }
-
-    /// Iterations acquired so far.
-    #[inline(always)]
-    pub const fn iteration(&self) -> u32 {
-        self.it
-    }
-}
-
-/// A stage the producer acquired, with the loads `L` it must still issue.
-#[must_use = "issue the stage's declared loads, then `issued()`"]
-pub struct Fill<P, L> {
-    at: PipeAt<P>,
-    stage: u32,
-    bar: u32,
-    l: PhantomData<fn() -> L>,
-}
-
-impl<P: Pipeline, L> Fill<P, L> {
-    /// The stage.
-    #[inline(always)]
-    pub const fn stage(&self) -> u32 {
-        self.stage
-    }
-
-    #[inline(always)]
-    const fn next<T>(self) -> Fill<P, T> {
-        Fill {
-            at: self.at,
-            stage: self.stage,
-            bar: self.bar,
-            l: PhantomData,
-        }
-    }
-}
-
-impl<P: TileLoad<I>, const I: usize, T> Fill<P, (Load<I>, T)> {
-    /// Issues load `I` of the stage: the tile's TMA boxes at tile coordinates `(k0, mn0)` of
-    /// tensor map `map` (or, multicast, this CTA's slices to the CTAs sharing the tile).
-    #[inline(always)]
-    pub fn load<O: PipelineOps>(self, map: u64, k0: u32, mn0: u32) -> Fill<P, T> {
-        issue_tile::<P, O, I>(
-            self.at.base(),
-            self.at.rank(),
-            self.stage,
-            self.bar,
-            map,
-            k0,
-            mn0,
-        );
-        self.next()
-    }
-}
-
-impl<P: RawLoad<I>, const I: usize, T> Fill<P, (Load<I>, T)> {
-    /// Issues load `I` with `f(dst, bar)`: the start of the load's stage and the barrier its
-    /// bytes complete on (scale factors, or a copy the handles do not issue themselves). `f`
-    /// must deliver exactly the load's `STAGE_BYTES`.
-    #[inline(always)]
-    pub fn load_with(self, f: impl FnOnce(u32, u32)) -> Fill<P, T> {
-        f(P::stage_addr(self.at.base(), self.stage), self.bar);
-        self.next()
-    }
-}
-
-impl<P: Pipeline> Fill<P, ()> {
-    /// Every declared load was issued; returns the stage.
-    #[inline(always)]
-    pub const fn issued(self) -> u32 {
-        self.stage
-    }
-}
-
 /// The consumer's iteration.
 pub struct Consumer<P> {
-    at: PipeAt<P>,
+    at: At<P>,
     it: u32,
     arrives: bool,
 }
@@ -299,7 +209,7 @@ impl<P: Pipeline> Consumer<P> {
 /// consumes it.
 #[must_use = "release the stage once its reads are done"]
 pub struct Full<P> {
-    at: PipeAt<P>,
+    at: At<P>,
     stage: u32,
     arrives: bool,
 }
@@ -318,8 +228,8 @@ impl<P: Pipeline> Full<P> {
         if !const { P::LAYOUT.spec().empty_barriers } || !self.arrives {
             return;
         }
-        let e = P::empty(self.at.base(), self.stage);
-        let rank = self.at.rank();
+        let e = P::empty(self.at.base, self.stage);
+        let rank = self.at.rank;
         O::arrive(e);
         let ctas = const { P::LAYOUT.ctas() };
         let all = const { P::LAYOUT.release_ctas(0) == P::LAYOUT.ctas() };
@@ -343,8 +253,8 @@ impl<P: Pipeline> Full<P> {
             return;
         }
         f(
-            P::empty(self.at.base(), self.stage),
-            release_mask::<P>(self.at.rank()),
+            P::empty(self.at.base, self.stage),
+            release_mask::<P>(self.at.rank),
         );
     }
 }

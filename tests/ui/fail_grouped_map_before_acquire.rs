@@ -26,6 +26,7 @@ impl TensorMapOps for Ops {
 }
 
 fn main() {
-    let slot = MapSlot::<MapB, Released>::from_host(0x7000_0000);
+    let mut mem = TensorMapMem::zeroed();
+    let slot = MapSlot::<MapB, Released>::new(&mut mem);
     let _ = slot.tma_map();
 }

@@ -1,4 +1,4 @@
-// A live map may still be read by in-flight TMA: retire it (with a proof) before rewriting.
+// A live map may still be read by in-flight TMA: retire it (after the stores' read wait) before rewriting.
 use smemdesc::grouped::*;
 use smemdesc::{Arch, TensorMap, TensorMapArg, TensorMapDataType, TensorMapSwizzle};
 
@@ -26,6 +26,7 @@ impl TensorMapOps for Ops {
 }
 
 fn main() {
-    let live = MapSlot::<MapB, Released>::from_host(0x7000_0000).acquire::<Ops>();
+    let mut mem = TensorMapMem::zeroed();
+    let live = MapSlot::<MapB, Released>::new(&mut mem).acquire::<Ops>();
     let _ = live.rewrite::<Ops>(&GroupValues::new(0x7f00_0000_0000).dim(1, 256));
 }

@@ -26,8 +26,8 @@ impl TensorMapOps for Ops {
 }
 
 fn main() {
-    let live = MapSlot::<MapB, Released>::from_host(0x7000_0000).acquire::<Ops>();
-    let done = Drained::after_bulk_read_wait::<Ops>();
-    let rewritten = live.retire(&done).rewrite::<Ops>(&GroupValues::new(0x7f00_0000_0000).dim(1, 256));
+    let mut mem = TensorMapMem::zeroed();
+    let live = MapSlot::<MapB, Released>::new(&mut mem).acquire::<Ops>();
+    let rewritten = live.retire_after_stores::<Ops>().rewrite::<Ops>(&GroupValues::new(0x7f00_0000_0000).dim(1, 256));
     let _ = rewritten.tma_map();
 }

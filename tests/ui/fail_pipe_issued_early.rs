@@ -34,10 +34,11 @@ impl PipelineOps for Ops {
     }
     fn tma_load(_: u32, _: u64, _: u32, _: u32, _: u32) {}
     fn tma_load_multicast(_: u32, _: u64, _: u32, _: u32, _: u32, _: u16) {}
+    fn tma_load_pair(_: u32, _: u64, _: u32, _: u32, _: u32) {}
 }
 
 fn main() {
-    let mut p = PipeAt::<Pipe>::new(0, 0).producer();
+    let mut p = PipeAt::<Pipe>::new(0, 0).split().0;
     let fill = p.acquire::<Ops>().unwrap();
     let _ = fill.load::<Ops>(0, 0, 0).issued();
 }

@@ -34,10 +34,11 @@ impl PipelineOps for Ops {
     }
     fn tma_load(_: u32, _: u64, _: u32, _: u32, _: u32) {}
     fn tma_load_multicast(_: u32, _: u64, _: u32, _: u32, _: u32, _: u16) {}
+    fn tma_load_pair(_: u32, _: u64, _: u32, _: u32, _: u32) {}
 }
 
 fn main() {
-    let mut c = PipeAt::<Pipe>::new(0, 0).consumer(0);
+    let mut c = PipeAt::<Pipe>::new(0, 0).split().1.thread(0);
     let full = c.wait::<Ops>().unwrap();
     full.release::<Ops>();
     full.release::<Ops>();

@@ -45,14 +45,15 @@ impl PipelineOps for Ops {
     }
     fn tma_load(_: u32, _: u64, _: u32, _: u32, _: u32) {}
     fn tma_load_multicast(_: u32, _: u64, _: u32, _: u32, _: u32, _: u16) {}
+    fn tma_load_pair(_: u32, _: u64, _: u32, _: u32, _: u32) {}
 }
 
 fn main() {
     let pipe = PipeAt::<Pipe>::new(1024, 0);
     pipe.init::<Ops>();
     pipe.init_sync::<Ops>();
-    let mut p = pipe.producer();
-    let mut c = pipe.consumer(0);
+    let (mut p, consumers) = pipe.split();
+    let mut c = consumers.thread(0);
     for i in 0..8u32 {
         let fill = p.acquire::<Ops>().unwrap();
         assert_eq!(

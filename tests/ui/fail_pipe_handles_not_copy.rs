@@ -1,17 +1,21 @@
-// The proof that every load landed borrows the producer: no new load may be issued while the
-// proof is held (it would be in flight when the map is rewritten).
+// The handles are not `Copy` (nor `Clone`): a copied producer or consumer set would be a
+// second one of the same pipeline instance.
 use smemdesc::pipeline::{PipeAt, PipelineOps};
 use smemdesc::{smem_pipeline, smem_storage, smem_tile, Mbarrier};
 
-#[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 64), major = K, stages = 2)]
+#[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 64), major = K, stages = 4)]
 pub struct TileA;
+#[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (256, 64), major = K, stages = 4)]
+pub struct TileB;
 #[smem_storage(arch = sm90)]
 pub struct Storage {
     a: TileA,
-    full: [Mbarrier; 2],
-    empty: [Mbarrier; 2],
+    b: TileB,
+    full: [Mbarrier; 4],
+    empty: [Mbarrier; 4],
 }
-#[smem_pipeline(storage = Storage, loads = (a: TileA), consumers = 1)]
+
+#[smem_pipeline(storage = Storage, loads = (a: TileA, b: TileB), consumers = 2)]
 pub struct Pipe;
 
 struct Ops;
@@ -31,11 +35,15 @@ impl PipelineOps for Ops {
     }
     fn tma_load(_: u32, _: u64, _: u32, _: u32, _: u32) {}
     fn tma_load_multicast(_: u32, _: u64, _: u32, _: u32, _: u32, _: u16) {}
+    fn tma_load_pair(_: u32, _: u64, _: u32, _: u32, _: u32) {}
 }
 
+fn copy<T: Copy>(_: &T) {}
+
 fn main() {
-    let mut producer = PipeAt::<Pipe>::new(0, 0).producer();
-    let landed = producer.wait_landed::<Ops>().unwrap();
-    let _ = producer.acquire::<Ops>();
-    drop(landed);
+    let pipe = PipeAt::<Pipe>::new(0, 0);
+    copy(&pipe);
+    let (producer, consumers) = pipe.split();
+    copy(&producer);
+    copy(&consumers);
 }
