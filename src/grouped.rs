@@ -140,8 +140,12 @@ impl TensorMapMem {
 #[must_use = "a map slot is consumed by each transition"]
 pub struct MapSlot<'a, M, S> {
     slot: u64,
-    p: PhantomData<(&'a mut TensorMapMem, fn() -> (M, S))>,
+    p: PhantomData<SlotMarker<'a, M, S>>,
 }
+
+/// What a [`MapSlot`] holds besides its address: the exclusive borrow of its slot, and its
+/// declaration and state as types.
+type SlotMarker<'a, M, S> = (&'a mut TensorMapMem, fn() -> (M, S));
 
 impl<'a, M: GroupedMapDecl> MapSlot<'a, M, Released> {
     /// The slot `mem`, as the host wrote it (`cuda::upload`): acquire before the first TMA use.

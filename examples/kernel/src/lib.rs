@@ -68,7 +68,6 @@ pub unsafe extern "ptx-kernel" fn gemm_tile(
 
     // The declared pipeline: its handles issue the declared counts, bytes and parities.
     let pipe = PipeAt::<Pipe>::new(base, 0);
-    let mut producer = pipe.producer();
     // Thread 0 fills a stage: the declared loads (A then B) of K tile `kt` at this CTA's origin.
     let fill = |producer: &mut smemdesc::pipeline::Producer<Pipe>, kt: u32| {
         if let Some(f) = producer.acquire::<Ptx>() {
@@ -84,6 +83,8 @@ pub unsafe extern "ptx-kernel" fn gemm_tile(
         tensormap_acquire(map_b);
     }
     pipe.init_sync::<Ptx>();
+    // The instance's one producer and one consumer set (`split` consumes the handle).
+    let (mut producer, consumers) = pipe.split();
     if tid == 0 {
         let mut kt = 0;
         while kt < Pipe::STAGES && kt < k_tiles {
@@ -93,7 +94,7 @@ pub unsafe extern "ptx-kernel" fn gemm_tile(
     }
 
     // Thread `tid % 128` of consumer warpgroup `wg` (thread 0 of each releases the stage).
-    let mut consumer = pipe.consumer(tid % 128);
+    let mut consumer = consumers.thread(tid % 128);
     let mut acc = [0f32; 64];
     let mut kt = 0;
     while kt < k_tiles {

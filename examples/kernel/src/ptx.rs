@@ -276,6 +276,18 @@ impl smemdesc::pipeline::PipelineOps for Ptx {
         unsafe { tma_load_2d(dst, map, c0, c1, bar) }
     }
     #[inline(always)]
+    fn tma_load_pair(dst: u32, map: u64, c0: u32, c1: u32, bar: u32) {
+        // SAFETY: as above, `bar` the sm100 pair leader's full barrier (never issued by this
+        // sm90 kernel: its pipeline is one CTA's).
+        unsafe {
+            asm!(
+                "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.cta_group::2 [{0}], [{1}, {{{2}, {3}}}], [{4}];",
+                in(reg32) dst, in(reg64) map, in(reg32) c0, in(reg32) c1, in(reg32) bar,
+                options(nostack)
+            )
+        }
+    }
+    #[inline(always)]
     fn tma_load_multicast(dst: u32, map: u64, c0: u32, c1: u32, bar: u32, mask: u16) {
         // SAFETY: as above, to the declared sharers.
         unsafe {

@@ -30,7 +30,7 @@ use crate::attn_math::*;
 use crate::attn_wgmma as mma;
 use crate::pipe_ops::PtxSpin;
 use crate::ptx::*;
-use smemdesc::pipeline::PipeAt;
+use smemdesc::pipeline::{Consumers, PipeAt};
 use smemdesc::SmemTile;
 
 /// Two arrays of 32 f32: a 64-element accumulator fragment (m64n128 f32), element `e` at
@@ -445,13 +445,12 @@ pub(crate) unsafe fn attn_body<
         kv.init::<PtxSpin>();
     }
     kv.init_sync::<PtxSpin>();
+    let ((mut qp, qc), (mut producer, kvc)) = (qpipe.split(), kv.split());
     if wg == 0 {
         if producer_start(tid, map_q, map_k, map_v) {
-            let mut qp = qpipe.producer();
             if let Some(fill) = qp.acquire::<PtxSpin>() {
                 let _ = fill.load::<PtxSpin>(map_q, 0, q_row).issued();
             }
-            let mut producer = kv.producer();
             let mut j = 0;
             while j < blocks {
                 let Some(fill) = producer.acquire::<PtxSpin>() else {
@@ -470,8 +469,8 @@ pub(crate) unsafe fn attn_body<
     }
     let (im, t, rows) = consumer_start(wg, tid, map_o);
     serial_consumer::<D, CAUSAL, BAD, PV, 16>(
-        qpipe,
-        kv,
+        qc,
+        kvc,
         tile,
         im,
         t,
@@ -506,8 +505,8 @@ pub(crate) unsafe fn serial_consumer<
     const PV: u8,
     const K: usize,
 >(
-    qpipe: PipeAt<D::QPipe>,
-    kv: PipeAt<D::KvPipe>,
+    qpipe: Consumers<D::QPipe>,
+    kv: Consumers<D::KvPipe>,
     tile: Tile,
     im: u32,
     t: u32,
@@ -526,11 +525,11 @@ pub(crate) unsafe fn serial_consumer<
     let mut l = [0.0f32; 2];
     let mut o = Frag::zero();
     let mut s = Frag::zero();
-    let mut qc = qpipe.consumer(t);
+    let mut qc = qpipe.thread(t);
     if let Some(q) = qc.wait::<PtxSpin>() {
         q.release::<PtxSpin>();
     }
-    let mut consumer = kv.consumer(t);
+    let mut consumer = kv.thread(t);
     let mut j = 0;
     while j < blocks {
         before(j);

@@ -57,7 +57,7 @@ pub(crate) unsafe fn attn_ns_body<D: AttnDecl, const CAUSAL: bool, const CHAINS:
     }
     kv.init_sync::<PtxSpin>();
     let stages = const { <D::KvPipe as Pipeline>::LAYOUT.stages() };
-    let mut producer = kv.producer();
+    let ((mut qp, qc), (mut producer, kvc)) = (qpipe.split(), kv.split());
     // The next key block thread 0 loads.
     let mut next = 0;
     // Thread 0's load of key block `next` (K: K-major, coordinates (head_dim, row); V:
@@ -79,7 +79,7 @@ pub(crate) unsafe fn attn_ns_body<D: AttnDecl, const CAUSAL: bool, const CHAINS:
         tensormap_acquire(map_q);
         tensormap_acquire(map_k);
         tensormap_acquire(map_v);
-        if let Some(fill) = qpipe.producer().acquire::<PtxSpin>() {
+        if let Some(fill) = qp.acquire::<PtxSpin>() {
             let _ = fill.load::<PtxSpin>(map_q, 0, q_row).issued();
         }
         while next < blocks && next < stages {
@@ -98,6 +98,6 @@ pub(crate) unsafe fn attn_ns_body<D: AttnDecl, const CAUSAL: bool, const CHAINS:
         }
     };
     serial_consumer::<D, CAUSAL, false, PV_FENCED, CHAINS>(
-        qpipe, kv, tile, im, t, rows, addrs, lse, map_o, scale_log2, refill,
+        qc, kvc, tile, im, t, rows, addrs, lse, map_o, scale_log2, refill,
     );
 }

@@ -21,7 +21,7 @@ use crate::attn::{
 use crate::attn_decl::AttnDecl;
 use crate::pipe_ops::PtxSpin;
 use crate::ptx::*;
-use smemdesc::pipeline::{Load, PipeAt, Pipeline, TileLoad};
+use smemdesc::pipeline::{Load, PipeAt, Pipeline, Single, TileLoad};
 
 /// `bar.arrive id, threads`: arrive on named barrier `id` without waiting.
 #[inline(always)]
@@ -100,8 +100,8 @@ unsafe fn issue_pv<D: AttnDecl>(
 #[allow(clippy::too_many_arguments)]
 pub(crate) unsafe fn attn_ov_body<
     D: AttnDecl,
-    KP: Pipeline<Loads = (Load<0>, ())> + TileLoad<0, Tile = D::K>,
-    VP: Pipeline<Loads = (Load<0>, ())> + TileLoad<0, Tile = D::V>,
+    KP: Pipeline<Loads = (Load<0>, ()), Group = Single> + TileLoad<0, Tile = D::K>,
+    VP: Pipeline<Loads = (Load<0>, ()), Group = Single> + TileLoad<0, Tile = D::V>,
     const CAUSAL: bool,
     const BAD: bool,
     const PERSIST: bool,
@@ -142,10 +142,10 @@ pub(crate) unsafe fn attn_ov_body<
         vpipe.init::<PtxSpin>();
     }
     kpipe.init_sync::<PtxSpin>();
+    let (mut qp, qcs) = qpipe.split();
+    let ((mut kp, kcs), (mut vp, vcs)) = (kpipe.split(), vpipe.split());
     if wg == 0 {
         if producer_start_x::<X>(tid, map_q, map_k, map_v) {
-            let mut qp = qpipe.producer();
-            let (mut kp, mut vp) = (kpipe.producer(), vpipe.producer());
             let mut w = ctaid();
             loop {
                 let more = w < tiles;
@@ -213,8 +213,8 @@ pub(crate) unsafe fn attn_ov_body<
         };
     }
     let mut s = Frag::zero();
-    let mut qc = qpipe.consumer(t);
-    let (mut kc, mut vc) = (kpipe.consumer(t), vpipe.consumer(t));
+    let mut qc = qcs.thread(t);
+    let (mut kc, mut vc) = (kcs.thread(t), vcs.thread(t));
     // Turns: a warpgroup issues its wgmma only on its turn (bar.sync on its barrier), then hands
     // the turn to the other (bar.arrive on the other's). Warpgroup 1 gives warpgroup 0 the first
     // turn and every round hands the turn on; warpgroup 0 takes the last one when the tiles end,

@@ -16,7 +16,7 @@ use crate::epi_tiles::{Decl11, Decl21, EpiDecl, BK, BM, BN};
 use crate::gemm::{tile_index, Acc};
 use crate::pipe_ops::PtxSpin;
 use crate::ptx::*;
-use smemdesc::pipeline::{Full, Load, PipeAt, Pipeline, TileLoad};
+use smemdesc::pipeline::{Full, Load, PipeAt, Pipeline, Producer, Single, TileLoad};
 use smemdesc::tma::{Conv2d, Im2colWalk, ImplicitGemmA};
 use smemdesc::SmemTile;
 
@@ -118,7 +118,7 @@ impl Schedule {
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 pub(crate) unsafe fn produce<P, const CONTROL: bool>(
-    pipe: &PipeAt<P>,
+    mut producer: Producer<P>,
     map_a: u64,
     map_b: u64,
     walk: &Im2colWalk,
@@ -126,11 +126,10 @@ pub(crate) unsafe fn produce<P, const CONTROL: bool>(
     bn: u32,
     err: u64,
 ) where
-    P: Pipeline<Loads = (Load<0>, (Load<1>, ()))> + TileLoad<0> + TileLoad<1>,
+    P: Pipeline<Loads = (Load<0>, (Load<1>, ())), Group = Single> + TileLoad<0> + TileLoad<1>,
 {
     tensormap_acquire(map_a);
     tensormap_acquire(map_b);
-    let mut producer = pipe.producer();
     let mut ct = sched.first;
     let mut ok = true;
     'tiles: while ct < sched.count() {
@@ -205,10 +204,11 @@ unsafe fn conv_body<D: EpiDecl, const CONTROL: bool>(
         pipe.init::<PtxSpin>();
     }
     pipe.init_sync::<PtxSpin>();
+    let (producer, consumers) = pipe.split();
     if wg == 0 {
         setmaxnreg_dec_40();
         if tid == 0 {
-            produce::<D::Pipe, CONTROL>(&pipe, map_a, map_b, &walk, &sched, BN, err);
+            produce::<D::Pipe, CONTROL>(producer, map_a, map_b, &walk, &sched, BN, err);
         }
         return;
     }
@@ -228,7 +228,7 @@ unsafe fn conv_body<D: EpiDecl, const CONTROL: bool>(
         d2: [0.0; 32],
         d3: [0.0; 32],
     };
-    let mut consumer = pipe.consumer(t);
+    let mut consumer = consumers.thread(t);
     let bar_id = 1 + im;
     let mut ct = sched.first;
     'tiles: while ct < sched.count() {

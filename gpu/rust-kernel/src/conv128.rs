@@ -133,10 +133,11 @@ pub unsafe extern "ptx-kernel" fn gemm_conv_n128_rust(
         pipe.init::<PtxSpin>();
     }
     pipe.init_sync::<PtxSpin>();
+    let (producer, consumers) = pipe.split();
     if wg == 0 {
         setmaxnreg_dec_40();
         if tid == 0 {
-            produce::<Pipe128, false>(&pipe, map_a, map_b, &walk, &sched, BN128, err);
+            produce::<Pipe128, false>(producer, map_a, map_b, &walk, &sched, BN128, err);
         }
         return;
     }
@@ -157,7 +158,7 @@ pub unsafe extern "ptx-kernel" fn gemm_conv_n128_rust(
         off[i as usize] = CTile128::writer_offset(0, (t / 32) % 4, i, t % 32);
     });
     let mut acc = [[[0.0f32; 32]; 2]; 2];
-    let mut consumer = pipe.consumer(t);
+    let mut consumer = consumers.thread(t);
     let bar_id = 1 + im;
     let mut ct = sched.first;
     'tiles: while ct < sched.count() {

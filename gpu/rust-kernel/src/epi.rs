@@ -166,12 +166,12 @@ unsafe fn gemm_epi_body<D: EpiDecl>(
         pipe.init::<Ptx>();
     }
     pipe.init_sync::<Ptx>();
+    let (mut producer, consumers) = pipe.split();
     if wg == 0 {
         setmaxnreg_dec_40();
         if tid == 0 {
             tensormap_acquire(map_a);
             tensormap_acquire(map_b);
-            let mut producer = pipe.producer();
             let mut ok = true;
             let mut ct = cid;
             'tiles: while ct < ctiles {
@@ -219,7 +219,7 @@ unsafe fn gemm_epi_body<D: EpiDecl>(
         d2: [0.0; 32],
         d3: [0.0; 32],
     };
-    let mut consumer = pipe.consumer(t);
+    let mut consumer = consumers.thread(t);
     let mut ct = cid;
     let bar_id = 1 + im;
     'tiles: while ct < ctiles {

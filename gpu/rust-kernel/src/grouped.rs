@@ -15,7 +15,7 @@ use crate::gemm::Acc;
 use crate::grouped_decl::MapC;
 use crate::pipe_ops::{Ptx, PtxSpin};
 use crate::ptx::*;
-use smemdesc::grouped::{Drained, GroupValues, MapSlot, Released, TensorMapOps};
+use smemdesc::grouped::{GroupValues, MapSlot, Released, TensorMapMem, TensorMapOps};
 use smemdesc::pipeline::PipelineOps;
 use smemdesc::pipeline::{Full, PipeAt};
 
@@ -94,11 +94,12 @@ pub unsafe extern "ptx-kernel" fn grouped_map_probe(
     let mut g = 0;
     while g < groups {
         let s = slots + 128 * g as u64;
-        let live = MapSlot::<MapC, Released>::from_host(s).acquire::<TmOps>();
-        let done = Drained::after_bulk_read_wait::<TmOps>();
+        // SAFETY: slot g of the host's 128-B aligned array, named by this thread alone.
+        let mem = unsafe { &mut *(s as *mut TensorMapMem) };
+        let live = MapSlot::<MapC, Released>::new(mem).acquire::<TmOps>();
         let v = GroupValues::new(ld_global_u64(addrs + 8 * g as u64))
             .dim(1, ld_global_u32(rows + 4 * g as u64) as u64);
-        let w = live.retire(&done).rewrite::<TmOps>(&v);
+        let w = live.retire_after_stores::<TmOps>().rewrite::<TmOps>(&v);
         if bad != 0 && g == 0 {
             TmOps::replace_stride::<0>(s, 16 + ld_global_u64(addrs + 8 * groups as u64));
         }
@@ -162,12 +163,12 @@ unsafe fn grouped_body<O: PipelineOps, const SKIP: bool, const MODE: u32>(
         pipe.init::<O>();
     }
     pipe.init_sync::<O>();
+    let (mut producer, consumers) = pipe.split();
     if wg == 0 {
         setmaxnreg_dec_40();
         if tid == 0 {
             tensormap_acquire(map_a);
             tensormap_acquire(map_b);
-            let mut producer = pipe.producer();
             let mut ct = ctaid();
             'tiles: while ct < tiles {
                 let (g, r0, _rows, mi, ni) = locate(tinfo, offs, ct);
@@ -194,9 +195,10 @@ unsafe fn grouped_body<O: PipelineOps, const SKIP: bool, const MODE: u32>(
     let im = wg - 1;
     let t = tid % 128;
     // This warpgroup's C map slot: the host's template until the first group is written.
-    let mut cslot =
-        MapSlot::<MapC, Released>::from_host(cslots + 256 * ctaid() as u64 + 128 * im as u64)
-            .acquire::<TmOps>();
+    // SAFETY: the host's slot array holds two 128-B aligned maps per CTA; this warpgroup's is
+    // named by this handle alone.
+    let cmem = unsafe { &mut *((cslots + 256 * ctaid() as u64 + 128 * im as u64) as *mut TensorMapMem) };
+    let mut cslot = MapSlot::<MapC, Released>::new(cmem).acquire::<TmOps>();
     let (warp, lane) = (t / 32, t % 32);
     let cbase = D::c(base, im);
     let lane_off = crate::epi::lane_offsets(warp, lane);
@@ -206,7 +208,7 @@ unsafe fn grouped_body<O: PipelineOps, const SKIP: bool, const MODE: u32>(
         d2: [0.0; 32],
         d3: [0.0; 32],
     };
-    let mut consumer = pipe.consumer(t);
+    let mut consumer = consumers.thread(t);
     let bar_id = 1 + im;
     let mut cur = u32::MAX;
     let mut ct = ctaid();
@@ -247,9 +249,8 @@ unsafe fn grouped_body<O: PipelineOps, const SKIP: bool, const MODE: u32>(
         if MODE == 0 {
             if t == 0 && g != cur {
                 // A new group: once every store has read the map, point it at the group's rows.
-                let done = Drained::after_bulk_read_wait::<TmOps>();
                 cslot = cslot
-                    .retire(&done)
+                    .retire_after_stores::<TmOps>()
                     .rewrite::<TmOps>(&v)
                     .release::<TmOps>()
                     .acquire::<TmOps>();
@@ -258,9 +259,8 @@ unsafe fn grouped_body<O: PipelineOps, const SKIP: bool, const MODE: u32>(
             // Every thread of the warpgroup moves the slot together (the fences outside any
             // divergent path); thread 0 writes. On a uniform vote of "a new group".
             if vote_any(g != cur) {
-                let done = Drained::after_bulk_read_wait::<TmOps>();
                 cslot = cslot
-                    .retire(&done)
+                    .retire_after_stores::<TmOps>()
                     .rewrite_by::<TmOps>(t == 0, &v)
                     .release::<TmOps>()
                     .acquire::<TmOps>();

@@ -87,6 +87,11 @@ impl<const WATCHDOG: bool> PipelineOps for PtxOps<WATCHDOG> {
         unsafe { tma_load_2d(dst, map, c0, c1, bar) }
     }
     #[inline(always)]
+    fn tma_load_pair(dst: u32, map: u64, c0: u32, c1: u32, bar: u32) {
+        // SAFETY: as above, `bar` the pair leader's full barrier (sm100 pipelines only).
+        unsafe { tma_load_2d_pair(dst, map, c0, c1, bar) }
+    }
+    #[inline(always)]
     fn tma_load_multicast(dst: u32, map: u64, c0: u32, c1: u32, bar: u32, mask: u16) {
         // SAFETY: as above, to the declared sharers.
         unsafe { tma_load_2d_multicast(dst, map, c0, c1, bar, mask) }

@@ -170,6 +170,21 @@ pub unsafe fn tma_load_2d(dst: u32, map: u64, c0: u32, c1: u32, bar: u32) {
     );
 }
 
+/// One TMA box of an sm100 CTA pair: `.cta_group::2`, completing on `bar`, the
+/// `.shared::cluster` address of the pair leader's barrier (sm_100a).
+#[inline(always)]
+pub unsafe fn tma_load_2d_pair(dst: u32, map: u64, c0: u32, c1: u32, bar: u32) {
+    asm!(
+        "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.cta_group::2 [{0}], [{1}, {{{2}, {3}}}], [{4}];",
+        in(reg32) dst,
+        in(reg64) map,
+        in(reg32) c0,
+        in(reg32) c1,
+        in(reg32) bar,
+        options(nostack)
+    );
+}
+
 /// `wgmma.fence`.
 #[inline(always)]
 pub unsafe fn wgmma_fence() {

@@ -167,7 +167,8 @@ fn run_shape(
     // (`smemdesc::grouped::unpack_tile`), and the tiles before each group (the kernel's unused
     // `tstart` parameter, kept for its ABI).
     let shapes: Vec<GroupShape> = sh.ms.iter().map(|&m| GroupShape { m, n, k }).collect();
-    let sched = GroupedTiles::new(&shapes, et::BM, et::BN, et::BK).map_err(|e| e.to_string())?;
+    let sched = GroupedTiles::new::<et::Pipe11>(&shapes, et::BM, et::BN, et::BK)
+        .map_err(|e| e.to_string())?;
     let tiles: Vec<u32> = (0..g).map(|i| sched.group_tiles(i)).collect();
     let tstart = prefix(&tiles);
     let mut tgroup = vec![0u32; sched.tiles() as usize];
