@@ -295,6 +295,9 @@ def main():
         with open(path, encoding="utf-8") as f:
             lines, entries = split_module(f.read())
         target = module_target(lines)
+        if target is None:
+            fails.append(f"{path}: no .target line (not a PTX module?)")
+            continue
         names = [e[0] for e in entries]
         module_entries[path] = [n for n in names if not (s["skip"] and n.startswith(s["skip"]))]
         for (mod, entry), b in budget.items():
@@ -376,7 +379,11 @@ def main():
         print(f"note: {n}")
 
     if a.update:
-        return write_budget(a.budget, header, budget, specs, checked, module_entries, results)
+        broken = [f for f in fails if ": does not assemble: " in f or ": the module is not there" in f]
+        for f in broken:
+            print(f"FAIL {f}")
+        rc = write_budget(a.budget, header, budget, specs, checked, module_entries, results)
+        return 1 if broken else rc
 
     for f in fails:
         print(f"FAIL {f}")
@@ -388,7 +395,8 @@ def main():
 
 
 def write_budget(path, header, budget, specs, checked, module_entries, results):
-    out = header or [BUDGET_HEADER]
+    head = header or [BUDGET_HEADER]
+    out = list(head)
     fixme = 0
     for s in specs:
         mod = s["path"]
@@ -410,7 +418,7 @@ def write_budget(path, header, budget, specs, checked, module_entries, results):
             out.append(budget_line(mod, entry, arch, r, why))
     with open(path, "w", encoding="utf-8") as f:
         f.write("\n".join(out) + "\n")
-    print(f"ptxas_budget: wrote {path} ({len(out) - len(header or [BUDGET_HEADER])} lines)")
+    print(f"ptxas_budget: wrote {path} ({len(out) - len(head)} lines)")
     if fixme:
         print(f"ptxas_budget: {fixme} line(s) say FIXME: write why each may have its frame, spill or "
               "warning (the check refuses FIXME)")
