@@ -187,6 +187,8 @@ impl<M: GroupedMapDecl> MapSlot<M, Retired> {
     pub fn rewrite<O: TensorMapOps>(self, g: &GroupValues) -> MapSlot<M, Rewritten> {
         use smemdesc_core::TensorMapArg as A;
         let s = self.slot;
+        // The values check_group validates: g with the dense strides the declaration rewrites.
+        let g = &M::MAP.rewrite_values(g);
         if const { M::MAP.rewrites(A::GlobalAddress) } {
             O::replace_address(s, g.address);
         }
