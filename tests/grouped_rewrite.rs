@@ -437,3 +437,19 @@ fn the_tile_table_refuses_what_its_word_cannot_hold() {
         })
     );
 }
+
+#[test]
+fn a_field_index_beyond_any_rank_is_an_error_not_a_panic() {
+    // A template of rank 7 (illegal: cuda.h allows 1 to 5) with dim 6 or stride u32::MAX listed.
+    let t = TensorMap::new(Arch::Sm90, TensorMapDataType::Uint8, 7);
+    for f in [
+        TensorMapArg::GlobalDim(6),
+        TensorMapArg::GlobalStrides(5),
+        TensorMapArg::GlobalStrides(u32::MAX),
+    ] {
+        assert_eq!(
+            GroupedMap::new(t, &[f]),
+            Err(GroupedMapError::BeyondRank { field: f, rank: 7 })
+        );
+    }
+}
