@@ -223,6 +223,8 @@ impl<'a, M: GroupedMapDecl> MapSlot<'a, M, Retired> {
     pub fn rewrite<O: TensorMapOps>(self, g: &GroupValues) -> MapSlot<'a, M, Rewritten> {
         use smemdesc_core::TensorMapArg as A;
         let s = self.slot;
+        // The values check_group validates: g with the dense strides the declaration rewrites.
+        let g = &M::MAP.rewrite_values(g);
         if const { M::MAP.rewrites(A::GlobalAddress) } {
             O::replace_address(s, g.address);
         }

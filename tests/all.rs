@@ -23,6 +23,7 @@ mod golden;
 mod golden_idesc;
 mod golden_tmem;
 mod grouped;
+mod grouped_rewrite;
 mod header_fixture;
 mod idesc_robustness;
 mod kernel_access;

@@ -69,6 +69,33 @@ pub enum GroupedError {
         /// The cluster's `y`.
         y: u32,
     },
+    /// [`GroupedTiles::write_table`]'s output does not hold exactly one entry per tile.
+    TableLength {
+        /// Entries given.
+        len: usize,
+        /// Tiles of the schedule ([`GroupedTiles::tiles`]).
+        tiles: u32,
+    },
+    /// A group with tiles at an index the table's word cannot hold ([`pack_tile`]: the group in
+    /// bits 22–31, so groups 0 to 1,023).
+    TableGroupTooLarge {
+        /// The group.
+        group: usize,
+        /// The number of groups the word holds (1,024).
+        limit: u32,
+    },
+    /// A group with more tiles along M or N than the table's word holds ([`pack_tile`]: the M
+    /// tile in bits 11–21, the N tile in bits 0–10, so 2,048 each).
+    TableTilesTooLarge {
+        /// The group.
+        group: usize,
+        /// `'m'` or `'n'`.
+        dim: char,
+        /// Its tiles along `dim`.
+        tiles: u32,
+        /// The tiles the word holds along `dim` (2,048).
+        limit: u32,
+    },
     /// A cluster of `x` CTAs along M sharing B would span two groups (their B differ): the
     /// group's M tiles are not a multiple of `x`.
     MulticastAcrossGroups {
@@ -94,6 +121,20 @@ impl core::fmt::Display for GroupedError {
             GroupedError::ClusterAlongN { y } => write!(
                 f,
                 "the pipeline's cluster has {y} CTAs along N (or multicasts A): the grouped schedule walks each group's M tiles first and supports clusters along M only; legal: cluster = (x, 1) without A multicast"
+            ),
+            GroupedError::TableLength { len, tiles } => write!(
+                f,
+                "the tile table has {len} entries but the schedule has {tiles} tiles; legal: exactly tiles() = {tiles} entries"
+            ),
+            GroupedError::TableGroupTooLarge { group, limit } => write!(
+                f,
+                "group {group} has tiles, but the tile table packs the group index into 10 bits (pack_tile: bits 22-31); legal: tiles only in groups 0 to {} (later groups empty)",
+                limit.saturating_sub(1)
+            ),
+            GroupedError::TableTilesTooLarge { group, dim, tiles, limit } => write!(
+                f,
+                "group {group} has {tiles} tiles along {dim}, but the tile table packs a tile index into 11 bits (pack_tile: bits {}); legal: at most {limit} tiles along {dim} per group",
+                if dim == 'm' { "11-21" } else { "0-10" }
             ),
             GroupedError::MulticastAcrossGroups { group, m_tiles, x } => write!(
                 f,
@@ -323,7 +364,10 @@ impl<'a> GroupedTiles<'a> {
     /// [`pack_tile`]`(group, m tile, n tile)`, so the kernel finds its tile with one load and no
     /// division ([`unpack_tile`]; a division by a value loaded from memory is a branchy sequence
     /// that can make ptxas serialise the kernel's `wgmma`). `out` must hold [`tiles`](Self::tiles)
-    /// entries; groups past 1024 or tile indices past 2048 are refused.
+    /// entries ([`GroupedError::TableLength`]). The word holds 1,024 groups and 2,048 tiles along
+    /// M and along N: a group at index 1,024 or more with tiles, or a group with more tiles along
+    /// M or N, is [`GroupedError::TableGroupTooLarge`] or [`GroupedError::TableTilesTooLarge`],
+    /// and `out` is left as it was.
     ///
     /// ```
     /// # use smemdesc::{smem_pipeline, smem_storage, smem_tile, Mbarrier};
@@ -342,15 +386,54 @@ impl<'a> GroupedTiles<'a> {
     /// t.write_table(&mut table).unwrap();
     /// assert_eq!(unpack_tile(table[4]), (0, 1, 1)); // group 0, M tile 1, N tile 1
     /// assert_eq!(unpack_tile(table[6]), (2, 0, 0)); // the empty group has no tiles
+    /// // 2,049 M tiles in one group: the word's 11 bits hold 2,048.
+    /// let big = [GroupShape { m: 2049 * 128, n: 256, k: 64 }];
+    /// let t = GroupedTiles::new::<Pipe>(&big, 128, 256, 64).unwrap();
+    /// let mut table = vec![0u32; t.tiles() as usize];
+    /// assert_eq!(t.write_table(&mut table), Err(GroupedError::TableTilesTooLarge { group: 0, dim: 'm', tiles: 2049, limit: 2048 }));
     /// ```
     pub fn write_table(&self, out: &mut [u32]) -> Result<(), GroupedError> {
-        if out.len() != self.tiles as usize {
-            return Err(GroupedError::TooManyTiles);
+        let len = out.len();
+        if len != self.tiles as usize {
+            return Err(GroupedError::TableLength {
+                len,
+                tiles: self.tiles,
+            });
+        }
+        // The word's limits first, so nothing is written for a schedule it cannot hold.
+        const GROUPS: u32 = 1 << 10;
+        const TILES: u32 = 1 << 11;
+        for (i, s) in self.groups.iter().enumerate() {
+            let (m_tiles, n_tiles) = (s.m.div_ceil(self.bm), s.n / self.bn);
+            if m_tiles == 0 || n_tiles == 0 {
+                continue;
+            }
+            if i >= GROUPS as usize {
+                return Err(GroupedError::TableGroupTooLarge {
+                    group: i,
+                    limit: GROUPS,
+                });
+            }
+            for (dim, tiles) in [('m', m_tiles), ('n', n_tiles)] {
+                if tiles > TILES {
+                    return Err(GroupedError::TableTilesTooLarge {
+                        group: i,
+                        dim,
+                        tiles,
+                        limit: TILES,
+                    });
+                }
+            }
         }
         for (t, slot) in out.iter_mut().enumerate() {
-            let tile = self.locate(t as u32).ok_or(GroupedError::TooManyTiles)?;
-            *slot = pack_tile(tile.group, tile.m0 / self.bm, tile.n0 / self.bn)
-                .ok_or(GroupedError::TooManyTiles)?;
+            // Every tile is located (t < tiles) and packs (the limits above).
+            let word = self
+                .locate(t as u32)
+                .and_then(|tile| pack_tile(tile.group, tile.m0 / self.bm, tile.n0 / self.bn));
+            *slot = word.ok_or(GroupedError::TableLength {
+                len,
+                tiles: self.tiles,
+            })?;
         }
         Ok(())
     }

@@ -5,12 +5,19 @@
 //! comes from the tile and is never rewritten. The template's constant fields are checked when
 //! the declaration is made (at compile time in a `const`), the rewritten ones per group with
 //! [`GroupedMap::check_group`] — the same rules as the host encode ([`TensorMap::check`]).
+//!
+//! A dense stride (left open in a template with dense strides) that depends on a rewritten dim
+//! or stride is rewritten too: the declaration adds it to its fields, and its value for a group
+//! is the one the group's own dims give ([`GroupedMap::rewrite_values`], the one function both
+//! the check and a device rewrite read). A device rewrite therefore never leaves the host's
+//! stride of another group's dims in the map (`grouped_dense.rs`).
 
+use crate::tma::grouped_dense::{dense_rewrites, dense_stride_unknown};
 use crate::tma::tensor_map::{TensorMap, TensorMapArgs};
 use crate::tma::tensor_map_error::{TensorMapArg, TensorMapError};
 
-/// Most fields one [`GroupedMap`] rewrites.
-pub const MAX_REWRITES: usize = 9;
+/// Most fields one [`GroupedMap`] rewrites: `globalAddress`, 5 dims and 4 strides.
+pub const MAX_REWRITES: usize = 10;
 
 /// Why a [`GroupedMap`] declaration is refused.
 ///
@@ -50,6 +57,15 @@ pub enum GroupedMapError {
         /// The field.
         field: TensorMapArg,
     },
+    /// A dense stride depends on a rewritten field, so the rewrite must write it, and also on a
+    /// dim the template leaves open without the declaration rewriting it: the kernel cannot know
+    /// the value (the host's encode would leave the stride of its own dims in every group's map).
+    DenseStrideUnknown {
+        /// `globalStrides[stride]`, the stride the rewrite would have to write.
+        stride: u32,
+        /// `globalDim[dim]`, the open dim it depends on.
+        dim: u32,
+    },
 }
 
 impl core::fmt::Display for GroupedMapError {
@@ -75,6 +91,10 @@ impl core::fmt::Display for GroupedMapError {
                 f,
                 "{} is listed twice (or more than {MAX_REWRITES} fields)",
                 field_name(field)
+            ),
+            GroupedMapError::DenseStrideUnknown { stride, dim } => write!(
+                f,
+                "globalStrides[{stride}] is dense in the template and depends on a rewritten field, so the rewrite writes it, but it also depends on globalDim[{dim}], which the template leaves open and the declaration does not rewrite: the kernel cannot compute it; legal: set globalDim[{dim}] in the template, list it as rewritten, or list globalStrides[{stride}] as rewritten (given per group)"
             ),
         }
     }
@@ -106,7 +126,9 @@ pub struct GroupValues {
     pub address: u64,
     /// `globalDim`, innermost first.
     pub dims: [u64; 5],
-    /// `globalStrides`, bytes (stride of dimension `i + 1`).
+    /// `globalStrides`, bytes (stride of dimension `i + 1`). A stride the declaration keeps
+    /// dense ([`GroupedMap::dense_rewrite`]) is computed from the group's dims: leave it 0 or
+    /// give that value ([`GroupedMap::check_group`] refuses another).
     pub strides: [u64; 4],
 }
 
@@ -169,8 +191,11 @@ impl GroupValues {
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct GroupedMap {
-    template: TensorMap,
-    fields: [Option<TensorMapArg>; MAX_REWRITES],
+    pub(super) template: TensorMap,
+    /// The listed fields, then the dense strides they make rewritten.
+    pub(super) fields: [Option<TensorMapArg>; MAX_REWRITES],
+    /// Bit `i`: `globalStrides[i]` is dense and rewritten with the group's dims' value.
+    pub(super) dense: u8,
 }
 
 impl GroupedMap {
@@ -211,7 +236,7 @@ impl GroupedMap {
                     }
                 }
                 TensorMapArg::GlobalDim(d) => {
-                    if d >= template.rank {
+                    if d >= template.rank || d >= 5 {
                         return Err(GroupedMapError::BeyondRank {
                             field: f,
                             rank: template.rank,
@@ -222,7 +247,7 @@ impl GroupedMap {
                     }
                 }
                 TensorMapArg::GlobalStrides(d) => {
-                    if d + 1 >= template.rank {
+                    if d >= 4 || d + 1 >= template.rank {
                         return Err(GroupedMapError::BeyondRank {
                             field: f,
                             rank: template.rank,
@@ -237,12 +262,14 @@ impl GroupedMap {
             out[i] = Some(f);
             i += 1;
         }
+        let (fields, dense) = tri!(dense_rewrites(&template, out, fields.len()));
         if let Err(e) = template.check() {
             return Err(GroupedMapError::Template(e));
         }
         Ok(GroupedMap {
             template,
-            fields: out,
+            fields,
+            dense,
         })
     }
 
@@ -273,6 +300,9 @@ impl GroupedMap {
             Err(GroupedMapError::Duplicate { .. }) => {
                 panic!("grouped map: a field is listed twice")
             }
+            Err(GroupedMapError::DenseStrideUnknown { stride, dim }) => {
+                panic!("{}", dense_stride_unknown(stride, dim))
+            }
         }
     }
 
@@ -297,6 +327,7 @@ impl GroupedMap {
     /// let g = GroupedMap::new(t, &[TensorMapArg::GlobalAddress]).unwrap();
     /// assert!(g.rewrites(TensorMapArg::GlobalAddress) && !g.rewrites(TensorMapArg::GlobalDim(1)));
     /// ```
+    #[inline]
     pub const fn rewrites(&self, field: TensorMapArg) -> bool {
         let mut i = 0;
         while i < MAX_REWRITES {
@@ -310,8 +341,9 @@ impl GroupedMap {
         false
     }
 
-    /// The map group `g` encodes: the template with the rewritten fields set from `g` (the other
-    /// entries of `g` are ignored).
+    /// The map group `g` encodes: the template with the rewritten fields set from
+    /// [`rewrite_values`](Self::rewrite_values)`(g)` (the other entries of `g` are ignored), so
+    /// a dense stride that depends on a rewritten dim is the one the group's dims give.
     ///
     /// ```
     /// # use smemdesc_core::*;
@@ -322,16 +354,17 @@ impl GroupedMap {
     /// assert_eq!((m.global_address, m.global_dim[0], m.global_dim[1]), (Some(0x1000), Some(64), Some(99)));
     /// ```
     pub const fn group_map(&self, g: &GroupValues) -> TensorMap {
+        let v = self.rewrite_values(g);
         let mut m = self.template;
         let mut i = 0;
         while i < MAX_REWRITES {
             match self.fields[i] {
-                Some(TensorMapArg::GlobalAddress) => m.global_address = Some(g.address),
+                Some(TensorMapArg::GlobalAddress) => m.global_address = Some(v.address),
                 Some(TensorMapArg::GlobalDim(d)) => {
-                    m.global_dim[d as usize] = Some(g.dims[d as usize])
+                    m.global_dim[d as usize] = Some(v.dims[d as usize])
                 }
                 Some(TensorMapArg::GlobalStrides(d)) => {
-                    m.global_strides[d as usize] = Some(g.strides[d as usize])
+                    m.global_strides[d as usize] = Some(v.strides[d as usize])
                 }
                 _ => {}
             }
@@ -340,9 +373,21 @@ impl GroupedMap {
         m
     }
 
-    /// The checked form: group `g`'s map under every rule of the host encode (address
-    /// alignment, dims in `1..=2^32`, strides multiples of 16 B below 2^40 and covering the dim
-    /// before, box vs dims), with its concrete arguments.
+    /// The checked form: group `g`'s map ([`group_map`](Self::group_map), what a rewrite writes)
+    /// under every rule of the host encode (address alignment, dims in `1..=2^32`, strides
+    /// multiples of 16 B below 2^40 and covering the dim before, box vs dims), with its concrete
+    /// arguments. Two rules of the device rewrite come first:
+    ///
+    /// - a rewritten dim must fit `tensormap.replace.tile.global_dim`'s `.b32` operand (PTX ISA,
+    ///   `tensormap.replace`): 2^32, legal in a host encode, is
+    ///   [`TensorMapError::RewrittenDimTooLarge`]; strides are written as `.b64` (and are below
+    ///   2^40 by the encode's rule);
+    /// - a stride the declaration keeps dense ([`dense_rewrite`](Self::dense_rewrite)) given in
+    ///   `g` with another value than the group's dims give is
+    ///   [`TensorMapError::DenseStrideMismatch`] (0 is "not given").
+    ///
+    /// A constant template stride that a rewritten dim outgrows is `StrideTooSmall` for that
+    /// group.
     ///
     /// ```
     /// # use smemdesc_core::*;
@@ -355,13 +400,39 @@ impl GroupedMap {
     /// assert_eq!(g.check_group(&ok.stride(0, 8200)).unwrap_err().argument(), TensorMapArg::GlobalStrides(0));
     /// // An empty group (M = 0) cannot be encoded: skip it instead of rewriting.
     /// assert_eq!(g.check_group(&ok.dim(1, 0)).unwrap_err().argument(), TensorMapArg::GlobalDim(1));
+    /// // 2^32 rows: a host encode takes it, the device's .b32 operand cannot.
+    /// assert_eq!(g.check_group(&ok.dim(1, 1 << 32)).unwrap_err(),
+    ///            TensorMapError::RewrittenDimTooLarge { index: 1, dim: 1 << 32 });
     /// ```
     pub const fn check_group(&self, g: &GroupValues) -> Result<TensorMapArgs, TensorMapError> {
-        self.group_map(g).try_args()
+        let mut i = 0;
+        while i < MAX_REWRITES {
+            if let Some(TensorMapArg::GlobalDim(d)) = self.fields[i] {
+                let dim = g.dims[d as usize];
+                if dim > u32::MAX as u64 {
+                    return Err(TensorMapError::RewrittenDimTooLarge { index: d, dim });
+                }
+            }
+            i += 1;
+        }
+        let args = tri!(self.group_map(g).try_args());
+        let mut i = 0;
+        while i < 4 {
+            let (given, dense) = (g.strides[i], args.global_strides[i]);
+            if self.dense & (1 << i) != 0 && given != 0 && given != dense {
+                return Err(TensorMapError::DenseStrideMismatch {
+                    index: i as u32,
+                    given,
+                    dense,
+                });
+            }
+            i += 1;
+        }
+        Ok(args)
     }
 }
 
-const fn same(a: TensorMapArg, b: TensorMapArg) -> bool {
+pub(super) const fn same(a: TensorMapArg, b: TensorMapArg) -> bool {
     match (a, b) {
         (TensorMapArg::GlobalDim(x), TensorMapArg::GlobalDim(y))
         | (TensorMapArg::GlobalStrides(x), TensorMapArg::GlobalStrides(y))

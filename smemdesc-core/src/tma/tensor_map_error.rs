@@ -264,6 +264,25 @@ pub enum TensorMapError {
         /// The argument.
         arg: TensorMapArg,
     },
+    /// A `globalDim[i]` a kernel rewrites (a grouped map) is above 2^32 − 1:
+    /// `tensormap.replace.tile.global_dim` takes a `.b32` (PTX ISA, `tensormap.replace`), so
+    /// 2^32, legal in a host encode, would be written as 0.
+    RewrittenDimTooLarge {
+        /// The dimension.
+        index: u32,
+        /// Its value.
+        dim: u64,
+    },
+    /// A stride a grouped map keeps dense (computed from the group's dims and written by the
+    /// rewrite) was given with another value.
+    DenseStrideMismatch {
+        /// The stride's index.
+        index: u32,
+        /// The value given (bytes).
+        given: u64,
+        /// The value the group's dims give, which the rewrite writes (bytes).
+        dense: u64,
+    },
 }
 
 impl TensorMapError {
@@ -279,11 +298,15 @@ impl TensorMapError {
             | TensorMapError::TileRank { .. }
             | TensorMapError::InterleaveRank { .. } => TensorMapArg::TensorRank,
             TensorMapError::AddressMisaligned { .. } => TensorMapArg::GlobalAddress,
-            TensorMapError::DimOutOfRange { index, .. } => TensorMapArg::GlobalDim(index),
+            TensorMapError::DimOutOfRange { index, .. }
+            | TensorMapError::RewrittenDimTooLarge { index, .. } => TensorMapArg::GlobalDim(index),
             TensorMapError::PackedDim0 { .. } => TensorMapArg::GlobalDim(0),
             TensorMapError::StrideNotMultiple { index, .. }
             | TensorMapError::StrideTooLarge { index, .. }
-            | TensorMapError::StrideTooSmall { index, .. } => TensorMapArg::GlobalStrides(index),
+            | TensorMapError::StrideTooSmall { index, .. }
+            | TensorMapError::DenseStrideMismatch { index, .. } => {
+                TensorMapArg::GlobalStrides(index)
+            }
             TensorMapError::BoxDimOutOfRange { index, .. } => TensorMapArg::BoxDim(index),
             TensorMapError::BoxInnerNot16B { .. }
             | TensorMapError::BoxInnerOverSwizzle { .. }
@@ -348,6 +371,12 @@ impl TensorMapError {
             TensorMapError::TileMismatch { .. } => "argument differs from the tile's TMA plan",
             TensorMapError::Unresolved { .. } => "a run-time value was not supplied",
             TensorMapError::IndexOutOfRange { .. } => "array index beyond the maximum rank 5",
+            TensorMapError::RewrittenDimTooLarge { .. } => {
+                "a globalDim rewritten on the device must be in 1..=2^32 - 1 (tensormap.replace takes .b32)"
+            }
+            TensorMapError::DenseStrideMismatch { .. } => {
+                "a stride the grouped map keeps dense was given with another value"
+            }
         }
     }
 }
@@ -496,6 +525,15 @@ impl core::fmt::Display for TensorMapError {
             TensorMapError::IndexOutOfRange { .. } => {
                 write!(f, "{arg} is beyond the maximum rank; legal indices: 0 to 4 (globalStrides: 0 to 3)")
             }
+            TensorMapError::RewrittenDimTooLarge { dim, .. } => write!(
+                f,
+                "{arg} = {dim} is rewritten on the device, and tensormap.replace.tile.global_dim takes a .b32 (PTX ISA, tensormap.replace): it would be written as {}; legal for a rewritten dim: 1 to 2^32 - 1 (4294967295); 2^32 only as a constant of the template (host-encoded)",
+                dim as u32
+            ),
+            TensorMapError::DenseStrideMismatch { given, dense, .. } => write!(
+                f,
+                "{arg} = {given} B was given, but the grouped map keeps it dense: the rewrite writes the {dense} B this group's dims give; legal: 0 (not given) or {dense}, or list {arg} as rewritten to give it per group"
+            ),
         }
     }
 }
