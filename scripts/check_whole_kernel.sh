@@ -55,4 +55,12 @@ need whole_sm100 'tcgen05\.mma\.cta_group::1\.kind::f16' 1
 need whole_sm100 'tcgen05\.ld\.sync\.aligned\.32x32b\.x8' 1
 need whole_sm100 'cp\.async\.bulk\.tensor\.2d\.shared' 2
 need whole_error_data 'st\.global' 8
-echo "whole-kernel gate: 4 kernels, clean"
+# The sm100 pair's producer (issue 42, item 1): both CTAs load with the pair form into the
+# leader's barrier, and no load of the entry lacks `.cta_group::2`.
+need whole_sm100_pair 'cp\.async\.bulk\.tensor\.2d\.shared::cluster\.global\.tile\.mbarrier::complete_tx::bytes\.cta_group::2' 4
+need whole_sm100_pair 'tcgen05\.commit\.cta_group::2' 1
+if body whole_sm100_pair | grep -E 'cp\.async\.bulk\.tensor' | grep -qv 'cta_group::2'; then
+    echo "check_whole_kernel.sh: whole_sm100_pair has a tensor load without .cta_group::2"
+    exit 1
+fi
+echo "whole-kernel gate: 5 kernels, clean"
