@@ -134,3 +134,49 @@ fn a_loads_member_holds_every_stage_at_tma_alignment() {
         .build();
     assert!(r.is_err());
 }
+
+#[test]
+fn an_error_built_by_hand_words_its_message_without_a_panic() {
+    // Public fields, so any value: a load index past MAX_LOADS, 0 sharers, 0 threads.
+    let spec = PipelineSpec::new(Arch::Sm90, 1);
+    let far = usize::MAX;
+    for e in [
+        PipelineError::MulticastUneven {
+            load: far,
+            operand: Operand::B,
+            sharers: 0,
+        },
+        PipelineError::StagesMismatch {
+            load: far,
+            load_stages: 1,
+            stages: 2,
+        },
+        PipelineError::MemberTooSmall {
+            load: far,
+            member_bytes: 0,
+            member_align: 0,
+        },
+        PipelineError::CtaGroupMismatch {
+            load: far,
+            tile: 2,
+            pipeline: 1,
+        },
+        PipelineError::TooManyThreads {
+            consumers: u32::MAX,
+            threads: 0,
+        },
+        PipelineError::InitCount {
+            consumers: u32::MAX,
+            per_consumer: u32::MAX,
+            ctas: u32::MAX,
+        },
+        PipelineError::OverBudget {
+            stages: 1,
+            stage_bytes: 0,
+            max: 1,
+        },
+    ] {
+        assert!(e.message(&spec).as_str().starts_with("pipeline: "), "{e:?}");
+        assert!(!e.to_string().is_empty());
+    }
+}

@@ -1,5 +1,5 @@
-// An MN-major B stacked MN-first: each TMA box is one 8-row swizzle atom deep along K, which two
-// CTAs cannot share in whole atoms. Was refused only by `cargo build`, without a span.
+// An MN-major B stacked MN-first: each TMA box is one 8-row swizzle atom deep along K, which two CTAs
+// cannot share in whole atoms. Its plan (`TileLoad::MULTICAST`) was evaluated only in a kernel's build.
 use smemdesc::{smem_pipeline, smem_storage, smem_tile, Mbarrier};
 
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 64), major = K, stages = 4)]

@@ -210,7 +210,17 @@ pub enum PipelineError {
 }
 
 const fn load_name(t: ConstText<1024>, spec: &PipelineSpec, i: usize) -> ConstText<1024> {
-    t.str("load `").str(spec.loads[i].name).str("`")
+    t.str("load `").str(load_of(spec, i).name).str("`")
+}
+
+/// Load `i` of `spec` (a stand-in for an index past [`MAX_LOADS`]: an error value built by
+/// hand words its message without a panic).
+const fn load_of(spec: &PipelineSpec, i: usize) -> crate::pipeline::PipelineLoad {
+    if i < MAX_LOADS {
+        spec.loads[i]
+    } else {
+        crate::pipeline::PipelineLoad::bytes("?", 0, 0)
+    }
 }
 
 impl PipelineError {
@@ -343,7 +353,11 @@ impl PipelineError {
                 operand: _,
                 sharers,
             } => {
-                let bytes = spec.loads[load].stage_bytes;
+                let bytes = load_of(spec, load).stage_bytes;
+                let slice = match bytes.checked_div(sharers) {
+                    Some(b) => b,
+                    None => 0,
+                };
                 load_name(t, spec, load)
                     .str(" is multicast to ")
                     .num(sharers)
@@ -352,9 +366,9 @@ impl PipelineError {
                     .str(" B per stage do not split evenly: ")
                     .num(sharers)
                     .str(" slices of ")
-                    .num(bytes / sharers)
+                    .num(slice)
                     .str(" B land ")
-                    .num(bytes / sharers * sharers)
+                    .num(slice.saturating_mul(sharers))
                     .str(" B where each sharer's expect_tx counts ")
                     .num(bytes)
                     .str(" (a hang); legal: a tile whose bytes (and rows) divide by ")
@@ -460,7 +474,10 @@ impl PipelineError {
                 if threads > MAX_CTA_THREADS {
                     t.str("consumer_threads <= ").num(MAX_CTA_THREADS)
                 } else {
-                    t.str("consumers <= ").num(MAX_CTA_THREADS / threads)
+                    t.str("consumers <= ").num(match MAX_CTA_THREADS.checked_div(threads) {
+                        Some(n) => n,
+                        None => 0,
+                    })
                 }
             }
             PipelineError::InitCount {
@@ -494,7 +511,7 @@ impl PipelineError {
                 member_bytes,
                 member_align,
             } => {
-                let l = spec.loads[load];
+                let l = load_of(spec, load);
                 let bytes = match l.stage_bytes.checked_mul(l.stages) {
                     Some(b) => b,
                     None => u32::MAX,
