@@ -92,6 +92,15 @@ pub(crate) fn pipeline(
         let span = error_span(&a, &e).unwrap_or(site);
         src.err(span, e.message(&spec).as_str())
     })?;
+    // Each multicast load's plan, as the macro makes it at the declaration.
+    for &(i, span) in &a.mc_idx {
+        let plan = &tiles[i].1;
+        let (x, y) = spec.cluster;
+        let tma_box = Some((plan.tma.box_rows, plan.tma.box_inner));
+        smemdesc_core::cluster::Cluster::new(x, y)
+            .and_then(|c| c.multicast(plan.decl.operand, &plan.tile, tma_box))
+            .map_err(|e| src.err(span, format!("pipeline: multicast: {e}")))?;
+    }
     let ctas = p.ctas();
     let by_rank =
         |f: &dyn Fn(u32) -> u64| Val::Array((0..ctas).map(f).collect(), vec![ctas as usize], false);

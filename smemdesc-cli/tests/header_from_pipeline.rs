@@ -138,3 +138,23 @@ fn counts_past_the_cta_or_mbarrier_init_are_refused_not_wrapped() {
         assert!(err.contains(&at) && err.contains(says), "{keys}: {err}");
     }
 }
+
+#[test]
+fn a_multicast_the_tile_cannot_split_is_refused_at_its_name() {
+    // An MN-major B stacked mn_first: each TMA box is one 8-row atom deep along K, so two CTAs
+    // cannot share it in whole atoms; the same tile stacked k_first can (the macro agrees:
+    // tests/ui/fail_pipe_multicast_mn_major.rs).
+    let decl = |order: &str| {
+        format!(
+            "#[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 64), major = K, stages = 4)]\npub struct TileA;\n\
+             #[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (256, 64), major = MN, order = {order}, stages = 4)]\npub struct TileB;\n\
+             #[smem_pipeline(storage = S, loads = (a: TileA, b: TileB), multicast = (b), cluster = (2, 1), consumers = 2)]\npub struct Pipe;\n"
+        )
+    };
+    let (code, err, at) = header_of("from-pipe-mc", &decl("mn_first"), "b), cluster");
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains(&at), "{err}");
+    assert!(err.contains("B is multicast to 2 CTAs"), "{err}");
+    let (code, err, _) = header_of("from-pipe-mc-ok", &decl("k_first"), "b), cluster");
+    assert_eq!(code, 0, "{err}");
+}
