@@ -52,7 +52,9 @@ pub(crate) fn pipeline(
         .cons_lit
         .base10_parse::<u32>()
         .map_err(|e| src.err(a.cons_lit.span(), e))?;
-    let mut spec = PipelineSpec::new(arch, consumers).consumer_arrivals(a.arrivals_v);
+    let mut spec = PipelineSpec::new(arch, consumers)
+        .consumer_arrivals(a.arrivals_v)
+        .consumer_threads(a.threads_v);
     if let Some((_, x, y)) = a.cluster {
         spec = spec.cluster(x, y);
     }
@@ -71,7 +73,7 @@ pub(crate) fn pipeline(
     // (the names live as long as the header run: leaked, a few bytes per load)
     for (i, (name, plan)) in tiles.iter().enumerate() {
         let n: &'static str = Box::leak(name.clone().into_boxed_str());
-        let mut l = PipelineLoad::tile(n, plan.decl.operand, plan.tile);
+        let mut l = PipelineLoad::plan(n, plan);
         if a.mc_idx.iter().any(|m| m.0 == i) {
             l = l.multicast();
         }
@@ -90,6 +92,15 @@ pub(crate) fn pipeline(
         let span = error_span(&a, &e).unwrap_or(site);
         src.err(span, e.message(&spec).as_str())
     })?;
+    // Each multicast load's plan, as the macro makes it at the declaration.
+    for &(i, span) in &a.mc_idx {
+        let plan = &tiles[i].1;
+        let (x, y) = spec.cluster;
+        let tma_box = Some((plan.tma.box_rows, plan.tma.box_inner));
+        smemdesc_core::cluster::Cluster::new(x, y)
+            .and_then(|c| c.multicast(plan.decl.operand, &plan.tile, tma_box))
+            .map_err(|e| src.err(span, format!("pipeline: multicast: {e}")))?;
+    }
     let ctas = p.ctas();
     let by_rank =
         |f: &dyn Fn(u32) -> u64| Val::Array((0..ctas).map(f).collect(), vec![ctas as usize], false);
@@ -128,6 +139,10 @@ fn error_span(a: &pipeline_args::PipelineArgs, e: &PipelineError) -> Option<Span
         PipelineKey::LoadType => a.loads.get(load?)?.ty.span(),
         PipelineKey::Tmem => a.tmem.as_ref()?.1.span(),
         PipelineKey::CtaGroup => a.cta_group.as_ref()?.1.span(),
+        PipelineKey::Stages => a.stages.as_ref()?.1.span(),
+        PipelineKey::Consumers => a.cons_lit.span(),
+        PipelineKey::ConsumerThreads => a.threads.as_ref()?.1.span(),
+        PipelineKey::ConsumerArrivals => a.arrivals.as_ref()?.1.span(),
         _ => return None,
     })
 }

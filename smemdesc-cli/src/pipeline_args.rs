@@ -2,8 +2,10 @@
 //! byte for byte, in `smemdesc-macros/src` and `smemdesc-cli/src` (`.ci/run` compares them): the
 //! macro and `smemdesc header --from` read one grammar, and each crate is packaged with its copy.
 use proc_macro2::{Span, TokenStream};
+use syn::ext::IdentExt;
 use syn::parse::{Parse, ParseStream, Parser};
 use syn::punctuated::Punctuated;
+use syn::spanned::Spanned;
 use syn::Token;
 
 /// Every key with the values it takes.
@@ -16,14 +18,17 @@ pub(crate) const PIPELINE_KEYS: &[(&str, &str)] = &[
         "loads",
         "(name: Tile, name: scale ScaleTile, ..): storage members one stage loads",
     ),
-    ("consumers", "consumer groups per CTA (warpgroups), >= 1"),
+    (
+        "consumers",
+        "consumer groups per CTA (warpgroups), >= 1; consumers x consumer_threads <= 1024",
+    ),
     (
         "consumer_threads",
-        "threads per consumer group (default 128)",
+        "threads per consumer group, 1..=1024 (default 128)",
     ),
     (
         "consumer_arrivals",
-        "arrivals per group per release (default 1: one elected thread)",
+        "arrivals per group per release, a divisor of consumer_threads (default 1: one elected thread)",
     ),
     (
         "multicast",
@@ -32,7 +37,7 @@ pub(crate) const PIPELINE_KEYS: &[(&str, &str)] = &[
     ("cluster", "(x, y) (default (1, 1))"),
     ("cta_group", "1 or 2 (sm100 pair; default 1)"),
     ("tmem", "the CTA group allocating the Tensor Memory (sm100)"),
-    ("stages", "stages (default: the loads')"),
+    ("stages", "stages, >= 1 (default: the loads')"),
     ("full", "the storage's full-barrier array (default `full`)"),
     (
         "empty",
@@ -91,7 +96,7 @@ struct Arg {
 impl Parse for Arg {
     fn parse(input: ParseStream) -> syn::Result<Self> {
         let key: syn::Ident = input.parse()?;
-        let k = key.to_string();
+        let k = key.unraw().to_string();
         if !PIPELINE_KEYS.iter().any(|(n, _)| *n == k) {
             let list: Vec<&str> = PIPELINE_KEYS.iter().map(|(n, _)| *n).collect();
             return Err(syn::Error::new(
@@ -128,9 +133,41 @@ impl Parse for Arg {
     }
 }
 
-fn int(l: &syn::LitInt) -> syn::Result<u32> {
-    l.base10_parse::<u32>()
-        .map_err(|_| syn::Error::new(l.span(), "expected an integer that fits u32"))
+fn int(key: &str, l: &syn::LitInt) -> syn::Result<u32> {
+    l.base10_parse::<u32>().map_err(|_| {
+        syn::Error::new(
+            l.span(),
+            format!("`{key}` takes an integer in 0..=4294967295 (u32)"),
+        )
+    })
+}
+
+/// `what` of a key: its row of [`PIPELINE_KEYS`].
+fn takes(key: &str) -> &'static str {
+    PIPELINE_KEYS
+        .iter()
+        .find(|(n, _)| *n == key)
+        .map_or("", |(_, w)| w)
+}
+
+/// A `full` or `empty` value: one storage member's name.
+fn member(key: &str, p: &syn::Path) -> syn::Result<()> {
+    match p.get_ident() {
+        Some(_) => Ok(()),
+        None => Err(syn::Error::new_spanned(
+            p,
+            format!("`{key}` takes the name of a storage member: {}", takes(key)),
+        )),
+    }
+}
+
+/// The divisors of `n` (for `n` up to the CTA's 1024 threads), as a list.
+fn divisors(n: u32) -> String {
+    let d: Vec<String> = (1..=n.min(1024))
+        .filter(|d| n % d == 0)
+        .map(|d| d.to_string())
+        .collect();
+    d.join(", ")
 }
 
 /// A number with its literal.
@@ -144,6 +181,9 @@ pub(crate) struct PipelineArgs {
     pub(crate) cons_lit: syn::LitInt,
     pub(crate) threads_v: u32,
     pub(crate) arrivals_v: u32,
+    /// `consumer_threads` and `consumer_arrivals` as written (`None`: the default).
+    pub(crate) threads: Option<Num>,
+    pub(crate) arrivals: Option<Num>,
     /// Index of each multicast load, with the span of its name in `multicast`.
     pub(crate) mc_idx: Vec<(usize, Span)>,
     pub(crate) cluster: Option<(syn::token::Paren, u32, u32)>,
@@ -166,32 +206,32 @@ pub(crate) fn parse_args(attr: TokenStream, site: Span) -> syn::Result<PipelineA
     let (mut cta_group, mut tmem, mut stages, mut full, mut empty) = (None, None, None, None, None);
     let (mut expect_tx, mut full_arr, mut empty_arr) = (None, None, None);
     for a in args {
-        let k = a.key.to_string();
+        let k = a.key.unraw().to_string();
         if seen.contains(&k) {
             return Err(syn::Error::new(
                 a.key.span(),
-                format!("duplicate key `{k}`"),
+                format!("duplicate key `{k}`: each key may be given once"),
             ));
         }
         seen.push(k.clone());
-        let kind_err = |what: &str| syn::Error::new(a.key.span(), format!("`{k}` takes {what}"));
+        let kind_err = || syn::Error::new(a.key.span(), format!("`{k}` takes {}", takes(&k)));
         match (k.as_str(), a.val) {
             ("storage", Val::Path(p)) => storage = Some(p),
             ("full", Val::Path(p)) => full = Some(p),
             ("empty", Val::Path(p)) => empty = Some(p),
             ("loads", Val::Loads(p, l)) => loads = Some((p, l)),
             ("multicast", Val::Names(p, l)) => multicast = Some((p, l)),
-            ("cluster", Val::Pair(p, x, y)) => cluster = Some((p, int(&x)?, int(&y)?)),
-            ("consumers", Val::Int(l)) => consumers = Some((int(&l)?, l)),
-            ("consumer_threads", Val::Int(l)) => threads = Some((int(&l)?, l)),
-            ("consumer_arrivals", Val::Int(l)) => arrivals = Some((int(&l)?, l)),
-            ("cta_group", Val::Int(l)) => cta_group = Some((int(&l)?, l)),
-            ("tmem", Val::Int(l)) => tmem = Some((int(&l)?, l)),
-            ("stages", Val::Int(l)) => stages = Some((int(&l)?, l)),
-            ("expect_tx", Val::Int(l)) => expect_tx = Some((int(&l)?, l)),
-            ("full_arrivals", Val::Int(l)) => full_arr = Some((int(&l)?, l)),
-            ("empty_arrivals", Val::Int(l)) => empty_arr = Some((int(&l)?, l)),
-            _ => return Err(kind_err("another kind of value (see the key table)")),
+            ("cluster", Val::Pair(p, x, y)) => cluster = Some((p, int(&k, &x)?, int(&k, &y)?)),
+            ("consumers", Val::Int(l)) => consumers = Some((int(&k, &l)?, l)),
+            ("consumer_threads", Val::Int(l)) => threads = Some((int(&k, &l)?, l)),
+            ("consumer_arrivals", Val::Int(l)) => arrivals = Some((int(&k, &l)?, l)),
+            ("cta_group", Val::Int(l)) => cta_group = Some((int(&k, &l)?, l)),
+            ("tmem", Val::Int(l)) => tmem = Some((int(&k, &l)?, l)),
+            ("stages", Val::Int(l)) => stages = Some((int(&k, &l)?, l)),
+            ("expect_tx", Val::Int(l)) => expect_tx = Some((int(&k, &l)?, l)),
+            ("full_arrivals", Val::Int(l)) => full_arr = Some((int(&k, &l)?, l)),
+            ("empty_arrivals", Val::Int(l)) => empty_arr = Some((int(&k, &l)?, l)),
+            _ => return Err(kind_err()),
         }
     }
     let storage = storage.ok_or_else(|| {
@@ -217,41 +257,94 @@ pub(crate) fn parse_args(attr: TokenStream, site: Span) -> syn::Result<PipelineA
         return Err(syn::Error::new(
             loads[smemdesc_core::pipeline::MAX_LOADS].name.span(),
             format!(
-                "more than {} loads per stage",
+                "more than {0} loads per stage; legal: at most {0} (the loads of one stage, `loads`)",
                 smemdesc_core::pipeline::MAX_LOADS
             ),
         ));
     }
     for (i, l) in loads.iter().enumerate() {
-        if loads[..i].iter().any(|m| m.name == l.name) {
+        if loads[..i].iter().any(|m| m.name.unraw() == l.name.unraw()) {
             return Err(syn::Error::new(
                 l.name.span(),
-                format!("load `{}` declared twice", l.name),
+                format!(
+                    "load `{}` declared twice in `loads`; legal: each storage member once",
+                    l.name.unraw()
+                ),
             ));
         }
     }
-    let mc_idx: Vec<(usize, Span)> = match &multicast {
-        None => Vec::new(),
-        Some((_, names)) => names
-            .iter()
-            .map(|n| match loads.iter().position(|l| l.name == *n) {
-                Some(i) => Ok((i, n.span())),
-                None => Err(syn::Error::new(
+    let mut mc_idx: Vec<(usize, Span)> = Vec::new();
+    for n in multicast.iter().flat_map(|m| &m.1) {
+        match loads.iter().position(|l| l.name.unraw() == n.unraw()) {
+            Some(i) if mc_idx.iter().any(|m| m.0 == i) => {
+                return Err(syn::Error::new(
                     n.span(),
-                    format!("`{n}` is not one of the loads"),
-                )),
-            })
-            .collect::<syn::Result<_>>()?,
+                    format!(
+                        "`{}` is named twice in `multicast`; legal: each load at most once",
+                        n.unraw()
+                    ),
+                ))
+            }
+            Some(i) => mc_idx.push((i, n.span())),
+            None => {
+                let names: Vec<String> = loads.iter().map(|l| l.name.unraw().to_string()).collect();
+                return Err(syn::Error::new(
+                    n.span(),
+                    format!(
+                        "`{}` is not one of the loads; legal in `multicast`: {}",
+                        n.unraw(),
+                        names.join(", ")
+                    ),
+                ));
+            }
+        }
+    }
+    if let Some((0, l)) = &stages {
+        return Err(syn::Error::new(
+            l.span(),
+            "stages = 0: a pipeline needs at least one stage to load into; legal: stages >= 1, or no `stages` (the loads' stages)",
+        ));
+    }
+    for (k, p) in [("full", &full), ("empty", &empty)] {
+        if let Some(p) = p {
+            member(k, p)?;
+        }
+    }
+    // The two barrier arrays are two members: one array initialised with both counts would
+    // be both protocols' barrier at once.
+    let name = |p: &Option<syn::Path>, d: &str| {
+        p.as_ref()
+            .and_then(|p| p.get_ident())
+            .map_or(d.to_string(), |i| i.unraw().to_string())
     };
+    let (full_n, empty_n) = (name(&full, "full"), name(&empty, "empty"));
+    if full_n == empty_n {
+        let at = full.as_ref().or(empty.as_ref()).map_or(site, |p| p.span());
+        return Err(syn::Error::new(
+            at,
+            format!("`full` and `empty` both name the storage member `{full_n}`: one mbarrier array would be initialised twice, with the full barriers' count and the empty barriers', for two protocols at once; legal: two distinct `[Mbarrier; STAGES]` members (or `empty = none` for one stage)"),
+        ));
+    }
     let threads_v = threads.as_ref().map_or(128, |t| t.0);
     let arrivals_v = arrivals.as_ref().map_or(1, |t| t.0);
-    if arrivals_v == 0 || threads_v == 0 || threads_v % arrivals_v != 0 {
-        let l = arrivals
-            .as_ref()
-            .map(|a| a.1.span())
-            .or(threads.as_ref().map(|t| t.1.span()))
-            .unwrap_or(site);
-        return Err(syn::Error::new(l, format!("consumer_arrivals = {arrivals_v} does not divide consumer_threads = {threads_v}: every arriving thread must be one of an even stride; legal: a divisor of {threads_v}")));
+    let at = |n: &Option<Num>| n.as_ref().map_or(site, |n| n.1.span());
+    if threads_v == 0 {
+        return Err(syn::Error::new(
+            at(&threads),
+            "consumer_threads = 0: a consumer group without threads never releases a stage (a hang); legal: 1..=1024 (a warpgroup: 128)",
+        ));
+    }
+    if arrivals_v == 0 || threads_v % arrivals_v != 0 {
+        let l = arrivals.as_ref().map_or(at(&threads), |a| a.1.span());
+        let why = if arrivals_v == 0 {
+            "no thread would arrive on the empty barriers (a hang)".to_string()
+        } else {
+            format!("the arriving threads are every (consumer_threads / consumer_arrivals)-th thread of a group (`PipeAt::consumer`), and {threads_v} / {arrivals_v} is not whole")
+        };
+        return Err(syn::Error::new(
+            l,
+            format!("consumer_arrivals = {arrivals_v} with consumer_threads = {threads_v}: {why}; legal: a divisor of {threads_v} ({})", divisors(threads_v)),
+        ));
     }
     Ok(PipelineArgs {
         storage,
@@ -260,6 +353,8 @@ pub(crate) fn parse_args(attr: TokenStream, site: Span) -> syn::Result<PipelineA
         cons_lit,
         threads_v,
         arrivals_v,
+        threads,
+        arrivals,
         mc_idx,
         cluster,
         cta_group,

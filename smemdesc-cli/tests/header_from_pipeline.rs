@@ -77,3 +77,84 @@ fn a_mis_stated_expect_tx_is_refused_at_its_token() {
     assert!(err.contains(&format!("k.rs:{line}:{col}:")), "{err}");
     assert!(err.contains("24576 B is what this CTA issues"), "{err}");
 }
+
+/// `header --from` on `src` (written to a file): status and stderr, and the `line:col` of the
+/// first occurrence of `token` in `src`.
+fn header_of(tag: &str, src: &str, token: &str) -> (i32, String, String) {
+    let dir = tmp_dir(tag);
+    let path = dir.join("k.rs");
+    std::fs::write(&path, src).unwrap();
+    let (code, _, err) = run(&["header", "--from", path.to_str().unwrap(), "--name", "k"]);
+    let _ = std::fs::remove_dir_all(&dir);
+    let line = src.lines().position(|l| l.contains(token)).unwrap();
+    let col = src.lines().nth(line).unwrap().find(token).unwrap() + 1;
+    (code, err, format!("k.rs:{}:{col}:", line + 1))
+}
+
+const SM100_TILE: &str = "#[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (128, 64), major = K, stages = 4, cta_group = 2)]\npub struct TileA;\n";
+
+#[test]
+fn a_tile_of_another_cta_group_is_refused_at_its_type() {
+    // The tile is a cta_group::2 pair's half; the pipeline is left at cta_group::1.
+    let src = format!("{SM100_TILE}#[smem_pipeline(storage = S, loads = (a: TileA), consumers = 1)]\npub struct Pipe;\n");
+    let (code, err, at) = header_of("from-pipe-cg", &src, "TileA)");
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains(&at), "{err}");
+    assert!(
+        err.contains("tile declared for cta_group::2 but the pipeline is cta_group = 1"),
+        "{err}"
+    );
+}
+
+#[test]
+fn counts_past_the_cta_or_mbarrier_init_are_refused_not_wrapped() {
+    // 2^31 groups x 2 arrivals wrapped to an init count of 0 (a panic in a debug build); a CTA
+    // has at most 1024 threads (9 x 128 = 1152; 2048 in one group); mbarrier.init's count is at
+    // most 2^20 - 1.
+    let tile = SM100_TILE.replace(", cta_group = 2", "");
+    for (keys, token, says) in [
+        (
+            "consumers = 2147483648, consumer_arrivals = 2",
+            "2147483648",
+            "mbarrier.init: 1 ..= 2^20 - 1",
+        ),
+        (
+            "consumers = 1048576, consumer_threads = 1",
+            "1048576",
+            "mbarrier.init: 1 ..= 2^20 - 1",
+        ),
+        ("consumers = 9", "9)", "more than the 1024 threads of a CTA"),
+        (
+            "consumers = 1, consumer_threads = 2048",
+            "2048",
+            "legal: consumer_threads <= 1024",
+        ),
+    ] {
+        let src = format!(
+            "{tile}#[smem_pipeline(storage = S, loads = (a: TileA), {keys})]\npub struct Pipe;\n"
+        );
+        let (code, err, at) = header_of("from-pipe-counts", &src, token);
+        assert_eq!(code, 2, "{keys}: {err}");
+        assert!(err.contains(&at) && err.contains(says), "{keys}: {err}");
+    }
+}
+
+#[test]
+fn a_multicast_the_tile_cannot_split_is_refused_at_its_name() {
+    // An MN-major B stacked mn_first: each TMA box is one 8-row atom deep along K, so two CTAs
+    // cannot share it in whole atoms; the same tile stacked k_first can (the macro agrees:
+    // tests/ui/fail_pipe_multicast_mn_major.rs).
+    let decl = |order: &str| {
+        format!(
+            "#[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 64), major = K, stages = 4)]\npub struct TileA;\n\
+             #[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (256, 64), major = MN, order = {order}, stages = 4)]\npub struct TileB;\n\
+             #[smem_pipeline(storage = S, loads = (a: TileA, b: TileB), multicast = (b), cluster = (2, 1), consumers = 2)]\npub struct Pipe;\n"
+        )
+    };
+    let (code, err, at) = header_of("from-pipe-mc", &decl("mn_first"), "b), cluster");
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains(&at), "{err}");
+    assert!(err.contains("B is multicast to 2 CTAs"), "{err}");
+    let (code, err, _) = header_of("from-pipe-mc-ok", &decl("k_first"), "b), cluster");
+    assert_eq!(code, 0, "{err}");
+}

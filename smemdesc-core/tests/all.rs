@@ -17,6 +17,7 @@ mod gather4_model;
 mod grid;
 mod im2col;
 mod im2col_driver;
+mod pipeline_limits;
 mod pipeline_model;
 mod plan_literal;
 mod reduce_table;

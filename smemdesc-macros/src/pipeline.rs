@@ -9,7 +9,8 @@
 
 use crate::pipeline_args::{parse_args, PipelineArgs};
 use proc_macro2::{Span, TokenStream};
-use quote::{quote, quote_spanned};
+use quote::{format_ident, quote, quote_spanned};
+use syn::ext::IdentExt;
 use syn::spanned::Spanned;
 
 /// The check classes: the core's `PipelineKey` (the one classification of the errors by key,
@@ -27,6 +28,26 @@ mod class {
     pub const CTA_GROUP: u32 = K::CtaGroup as u32;
     pub const CLUSTER: u32 = K::Cluster as u32;
     pub const CONSUMERS: u32 = K::Consumers as u32;
+    pub const CONSUMER_THREADS: u32 = K::ConsumerThreads as u32;
+    pub const CONSUMER_ARRIVALS: u32 = K::ConsumerArrivals as u32;
+}
+
+/// The item must be a unit struct: the pipeline is a type whose items are its constants, and
+/// an enum's variants or a struct's fields would be dropped without a word.
+fn check_item(input: &syn::DeriveInput) -> syn::Result<()> {
+    let (span, what) = match &input.data {
+        syn::Data::Struct(d) if matches!(d.fields, syn::Fields::Unit) => return Ok(()),
+        syn::Data::Struct(d) => (
+            d.fields.span(),
+            "a struct with fields (they would be dropped)",
+        ),
+        syn::Data::Enum(e) => (e.enum_token.span, "an enum (its variants would be dropped)"),
+        syn::Data::Union(u) => (u.union_token.span, "a union (its fields would be dropped)"),
+    };
+    Err(syn::Error::new(
+        span,
+        format!("#[smem_pipeline] applies to a unit struct, not {what}: the pipeline is a type whose items are its constants and barrier accessors; legal: `struct {};`", input.ident.unraw()),
+    ))
 }
 
 /// Expands the attribute; errors are spanned on the argument at fault.
@@ -39,6 +60,8 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenS
         cons_lit,
         threads_v,
         arrivals_v,
+        threads,
+        arrivals,
         mc_idx,
         cluster,
         cta_group,
@@ -51,7 +74,14 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenS
         empty_arr,
     } = parse_args(attr, site)?;
     let input: syn::DeriveInput = syn::parse2(item)?;
+    check_item(&input)?;
     let name = &input.ident;
+    // `name` carrying `span` (a raw identifier stays raw).
+    let name_at = |span: Span| {
+        let mut n = name.clone();
+        n.set_span(span);
+        n
+    };
     if !input.generics.params.is_empty() {
         return Err(syn::Error::new(
             input.generics.span(),
@@ -64,40 +94,27 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenS
         .clone()
         .filter(|_| !no_empty)
         .unwrap_or_else(|| syn::parse_quote!(empty));
-    let full_at = quote::format_ident!(
-        "{}_at",
-        full_m
-            .get_ident()
-            .map(|i| i.to_string())
-            .unwrap_or_default()
-    );
-    let full_bytes = quote::format_ident!(
-        "{}_BYTES",
-        full_m
-            .get_ident()
-            .map(|i| i.to_string().to_uppercase())
-            .unwrap_or_default()
-    );
-    let empty_at = quote::format_ident!(
-        "{}_at",
-        empty_m
-            .get_ident()
-            .map(|i| i.to_string())
-            .unwrap_or_default()
-    );
-    let empty_bytes = quote::format_ident!(
-        "{}_BYTES",
-        empty_m
-            .get_ident()
-            .map(|i| i.to_string().to_uppercase())
-            .unwrap_or_default()
-    );
+    // The members' items as `#[smem_storage]` names them (raw identifiers unraw'd).
+    let member = |p: &syn::Path| {
+        p.get_ident()
+            .map_or(String::new(), |i| i.unraw().to_string())
+    };
+    let (full_s, empty_s) = (member(&full_m), member(&empty_m));
+    let full_at = format_ident!("{}_at", full_s);
+    let full_bytes = format_ident!("{}_BYTES", full_s.to_uppercase());
+    let full_ptr = format_ident!("{}_ptr", full_s);
+    let empty_at = format_ident!("{}_at", empty_s);
+    let empty_bytes = format_ident!("{}_BYTES", empty_s.to_uppercase());
+    let empty_ptr = format_ident!("{}_ptr", empty_s);
 
     // The spec, built from the loads' constants.
     let pl = quote!(::smemdesc::pipeline);
     let mut spec = quote!(#pl::PipelineSpec::new(#storage::LAYOUT.arch(), #cons_lit));
     if arrivals_v != 1 {
         spec.extend(quote!(.consumer_arrivals(#arrivals_v)));
+    }
+    if threads_v != 128 {
+        spec.extend(quote!(.consumer_threads(#threads_v)));
     }
     if let Some((_, x, y)) = &cluster {
         spec.extend(quote!(.cluster(#x, #y)));
@@ -115,11 +132,15 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenS
         spec.extend(quote!(.no_empty_barriers()));
     }
     for (i, l) in loads.iter().enumerate() {
-        let (n, ty) = (l.name.to_string(), &l.ty);
+        let (n, ty) = (l.name.unraw().to_string(), &l.ty);
         let mut e = if l.scale {
-            quote_spanned!(ty.span()=> #pl::PipelineLoad::bytes(#n, #ty::STAGE_BYTES, #ty::BYTES / #ty::STAGE_BYTES))
+            // Into its storage member, checked to hold every stage at TMA's alignment.
+            let up = n.to_uppercase();
+            let (mb, ma) = (format_ident!("{}_BYTES", up), format_ident!("{}_ALIGN", up));
+            quote_spanned!(ty.span()=> #pl::PipelineLoad::bytes(#n, #ty::STAGE_BYTES, #ty::BYTES / #ty::STAGE_BYTES).into_member(#storage::#mb, #storage::#ma))
         } else {
-            quote_spanned!(ty.span()=> #pl::PipelineLoad::tile(#n, <#ty as ::smemdesc::SmemTile>::OPERAND, <#ty as ::smemdesc::SmemTile>::PLAN.tile))
+            // The tile's plan: its layout, operand and CTA group.
+            quote_spanned!(ty.span()=> #pl::PipelineLoad::plan(#n, &<#ty as ::smemdesc::SmemTile>::PLAN))
         };
         if mc_idx.iter().any(|m| m.0 == i) {
             e.extend(quote!(.multicast()));
@@ -133,7 +154,7 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenS
     let mut covered = 0u32;
     let mut check = |cls: u32, load: usize, span: Span, spec: &str| {
         covered |= 1 << cls;
-        let n = syn::Ident::new(&name.to_string(), span);
+        let n = name_at(span);
         let c = syn::Ident::new(spec, span);
         checks.push(quote_spanned!(span=>
             const _: () = ::smemdesc::pipeline::__check(&#n::#c, #cls, #load);
@@ -149,7 +170,7 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenS
     ] {
         if let Some((_, l)) = v {
             let c = format!("__SPEC_{}", m.to_uppercase());
-            let (ci, mi) = (quote::format_ident!("{}", c), quote::format_ident!("{}", m));
+            let (ci, mi) = (format_ident!("{}", c), format_ident!("{}", m));
             stated_specs.push(quote! {
                 #[doc(hidden)]
                 pub const #ci: #pl::PipelineSpec = Self::__SPEC_BASE.#mi(#l);
@@ -181,6 +202,32 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenS
         check(class::CLUSTER, usize::MAX, p.span.join(), BASE);
     }
     check(class::CONSUMERS, usize::MAX, cons_lit.span(), BASE);
+    let lit_or_consumers =
+        |n: &Option<crate::pipeline_args::Num>| n.as_ref().map_or(cons_lit.span(), |n| n.1.span());
+    check(
+        class::CONSUMER_THREADS,
+        usize::MAX,
+        lit_or_consumers(&threads),
+        BASE,
+    );
+    check(
+        class::CONSUMER_ARRIVALS,
+        usize::MAX,
+        lit_or_consumers(&arrivals),
+        BASE,
+    );
+    // A multicast load's plan (`TileLoad::MULTICAST`, evaluated only where a kernel issues the
+    // load) evaluated here, on its name in `multicast`, once the declaration is otherwise legal.
+    for (i, sp) in &mc_idx {
+        let ty = &loads[*i].ty;
+        let (x, y) = cluster.as_ref().map_or((1, 1), |c| (c.1, c.2));
+        let n = name_at(*sp);
+        checks.push(quote_spanned!(*sp=>
+            const _: () = if #n::__SPEC_BASE.build().is_ok() {
+                let _ = ::smemdesc::pipeline::__multicast::<#ty>(#x, #y);
+            };
+        ));
+    }
 
     // The loads' trait impls and the type list.
     let mut impls = Vec::new();
@@ -229,19 +276,32 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenS
     } else {
         quote!(#storage::#empty_at(base, s))
     };
-    let fspan = full.as_ref().map_or(site, |p| p.span());
-    let bar_check = |span: Span, m: &syn::Path, bytes: &syn::Ident| {
-        let n = syn::Ident::new(&name.to_string(), span);
-        let label = quote!(#m).to_string();
+    // Each barrier member is `[Mbarrier; N]` (its `_ptr` accessor's type: any other type is
+    // refused by `MbarrierArray`), of one mbarrier per stage.
+    // (a defaulted key's type check points at `storage`, whose member it is)
+    let bar_check = |key: Option<&syn::Path>, label: &str, bytes: &syn::Ident, ptr: &syn::Ident| {
+        let span = key.map_or(site, |p| p.span());
+        let tspan = key.map_or(storage.span(), |p| p.span());
+        let n = name_at(span);
         let st = &storage;
-        quote_spanned!(span=>
+        let mut ptr = ptr.clone();
+        ptr.set_span(tspan);
+        let mut c = quote_spanned!(tspan=>
+            const _: u32 = ::smemdesc::pipeline::PipelineSpec::__barrier_member(#st::#ptr);
+        );
+        c.extend(quote_spanned!(span=>
             const _: () = ::smemdesc::pipeline::__check_barriers(#label, #st::#bytes, &#n::__SPEC_BASE);
-        )
+        ));
+        c
     };
-    let mut bar_checks = vec![bar_check(fspan, &full_m, &full_bytes)];
+    let mut bar_checks = vec![bar_check(full.as_ref(), &full_s, &full_bytes, &full_ptr)];
     if !no_empty {
-        let espan = empty.as_ref().map_or(site, |p| p.span());
-        bar_checks.push(bar_check(espan, &empty_m, &empty_bytes));
+        bar_checks.push(bar_check(
+            empty.as_ref(),
+            &empty_s,
+            &empty_bytes,
+            &empty_ptr,
+        ));
     }
     let group = if cta_group.as_ref().is_some_and(|c| c.0 == 2) {
         quote!(#pl::Pair)

@@ -81,7 +81,8 @@ pub const fn __check_barriers(name: &str, bytes: u32, base: &PipelineSpec) {
 }
 
 /// The multicast plan of tile `T` in cluster `(x, y)` (the `#[smem_mma]` plan: the tile's own
-/// TMA box).
+/// TMA box). `#[smem_pipeline]` evaluates it at the declaration, on the load's name in
+/// `multicast`, so a tile that cannot be shared is refused by `cargo check`.
 #[doc(hidden)]
 pub const fn __multicast<T: crate::SmemTile>(x: u32, y: u32) -> crate::cluster::Multicast {
     let c = match crate::cluster::Cluster::new(x, y) {
@@ -94,6 +95,41 @@ pub const fn __multicast<T: crate::SmemTile>(x: u32, y: u32) -> crate::cluster::
         Some((T::PLAN.tma.box_rows, T::PLAN.tma.box_inner)),
     ) {
         Ok(m) => m,
-        Err(_) => panic!("pipeline: the tile's TMA box does not split into whole swizzle-atom row groups among the CTAs sharing it"),
+        Err(e) => panic!("{}", multicast_message(&e).as_str()),
+    }
+}
+
+/// Why a tile cannot be multicast, with the legal counts.
+const fn multicast_message(e: &crate::cluster::ClusterError) -> smemdesc_core::ConstText<512> {
+    let t = smemdesc_core::ConstText::<512>::new().str("pipeline: multicast: ");
+    match *e {
+        crate::cluster::ClusterError::NotDividing {
+            operand,
+            count,
+            box_rows,
+            atom_rows,
+            legal,
+        } => {
+            let mut t = t
+                .str(operand.name())
+                .str(" is shared by ")
+                .num(count)
+                .str(" CTAs, but its ")
+                .num(box_rows)
+                .str("-row TMA box does not cut into slices of whole ")
+                .num(atom_rows)
+                .str("-row swizzle atoms (each CTA issues one slice of every box; an MN-major tile stacked mn_first has boxes one atom deep along K); legal: no multicast, a tile whose boxes split (order = k_first for MN-major), or multicast counts:");
+            let mut c = 1;
+            while c <= 16 {
+                if legal & (1 << c) != 0 {
+                    t = t.str(" ").num(c);
+                }
+                c += 1;
+            }
+            t
+        }
+        _ => t.str(
+            "the tile's TMA plan does not split among the CTAs sharing it; legal: no multicast",
+        ),
     }
 }

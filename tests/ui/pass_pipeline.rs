@@ -28,6 +28,21 @@ pub struct Pipe21;
                 consumers = 2, expect_tx = 49152, empty_arrivals = 6)]
 pub struct Pipe22;
 
+// Raw identifiers (issue 42: `full = r#full` panicked the macro): the members, the loads, the
+// barrier keys and the struct, each named as `#[smem_storage]` names its items. A 1x2 cluster
+// multicasting A: each CTA's stages are written by both CTAs, 2 consumers each.
+#[smem_storage(arch = sm90)]
+pub struct RawStorage {
+    r#a: TileA,
+    r#b: TileB,
+    r#full: [Mbarrier; 4],
+    r#empty: [Mbarrier; 4],
+}
+
+#[smem_pipeline(storage = RawStorage, loads = (r#a: TileA, b: TileB), multicast = (a), cluster = (1, 2),
+                consumers = 2, full = r#full, empty = r#empty)]
+pub struct r#PipeRaw;
+
 struct Ops;
 impl PipelineOps for Ops {
     fn init(_: u32, _: u32) {}
@@ -80,4 +95,9 @@ fn main() {
     // Rank r = i + 2j; A shared along j (ranks i, i + 2), B along i (ranks 2j, 2j + 1).
     let masks: Vec<u16> = (0..4).map(|r| Pipe22::LAYOUT.release_mask(r)).collect();
     assert_eq!(masks, [0b0111, 0b1011, 0b1101, 0b1110]);
+    assert_eq!((PipeRaw::EXPECT_TX, PipeRaw::EMPTY_ARRIVALS), (49152, 4));
+    assert_eq!(
+        <PipeRaw as smemdesc::pipeline::Pipeline>::full(0, 1),
+        RawStorage::full_at(0, 1)
+    );
 }

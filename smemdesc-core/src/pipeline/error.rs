@@ -3,7 +3,10 @@
 use crate::base::text::ConstText;
 use crate::cluster::ClusterError;
 use crate::mma::Operand;
-use crate::pipeline::spec::{PipelineSpec, MAX_LOADS};
+use crate::pipeline::key::PipelineKey;
+use crate::pipeline::spec::{
+    PipelineSpec, MAX_CTA_THREADS, MAX_LOADS, MAX_MBARRIER_COUNT, TMA_DST_ALIGN,
+};
 
 /// A pipeline declaration that would hang (a barrier phase that never completes) or let a stage
 /// be overwritten or read at the wrong time. [`PipelineError::message`] words it with the
@@ -153,71 +156,71 @@ pub enum PipelineError {
         /// The pipeline's (the MMA's) group.
         cta_group: u32,
     },
-}
-
-/// The declaration key a [`PipelineError`] is about (`#[smem_pipeline]`'s spelling): where the
-/// macro and `smemdesc header --from` report it. The discriminant is the macro's check class.
-///
-/// ```
-/// use smemdesc_core::pipeline::*;
-/// let e = PipelineError::ExpectTx { stated: 1, derived: 2, issued: 2 };
-/// assert_eq!(e.key(), (PipelineKey::ExpectTx, None));
-/// assert_eq!(PipelineKey::Multicast.name(), "multicast");
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[repr(u8)]
-pub enum PipelineKey {
-    /// `expect_tx`.
-    ExpectTx,
-    /// `full_arrivals`.
-    FullArrivals,
-    /// `empty_arrivals`.
-    EmptyArrivals,
-    /// `multicast` (a load's entry).
-    Multicast,
-    /// `loads` (a load's type).
-    LoadType,
-    /// `empty`.
-    Empty,
-    /// `stages` (or the loads, whose stages it defaults to).
-    Stages,
-    /// `tmem`.
-    Tmem,
-    /// `cta_group`.
-    CtaGroup,
-    /// `cluster`.
-    Cluster,
-    /// `consumers`.
-    Consumers,
-    /// The loads as a whole (none, or too many).
-    Loads,
-}
-
-impl PipelineKey {
-    /// The key as the attribute spells it.
+    /// `consumer_arrivals` that do not divide `consumer_threads`: the arriving threads are
+    /// every `threads / arrivals`-th of the group.
+    ConsumerArrivals {
+        /// Arrivals per group.
+        arrivals: u32,
+        /// Threads per group.
+        threads: u32,
+    },
+    /// The consumer groups' threads do not fit a CTA ([`MAX_CTA_THREADS`]).
+    TooManyThreads {
+        /// Consumer groups.
+        consumers: u32,
+        /// Threads per group.
+        threads: u32,
+    },
+    /// The empty barriers' init count (consumers × arrivals × releasing CTAs) is past
+    /// `mbarrier.init`'s range ([`MAX_MBARRIER_COUNT`]).
+    InitCount {
+        /// Consumer groups per CTA.
+        consumers: u32,
+        /// Arrivals per group.
+        per_consumer: u32,
+        /// CTAs whose consumers release one CTA's stages.
+        ctas: u32,
+    },
+    /// A tile declared for another CTA group than the pipeline's.
     ///
     /// ```
-    /// assert_eq!(smemdesc_core::pipeline::PipelineKey::CtaGroup.name(), "cta_group");
+    /// # use smemdesc_core::*;
+    /// # use smemdesc_core::pipeline::*;
+    /// let a = TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 128, 64).stages(2).build().unwrap();
+    /// let s = PipelineSpec::new(Arch::Sm100, 1).cta_group(2).load(PipelineLoad::plan("a", &a));
+    /// assert!(s.build().unwrap_err().message(&s).as_str().contains("tile declared for cta_group::1"));
     /// ```
-    pub const fn name(self) -> &'static str {
-        match self {
-            PipelineKey::ExpectTx => "expect_tx",
-            PipelineKey::FullArrivals => "full_arrivals",
-            PipelineKey::EmptyArrivals => "empty_arrivals",
-            PipelineKey::Multicast => "multicast",
-            PipelineKey::LoadType | PipelineKey::Loads => "loads",
-            PipelineKey::Empty => "empty",
-            PipelineKey::Stages => "stages",
-            PipelineKey::Tmem => "tmem",
-            PipelineKey::CtaGroup => "cta_group",
-            PipelineKey::Cluster => "cluster",
-            PipelineKey::Consumers => "consumers",
-        }
-    }
+    CtaGroupMismatch {
+        /// Index of the load.
+        load: usize,
+        /// The tile's group.
+        tile: u32,
+        /// The pipeline's group.
+        pipeline: u32,
+    },
+    /// A load whose storage member does not hold every stage at a TMA destination's alignment.
+    MemberTooSmall {
+        /// Index of the load.
+        load: usize,
+        /// The member's bytes.
+        member_bytes: u32,
+        /// The member's alignment.
+        member_align: u32,
+    },
 }
 
 const fn load_name(t: ConstText<1024>, spec: &PipelineSpec, i: usize) -> ConstText<1024> {
-    t.str("load `").str(spec.loads[i].name).str("`")
+    t.str("load `").str(load_of(spec, i).name).str("`")
+}
+
+/// Load `i` of `spec` (a stand-in for an index past [`MAX_LOADS`]: an error value built by
+/// hand words its message without a panic).
+const fn load_of(spec: &PipelineSpec, i: usize) -> crate::pipeline::PipelineLoad {
+    if i < MAX_LOADS {
+        spec.loads[i]
+    } else {
+        crate::pipeline::PipelineLoad::bytes("?", 0, 0)
+    }
 }
 
 impl PipelineError {
@@ -237,9 +240,10 @@ impl PipelineError {
             | PipelineError::MulticastNotOperand { load }
             | PipelineError::MulticastNotShared { load, .. }
             | PipelineError::MulticastUneven { load, .. } => (PipelineKey::Multicast, Some(load)),
-            PipelineError::StagesMismatch { load, .. } | PipelineError::ArchMismatch { load } => {
-                (PipelineKey::LoadType, Some(load))
-            }
+            PipelineError::StagesMismatch { load, .. }
+            | PipelineError::ArchMismatch { load }
+            | PipelineError::CtaGroupMismatch { load, .. }
+            | PipelineError::MemberTooSmall { load, .. } => (PipelineKey::LoadType, Some(load)),
             PipelineError::NoEmptyBarriers { .. } => (PipelineKey::Empty, None),
             PipelineError::OverBudget { .. } | PipelineError::NoStages => {
                 (PipelineKey::Stages, None)
@@ -249,9 +253,18 @@ impl PipelineError {
                 (PipelineKey::CtaGroup, None)
             }
             PipelineError::Cluster(_) => (PipelineKey::Cluster, None),
-            PipelineError::NoConsumers | PipelineError::PairConsumers { .. } => {
-                (PipelineKey::Consumers, None)
-            }
+            PipelineError::NoConsumers
+            | PipelineError::PairConsumers { .. }
+            | PipelineError::InitCount { .. } => (PipelineKey::Consumers, None),
+            PipelineError::TooManyThreads { threads, .. } => (
+                if threads > MAX_CTA_THREADS {
+                    PipelineKey::ConsumerThreads
+                } else {
+                    PipelineKey::Consumers
+                },
+                None,
+            ),
+            PipelineError::ConsumerArrivals { .. } => (PipelineKey::ConsumerArrivals, None),
             PipelineError::TooManyLoads | PipelineError::NoLoads => (PipelineKey::Loads, None),
         }
     }
@@ -275,7 +288,7 @@ impl PipelineError {
                 t.str("a stage loads nothing; declare its tiles with `loads = (name: Tile, ..)`")
             }
             PipelineError::NoConsumers => t.str(
-                "no consumer would release a stage; legal: consumers >= 1, consumer_arrivals >= 1",
+                "no consumer would release a stage; legal: consumers >= 1, consumer_threads >= 1, consumer_arrivals >= 1",
             ),
             PipelineError::NoStages => t.str("0 stages; legal: stages >= 1"),
             PipelineError::CtaGroup { cta_group } => t
@@ -340,7 +353,11 @@ impl PipelineError {
                 operand: _,
                 sharers,
             } => {
-                let bytes = spec.loads[load].stage_bytes;
+                let bytes = load_of(spec, load).stage_bytes;
+                let slice = match bytes.checked_div(sharers) {
+                    Some(b) => b,
+                    None => 0,
+                };
                 load_name(t, spec, load)
                     .str(" is multicast to ")
                     .num(sharers)
@@ -349,9 +366,9 @@ impl PipelineError {
                     .str(" B per stage do not split evenly: ")
                     .num(sharers)
                     .str(" slices of ")
-                    .num(bytes / sharers)
+                    .num(slice)
                     .str(" B land ")
-                    .num(bytes / sharers * sharers)
+                    .num(slice.saturating_mul(sharers))
                     .str(" B where each sharer's expect_tx counts ")
                     .num(bytes)
                     .str(" (a hang); legal: a tile whose bytes (and rows) divide by ")
@@ -438,6 +455,84 @@ impl PipelineError {
                 .str("); legal: tmem = ")
                 .num(cta_group)
                 .str(" on sm100"),
+            PipelineError::ConsumerArrivals { arrivals, threads } => t
+                .str("consumer_arrivals = ")
+                .num(arrivals)
+                .str(" does not divide consumer_threads = ")
+                .num(threads)
+                .str(" (the arriving threads are every (threads / arrivals)-th of a group: Full::release); legal: a divisor of ")
+                .num(threads),
+            PipelineError::TooManyThreads { consumers, threads } => {
+                let t = t
+                    .str("consumers = ")
+                    .num(consumers)
+                    .str(" x consumer_threads = ")
+                    .num(threads)
+                    .str(" is more than the ")
+                    .num(MAX_CTA_THREADS)
+                    .str(" threads of a CTA (CUDA C++ Programming Guide, Compute Capabilities: threads per block); legal: ");
+                if threads > MAX_CTA_THREADS {
+                    t.str("consumer_threads <= ").num(MAX_CTA_THREADS)
+                } else {
+                    t.str("consumers <= ").num(match MAX_CTA_THREADS.checked_div(threads) {
+                        Some(n) => n,
+                        None => 0,
+                    })
+                }
+            }
+            PipelineError::InitCount {
+                consumers,
+                per_consumer,
+                ctas,
+            } => t
+                .str("the empty barriers' init count, consumers = ")
+                .num(consumers)
+                .str(" x consumer_arrivals = ")
+                .num(per_consumer)
+                .str(" x ")
+                .num(ctas)
+                .str(" CTAs releasing each stage, is past mbarrier.init's count range (PTX ISA, mbarrier.init: 1 ..= 2^20 - 1); legal: a product <= ")
+                .num(MAX_MBARRIER_COUNT),
+            PipelineError::CtaGroupMismatch {
+                load,
+                tile,
+                pipeline,
+            } => load_name(t, spec, load)
+                .str(" is a tile declared for cta_group::")
+                .num(tile)
+                .str(" but the pipeline is cta_group = ")
+                .num(pipeline)
+                .str(": the full barrier would count another CTA's share of the bytes than the MMA reads (PTX ISA, tcgen05.mma .cta_group); legal: cta_group = ")
+                .num(tile)
+                .str(" on the pipeline, or tiles declared with cta_group = ")
+                .num(pipeline),
+            PipelineError::MemberTooSmall {
+                load,
+                member_bytes,
+                member_align,
+            } => {
+                let l = load_of(spec, load);
+                let bytes = match l.stage_bytes.checked_mul(l.stages) {
+                    Some(b) => b,
+                    None => u32::MAX,
+                };
+                load_name(t, spec, load)
+                    .str(" lands ")
+                    .num(l.stages)
+                    .str(" stages of ")
+                    .num(l.stage_bytes)
+                    .str(" B in a storage member of ")
+                    .num(member_bytes)
+                    .str(" B aligned to ")
+                    .num(member_align)
+                    .str(" B: its TMA would write past the member or to a misaligned address (PTX ISA, cp.async.bulk.tensor: the shared-memory destination ")
+                    .num(TMA_DST_ALIGN)
+                    .str("-B aligned); legal: a member `[ScaleTile; 1]`, or of at least ")
+                    .num(bytes)
+                    .str(" B with #[smem(align = ")
+                    .num(TMA_DST_ALIGN)
+                    .str(")]")
+            }
         }
     }
 }

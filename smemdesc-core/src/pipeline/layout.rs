@@ -5,7 +5,7 @@ use crate::base::arch::Arch;
 use crate::cluster::Cluster;
 use crate::mma::Operand;
 use crate::pipeline::error::PipelineError;
-use crate::pipeline::spec::PipelineSpec;
+use crate::pipeline::spec::{PipelineSpec, MAX_CTA_THREADS, MAX_MBARRIER_COUNT, TMA_DST_ALIGN};
 
 /// One step of a pipeline's initialisation, in order ([`PipelineLayout::init_steps`]).
 ///
@@ -43,6 +43,7 @@ pub struct PipelineLayout {
     stages: u32,
     stage_bytes: u32,
     cluster: Cluster,
+    empty_arrivals: u32,
 }
 
 impl PipelineLayout {
@@ -53,8 +54,14 @@ impl PipelineLayout {
         if spec.n_loads == 0 {
             return Err(PipelineError::NoLoads);
         }
-        if spec.consumers == 0 || spec.consumer_arrivals == 0 {
+        if spec.consumers == 0 || spec.consumer_arrivals == 0 || spec.consumer_threads == 0 {
             return Err(PipelineError::NoConsumers);
+        }
+        if spec.consumer_threads % spec.consumer_arrivals != 0 {
+            return Err(PipelineError::ConsumerArrivals {
+                arrivals: spec.consumer_arrivals,
+                threads: spec.consumer_threads,
+            });
         }
         if spec.cta_group != 1 && spec.cta_group != 2
             || spec.cta_group == 2 && !matches!(spec.arch, Arch::Sm100)
@@ -102,6 +109,28 @@ impl PipelineLayout {
             if let Some(a) = l.arch {
                 if a as u8 != spec.arch as u8 {
                     return Err(PipelineError::ArchMismatch { load: i });
+                }
+            }
+            if let Some(g) = l.cta_group {
+                if g != spec.cta_group {
+                    return Err(PipelineError::CtaGroupMismatch {
+                        load: i,
+                        tile: g,
+                        pipeline: spec.cta_group,
+                    });
+                }
+            }
+            if let Some((member_bytes, member_align)) = l.member {
+                let fits = match l.stage_bytes.checked_mul(l.stages) {
+                    Some(b) => b <= member_bytes,
+                    None => false,
+                };
+                if !fits || member_align % TMA_DST_ALIGN != 0 {
+                    return Err(PipelineError::MemberTooSmall {
+                        load: i,
+                        member_bytes,
+                        member_align,
+                    });
                 }
             }
             if l.multicast {
@@ -156,12 +185,42 @@ impl PipelineLayout {
                 });
             }
         }
-        let p = PipelineLayout {
+        let mut p = PipelineLayout {
             spec,
             stages,
             stage_bytes,
             cluster,
+            empty_arrivals: 0,
         };
+        // The init count in mbarrier.init's range (checked: a hostile count never wraps).
+        p.empty_arrivals = if spec.cta_group == 2 {
+            spec.consumer_arrivals
+        } else {
+            match spec.consumers.checked_mul(spec.consumer_arrivals) {
+                Some(n) => match n.checked_mul(p.release_ctas(0)) {
+                    Some(n) => n,
+                    None => u32::MAX,
+                },
+                None => u32::MAX,
+            }
+        };
+        if p.empty_arrivals > MAX_MBARRIER_COUNT {
+            return Err(PipelineError::InitCount {
+                consumers: spec.consumers,
+                per_consumer: spec.consumer_arrivals,
+                ctas: p.release_ctas(0),
+            });
+        }
+        let threads = match spec.consumers.checked_mul(spec.consumer_threads) {
+            Some(n) => n,
+            None => u32::MAX,
+        };
+        if threads > MAX_CTA_THREADS {
+            return Err(PipelineError::TooManyThreads {
+                consumers: spec.consumers,
+                threads: spec.consumer_threads,
+            });
+        }
         if let Some(s) = spec.stated_expect_tx {
             if s != p.expect_tx(0) {
                 return Err(PipelineError::ExpectTx {
@@ -254,7 +313,7 @@ impl PipelineLayout {
     pub const fn expect_tx(&self, rank: u32) -> u32 {
         if self.spec.cta_group == 2 {
             if rank == 0 {
-                2 * self.stage_bytes
+                self.stage_bytes.saturating_mul(2)
             } else {
                 0
             }
@@ -282,10 +341,13 @@ impl PipelineLayout {
         let mut i = 0;
         while i < loads.len() {
             let l = loads[i];
-            total += match (l.multicast, l.operand) {
-                (true, Some(op)) => l.stage_bytes / self.cluster.sharing(op),
-                _ => l.stage_bytes,
-            };
+            total = u32::saturating_add(
+                total,
+                match (l.multicast, l.operand) {
+                    (true, Some(op)) => l.stage_bytes / self.cluster.sharing(op),
+                    _ => l.stage_bytes,
+                },
+            );
             i += 1;
         }
         total
@@ -315,11 +377,7 @@ impl PipelineLayout {
     /// assert_eq!(p.empty_arrivals(), 2); // no multicast: each CTA's own consumers
     /// ```
     pub const fn empty_arrivals(&self) -> u32 {
-        if self.spec.cta_group == 2 {
-            self.spec.consumer_arrivals
-        } else {
-            self.spec.consumers * self.spec.consumer_arrivals * self.release_ctas(0)
-        }
+        self.empty_arrivals
     }
 
     /// Whether CTAs `r` and `q` share a multicast load (so `r`'s consumers release `q`'s

@@ -27,9 +27,14 @@
 //! ```
 
 pub mod error;
+pub mod key;
 pub mod layout;
 pub mod spec;
 
-pub use error::{PipelineError, PipelineKey};
+pub use error::PipelineError;
+pub use key::PipelineKey;
 pub use layout::{InitStep, PipelineLayout};
-pub use spec::{PipelineLoad, PipelineSpec, MAX_LOADS};
+pub use spec::{
+    MbarrierArray, PipelineLoad, PipelineSpec, MAX_CTA_THREADS, MAX_LOADS, MAX_MBARRIER_COUNT,
+    TMA_DST_ALIGN,
+};

@@ -6,10 +6,70 @@ use crate::base::arch::Arch;
 use crate::mma::Operand;
 use crate::pipeline::error::PipelineError;
 use crate::pipeline::layout::PipelineLayout;
+use crate::smem::Mbarrier;
+use crate::tile::decl::TilePlan;
 use crate::tile::spec::TileLayout;
 
 /// Most loads one stage may declare.
 pub const MAX_LOADS: usize = 8;
+
+/// Most threads a CTA may have (CUDA C++ Programming Guide, "Compute Capabilities": maximum
+/// number of threads per block, 1024 on every architecture): the consumer groups' threads
+/// together may not exceed it.
+///
+/// ```
+/// assert_eq!(smemdesc_core::pipeline::MAX_CTA_THREADS, 1024);
+/// ```
+pub const MAX_CTA_THREADS: u32 = 1024;
+
+/// Largest `mbarrier.init` count (PTX ISA, "mbarrier.init": `count` in `1 ..= 2^20 - 1`; the
+/// expected arrival count of "Contents of the mbarrier object").
+///
+/// ```
+/// assert_eq!(smemdesc_core::pipeline::MAX_MBARRIER_COUNT, (1 << 20) - 1);
+/// ```
+pub const MAX_MBARRIER_COUNT: u32 = (1 << 20) - 1;
+
+/// Alignment of a TMA destination in shared memory, bytes (PTX ISA `cp.async.bulk.tensor`: the
+/// shared-memory address 128-byte aligned; measured on an H100: a destination at +0x10 fails the
+/// launch with "misaligned address").
+///
+/// ```
+/// assert_eq!(smemdesc_core::pipeline::TMA_DST_ALIGN, 128);
+/// ```
+pub const TMA_DST_ALIGN: u32 = 128;
+
+/// The type of a storage member that holds a pipeline's barriers: `[Mbarrier; N]` and nothing
+/// else (mbarriers are 8-byte objects at 8-byte aligned addresses: PTX ISA, "Size and alignment
+/// of mbarrier object"). `#[smem_pipeline]` requires its `full` and `empty` members to be of
+/// such a type; their length is checked against the stages.
+///
+/// ```
+/// use smemdesc_core::{pipeline::MbarrierArray, Mbarrier};
+/// assert_eq!(<[Mbarrier; 4] as MbarrierArray>::LEN, 4);
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "pipeline: a barrier member (`full`, `empty`) is `{Self}`, not an array of mbarriers; legal: `[Mbarrier; STAGES]` (mbarriers are 8-byte objects at 8-byte aligned addresses: PTX ISA, \"Size and alignment of mbarrier object\")",
+    label = "this barrier member is `{Self}`",
+    note = "declare the storage member as `name: [Mbarrier; STAGES]`"
+)]
+pub trait MbarrierArray: sealed::Sealed {
+    /// Mbarriers in the array.
+    const LEN: u32;
+}
+
+mod sealed {
+    pub trait Sealed {}
+    impl<const N: usize> Sealed for [super::Mbarrier; N] {}
+}
+
+impl<const N: usize> MbarrierArray for [Mbarrier; N] {
+    const LEN: u32 = if N > u32::MAX as usize {
+        u32::MAX
+    } else {
+        N as u32
+    };
+}
 
 /// One tile a stage loads with TMA: its bytes per stage and stages, and for operand tiles the
 /// operand (which CTAs of a cluster may share it).
@@ -22,6 +82,9 @@ pub const MAX_LOADS: usize = 8;
 /// assert_eq!((l.stage_bytes, l.stages, l.multicast), (16384, 4, false));
 /// assert!(l.multicast().multicast);
 /// assert_eq!(PipelineLoad::bytes("sfa", 512, 4).operand, None);
+/// // A tile's plan carries its CTA group, which must be the pipeline's.
+/// let p = TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 128, 64).cta_group(2).stages(4).build().unwrap();
+/// assert_eq!(PipelineLoad::plan("a", &p).cta_group, Some(2));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PipelineLoad {
@@ -37,10 +100,18 @@ pub struct PipelineLoad {
     pub arch: Option<Arch>,
     /// Loaded once per cluster row/column and multicast to the CTAs sharing it.
     pub multicast: bool,
+    /// The CTA group the tile was declared for (`None`: not checked), which must be the
+    /// pipeline's: a `cta_group::2` tile holds each CTA's half of the pair's operand.
+    pub cta_group: Option<u32>,
+    /// The storage member the load lands in, `(bytes, alignment)` (`None`: not checked; a tile
+    /// load lands in a member of the tile's own type): it must hold every stage at a TMA
+    /// destination's alignment ([`TMA_DST_ALIGN`]).
+    pub member: Option<(u32, u32)>,
 }
 
 impl PipelineLoad {
-    /// An operand tile (`#[smem_tile]`'s layout).
+    /// An operand tile (`#[smem_tile]`'s layout), its CTA group unchecked: a declaration's tile
+    /// is [`plan`](Self::plan), which carries it.
     ///
     /// ```
     /// # use smemdesc_core::*;
@@ -56,7 +127,27 @@ impl PipelineLoad {
             operand: Some(operand),
             arch: Some(t.spec().arch),
             multicast: false,
+            cta_group: None,
+            member: None,
         }
+    }
+
+    /// An operand tile from its plan (`#[smem_tile]`'s `PLAN`): the layout, the operand and
+    /// the CTA group it was declared for, which [`PipelineSpec::build`] checks against the
+    /// pipeline's.
+    ///
+    /// ```
+    /// # use smemdesc_core::*;
+    /// # use smemdesc_core::pipeline::*;
+    /// let a = TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 128, 64).cta_group(2).stages(4).build().unwrap();
+    /// let s = PipelineSpec::new(Arch::Sm100, 1).load(PipelineLoad::plan("a", &a));
+    /// assert_eq!(s.build(), Err(PipelineError::CtaGroupMismatch { load: 0, tile: 2, pipeline: 1 }));
+    /// assert!(s.cta_group(2).build().is_ok());
+    /// ```
+    pub const fn plan(name: &'static str, plan: &TilePlan) -> PipelineLoad {
+        let mut l = PipelineLoad::tile(name, plan.decl.operand, plan.tile);
+        l.cta_group = Some(plan.decl.cta_group);
+        l
     }
 
     /// Plain bytes per stage (a scale-factor tile, `#[smem_scale_tile]`'s `STAGE_BYTES`).
@@ -73,7 +164,27 @@ impl PipelineLoad {
             operand: None,
             arch: None,
             multicast: false,
+            cta_group: None,
+            member: None,
         }
+    }
+
+    /// The same load into a storage member of `bytes` at alignment `align` (its `_BYTES` and
+    /// `_ALIGN`): [`PipelineSpec::build`] refuses a member that does not hold every stage
+    /// (`stage_bytes * stages`) or is not aligned for TMA ([`TMA_DST_ALIGN`]).
+    ///
+    /// ```
+    /// # use smemdesc_core::pipeline::*;
+    /// let s = PipelineSpec::new(smemdesc_core::Arch::Sm100, 1);
+    /// assert!(s.load(PipelineLoad::bytes("sfa", 2048, 4).into_member(8192, 128)).build().is_ok());
+    /// assert!(matches!(
+    ///     s.load(PipelineLoad::bytes("sfa", 2048, 4).into_member(16, 1)).build(),
+    ///     Err(PipelineError::MemberTooSmall { load: 0, member_bytes: 16, member_align: 1 })
+    /// ));
+    /// ```
+    pub const fn into_member(mut self, bytes: u32, align: u32) -> PipelineLoad {
+        self.member = Some((bytes, align));
+        self
     }
 
     /// The same load, multicast to the CTAs of the cluster that share it.
@@ -113,6 +224,8 @@ pub struct PipelineSpec {
     pub consumers: u32,
     /// Arrivals per consumer group per release (1: one elected thread arrives).
     pub consumer_arrivals: u32,
+    /// Threads per consumer group (a warpgroup: 128).
+    pub consumer_threads: u32,
     /// Stages (`0`: the loads' stages).
     pub stages: u32,
     /// Cluster extents `(x, y)` (CTAs along M, along N).
@@ -139,18 +252,19 @@ pub struct PipelineSpec {
 }
 
 impl PipelineSpec {
-    /// A pipeline of `consumers` consumer groups, one arrival each, no loads yet, no cluster,
-    /// `cta_group::1`, with empty barriers.
+    /// A pipeline of `consumers` consumer groups of 128 threads, one arrival each, no loads
+    /// yet, no cluster, `cta_group::1`, with empty barriers.
     ///
     /// ```
     /// let s = smemdesc_core::pipeline::PipelineSpec::new(smemdesc_core::Arch::Sm90, 2);
-    /// assert_eq!((s.consumers, s.consumer_arrivals, s.cluster, s.n_loads), (2, 1, (1, 1), 0));
+    /// assert_eq!((s.consumers, s.consumer_arrivals, s.consumer_threads, s.cluster, s.n_loads), (2, 1, 128, (1, 1), 0));
     /// ```
     pub const fn new(arch: Arch, consumers: u32) -> PipelineSpec {
         PipelineSpec {
             arch,
             consumers,
             consumer_arrivals: 1,
+            consumer_threads: 128,
             stages: 0,
             cluster: (1, 1),
             cta_group: 1,
@@ -227,6 +341,20 @@ impl PipelineSpec {
         self
     }
 
+    /// Threads per consumer group (default 128: a warpgroup). The groups' threads together fit
+    /// a CTA ([`MAX_CTA_THREADS`]) and `consumer_arrivals` divides them.
+    ///
+    /// ```
+    /// # use smemdesc_core::pipeline::*;
+    /// let s = PipelineSpec::new(smemdesc_core::Arch::Sm90, 2).load(PipelineLoad::bytes("x", 64, 2));
+    /// assert!(s.consumer_threads(512).build().is_ok());
+    /// assert_eq!(s.consumer_threads(1024).build(), Err(PipelineError::TooManyThreads { consumers: 2, threads: 1024 }));
+    /// ```
+    pub const fn consumer_threads(mut self, n: u32) -> PipelineSpec {
+        self.consumer_threads = n;
+        self
+    }
+
     /// No empty barriers (legal for one stage only: the consumer then syncs with the producer
     /// some other way).
     ///
@@ -289,6 +417,21 @@ impl PipelineSpec {
     /// ```
     pub const fn build(&self) -> Result<PipelineLayout, PipelineError> {
         PipelineLayout::new(*self)
+    }
+
+    /// The `[Mbarrier; N]` length of a storage member from its `_ptr` accessor (what
+    /// `#[smem_pipeline]` checks its `full` and `empty` members with): a member of any other
+    /// type is a compile error ([`MbarrierArray`]).
+    ///
+    /// ```
+    /// # use smemdesc_core::{pipeline::PipelineSpec, Mbarrier};
+    /// fn full_ptr(base: *mut u8) -> *mut [Mbarrier; 4] { base.cast() }
+    /// assert_eq!(PipelineSpec::__barrier_member(full_ptr), 4);
+    /// ```
+    #[doc(hidden)]
+    pub const fn __barrier_member<T: MbarrierArray>(member: fn(*mut u8) -> *mut T) -> u32 {
+        let _ = member;
+        T::LEN
     }
 
     /// The loads as a slice.
