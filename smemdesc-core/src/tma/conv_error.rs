@@ -1,6 +1,7 @@
 //! Why a convolution, or its implicit-GEMM A tile through im2col TMA
 //! ([`ImplicitGemmA`](crate::tma::ImplicitGemmA)), cannot be formed.
 
+use crate::tma::im2col_error::Im2colError;
 use crate::TensorMapDataType;
 
 /// A spatial dimension of a 2-D convolution.
@@ -114,6 +115,28 @@ pub enum ConvError {
         /// Output pixels `N·P·Q`.
         m: u64,
     },
+    /// The last filter tap's im2col offset, `dilation·(R − 1)` (or `(S − 1)`), beyond what a
+    /// rank-4 `cp.async.bulk.tensor` takes: 0..=255 (PTX ISA, "Tensors", im2col mode,
+    /// "Bounding Box": [`im2col_offset_max`](crate::im2col_offset_max)). The corners alone
+    /// allow 256 (pad 128).
+    Offset {
+        /// The dimension.
+        dim: Spatial,
+        /// The offset.
+        value: u64,
+    },
+    /// The im2col map the plan implies breaks a rule of `cuTensorMapEncodeIm2col`
+    /// ([`Im2colMap::check`](crate::Im2colMap::check)), e.g. a dense stride of 2^40 B or more.
+    Map {
+        /// The map's error.
+        error: Im2colError,
+    },
+    /// A count beyond its integer type: the output size `P` or `Q` (`u32`), the K-steps
+    /// (`u32`), `M = N·P·Q` (`u64`) or the FLOPs (`u64`).
+    Overflow {
+        /// Which count, in words.
+        what: &'static str,
+    },
     /// The im2col loads (or the filter's map) do not fill the declared operand tile
     /// ([`ImplicitGemmA::check_tile`](crate::tma::ImplicitGemmA::check_tile)).
     Tile {
@@ -180,6 +203,9 @@ impl core::fmt::Display for ConvError {
             ConvError::PixelsPerColumn { bm, pixels } => write!(f, "{pixels} pixels per load for a {bm}-row tile: pixelsPerColumn is 1..=1024 and must divide BM"),
             ConvError::Index { what, value, count } => write!(f, "{what} {value} beyond the plan's {count}"),
             ConvError::Rows { m } => write!(f, "M = N*P*Q = {m} output pixels: a kernel's run-time walk indexes pixels, K and input coordinates in 32 bits"),
+            ConvError::Offset { dim, value } => write!(f, "the last filter tap's im2col offset along {} would be dilation*(taps-1) = {value}: a rank-4 cp.async.bulk.tensor takes offsets 0..=255 (PTX ISA, Tensors, im2col mode, Bounding Box: [0, 2^8 - 1])", dim.name()),
+            ConvError::Map { error } => write!(f, "the plan's im2col map is illegal: {error}"),
+            ConvError::Overflow { what } => write!(f, "{what} overflows its integer type (P, Q and the K-steps are u32, M and the FLOPs u64)"),
             ConvError::Tile { mismatch } => write!(f, "the loads do not fill the operand tile: {}", mismatch.text()),
         }
     }
