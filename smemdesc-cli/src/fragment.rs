@@ -479,7 +479,7 @@ pub(crate) fn banks_tile(a: &BanksArgs) -> Result<LdmatrixTile, CliError> {
 /// `smemdesc banks`: the bank map of one access.
 pub fn banks(a: &BanksArgs, json: bool) -> Result<String, CliError> {
     let (access, addrs, layout): (WarpAccess, [u32; 32], Option<String>) = match a.access {
-        Some(acc) => (acc, crate::banks_raw::lane_addresses(acc, &a.addrs)?, None),
+        Some(acc) => (acc, super::banks_raw::lane_addresses(acc, &a.addrs)?, None),
         None => {
             let t = banks_tile(a)?;
             let l = t.layout();
