@@ -189,6 +189,36 @@ impl FillMismatch {
     }
 }
 
+impl ConvError {
+    /// The rule broken, without numbers: what a `const` panic can say
+    /// ([`ImplicitGemmA::expect_new`](crate::tma::ImplicitGemmA::expect_new)).
+    ///
+    /// ```
+    /// use smemdesc_core::tma::{ConvError, Spatial};
+    /// let e = ConvError::Offset { dim: Spatial::H, value: 256 };
+    /// assert!(e.summary().contains("0..=255"));
+    /// ```
+    pub const fn summary(&self) -> &'static str {
+        match *self {
+            ConvError::Zero { .. } => "a convolution size, stride or dilation is zero; legal: at least 1",
+            ConvError::EmptyOutput { .. } => "no output: the padded input is smaller than the dilated filter",
+            ConvError::Stride { .. } => "a convolution stride beyond 8: im2col traversal strides (elementStrides) are 1..=8",
+            ConvError::Corner { .. } => "a pixel-box corner the convolution implies is outside a rank-4 im2col map's -128..=127 (lower = -pad, upper = pad - dilation*(R-1))",
+            ConvError::Coordinate { .. } => "W or H plus its padding (below 2^31), or N (below 2^30), beyond the signed 32-bit tensor coordinates",
+            ConvError::DataType { .. } => "implicit-GEMM tiles of packed (sub-byte) types are not modelled",
+            ConvError::Channels { .. } => "C is not a multiple of the channels per load (BK)",
+            ConvError::ChannelsPerPixel { .. } => "the channels per load (BK) are outside channelsPerPixel's 1..=256",
+            ConvError::PixelsPerColumn { .. } => "the pixels per load are outside pixelsPerColumn's 1..=1024 or do not divide BM",
+            ConvError::Index { .. } => "an M-block, K-step or load index beyond the plan",
+            ConvError::Rows { .. } => "M, the K extent or an input coordinate beyond a kernel walk's 32-bit words",
+            ConvError::Offset { .. } => "the last filter tap's im2col offset, dilation*(taps-1), is beyond the 0..=255 a rank-4 cp.async.bulk.tensor takes (PTX ISA, Tensors, im2col mode, Bounding Box)",
+            ConvError::Map { error } => error.summary(),
+            ConvError::Overflow { .. } => "a count (P, Q or the K-steps: u32; M or the FLOPs: u64) overflows its integer type",
+            ConvError::Tile { mismatch } => mismatch.text(),
+        }
+    }
+}
+
 impl core::fmt::Display for ConvError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match *self {

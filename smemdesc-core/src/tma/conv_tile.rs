@@ -70,6 +70,28 @@ impl ImplicitGemmA {
         }
     }
 
+    /// [`new`](Self::new) for `const` items: the plan, or a compile-time panic with the rule's
+    /// [`summary`](ConvError::summary) (in a `const`, `cargo check` fails on the declaration).
+    ///
+    /// ```
+    /// use smemdesc_core::tma::{Conv2d, ImplicitGemmA};
+    /// use smemdesc_core::TensorMapDataType;
+    /// const A: ImplicitGemmA =
+    ///     ImplicitGemmA::expect_new(Conv2d::new(1, 8, 8, 64, 64, 3, 3).pad(1, 1), TensorMapDataType::Bfloat16, 128, 64);
+    /// assert_eq!(A.k_steps(), 9);
+    /// ```
+    pub const fn expect_new(
+        conv: Conv2d,
+        data_type: TensorMapDataType,
+        bm: u32,
+        bk: u32,
+    ) -> ImplicitGemmA {
+        match ImplicitGemmA::new(conv, data_type, bm, bk) {
+            Ok(a) => a,
+            Err(e) => panic!("{}", e.summary()),
+        }
+    }
+
     /// Whether this plan's loads fill `tile` (one stage) exactly as the tile's own TMA boxes
     /// would: a K-major tile of the plan's element type, `BM × BK`, whose boxes are `BK` (all of
     /// K) × the pixels per load, placed one after the other along M; and a swizzle equal to the
