@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # Runs the deterministic fuzzers of fuzz/ (a crate of its own, outside `cargo test --workspace`):
 # the #[smem_tile]/smem_plan! argument parser on proc_macro2 token streams, SmemDescriptor decode,
-# and the smemdesc CLI's argument parsing. Each target gets N inputs (default 100000) from SEED;
-# prints per target the count, failures and the outcome spread, and exits 1 if any input failed.
+# the smemdesc CLI's argument parsing, and the hostile-input targets (#[smem_pipeline]'s
+# arguments, the grouped declaration, the conv plan, tensormap check, check-ptx, header --from).
+# Each target gets N inputs (default 100000) from SEED; prints per target the count, failures and
+# the outcome spread, and exits 1 if any input failed.
 #
-#   scripts/fuzz.sh [N] [SEED] [TARGET]     TARGET: macro-args | descriptor | cli | all (default)
+#   scripts/fuzz.sh [N] [SEED] [TARGET]     TARGET: macro-args | descriptor | cli | pipeline-args |
+#                                           grouped | conv | tensormap | check-ptx | header-from |
+#                                           all (default)
 set -euo pipefail
 cd "$(dirname "$0")/../fuzz"
 N="${1:-100000}"

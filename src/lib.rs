@@ -170,8 +170,8 @@ pub mod tma {
         ImplicitGemmA, KStep, Spatial, GATHER4_ROWS,
     };
     pub use smemdesc_core::{
-        im2col_corner_range, Im2colArg, Im2colArgs, Im2colError, Im2colMap, IM2COL_MAX_CHANNELS,
-        IM2COL_MAX_PIXELS,
+        im2col_corner_range, im2col_offset_max, Im2colArg, Im2colArgs, Im2colError, Im2colMap,
+        IM2COL_MAX_CHANNELS, IM2COL_MAX_PIXELS,
     };
     pub use smemdesc_core::{
         TensorMap, TensorMapArg, TensorMapArgs, TensorMapDataType, TensorMapError,

@@ -13,6 +13,15 @@
 //!   bits or an unknown layout code.
 //! * `cli`: the `smemdesc` command line (smemdesc-cli's sources, included) parsing and running
 //!   generated argument vectors: never a panic, and a success prints something.
+//! * `pipeline-args`: `#[smem_pipeline]`'s argument grammar and expansion (smemdesc-macros'
+//!   `pipeline_args.rs` and `pipeline.rs`, included) on generated, mutated arguments.
+//! * `grouped`: `GroupedMap::new` (what `declare` checks) and `check_group` on random templates,
+//!   rewritten fields and per-group values.
+//! * `conv`: `Conv2d` and `ImplicitGemmA` (counts, loads, the im2col map, the kernel walk) on
+//!   random, often huge, parameters.
+//! * `tensormap`: `smemdesc tensormap check`'s row judge on generated rows.
+//! * `check-ptx`: `smemdesc check-ptx` on mutated PTX modules (the CLI tests' fixtures) and junk.
+//! * `header-from`: `smemdesc header --from` on mutated Rust sources (the header tests' files).
 //!
 //! The generator is a fixed PRNG (SplitMix64), so a run is reproducible from its seed; a failure
 //! prints the input that caused it.
@@ -29,9 +38,15 @@ mod gen;
 #[allow(dead_code)]
 #[path = "../../smemdesc-macros/src/global.rs"]
 mod global;
+mod hostile;
 #[allow(dead_code)]
 #[path = "../../smemdesc-macros/src/keyed.rs"]
 mod keyed;
+#[path = "../../smemdesc-macros/src/pipeline.rs"]
+mod pipeline;
+#[allow(dead_code)]
+#[path = "../../smemdesc-macros/src/pipeline_args.rs"]
+mod pipeline_args;
 #[allow(dead_code)]
 #[path = "../../smemdesc-macros/src/scale.rs"]
 mod scale;
@@ -49,10 +64,16 @@ type Target = (
     fn(&mut gen::Rng) -> (String, Result<&'static str, String>),
 );
 
-const TARGETS: [Target; 3] = [
+const TARGETS: [Target; 9] = [
     ("macro-args", targets::macro_args),
     ("descriptor", targets::descriptor),
     ("cli", targets::cli),
+    ("pipeline-args", hostile::pipeline_macro),
+    ("grouped", hostile::grouped),
+    ("conv", hostile::conv),
+    ("tensormap", hostile::tensormap),
+    ("check-ptx", hostile::check_ptx),
+    ("header-from", hostile::header_from),
 ];
 
 fn main() {
@@ -65,7 +86,11 @@ fn main() {
         .filter(|(name, _)| which == "all" || which == *name)
         .collect();
     if chosen.is_empty() {
-        eprintln!("unknown target `{which}`; targets: macro-args, descriptor, cli, all");
+        let names: Vec<&str> = TARGETS.iter().map(|(n, _)| *n).collect();
+        eprintln!(
+            "unknown target `{which}`; targets: {}, all",
+            names.join(", ")
+        );
         std::process::exit(2);
     }
     // A panic is reported by the loop below, with its input; keep the default hook quiet.
@@ -78,6 +103,7 @@ fn main() {
         let mut outcomes: Vec<(&'static str, u64)> = Vec::new();
         for i in 0..n {
             let mut input = String::new();
+            note("");
             let outcome = catch_unwind(AssertUnwindSafe(|| {
                 let (desc, r) = f(&mut rng);
                 input = desc;
@@ -100,6 +126,9 @@ fn main() {
                         .unwrap_or_default()
                 )),
             };
+            if input.is_empty() {
+                input = NOTED.with(|n| n.borrow().clone());
+            }
             if let Some(p) = problem {
                 failures += 1;
                 if failures <= 5 {
@@ -117,6 +146,21 @@ fn main() {
         failed |= failures > 0;
     }
     std::process::exit(i32::from(failed));
+}
+
+thread_local! {
+    /// The input the running target noted before its risky calls ([`note`]): what the driver
+    /// prints when the target panics before returning its description.
+    static NOTED: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+}
+
+/// Notes `input` as the current input (shown if the target panics).
+pub fn note(input: &str) {
+    NOTED.with(|n| {
+        let mut n = n.borrow_mut();
+        n.clear();
+        n.push_str(input);
+    });
 }
 
 /// A small stable hash of the target name, so each target has its own stream for a seed.

@@ -86,7 +86,7 @@ pub fn parse(text: &str) -> Module {
             for c in line.chars() {
                 match c {
                     '{' => *depth += 1,
-                    '}' => *depth -= 1,
+                    '}' => *depth = depth.saturating_sub(1),
                     _ => {}
                 }
             }
@@ -242,7 +242,7 @@ pub fn data_decl(stmt: &str, line: usize) -> Option<DataVar> {
     let mut size = Some(width);
     for dim in declarator[name.len()..].split('[').skip(1) {
         let n = dim.trim_end_matches(']').trim().parse::<u64>().ok();
-        size = size.zip(n).map(|(s, n)| s * n);
+        size = size.zip(n).and_then(|(s, n)| s.checked_mul(n));
     }
     let (bytes, relocs) = init.map_or_else(Default::default, |i| initial_bytes(i, width));
     Some(DataVar {
@@ -258,9 +258,10 @@ pub fn data_decl(stmt: &str, line: usize) -> Option<DataVar> {
 
 /// Bytes per element of a PTX fundamental type (`.b8`, `.u32`, `.f64`, ...).
 fn type_width(w: &str) -> Option<u64> {
-    let t = w.strip_prefix('.')?;
-    let (kind, bits) = t.split_at(1);
-    if !matches!(kind, "b" | "u" | "s" | "f") {
+    let mut t = w.strip_prefix('.')?.chars();
+    let kind = t.next()?;
+    let bits = t.as_str();
+    if !matches!(kind, 'b' | 'u' | 's' | 'f') {
         return None;
     }
     match bits {
@@ -353,6 +354,15 @@ pub fn location(var: &DataVar, data: &[DataVar]) -> Option<(String, u32, u32)> {
     let file_var = data.iter().find(|d| d.name == ptr.symbol)?;
     let start = usize::try_from(ptr.addend).ok()?;
     let end = start.checked_add(usize::try_from(len).ok()?)?;
+    // The name lies within the variable: its declared size, else its initial bytes (no
+    // allocation sized by a length read from the data).
+    let limit = file_var
+        .size
+        .and_then(|s| usize::try_from(s).ok())
+        .unwrap_or(file_var.bytes.len());
+    if end > limit.max(file_var.bytes.len()) {
+        return None;
+    }
     let mut name = file_var
         .bytes
         .get(start..end.min(file_var.bytes.len()))?

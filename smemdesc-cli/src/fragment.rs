@@ -479,20 +479,7 @@ pub(crate) fn banks_tile(a: &BanksArgs) -> Result<LdmatrixTile, CliError> {
 /// `smemdesc banks`: the bank map of one access.
 pub fn banks(a: &BanksArgs, json: bool) -> Result<String, CliError> {
     let (access, addrs, layout): (WarpAccess, [u32; 32], Option<String>) = match a.access {
-        Some(acc) => {
-            if a.addrs.len() != 32 {
-                return Err(CliError(format!(
-                    "--addrs needs 32 addresses (lane 0 first), got {}",
-                    a.addrs.len()
-                )));
-            }
-            let mut v = [0u32; 32];
-            for (d, &s) in v.iter_mut().zip(&a.addrs) {
-                *d = u32::try_from(s)
-                    .map_err(|_| CliError(format!("address {s:#x} does not fit in 32 bits")))?;
-            }
-            (acc, v, None)
-        }
+        Some(acc) => (acc, super::banks_raw::lane_addresses(acc, &a.addrs)?, None),
         None => {
             let t = banks_tile(a)?;
             let l = t.layout();

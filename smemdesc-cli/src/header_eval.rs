@@ -5,7 +5,7 @@
 use super::header_loc::Src;
 use crate::CliError;
 use quote::ToTokens;
-use smemdesc_core::{Arch, Mbarrier, StorageLayout, StorageMember};
+use smemdesc_core::{Arch, Mbarrier, StorageLayout, StorageMember, TmemSlot};
 use std::mem::{align_of, size_of};
 use syn::spanned::Spanned;
 use syn::{BinOp, Expr, Lit, Type};
@@ -44,11 +44,13 @@ fn scalar_layout(name: &str) -> Option<(usize, usize)> {
         "u128" => (size_of::<u128>(), align_of::<u128>()),
         "i128" => (size_of::<i128>(), align_of::<i128>()),
         "Mbarrier" => (size_of::<Mbarrier>(), align_of::<Mbarrier>()),
+        // The `tcgen05.alloc` address word (sm100 storages only: `tmem_slot_arch`).
+        "TmemSlot" => (size_of::<TmemSlot>(), align_of::<TmemSlot>()),
         _ => return None,
     })
 }
 
-const SUPPORTED: &str = "`Mbarrier`, u8, i8, u16, i16, u32, i32, u64, i64, u128, i128, f32, f64, or an array `[T; N]` of those or of #[smem_tile] structs (N: an integer expression over literals and this file's `const` items)";
+const SUPPORTED: &str = "`Mbarrier`, `TmemSlot` (sm100), u8, i8, u16, i16, u32, i32, u64, i64, u128, i128, f32, f64, or an array `[T; N]` of those or of #[smem_tile] structs (N: an integer expression over literals and this file's `const` items)";
 
 /// Size and alignment of an `#[smem_tile]` struct named by a path (`Ok(None)`: not a tile).
 pub(crate) type TileSize<'a> = &'a dyn Fn(&syn::Path) -> Result<Option<(u64, u64)>, String>;
@@ -314,4 +316,19 @@ pub(crate) fn plan_storage(
     }
     by_len!(1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32
             33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60 61 62 63 64)
+}
+
+/// Whether `ty` is `TmemSlot` or an array (of arrays) of it, as `#[smem_storage]` reads it.
+pub(crate) fn is_tmem_slot(ty: &Type) -> bool {
+    match ty {
+        Type::Paren(p) => is_tmem_slot(&p.elem),
+        Type::Group(g) => is_tmem_slot(&g.elem),
+        Type::Array(a) => is_tmem_slot(&a.elem),
+        Type::Path(p) if p.qself.is_none() => p
+            .path
+            .segments
+            .last()
+            .is_some_and(|s| s.ident == "TmemSlot"),
+        _ => false,
+    }
 }

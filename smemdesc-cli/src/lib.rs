@@ -10,6 +10,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod banks_raw;
 mod check_ptx;
 mod check_ptx_parse;
 mod check_ptx_text;

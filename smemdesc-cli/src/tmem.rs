@@ -39,12 +39,12 @@ pub struct TmemArgs {
     /// Block-scaled kinds: K of one SMEM stage of A/B, in values (default: 4 MMAs).
     #[arg(long)]
     tile_k: Option<u32>,
-    /// Block-scaled kinds: scale-factor stages in TMEM.
-    #[arg(long, default_value_t = 1)]
-    sf_stages: u32,
-    /// Block-scaled kinds: scale-factor format (ue8m0; ue4m3 for mxf4nvf4 per 16 values).
-    #[arg(long, default_value = "ue8m0")]
-    sf: String,
+    /// Block-scaled kinds: scale-factor stages in TMEM (default 1).
+    #[arg(long)]
+    sf_stages: Option<u32>,
+    /// Block-scaled kinds: scale-factor format (default ue8m0; ue4m3 for mxf4nvf4 per 16 values).
+    #[arg(long)]
+    sf: Option<String>,
 }
 
 fn parse_accum(s: &str) -> Result<AccumType, String> {
@@ -119,6 +119,9 @@ fn check_kind(a: &TmemArgs) -> Result<(), CliError> {
         .map_err(|e| CliError(format!("kind::{}: {e}", a.kind.name())))
 }
 
+/// Tensor Memory's columns per CTA (PTX ISA, tcgen05, "Tensor Memory": 512 columns of 128 lanes).
+const TMEM_COLUMNS: u32 = 512;
+
 /// The registers a thread can address: more in one `tcgen05.ld` than this cannot be allocated.
 const MAX_REGS_PER_THREAD: u32 = 255;
 
@@ -132,15 +135,23 @@ pub fn build(a: &TmemArgs) -> Result<TmemReport, CliError> {
     if a.stages == 0 {
         return Err(CliError("--stages must be at least 1".into()));
     }
-    let mut used = acc.cols().saturating_mul(a.stages);
+    // Exact (64-bit): a stage count that overflows u32 columns is refused with its true size.
+    let accum_cols = u64::from(acc.cols()) * u64::from(a.stages);
+    if accum_cols > u64::from(TMEM_COLUMNS) {
+        return Err(CliError(format!(
+            "the regions need {accum_cols} columns; Tensor Memory has {TMEM_COLUMNS} columns per CTA (PTX ISA, tcgen05, Tensor Memory: 512 columns x 128 lanes): accumulator {} x {} at column 0; legal: --stages 1..={}",
+            a.stages,
+            acc.cols(),
+            TMEM_COLUMNS / acc.cols().max(1)
+        )));
+    }
+    let mut used = accum_cols as u32;
     let (mut sfa, mut sfb) = (None, None);
     if is_block_scaled(a.kind) {
-        let format = ScaleFormat::from_name(&a.sf).ok_or_else(|| {
-            CliError(format!(
-                "unknown scale format `{}`; legal: ue8m0, ue4m3",
-                a.sf
-            ))
-        })?;
+        let sf = a.sf.as_deref().unwrap_or("ue8m0");
+        let format = ScaleFormat::from_name(sf)
+            .ok_or_else(|| CliError(format!("unknown scale format `{sf}`; legal: ue8m0, ue4m3")))?;
+        let sf_stages = a.sf_stages.unwrap_or(1);
         let k = match a.kind {
             MmaKind::Mxf8f6f4 => 32,
             _ => 64,
@@ -150,7 +161,7 @@ pub fn build(a: &TmemArgs) -> Result<TmemReport, CliError> {
         let region = |op, mn, at: u32| -> Result<(ScaleRegion, u32), CliError> {
             let t = ScaleDecl::new(a.kind, op, mn, tile_k)
                 .format(format)
-                .stages(a.sf_stages)
+                .stages(sf_stages)
                 .cta_group(a.cta_group)
                 .build()
                 .map_err(|e| CliError(format!("scale factors of {}: {e}", op_name(op))))?;
@@ -171,11 +182,19 @@ pub fn build(a: &TmemArgs) -> Result<TmemReport, CliError> {
         used = used.saturating_add(cb);
         sfa = Some(ra);
         sfb = Some(rb);
-    } else if a.tile_k.is_some() {
-        return Err(CliError(format!(
-            "--tile-k applies to block-scaled kinds, not kind::{}",
-            a.kind.name()
-        )));
+    } else {
+        // Dense kinds have no scale factors: a flag of theirs would be silently ignored.
+        let given = [
+            ("--tile-k", a.tile_k.is_some()),
+            ("--sf", a.sf.is_some()),
+            ("--sf-stages", a.sf_stages.is_some()),
+        ];
+        if let Some((flag, _)) = given.iter().find(|(_, g)| *g) {
+            return Err(CliError(format!(
+                "{flag} applies to the block-scaled kinds (mxf8f6f4, mxf4, mxf4nvf4), not kind::{}: a dense kind has no scale factors (PTX ISA, tcgen05.mma: scale_A/scale_B only with .kind::mxf*); legal: drop {flag}, or --kind mxf8f6f4 | mxf4 | mxf4nvf4",
+                a.kind.name()
+            )));
+        }
     }
     let alloc = alloc_columns_for(used).map_err(|e| {
         let mut m = format!("{e}: accumulator {} x {} at column 0", a.stages, acc.cols());

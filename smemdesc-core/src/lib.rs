@@ -83,7 +83,8 @@ pub use tile::{SmemForm, ValueOffset};
 pub use tile::{TileDecl, TilePlan};
 pub use tile::{TmaDataType, TmaPlan, TmaSwizzle};
 pub use tma::{
-    im2col_corner_range, Im2colArg, Im2colError, IM2COL_MAX_CHANNELS, IM2COL_MAX_PIXELS,
+    im2col_corner_range, im2col_offset_max, Im2colArg, Im2colError, IM2COL_MAX_CHANNELS,
+    IM2COL_MAX_PIXELS,
 };
 pub use tma::{Im2colArgs, Im2colMap};
 pub use tma::{TensorMap, TensorMapArgs, TENSOR_MAP_MAX_BOX_BYTES};

@@ -207,7 +207,12 @@ fn walk_tmem(e: TmemError) {
     match e {
         TmemError::CtaGroup { cta_group } => plain!(cta_group),
         TmemError::IllegalM { m, cta_group } => plain!(m, cta_group),
-        TmemError::IllegalN { n, step } => plain!(n, step),
+        TmemError::IllegalN {
+            n,
+            step,
+            m,
+            cta_group,
+        } => plain!(n, step, m, cta_group),
         TmemError::AccumNotModeled { accum } => plain!(accum),
         TmemError::IllegalNum { num, max } => plain!(num, max),
         TmemError::BadLoadText => {}

@@ -8,6 +8,7 @@
 //! here (or is a `[[test]]` of its own); `every_test_file_is_declared` fails until then.
 
 mod cluster_epilogue;
+mod conv_hostile;
 mod conv_im2col_model;
 mod conv_tile;
 mod fragment_banks;

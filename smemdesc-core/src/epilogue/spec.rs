@@ -466,9 +466,17 @@ impl core::fmt::Display for EpiError {
                 Ok(())
             }
             EpiError::ReduceType { op, dtype } => {
+                // The ISA's table gives the bitwise kinds .b64; s64 is refused for them by
+                // measurement (commit 58a2da3), not by the ISA.
+                let bitwise = matches!(op, ReduceOp::And | ReduceOp::Or | ReduceOp::Xor);
+                let source = if bitwise && dtype.is(CType::S64) {
+                    "measured, not the PTX ISA (whose table gives .b64): on an H200, driver 13.0, .and/.or/.xor through an INT64 tensor map stop the kernel with an illegal instruction and through UINT64 are exact; record gpu/device-logs/2026-11-27-reduce"
+                } else {
+                    "PTX ISA"
+                };
                 write!(
                     f,
-                    "cp.reduce.async.bulk.tensor .{} does not take .{} elements (PTX ISA); legal: ",
+                    "cp.reduce.async.bulk.tensor .{} does not take .{} elements ({source}); legal: ",
                     op.name(),
                     dtype.name()
                 )?;

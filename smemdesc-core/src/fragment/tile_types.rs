@@ -160,7 +160,8 @@ pub enum TileError {
         /// Elements in the row (bytes for sub-byte types).
         elems: u32,
     },
-    /// `.xN` does not divide the registers of one k-step (or is not 1, 2, 4).
+    /// `.xN` does not divide the registers of one k-step (or is not 1, 2, 4); with `regs` 0, a
+    /// `st.shared` writer of `num` bytes (not 4, 8 or 16).
     MatrixCount {
         /// N asked for.
         num: u32,
@@ -217,10 +218,26 @@ impl core::fmt::Display for TileError {
                 f,
                 "an unswizzled tile written by TMA needs a box as wide as its {row_bytes}-B row ({elems} elements), but boxDim[0] is at most 256 (legal: rows of at most 256 elements, or swizzle = 32B | 64B | 128B)"
             ),
-            TileError::MatrixCount { num, regs } => write!(
+            TileError::MatrixCount { num, regs: 0 } => write!(
                 f,
-                "ldmatrix .x{num} does not divide the {regs} registers of one k-step; legal: .x1, .x2, .x4 dividing {regs}"
+                "st.shared of {num} B per thread; legal: 4, 8 or 16 B (st.shared.b32, .v2.b32, .v4.b32)"
             ),
+            TileError::MatrixCount { num, regs } => {
+                write!(
+                    f,
+                    "ldmatrix .x{num} does not divide the {regs} registers of one k-step (PTX ISA, ldmatrix: .num is .x1, .x2 or .x4, one register per matrix); legal here:"
+                )?;
+                let mut sep = " ";
+                let mut x = 1;
+                while x <= 4 {
+                    if regs % x == 0 {
+                        write!(f, "{sep}.x{x}")?;
+                        sep = ", ";
+                    }
+                    x *= 2;
+                }
+                Ok(())
+            }
             TileError::Swizzle { row_bytes, width } => write!(
                 f,
                 "stored rows of {row_bytes} B are not a multiple of the {width}-B swizzle width"

@@ -20,8 +20,10 @@
 //! driver documentation's example), the element strides = the conv strides, the load
 //! coordinates `(c0, q·stride − pad, p·stride − pad, n)` of the load's first output pixel
 //! `(n, p, q)` and the offsets `(s·dilation_w, r·dilation_h)` of the tap. The corners' rank-4
-//! range (−128..=127) is what bounds the taps: `upper ≥ −128` keeps `dilation·(R − 1) ≤ pad + 128`
-//! (so the 16-bit offsets never overflow), and a tap reaching past it is refused as a corner. This
+//! range (−128..=127) bounds the taps: `upper ≥ −128` keeps `dilation·(R − 1) ≤ pad + 128`, and a
+//! tap reaching past it is refused as a corner. That still allows 256 (pad 128), one past the
+//! offsets a rank-4 load takes (0..=255: PTX ISA, "Tensors", im2col mode, "Bounding Box"), so the
+//! last tap's offset is checked too ([`ConvError::Offset`]). This
 //! module covers 2-D convolutions (rank-4 maps); rank 3 and 5 are not modelled.
 //!
 //! Measured on an H200 (`gpu/device-logs/2026-11-27-im2col-walk`, `rust_kernels --im2col-walk`):
@@ -46,10 +48,9 @@
 //! ```
 
 use crate::tma::conv_error::{ConvError, Spatial};
-use crate::tma::im2col::Im2colMap;
 use crate::tma::im2col_check::{IM2COL_MAX_CHANNELS, IM2COL_MAX_PIXELS};
-use crate::tma::im2col_error::im2col_corner_range;
-use crate::{Arch, TensorMapDataType, TensorMapSwizzle};
+use crate::tma::im2col_error::{im2col_corner_range, im2col_offset_max};
+use crate::{TensorMapDataType, TensorMapSwizzle};
 
 /// The largest traversal stride (`elementStrides`) a tensor map takes.
 const MAX_ELEMENT_STRIDE: u32 = 8;
@@ -139,15 +140,20 @@ impl Conv2d {
         self
     }
 
-    /// The output size `(P, Q)`: `(H + 2·pad − dilation·(R − 1) − 1) / stride + 1` per dimension.
+    /// The output size `(P, Q)`: `(H + 2·pad − dilation·(R − 1) − 1) / stride + 1` per dimension,
+    /// computed exactly (64-bit); a size beyond `u32` is [`ConvError::Overflow`].
     ///
     /// ```
     /// use smemdesc_core::tma::{Conv2d, ConvError, Spatial};
     /// assert_eq!(Conv2d::new(1, 56, 56, 64, 64, 3, 3).pad(1, 1).output(), Ok((56, 56)));
     /// assert_eq!(Conv2d::new(1, 2, 8, 8, 8, 3, 3).output(), Err(ConvError::EmptyOutput { dim: Spatial::H }));
+    /// // each stride is checked on its own (65536 x 65536 is not a zero product)
+    /// assert_eq!(Conv2d::new(1, 8, 8, 8, 8, 1, 1).stride(65536, 65536).output(), Ok((1, 1)));
+    /// let wide = Conv2d::new(1, 8, u32::MAX, 8, 8, 1, 1).pad(0, u32::MAX);
+    /// assert_eq!(wide.output(), Err(ConvError::Overflow { what: "the output width Q" }));
     /// ```
     pub const fn output(&self) -> Result<(u32, u32), ConvError> {
-        let checks: [(u32, &'static str); 9] = [
+        let checks: [(u32, &'static str); 11] = [
             (self.n, "N"),
             (self.h, "H"),
             (self.w, "W"),
@@ -155,8 +161,10 @@ impl Conv2d {
             (self.k, "K_out"),
             (self.r, "R"),
             (self.s, "S"),
-            (self.stride.0 * self.stride.1, "a stride"),
-            (self.dilation.0 * self.dilation.1, "a dilation"),
+            (self.stride.0, "a stride"),
+            (self.stride.1, "a stride"),
+            (self.dilation.0, "a dilation"),
+            (self.dilation.1, "a dilation"),
         ];
         let mut i = 0;
         while i < checks.len() {
@@ -166,30 +174,14 @@ impl Conv2d {
             i += 1;
         }
         let p = match out_len(self.h, self.pad.0, self.r, self.stride.0, self.dilation.0) {
-            Some(p) => p,
-            None => return Err(ConvError::EmptyOutput { dim: Spatial::H }),
+            Ok(p) => p,
+            Err(empty) => return Err(out_err(empty, Spatial::H)),
         };
         let q = match out_len(self.w, self.pad.1, self.s, self.stride.1, self.dilation.1) {
-            Some(q) => q,
-            None => return Err(ConvError::EmptyOutput { dim: Spatial::W }),
+            Ok(q) => q,
+            Err(empty) => return Err(out_err(empty, Spatial::W)),
         };
         Ok((p, q))
-    }
-
-    /// The pixel-box corners the convolution implies, W first: `lower = −pad`,
-    /// `upper = pad − dilation·(R − 1)`.
-    ///
-    /// ```
-    /// use smemdesc_core::tma::Conv2d;
-    /// let c = Conv2d::new(1, 16, 16, 8, 8, 3, 5).pad(1, 2).dilation(2, 1);
-    /// assert_eq!(c.corners(), ([-2, -1], [2 - 4, 1 - 4]));
-    /// ```
-    pub const fn corners(&self) -> ([i64; 2], [i64; 2]) {
-        let lw = -(self.pad.1 as i64);
-        let lh = -(self.pad.0 as i64);
-        let uw = self.pad.1 as i64 - self.dilation.1 as i64 * (self.s as i64 - 1);
-        let uh = self.pad.0 as i64 - self.dilation.0 as i64 * (self.r as i64 - 1);
-        ([lw, lh], [uw, uh])
     }
 }
 
@@ -198,14 +190,34 @@ const fn index(what: &'static str, value: u64, count: u64) -> ConvError {
     ConvError::Index { what, value, count }
 }
 
-/// `(len + 2·pad − dil·(taps − 1) − 1) / stride + 1`, or `None` when that is no output.
-const fn out_len(len: u32, pad: u32, taps: u32, stride: u32, dil: u32) -> Option<u32> {
+/// `(len + 2·pad − dil·(taps − 1) − 1) / stride + 1` (inputs non-zero), or `Err(true)` when that
+/// is no output, `Err(false)` when it exceeds `u32`. Exact: `len + 2·pad < 2^34` and
+/// `dil·(taps − 1) + 1 ≤ (2^32 − 1)^2 + 1 < 2^64`.
+const fn out_len(len: u32, pad: u32, taps: u32, stride: u32, dil: u32) -> Result<u32, bool> {
     let span = len as u64 + 2 * pad as u64;
     let reach = dil as u64 * (taps as u64 - 1) + 1;
     if span < reach {
-        None
+        return Err(true);
+    }
+    let out = (span - reach) / stride as u64 + 1;
+    if out > u32::MAX as u64 {
+        Err(false)
     } else {
-        Some(((span - reach) / stride as u64 + 1) as u32)
+        Ok(out as u32)
+    }
+}
+
+/// The error of an [`out_len`] failure along `dim`.
+const fn out_err(empty: bool, dim: Spatial) -> ConvError {
+    if empty {
+        ConvError::EmptyOutput { dim }
+    } else {
+        ConvError::Overflow {
+            what: match dim {
+                Spatial::H => "the output height P",
+                Spatial::W => "the output width Q",
+            },
+        }
     }
 }
 
@@ -318,6 +330,10 @@ impl ImplicitGemmA {
             Some(r) => r,
             None => (0, 0),
         };
+        let max_offset = match im2col_offset_max(4) {
+            Some(m) => m,
+            None => 0,
+        };
         let (lower, upper) = conv.corners();
         let mut i = 0;
         while i < 2 {
@@ -342,6 +358,17 @@ impl ImplicitGemmA {
                 }
                 u += 1;
             }
+            // The last tap's offset, dilation·(taps − 1) (< 2^64): the corners above allow up
+            // to 256 (pad 128), one more than a rank-4 load's offset takes.
+            let (dil, taps) = if t == 0 {
+                (conv.dilation.0, conv.r)
+            } else {
+                (conv.dilation.1, conv.s)
+            };
+            let reach = dil as u64 * (taps as u64 - 1);
+            if reach > max_offset as u64 {
+                return Err(ConvError::Offset { dim, value: reach });
+            }
             if len as u64 + pad as u64 > i32::MAX as u64 {
                 return Err(ConvError::Coordinate { what: dim.name() });
             }
@@ -362,7 +389,7 @@ impl ImplicitGemmA {
         if conv.n as u64 > i32::MAX as u64 / 2 {
             return Err(ConvError::Coordinate { what: "N" });
         }
-        Ok(ImplicitGemmA {
+        let a = ImplicitGemmA {
             conv,
             data_type,
             bm,
@@ -370,7 +397,11 @@ impl ImplicitGemmA {
             pixels: bm,
             out,
             swizzle: TensorMapSwizzle::None,
-        })
+        };
+        match a.check_extents() {
+            Ok(()) => Ok(a),
+            Err(e) => Err(e),
+        }
     }
 
     /// Splits each K-step into `bm / pixels` loads of `pixels` pixels.
@@ -400,7 +431,7 @@ impl ImplicitGemmA {
     /// assert_eq!(a.gemm_m(), 2 * 6 * 6);
     /// ```
     pub const fn gemm_m(&self) -> u64 {
-        self.conv.n as u64 * self.out.0 as u64 * self.out.1 as u64
+        (self.conv.n as u64 * self.out.0 as u64).saturating_mul(self.out.1 as u64)
     }
 
     /// GEMM K: `R·S·C`.
@@ -411,7 +442,7 @@ impl ImplicitGemmA {
     /// assert_eq!(a.gemm_k(), 9 * 16);
     /// ```
     pub const fn gemm_k(&self) -> u64 {
-        self.conv.r as u64 * self.conv.s as u64 * self.conv.c as u64
+        (self.conv.r as u64 * self.conv.s as u64).saturating_mul(self.conv.c as u64)
     }
 
     /// M-blocks: `⌈M / BM⌉` (the last one's rows past M are out of the tensor, so zero-filled).
@@ -422,7 +453,10 @@ impl ImplicitGemmA {
     /// assert_eq!(a.m_blocks(), 2);
     /// ```
     pub const fn m_blocks(&self) -> u64 {
-        self.gemm_m().div_ceil(self.bm as u64)
+        match self.bm {
+            0 => 0,
+            bm => self.gemm_m().div_ceil(bm as u64),
+        }
     }
 
     /// K-steps: `R·S·C / BK`.
@@ -433,7 +467,16 @@ impl ImplicitGemmA {
     /// assert_eq!(a.k_steps(), 36);
     /// ```
     pub const fn k_steps(&self) -> u32 {
-        self.conv.r * self.conv.s * (self.conv.c / self.bk)
+        let blocks = match self.conv.c.checked_div(self.bk) {
+            Some(b) => b as u64,
+            None => 0,
+        };
+        let steps = (self.conv.r as u64 * self.conv.s as u64).saturating_mul(blocks);
+        if steps > u32::MAX as u64 {
+            u32::MAX
+        } else {
+            steps as u32
+        }
     }
 
     /// Loads per K-step: `BM / pixels per load`.
@@ -444,7 +487,10 @@ impl ImplicitGemmA {
     /// assert_eq!(a.loads_per_step(), 1);
     /// ```
     pub const fn loads_per_step(&self) -> u32 {
-        self.bm / self.pixels
+        match self.bm.checked_div(self.pixels) {
+            Some(l) => l,
+            None => 0,
+        }
     }
 
     /// The tile's bytes (`BM · BK · element bytes`), the `expect_tx` of one K-step.
@@ -455,7 +501,12 @@ impl ImplicitGemmA {
     /// assert_eq!(a.tile_bytes(), 16384);
     /// ```
     pub const fn tile_bytes(&self) -> u32 {
-        self.bm * self.bk * (self.data_type.box_bits() / 8)
+        let bytes = self.bm as u64 * self.bk as u64 * (self.data_type.box_bits() / 8) as u64;
+        if bytes > u32::MAX as u64 {
+            u32::MAX
+        } else {
+            bytes as u32
+        }
     }
 
     /// The K-step `kk`: tap `(r, s)` and channel block, in `(r, s, c-block)` order.
@@ -503,7 +554,11 @@ impl ImplicitGemmA {
             Err(e) => return Err(e),
         };
         let c = &self.conv;
-        let m = mb * self.bm as u64 + j as u64 * self.pixels as u64;
+        let m = mb as u128 * self.bm as u128 + j as u128 * self.pixels as u128;
+        if m > u64::MAX as u128 {
+            return Err(ConvError::Overflow { what: "M = N*P*Q" });
+        }
+        let m = m as u64;
         let pq = self.out.0 as u64 * self.out.1 as u64;
         let n = m / pq;
         let p = (m % pq) / self.out.1 as u64;
@@ -512,45 +567,31 @@ impl ImplicitGemmA {
         let h = p as i64 * c.stride.0 as i64 - c.pad.0 as i64;
         let eb = self.data_type.box_bits() / 8;
         let first_row = j * self.pixels;
+        // `new` keeps the last tap's offsets within the rank-4 range; a plan built field by
+        // field may not.
+        let (ow, oh) = (
+            k.s as u64 * c.dilation.1 as u64,
+            k.r as u64 * c.dilation.0 as u64,
+        );
+        if ow > 255 {
+            return Err(ConvError::Offset {
+                dim: Spatial::W,
+                value: ow,
+            });
+        }
+        if oh > 255 {
+            return Err(ConvError::Offset {
+                dim: Spatial::H,
+                value: oh,
+            });
+        }
         Ok(Im2colLoad {
             coords: [k.c0 as i32, w as i32, h as i32, n as i32],
-            offsets: [(k.s * c.dilation.1) as u16, (k.r * c.dilation.0) as u16],
+            offsets: [ow as u16, oh as u16],
             first_row,
             rows: self.pixels,
             byte_offset: first_row * self.bk * eb,
             bytes: self.pixels * self.bk * eb,
         })
-    }
-
-    /// The im2col map the plan implies, for `arch`: dims `[C, W, H, N]` (dense strides, address
-    /// open), the corners, `BK` channels × pixels-per-load pixels, the conv strides as element
-    /// strides and the plan's [`swizzle`](Self::swizzle); set the OOB fill and address on it,
-    /// then [`check`](Im2colMap::check).
-    ///
-    /// ```
-    /// use smemdesc_core::tma::{Conv2d, ImplicitGemmA};
-    /// use smemdesc_core::{Arch, TensorMapDataType};
-    /// let c = Conv2d::new(1, 16, 16, 32, 8, 3, 3).stride(2, 2).pad(1, 1);
-    /// let m = ImplicitGemmA::new(c, TensorMapDataType::Float16, 64, 32).unwrap().map(Arch::Sm90);
-    /// assert_eq!((m.lower_corner, m.upper_corner, m.element_strides), ([-1, -1, 0], [-1, -1, 0], [1, 2, 2, 1, 1]));
-    /// assert!(m.check().is_ok());
-    /// ```
-    pub const fn map(&self, arch: Arch) -> Im2colMap {
-        let c = &self.conv;
-        let (lower, upper) = c.corners();
-        Im2colMap::new(arch, self.data_type, 4)
-            .dim(0, c.c as u64)
-            .dim(1, c.w as u64)
-            .dim(2, c.h as u64)
-            .dim(3, c.n as u64)
-            .lower(0, lower[0] as i32)
-            .lower(1, lower[1] as i32)
-            .upper(0, upper[0] as i32)
-            .upper(1, upper[1] as i32)
-            .channels_per_pixel(self.bk)
-            .pixels_per_column(self.pixels)
-            .element_stride(1, c.stride.1)
-            .element_stride(2, c.stride.0)
-            .swizzle(self.swizzle)
     }
 }

@@ -1,6 +1,7 @@
 //! Why a convolution, or its implicit-GEMM A tile through im2col TMA
 //! ([`ImplicitGemmA`](crate::tma::ImplicitGemmA)), cannot be formed.
 
+use crate::tma::im2col_error::Im2colError;
 use crate::TensorMapDataType;
 
 /// A spatial dimension of a 2-D convolution.
@@ -114,6 +115,28 @@ pub enum ConvError {
         /// Output pixels `N·P·Q`.
         m: u64,
     },
+    /// The last filter tap's im2col offset, `dilation·(R − 1)` (or `(S − 1)`), beyond what a
+    /// rank-4 `cp.async.bulk.tensor` takes: 0..=255 (PTX ISA, "Tensors", im2col mode,
+    /// "Bounding Box": [`im2col_offset_max`](crate::im2col_offset_max)). The corners alone
+    /// allow 256 (pad 128).
+    Offset {
+        /// The dimension.
+        dim: Spatial,
+        /// The offset.
+        value: u64,
+    },
+    /// The im2col map the plan implies breaks a rule of `cuTensorMapEncodeIm2col`
+    /// ([`Im2colMap::check`](crate::Im2colMap::check)), e.g. a dense stride of 2^40 B or more.
+    Map {
+        /// The map's error.
+        error: Im2colError,
+    },
+    /// A count beyond its integer type: the output size `P` or `Q` (`u32`), the K-steps
+    /// (`u32`), `M = N·P·Q` (`u64`) or the FLOPs (`u64`).
+    Overflow {
+        /// Which count, in words.
+        what: &'static str,
+    },
     /// The im2col loads (or the filter's map) do not fill the declared operand tile
     /// ([`ImplicitGemmA::check_tile`](crate::tma::ImplicitGemmA::check_tile)).
     Tile {
@@ -166,6 +189,36 @@ impl FillMismatch {
     }
 }
 
+impl ConvError {
+    /// The rule broken, without numbers: what a `const` panic can say
+    /// ([`ImplicitGemmA::expect_new`](crate::tma::ImplicitGemmA::expect_new)).
+    ///
+    /// ```
+    /// use smemdesc_core::tma::{ConvError, Spatial};
+    /// let e = ConvError::Offset { dim: Spatial::H, value: 256 };
+    /// assert!(e.summary().contains("0..=255"));
+    /// ```
+    pub const fn summary(&self) -> &'static str {
+        match *self {
+            ConvError::Zero { .. } => "a convolution size, stride or dilation is zero; legal: at least 1",
+            ConvError::EmptyOutput { .. } => "no output: the padded input is smaller than the dilated filter",
+            ConvError::Stride { .. } => "a convolution stride beyond 8: im2col traversal strides (elementStrides) are 1..=8",
+            ConvError::Corner { .. } => "a pixel-box corner the convolution implies is outside a rank-4 im2col map's -128..=127 (lower = -pad, upper = pad - dilation*(R-1))",
+            ConvError::Coordinate { .. } => "W or H plus its padding (below 2^31), or N (below 2^30), beyond the signed 32-bit tensor coordinates",
+            ConvError::DataType { .. } => "implicit-GEMM tiles of packed (sub-byte) types are not modelled",
+            ConvError::Channels { .. } => "C is not a multiple of the channels per load (BK)",
+            ConvError::ChannelsPerPixel { .. } => "the channels per load (BK) are outside channelsPerPixel's 1..=256",
+            ConvError::PixelsPerColumn { .. } => "the pixels per load are outside pixelsPerColumn's 1..=1024 or do not divide BM",
+            ConvError::Index { .. } => "an M-block, K-step or load index beyond the plan",
+            ConvError::Rows { .. } => "M, the K extent or an input coordinate beyond a kernel walk's 32-bit words",
+            ConvError::Offset { .. } => "the last filter tap's im2col offset, dilation*(taps-1), is beyond the 0..=255 a rank-4 cp.async.bulk.tensor takes (PTX ISA, Tensors, im2col mode, Bounding Box)",
+            ConvError::Map { error } => error.summary(),
+            ConvError::Overflow { .. } => "a count (P, Q or the K-steps: u32; M or the FLOPs: u64) overflows its integer type",
+            ConvError::Tile { mismatch } => mismatch.text(),
+        }
+    }
+}
+
 impl core::fmt::Display for ConvError {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match *self {
@@ -180,6 +233,9 @@ impl core::fmt::Display for ConvError {
             ConvError::PixelsPerColumn { bm, pixels } => write!(f, "{pixels} pixels per load for a {bm}-row tile: pixelsPerColumn is 1..=1024 and must divide BM"),
             ConvError::Index { what, value, count } => write!(f, "{what} {value} beyond the plan's {count}"),
             ConvError::Rows { m } => write!(f, "M = N*P*Q = {m} output pixels: a kernel's run-time walk indexes pixels, K and input coordinates in 32 bits"),
+            ConvError::Offset { dim, value } => write!(f, "the last filter tap's im2col offset along {} would be dilation*(taps-1) = {value}: a rank-4 cp.async.bulk.tensor takes offsets 0..=255 (PTX ISA, Tensors, im2col mode, Bounding Box: [0, 2^8 - 1])", dim.name()),
+            ConvError::Map { error } => write!(f, "the plan's im2col map is illegal: {error}"),
+            ConvError::Overflow { what } => write!(f, "{what} overflows its integer type (P, Q and the K-steps are u32, M and the FLOPs u64)"),
             ConvError::Tile { mismatch } => write!(f, "the loads do not fill the operand tile: {}", mismatch.text()),
         }
     }

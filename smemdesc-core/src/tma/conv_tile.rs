@@ -30,8 +30,9 @@
 use crate::tile::TilePlan;
 use crate::tma::conv::{Conv2d, ImplicitGemmA};
 use crate::tma::conv_error::{ConvError, FillMismatch};
+use crate::tma::im2col::Im2colMap;
 use crate::tma::tensor_map::TensorMap;
-use crate::{Major, TensorMapDataType, TensorMapSwizzle};
+use crate::{Arch, Major, TensorMapDataType, TensorMapSwizzle};
 
 impl ImplicitGemmA {
     /// The plan whose loads fill `tile`: `BM` = its rows, `BK` = its K extent, the pixels per
@@ -60,9 +61,34 @@ impl ImplicitGemmA {
             Err(e) => return Err(e),
         };
         a.swizzle = TensorMapSwizzle::of_tma(tile.tma.swizzle);
-        match a.check_tile(tile) {
+        if let Err(e) = a.check_tile(tile) {
+            return Err(e);
+        }
+        match a.map(tile.decl.arch).check() {
             Ok(()) => Ok(a),
-            Err(e) => Err(e),
+            Err(error) => Err(ConvError::Map { error }),
+        }
+    }
+
+    /// [`new`](Self::new) for `const` items: the plan, or a compile-time panic with the rule's
+    /// [`summary`](ConvError::summary) (in a `const`, `cargo check` fails on the declaration).
+    ///
+    /// ```
+    /// use smemdesc_core::tma::{Conv2d, ImplicitGemmA};
+    /// use smemdesc_core::TensorMapDataType;
+    /// const A: ImplicitGemmA =
+    ///     ImplicitGemmA::expect_new(Conv2d::new(1, 8, 8, 64, 64, 3, 3).pad(1, 1), TensorMapDataType::Bfloat16, 128, 64);
+    /// assert_eq!(A.k_steps(), 9);
+    /// ```
+    pub const fn expect_new(
+        conv: Conv2d,
+        data_type: TensorMapDataType,
+        bm: u32,
+        bk: u32,
+    ) -> ImplicitGemmA {
+        match ImplicitGemmA::new(conv, data_type, bm, bk) {
+            Ok(a) => a,
+            Err(e) => panic!("{}", e.summary()),
         }
     }
 
@@ -122,6 +148,38 @@ impl ImplicitGemmA {
         }
     }
 
+    /// The im2col map the plan implies, for `arch`: dims `[C, W, H, N]` (dense strides, address
+    /// open), the corners, `BK` channels × pixels-per-load pixels, the conv strides as element
+    /// strides and the plan's [`swizzle`](Self::swizzle); set the OOB fill and address on it,
+    /// then [`check`](Im2colMap::check).
+    ///
+    /// ```
+    /// use smemdesc_core::tma::{Conv2d, ImplicitGemmA};
+    /// use smemdesc_core::{Arch, TensorMapDataType};
+    /// let c = Conv2d::new(1, 16, 16, 32, 8, 3, 3).stride(2, 2).pad(1, 1);
+    /// let m = ImplicitGemmA::new(c, TensorMapDataType::Float16, 64, 32).unwrap().map(Arch::Sm90);
+    /// assert_eq!((m.lower_corner, m.upper_corner, m.element_strides), ([-1, -1, 0], [-1, -1, 0], [1, 2, 2, 1, 1]));
+    /// assert!(m.check().is_ok());
+    /// ```
+    pub const fn map(&self, arch: Arch) -> Im2colMap {
+        let c = &self.conv;
+        let (lower, upper) = c.corners();
+        Im2colMap::new(arch, self.data_type, 4)
+            .dim(0, c.c as u64)
+            .dim(1, c.w as u64)
+            .dim(2, c.h as u64)
+            .dim(3, c.n as u64)
+            .lower(0, lower[0] as i32)
+            .lower(1, lower[1] as i32)
+            .upper(0, upper[0] as i32)
+            .upper(1, upper[1] as i32)
+            .channels_per_pixel(self.bk)
+            .pixels_per_column(self.pixels)
+            .element_stride(1, c.stride.1)
+            .element_stride(2, c.stride.0)
+            .swizzle(self.swizzle)
+    }
+
     /// The plan with the map's swizzle set to `swizzle` ([`map`](Self::map) applies it).
     ///
     /// ```
@@ -170,28 +228,119 @@ impl ImplicitGemmA {
 }
 
 impl Conv2d {
-    /// Output elements `N·P·Q·K_out` times the filter taps and channels, doubled: the
-    /// convolution's multiply-adds as FLOPs (`2·M·N·K` of the implicit GEMM), `None` without
-    /// output.
+    /// The pixel-box corners the convolution implies, W first: `lower = −pad`,
+    /// `upper = pad − dilation·(R − 1)`. The upper corner is exact down to `i64::MIN` and
+    /// saturates there (a dilation and filter near `u32::MAX` reach about `−2^64`); any value
+    /// that low is far outside every corner range, so [`ImplicitGemmA::new`] refuses it alike.
     ///
     /// ```
     /// use smemdesc_core::tma::Conv2d;
-    /// assert_eq!(Conv2d::new(2, 8, 8, 16, 32, 3, 3).pad(1, 1).flops(), Some(2 * (2 * 64) * 32 * (9 * 16)));
+    /// let c = Conv2d::new(1, 16, 16, 8, 8, 3, 5).pad(1, 2).dilation(2, 1);
+    /// assert_eq!(c.corners(), ([-2, -1], [2 - 4, 1 - 4]));
+    /// let huge = Conv2d::new(1, 16, 16, 8, 8, u32::MAX, u32::MAX).dilation(u32::MAX, u32::MAX);
+    /// assert_eq!(huge.corners().1, [i64::MIN, i64::MIN]);
     /// ```
-    pub const fn flops(&self) -> Option<u64> {
-        match self.output() {
-            Ok((p, q)) => Some(
-                2 * self.n as u64
-                    * p as u64
-                    * q as u64
-                    * self.k as u64
-                    * (self.r as u64 * self.s as u64 * self.c as u64),
-            ),
-            Err(_) => None,
+    pub const fn corners(&self) -> ([i64; 2], [i64; 2]) {
+        let lw = -(self.pad.1 as i64);
+        let lh = -(self.pad.0 as i64);
+        (
+            [lw, lh],
+            [
+                upper(self.pad.1, self.dilation.1, self.s),
+                upper(self.pad.0, self.dilation.0, self.r),
+            ],
+        )
+    }
+
+    /// Output elements `N·P·Q·K_out` times the filter taps and channels, doubled: the
+    /// convolution's multiply-adds as FLOPs (`2·M·N·K` of the implicit GEMM). Refused without
+    /// output ([`output`](Self::output)'s error), or as [`ConvError::Overflow`] when the count
+    /// exceeds `u64`.
+    ///
+    /// ```
+    /// use smemdesc_core::tma::{Conv2d, ConvError};
+    /// assert_eq!(Conv2d::new(2, 8, 8, 16, 32, 3, 3).pad(1, 1).flops(), Ok(2 * (2 * 64) * 32 * (9 * 16)));
+    /// let huge = Conv2d::new(1 << 20, 1 << 20, 1 << 20, 1 << 10, 1 << 10, 1, 1);
+    /// assert_eq!(huge.flops(), Err(ConvError::Overflow { what: "the FLOPs 2*N*P*Q*K_out*R*S*C" }));
+    /// ```
+    pub const fn flops(&self) -> Result<u64, ConvError> {
+        let (p, q) = match self.output() {
+            Ok(o) => o,
+            Err(e) => return Err(e),
+        };
+        let f = [
+            2,
+            self.n as u64,
+            p as u64,
+            q as u64,
+            self.k as u64,
+            self.r as u64,
+            self.s as u64,
+            self.c as u64,
+        ];
+        match product(&f) {
+            Some(f) => Ok(f),
+            None => Err(ConvError::Overflow {
+                what: "the FLOPs 2*N*P*Q*K_out*R*S*C",
+            }),
         }
     }
 }
 
+impl ImplicitGemmA {
+    /// The counts a plan's methods return fit their types (K-steps `u32`, `M` rounded up to
+    /// whole M-blocks `u64`), and the map the plan implies passes [`Im2colMap::check`] (as an
+    /// sm100 map: sm90's options are a subset; [`map`](Self::map) for sm90 may still refuse a
+    /// type only sm100 takes).
+    pub(super) const fn check_extents(&self) -> Result<(), ConvError> {
+        let c = &self.conv;
+        let blocks = match c.c.checked_div(self.bk) {
+            Some(b) => b as u64,
+            None => 0,
+        };
+        match product(&[c.r as u64, c.s as u64, blocks]) {
+            Some(k) if k <= u32::MAX as u64 => {}
+            _ => {
+                return Err(ConvError::Overflow {
+                    what: "the K-steps R*S*C/BK",
+                })
+            }
+        }
+        match product(&[c.n as u64, self.out.0 as u64, self.out.1 as u64]) {
+            Some(m) if m.checked_add(self.bm as u64).is_some() => {}
+            _ => return Err(ConvError::Overflow { what: "M = N*P*Q" }),
+        }
+        match self.map(Arch::Sm100).check() {
+            Ok(()) => Ok(()),
+            Err(error) => Err(ConvError::Map { error }),
+        }
+    }
+}
+
+/// The product of `xs`, `None` past `u64`.
+const fn product(xs: &[u64]) -> Option<u64> {
+    let mut acc: u64 = 1;
+    let mut i = 0;
+    while i < xs.len() {
+        acc = match acc.checked_mul(xs[i]) {
+            Some(v) => v,
+            None => return None,
+        };
+        i += 1;
+    }
+    Some(acc)
+}
+
 const fn tile_err(mismatch: FillMismatch) -> ConvError {
     ConvError::Tile { mismatch }
+}
+
+/// `pad − dil·(taps − 1)` (`taps ≥ 1`), saturated at `i64::MIN` (exact in `i128`).
+const fn upper(pad: u32, dil: u32, taps: u32) -> i64 {
+    let v = pad as i128 - dil as i128 * (taps as i128 - 1);
+    if v < i64::MIN as i128 {
+        i64::MIN
+    } else {
+        v as i64
+    }
 }

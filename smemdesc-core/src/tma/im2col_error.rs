@@ -188,6 +188,25 @@ pub const fn im2col_corner_range(rank: u32) -> Option<(i32, i32)> {
     }
 }
 
+/// The largest im2col offset a `cp.async.bulk.tensor` load of `rank` takes (PTX ISA, "Tensors",
+/// im2col mode, "Bounding Box": offsets in [0, 2^16 - 1] (rank 3), [0, 2^8 - 1] (rank 4),
+/// [0, 2^5 - 1] (rank 5)); `None` for other ranks. The instruction's operands are 16-bit
+/// registers, but only these values are valid.
+///
+/// ```
+/// assert_eq!(smemdesc_core::im2col_offset_max(4), Some(255));
+/// assert_eq!(smemdesc_core::im2col_offset_max(5), Some(31));
+/// assert_eq!(smemdesc_core::im2col_offset_max(6), None);
+/// ```
+pub const fn im2col_offset_max(rank: u32) -> Option<u32> {
+    match rank {
+        3 => Some(65535),
+        4 => Some(255),
+        5 => Some(31),
+        _ => None,
+    }
+}
+
 impl Im2colError {
     /// Which argument is at fault.
     ///

@@ -88,7 +88,7 @@ impl TmemAccum {
     /// ```
     /// use smemdesc_core::*;
     /// assert!(TmemAccum::new(128, 256, 1, AccumType::S32).is_ok());
-    /// assert_eq!(TmemAccum::new(128, 48, 2, AccumType::F32), Err(TmemError::IllegalN { n: 48, step: 32 }));
+    /// assert_eq!(TmemAccum::new(128, 48, 2, AccumType::F32), Err(TmemError::IllegalN { n: 48, step: 32, m: 128, cta_group: 2 }));
     /// assert!(TmemAccum::new(128, 64, 1, AccumType::F16).is_err());
     /// ```
     #[inline]
@@ -111,7 +111,13 @@ impl TmemAccum {
             DataPath::Full => 16,
         };
         if n == 0 || n > 256 || n % step != 0 {
-            return Err(TmemError::IllegalN { n, step });
+            // m is 64, 128 or 256 and cta_group 1 or 2 here (the data path matched).
+            return Err(TmemError::IllegalN {
+                n,
+                step,
+                m: m as u16,
+                cta_group: cta_group as u8,
+            });
         }
         if let AccumType::F16 = accum {
             return Err(TmemError::AccumNotModeled { accum });

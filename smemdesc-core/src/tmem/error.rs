@@ -27,12 +27,17 @@ pub enum TmemError {
         /// The CTA group.
         cta_group: u32,
     },
-    /// N outside the instruction's range or off its step.
+    /// N outside the instruction's range or off its step for this M and CTA group.
     IllegalN {
         /// The instruction's N.
         n: u32,
-        /// The step N must be a multiple of.
+        /// The step N must be a multiple of (and its least value).
         step: u32,
+        /// The instruction's M (64, 128 or 256: an M without a data path is
+        /// [`IllegalM`](Self::IllegalM)).
+        m: u16,
+        /// The CTA group (1 or 2).
+        cta_group: u8,
     },
     /// An accumulator type whose placement in Tensor Memory is not modeled (f16).
     AccumNotModeled {
@@ -182,12 +187,23 @@ impl TmemError {
                 } else {
                     "; legal: 64, 128"
                 }),
-            TmemError::IllegalN { n, step } => t
+            TmemError::IllegalN {
+                n,
+                step,
+                m,
+                cta_group,
+            } => t
                 .str("N = ")
                 .num(n)
-                .str(" is not a legal tcgen05 N here: a multiple of ")
+                .str(" is not a legal tcgen05.mma N for M = ")
+                .num(m as u32)
+                .str(" with cta_group::")
+                .num(cta_group as u32)
+                .str("; legal: a multiple of ")
                 .num(step)
-                .str(" up to 256"),
+                .str(" from ")
+                .num(step)
+                .str(" to 256 (PTX ISA, tcgen05.mma, the dense kinds' shapes: a multiple of 8 for M = 64, of 16 for M = 128 and for M = 256 with cta_group::2, of 32 for M = 128 with cta_group::2, whose CTAs each hold N/2 columns in two lane halves)"),
             TmemError::AccumNotModeled { .. } => t.str(self.summary()).str("; use f32 or s32"),
             TmemError::IllegalNum { num, max } => t
                 .str("tcgen05.ld .x")
