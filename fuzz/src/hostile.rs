@@ -61,9 +61,11 @@ fn num64(r: &mut Rng) -> u64 {
     }
 }
 
-/// Junk for `#[smem_pipeline]` values. (No raw identifiers yet: `full = r#full` panics the
-/// macro, issue 42 item 7, left to the pipeline work; add "r#full" here once it is refused.)
-const PIPE_JUNK: [&str; 12] = [
+/// Junk for `#[smem_pipeline]` values (raw identifiers included: `full = r#full` panicked the
+/// macro before issue 42).
+const PIPE_JUNK: [&str; 14] = [
+    "r#full",
+    "r#empty",
     "1.5",
     "'c'",
     "-1",

@@ -339,7 +339,7 @@ pub(crate) fn parse_args(attr: TokenStream, site: Span) -> syn::Result<PipelineA
         let why = if arrivals_v == 0 {
             "no thread would arrive on the empty barriers (a hang)".to_string()
         } else {
-            format!("the arriving threads are every (consumer_threads / consumer_arrivals)-th thread of a group (`PipeAt::consumer`), and {threads_v} / {arrivals_v} is not whole")
+            format!("the arriving threads are every (consumer_threads / consumer_arrivals)-th thread of a group (`Consumers::thread`), and {threads_v} / {arrivals_v} is not whole")
         };
         return Err(syn::Error::new(
             l,
