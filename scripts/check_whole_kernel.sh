@@ -63,4 +63,14 @@ if body whole_sm100_pair | grep -E 'cp\.async\.bulk\.tensor' | grep -qv 'cta_gro
     echo "check_whole_kernel.sh: whole_sm100_pair has a tensor load without .cta_group::2"
     exit 1
 fi
-echo "whole-kernel gate: 5 kernels, clean"
+# Programmatic dependent launch (issue 46, item 4): the dependent's first global load of its
+# primary's output comes after its griddepcontrol.wait.
+need whole_pdl_primary 'griddepcontrol\.launch_dependents' 1
+need whole_pdl_dependent 'griddepcontrol\.wait' 1
+first_wait=$(body whole_pdl_dependent | grep -n 'griddepcontrol\.wait' | head -1 | cut -d: -f1)
+first_load=$(body whole_pdl_dependent | grep -n 'ld\.global' | head -1 | cut -d: -f1)
+if [ -z "$first_load" ] || [ "$first_load" -lt "$first_wait" ]; then
+    echo "check_whole_kernel.sh: whole_pdl_dependent loads its primary's output before griddepcontrol.wait"
+    exit 1
+fi
+echo "whole-kernel gate: 7 kernels, clean"

@@ -46,7 +46,9 @@
 extern crate std;
 
 mod im2col;
+mod pdl;
 pub use im2col::{encode_im2col, encode_im2col_args, Im2colEncodeError};
+pub use pdl::launch_dependent;
 
 use crate::{
     GemmLaunch, TensorMap, TensorMapArgs, TensorMapDataType, TensorMapError, TensorMapInterleave,

@@ -89,6 +89,7 @@ mod tile_items;
 
 pub mod grouped;
 pub mod launch;
+pub mod pdl;
 pub mod pipeline;
 
 pub use smemdesc_core as core;

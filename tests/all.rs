@@ -31,6 +31,7 @@ mod mma_cluster_checks;
 mod mma_pairing;
 mod mma_pairing_sub_byte;
 mod mma_scale_vec;
+mod pdl;
 mod pipeline_api;
 mod plan_macro;
 mod robustness;

@@ -32,6 +32,7 @@ pub mod bf16_mn;
 pub mod error_data;
 pub mod fp8_k;
 pub mod sm100;
+pub mod pdl;
 pub mod sm100_pair;
 
 core::arch::global_asm!(".extern .shared .align 16 .b8 smem_dyn[];");

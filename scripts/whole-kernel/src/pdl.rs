@@ -1,0 +1,51 @@
+//! Programmatic dependent launch (issue 46, item 4): a primary that triggers its dependents
+//! once its stores are issued, and a dependent whose prologue (barrier init, tensor-map
+//! prefetch) runs before `griddepcontrol.wait` and whose reads of the primary's output, an
+//! `Upstream` kernel parameter, can only come after it.
+
+use crate::ptx::*;
+use core::arch::asm;
+use smemdesc::pdl::{launch_dependents, GridDepOps, Prologue, Upstream};
+
+/// `griddepcontrol`, one instruction each.
+struct Gdc;
+impl GridDepOps for Gdc {
+    #[inline(always)]
+    fn wait() {
+        // SAFETY: waits for the prerequisite grids.
+        unsafe { asm!("griddepcontrol.wait;", options(nostack)) }
+    }
+    #[inline(always)]
+    fn launch_dependents() {
+        // SAFETY: a scheduling hint.
+        unsafe { asm!("griddepcontrol.launch_dependents;", options(nostack)) }
+    }
+}
+
+/// The primary: `out[i] = 2 i + 1` for its thread, then lets the dependent grid start.
+#[no_mangle]
+pub unsafe extern "ptx-kernel" fn whole_pdl_primary(out: u64, n: u32) {
+    let i = ctaid() * 128 + tid();
+    if i < n {
+        st_global_u32(out + 4 * i as u64, 2 * i + 1);
+    }
+    launch_dependents::<Gdc>();
+}
+
+/// The dependent: its prologue initialises a barrier and prefetches its own map, then waits;
+/// `x[i]` (the primary's output) is read only with the wait's proof.
+#[no_mangle]
+pub unsafe extern "ptx-kernel" fn whole_pdl_dependent(x: Upstream<u32>, own_map: u64, y: u64, n: u32) {
+    let prologue = Prologue::start();
+    if tid() == 0 {
+        mbar_init(smem_dyn(), 1);
+        fence_barrier_init();
+        prefetch_tensormap(own_map);
+    }
+    let done = prologue.wait::<Gdc>();
+    let i = ctaid() * 128 + tid();
+    if i < n {
+        let v = ld_global_u32(x.element(&done, i as u64));
+        st_global_u32(y + 4 * i as u64, v + 1);
+    }
+}
