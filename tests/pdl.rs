@@ -190,7 +190,7 @@ fn the_dependency_edge_holds_in_every_interleaving() {
         .iter()
         .map(|s| if *s == Wait { WaitForTrigger } else { *s })
         .collect();
-    assert!(explore(&primaries[0], &[broken.clone()]).is_ok()); // triggers after its stores
+    assert!(explore(&primaries[0], std::slice::from_ref(&broken)).is_ok()); // triggers after its stores
     let e = explore(&primaries[1], &[broken]).unwrap_err(); // triggers before them
     assert!(e.contains("before it was written"), "{e}");
 }
