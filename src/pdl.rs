@@ -15,6 +15,11 @@
 //! * [`launch_dependents`] — the primary's `griddepcontrol.launch_dependents`: from here on the
 //!   dependent grid may be scheduled (an optimisation: correctness rests on the wait alone).
 //!
+//! Read an `Upstream` with a coherent load (`ld.global`, `ld.relaxed.gpu`, TMA), never
+//! `ld.global.nc`: the non-coherent path requires the data to stay unwritten for the kernel's
+//! whole life (PTX ISA, `ld.global.nc`), and a dependent's input is written by its primary
+//! while the dependent already runs.
+//!
 //! The host sets the launch attribute with `smemdesc::cuda::launch_dependent` (the `cudarc`
 //! feature).
 //!

@@ -284,6 +284,30 @@ impl Kernel {
     /// Launches a 1-D grid of clusters of `cluster` CTAs along x (`cuLaunchKernelEx` with
     /// `CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION`; a plain `cuLaunchKernel` when `cluster` is 1).
     pub fn launch_cluster(&self, grid: u32, block: u32, cluster: u32, args: &[Arg]) -> Res<()> {
+        let attr = (cluster != 1).then(|| cluster_attr(cluster));
+        self.launch_with(grid, block, attr, args)
+    }
+
+    /// Launches as a programmatic dependent of the kernel before it on the stream
+    /// (`CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION` = `pdl`), as
+    /// `smemdesc::cuda::launch_dependent` does.
+    #[allow(dead_code)] // the `rust_kernels` program's `--pdl` only
+    pub fn launch_pdl(&self, grid: u32, block: u32, pdl: bool, args: &[Arg]) -> Res<()> {
+        // SAFETY: the attribute is plain data (a zeroed union is a valid value).
+        let mut attr: cu::CUlaunchAttribute = unsafe { std::mem::zeroed() };
+        attr.id = cu::CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+        attr.value.programmaticStreamSerializationAllowed = i32::from(pdl);
+        self.launch_with(grid, block, Some(attr), args)
+    }
+
+    /// `cuLaunchKernel`, or `cuLaunchKernelEx` with `attr`.
+    fn launch_with(
+        &self,
+        grid: u32,
+        block: u32,
+        attr: Option<cu::CUlaunchAttribute>,
+        args: &[Arg],
+    ) -> Res<()> {
         let mut store: Vec<[u64; 1]> = Vec::new();
         let mut ints: Vec<i32> = Vec::new();
         for a in args {
@@ -310,7 +334,7 @@ impl Kernel {
                 }
             }
         }
-        if cluster == 1 {
+        let Some(mut attr) = attr else {
             // SAFETY: every pointer in ptrs points at a live argument value for the call.
             return unsafe {
                 ck(
@@ -330,8 +354,7 @@ impl Kernel {
                     "cuLaunchKernel",
                 )
             };
-        }
-        let mut attr = cluster_attr(cluster);
+        };
         let cfg = launch_config(grid, block, self.smem, &mut attr);
         // SAFETY: the config and its attribute live for the call; ptrs as above.
         unsafe {

@@ -50,6 +50,7 @@ pub mod grouped;
 #[allow(dead_code)]
 mod grouped_decl;
 pub mod im2col_probe;
+pub mod pdl;
 pub mod pipe_ops;
 pub mod reduce;
 

@@ -7,6 +7,16 @@ use crate::ptx::*;
 use core::arch::asm;
 use smemdesc::pdl::{launch_dependents, GridDepOps, Prologue, Upstream};
 
+/// `ld.global.u32`, coherent: not `ld.global.nc`, whose data must stay unwritten for the whole
+/// life of the kernel (PTX ISA, `ld.global.nc`), which a dependent launch's input is not (its
+/// primary writes it while the dependent's prologue runs).
+#[inline(always)]
+unsafe fn ld_upstream_u32(ptr: u64) -> u32 {
+    let v: u32;
+    asm!("ld.global.u32 {0}, [{1}];", out(reg32) v, in(reg64) ptr, options(nostack));
+    v
+}
+
 /// `griddepcontrol`, one instruction each.
 struct Gdc;
 impl GridDepOps for Gdc {
@@ -45,7 +55,7 @@ pub unsafe extern "ptx-kernel" fn whole_pdl_dependent(x: Upstream<u32>, own_map:
     let done = prologue.wait::<Gdc>();
     let i = ctaid() * 128 + tid();
     if i < n {
-        let v = ld_global_u32(x.element(&done, i as u64));
+        let v = ld_upstream_u32(x.element(&done, i as u64));
         st_global_u32(y + 4 * i as u64, v + 1);
     }
 }

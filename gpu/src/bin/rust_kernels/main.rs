@@ -9,7 +9,7 @@
 //! smemdesc-rust-kernels [--ptx FILE] [--out DIR] [--size N] [--rounds R] [--group-m G,G..]
 //!                       [--skip-check] [--skip-gemm] [--no-cublas]
 //!                       [--epi] [--epi-shapes S] [--epi-ncu] [--epi-ncu-size N] [--epi-controls]
-//!                       [--pipeline-before FILE] [--grouped] [--reduce] [--im2col-walk] [--conv]
+//!                       [--pipeline-before FILE] [--grouped] [--reduce] [--pdl] [--im2col-walk] [--conv]
 //! ```
 //!
 //! `--reduce` runs every TMA reduce kind on every element type the PTX ISA allows it
@@ -54,6 +54,7 @@ mod grouped;
 #[allow(dead_code)]
 mod grouped_decl;
 mod im2col_walk;
+mod pdl;
 mod pipeline;
 mod reduce;
 use gemm::{gemm_json, run_gemm, Kind};
@@ -79,6 +80,7 @@ struct Opts {
     pipeline_before: Option<PathBuf>,
     grouped: bool,
     reduce: bool,
+    pdl: bool,
     im2col_walk: bool,
     conv: bool,
 }
@@ -101,6 +103,7 @@ fn opts(args: Vec<String>) -> Opts {
         pipeline_before: None,
         grouped: false,
         reduce: false,
+        pdl: false,
         im2col_walk: false,
         conv: false,
     };
@@ -124,6 +127,7 @@ fn opts(args: Vec<String>) -> Opts {
             "--epi" => o.epi = true,
             "--grouped" => o.grouped = true,
             "--reduce" => o.reduce = true,
+            "--pdl" => o.pdl = true,
             "--im2col-walk" => o.im2col_walk = true,
             "--conv" => o.conv = true,
             "--epi-ncu" => o.epi_ncu = true,
@@ -145,6 +149,7 @@ fn opts(args: Vec<String>) -> Opts {
                     | "--epi-controls"
                     | "--grouped"
                     | "--reduce"
+                    | "--pdl"
                     | "--im2col-walk"
                     | "--conv"
             ) {
@@ -381,6 +386,16 @@ fn run(args: Vec<String>, torch: Option<grouped::TorchTimer>) -> i32 {
     if o.conv {
         let v = conv::run_conv(&module, &gpu, &o, torch);
         let path = o.out.join("conv_results.json");
+        std::fs::write(&path, serde_json::to_string_pretty(&v).unwrap()).expect("write results");
+        println!("wrote {}", path.display());
+        return 0;
+    }
+    if o.pdl {
+        let v = pdl::run_pdl(&module, &gpu, o.rounds).unwrap_or_else(|e| {
+            println!("pdl run: error {e}");
+            serde_json::json!({"error": e})
+        });
+        let path = o.out.join("pdl_results.json");
         std::fs::write(&path, serde_json::to_string_pretty(&v).unwrap()).expect("write results");
         println!("wrote {}", path.display());
         return 0;
