@@ -68,10 +68,12 @@ use core::marker::PhantomData;
 pub use smemdesc_core::tma::{GroupValues, GroupedMap, GroupedMapError, MAX_REWRITES};
 
 mod problem;
+mod workspace;
 pub use problem::{
     check_groups, pack_tile, unpack_tile, GroupMatrix, GroupShape, GroupTile, GroupedError,
     GroupedTiles,
 };
+pub use workspace::{MapWorkspace, MisalignedWorkspace};
 
 /// The `tensormap` instructions a rewrite issues, implemented once by the kernel crate (`asm!`,
 /// or cuda-oxide's intrinsics). `slot` is the global address of the 128-B map.
@@ -178,6 +180,15 @@ impl<'a, M, S> MapSlot<'a, M, S> {
     const fn to<T>(self) -> MapSlot<'a, M, T> {
         MapSlot {
             slot: self.slot,
+            p: PhantomData,
+        }
+    }
+
+    /// A slot of a [`MapWorkspace`] (which borrows the workspace for the slot's life).
+    #[inline(always)]
+    pub(crate) const fn at_workspace(slot: u64) -> MapSlot<'a, M, S> {
+        MapSlot {
+            slot,
             p: PhantomData,
         }
     }

@@ -415,3 +415,47 @@ fn persistent_grid_is_whole_clusters_of_busy_ctas() {
         }
     }
 }
+
+/// The workspace's slots are where the kernel used to compute them by hand (`slots + 128 ·
+/// (SLOTS · cta + i)`, CTA-major), each one a handle of its own.
+#[test]
+fn a_workspace_slot_is_its_ctas_ith_128_bytes() {
+    let base = 0x7000_0000u64;
+    let mut ws = MapWorkspace::<2>::from_param(base).unwrap();
+    for cta in [0u32, 1, 7, 131, u32::MAX / 512] {
+        assert_eq!(ws.slot::<0, MapA>(cta).slot(), base + 256 * cta as u64);
+        assert_eq!(
+            ws.slot::<1, MapA>(cta).slot(),
+            base + 256 * cta as u64 + 128
+        );
+    }
+    let mut ws4 = MapWorkspace::<4>::from_param(base).unwrap();
+    assert_eq!(ws4.slot::<3, MapA>(2).slot(), base + 512 * 2 + 384);
+    assert_eq!(MapWorkspace::<4>::bytes(132), Some(132 * 512));
+    assert_eq!(
+        MapWorkspace::<4>::bytes(u32::MAX),
+        Some(512 * u32::MAX as u64)
+    );
+    for bad in [1u64, 64, 0x7000_0003, base + 8] {
+        assert_eq!(
+            MapWorkspace::<2>::from_param(bad).err(),
+            Some(MisalignedWorkspace { address: bad })
+        );
+    }
+    // A slot walks the states like any other.
+    let take = || LOG.with(|l| std::mem::take(&mut *l.borrow_mut()));
+    take();
+    let live = ws.slot::<1, MapA>(3).acquire::<Rec>();
+    let _ = live
+        .retire_after_stores::<Rec>()
+        .rewrite::<Rec>(&GroupValues::new(0x1000).dim(1, 3).stride(0, 8192))
+        .release::<Rec>();
+    assert_eq!(
+        take()[..3],
+        [
+            ("acquire", 0, 0),
+            ("wait_read", 0, 0),
+            ("address", 0, 0x1000)
+        ]
+    );
+}
