@@ -26,8 +26,10 @@
 //! ([`TensorMapMem`](crate::grouped::TensorMapMem)). The functions with no precondition are
 //! safe; those whose operand must be a live barrier, a tile the caller owns or a valid map, or
 //! that every thread of a warp or warpgroup must execute together, are `unsafe fn` and say what
-//! the caller promises. The ops types' methods are safe because the handles are their callers:
-//! the pipeline and map-slot handles pass only the declared barriers, stages and slots.
+//! the caller promises. The ops types' methods are safe because the traits' are: their callers
+//! are the handles, which pass only the declared barriers, stages and slots. The traits take
+//! plain addresses, so a direct call (`Spin::init(addr, n)`) bypasses that guarantee; call the
+//! handles, or this module's `unsafe fn`s with their promises kept.
 //!
 //! Why a module of the facade and not a crate of its own: the traits it implements are the
 //! facade's, a kernel already depends on the facade (one dependency, one version), and the
