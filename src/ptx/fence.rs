@@ -149,8 +149,9 @@ const fn check_nreg(n: u32) {
 
 /// `setmaxnreg.inc.sync.aligned.u32 N`: the warpgroup's threads may use up to `N` registers
 /// (a consumer warpgroup of a warp-specialised kernel). `N` out of 24..=256 or not a multiple
-/// of 8 is a compile error. ptxas honours it only in a kernel with `.maxntid` (C7508
-/// otherwise).
+/// of 8 is a compile error naming the rule, in `cargo build` (the check is evaluated where the
+/// function is instantiated, which `cargo check` does not do; checked with nightly 1.97).
+/// ptxas honours it only in a kernel with `.maxntid` (C7508 otherwise).
 ///
 /// ```ignore
 /// // SAFETY: the whole consumer warpgroup executes it together.
