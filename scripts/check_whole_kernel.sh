@@ -73,4 +73,8 @@ if [ -z "$first_load" ] || [ "$first_load" -lt "$first_wait" ]; then
     echo "check_whole_kernel.sh: whole_pdl_dependent loads its primary's output before griddepcontrol.wait"
     exit 1
 fi
-echo "whole-kernel gate: 7 kernels, clean"
+# The library's instructions no other kernel issues (issue 43 item 0), so ptxas assembles them.
+need whole_ptx_ops 'elect\.sync' 1
+need whole_ptx_ops 'cp\.async\.bulk\.tensor\.4d\.shared::cluster\.global\.im2col\.mbarrier::complete_tx::bytes\.multicast::cluster' 1
+need whole_ptx_ops 'fence\.proxy\.tensormap::generic\.acquire\.gpu' 1
+echo "whole-kernel gate: 8 kernels, clean"

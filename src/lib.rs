@@ -70,9 +70,16 @@
 //! `cuda-12080`, `cuda-12090`, `cuda-13000` … `cuda-13040` (each turns `cudarc` on), or on your own
 //! cudarc 0.19 dependency (the module `cuda` says how).
 #![no_std]
-// The `cudarc` feature makes one driver call (`cuda::encode_args`); everything else stays safe.
-#![cfg_attr(not(feature = "cudarc"), forbid(unsafe_code))]
-#![cfg_attr(feature = "cudarc", deny(unsafe_code))]
+// The `cudarc` feature makes one driver call (`cuda::encode_args`), and on nvptx64 the module
+// `ptx` issues the instructions (`asm!`); everything else stays safe, and the host build without
+// `cudarc` forbids `unsafe` outright.
+#![cfg_attr(
+    not(any(feature = "cudarc", target_arch = "nvptx64")),
+    forbid(unsafe_code)
+)]
+#![cfg_attr(any(feature = "cudarc", target_arch = "nvptx64"), deny(unsafe_code))]
+// `asm!` on nvptx64 (nightly, as every nvptx64 kernel crate is).
+#![cfg_attr(target_arch = "nvptx64", feature(asm_experimental_arch))]
 #![warn(missing_docs)]
 // docs.rs (Cargo.toml `package.metadata.docs.rs`) marks the feature-gated items.
 #![cfg_attr(docsrs, feature(doc_cfg))]
@@ -91,6 +98,9 @@ pub mod grouped;
 pub mod launch;
 pub mod pdl;
 pub mod pipeline;
+#[cfg(target_arch = "nvptx64")]
+#[allow(unsafe_code)]
+pub mod ptx;
 
 pub use smemdesc_core as core;
 // Every item of the core stays reachable at the root (the macros' expansions and existing code

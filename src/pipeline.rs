@@ -82,7 +82,49 @@ pub use producer::{Fill, PeerProducer, Producer};
 /// shared-window (`.shared::cta`) addresses unless named otherwise.
 ///
 /// An implementation vouches that each method issues the PTX instruction its documentation
-/// names; the handles then issue exactly the declared protocol.
+/// names; the handles then issue exactly the declared protocol. On nvptx64 the library ships
+/// two, `smemdesc::ptx::Spin` (waits that never give up) and `smemdesc::ptx::Watchdog`
+/// (bounded waits): a kernel written generically over the trait runs on either, and on a
+/// recording backend in a host test.
+///
+/// ```
+/// # use smemdesc::{smem_pipeline, smem_storage, smem_tile, Mbarrier};
+/// use smemdesc::pipeline::{PipeAt, PipelineOps};
+/// # use std::cell::Cell;
+/// # thread_local!(static INITS: Cell<u32> = Cell::new(0));
+/// # #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (64, 64), major = K, stages = 2)]
+/// # pub struct A;
+/// # #[smem_storage(arch = sm90)]
+/// # pub struct S { a: A, full: [Mbarrier; 2], empty: [Mbarrier; 2] }
+/// # #[smem_pipeline(storage = S, loads = (a: A), consumers = 1)]
+/// # pub struct Pipe;
+/// // The kernel's set-up, generic over the instructions.
+/// fn set_up<O: PipelineOps>(base: u32, tid: u32) {
+///     let pipe = PipeAt::<Pipe>::new(base, 0);
+///     if tid == 0 {
+///         pipe.init::<O>();
+///     }
+///     pipe.init_sync::<O>();
+/// }
+/// // In the kernel: the library's instructions.
+/// #[cfg(target_arch = "nvptx64")]
+/// fn kernel(base: u32) {
+///     set_up::<smemdesc::ptx::Spin>(base, smemdesc::ptx::tid_x())
+/// }
+/// // On the host: a backend that counts the barriers initialised.
+/// struct Count;
+/// impl PipelineOps for Count {
+///     fn init(_: u32, _: u32) { INITS.with(|n| n.set(n.get() + 1)) }
+/// #   fn fence_init() {} fn sync_cta() {} fn sync_cluster() {}
+/// #   fn arrive_expect_tx(_: u32, _: u32) {} fn arrive(_: u32) {} fn arrive_cluster(_: u32, _: u32) {}
+/// #   fn wait(_: u32, _: u32) -> bool { true } fn map_cta(a: u32, _: u32) -> u32 { a }
+/// #   fn tma_load(_: u32, _: u64, _: u32, _: u32, _: u32) {}
+/// #   fn tma_load_multicast(_: u32, _: u64, _: u32, _: u32, _: u32, _: u16) {}
+/// #   fn tma_load_pair(_: u32, _: u64, _: u32, _: u32, _: u32) {}
+/// }
+/// set_up::<Count>(0, 0);
+/// assert_eq!(INITS.with(|n| n.get()), 4); // 2 full + 2 empty barriers
+/// ```
 pub trait PipelineOps {
     /// `mbarrier.init.shared::cta.b64 [bar], count`.
     fn init(bar: u32, count: u32);
@@ -97,7 +139,9 @@ pub trait PipelineOps {
     /// `mbarrier.arrive.shared::cta.b64 _, [bar]`.
     fn arrive(bar: u32);
     /// `mapa` of `bar` into CTA `cta` of the cluster, then
-    /// `mbarrier.arrive.release.cluster.shared::cluster.b64 _, [addr]`.
+    /// `mbarrier.arrive.shared::cluster.b64 _, [addr]` (the default `.release`, as CUTLASS's
+    /// `ClusterBarrier::arrive(cta)`; `.release.cluster` costs two memory barriers per call,
+    /// gpu/RESULTS.md issue 22).
     fn arrive_cluster(bar: u32, cta: u32);
     /// Waits until the phase of parity `parity` of `bar` completed
     /// (`mbarrier.try_wait.parity` in a loop); `false`: gave up (a watchdog fired).

@@ -303,7 +303,47 @@ impl<P: TileLoad<I>, const I: usize, T, S> Fill<P, (Load<I>, T), S> {
     /// Issues load `I` of the stage: the tile's TMA boxes at tile coordinates `(k0, mn0)` of
     /// tensor map `map` (or, multicast, this CTA's slices to the CTAs sharing the tile; in an
     /// sm100 pair, the pair form). `k0` and `mn0` are the tile's K and M/N origins whatever its
-    /// major: for an MN-major tile the first coordinate the map sees is `mn0`.
+    /// major; the map's coordinates are innermost first, and which of them is innermost is the
+    /// tile's major:
+    ///
+    /// * a K-major tile (its map's innermost dimension is K): box `b` at
+    ///   `(c0, c1) = (k0 + k, mn0 + mn)`;
+    /// * an MN-major tile (innermost M/N): `(c0, c1) = (mn0 + mn, k0 + k)`, so the first
+    ///   coordinate the map sees is `mn0`. Attention's V (stored `[keys, head_dim]`,
+    ///   `head_dim` contiguous: the MN-major B operand of `P·V`, N = head_dim, K = keys) is
+    ///   loaded with `load(map_v, key0, d0)`: the map sees `(d0, key0)`, head_dim first.
+    ///
+    /// (`(mn, k)` is the box's origin in the tile, [`SmemTile::TMA_BOX_COORDS`](crate::SmemTile::TMA_BOX_COORDS).)
+    ///
+    /// ```
+    /// # use smemdesc::{smem_pipeline, smem_storage, smem_tile, Mbarrier, pipeline::*};
+    /// # use std::cell::RefCell;
+    /// # thread_local!(static LOG: RefCell<Vec<(u32, u32)>> = RefCell::new(Vec::new()));
+    /// // V: 64 (head_dim, N) x 64 (keys, K) bf16, head_dim contiguous.
+    /// #[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (64, 64), major = MN,
+    ///             swizzle = 128B, mma = m64n64k16, stages = 1)]
+    /// pub struct V;
+    /// #[smem_storage(arch = sm90)]
+    /// pub struct S { v: V, full: [Mbarrier; 1], empty: [Mbarrier; 1] }
+    /// #[smem_pipeline(storage = S, loads = (v: V), consumers = 1)]
+    /// pub struct P;
+    /// struct Rec; // records each box's map coordinates
+    /// impl PipelineOps for Rec {
+    ///     fn tma_load(_: u32, _: u64, c0: u32, c1: u32, _: u32) { LOG.with(|l| l.borrow_mut().push((c0, c1))) }
+    /// #   fn init(_: u32, _: u32) {} fn fence_init() {} fn sync_cta() {} fn sync_cluster() {}
+    /// #   fn arrive_expect_tx(_: u32, _: u32) {} fn arrive(_: u32) {} fn arrive_cluster(_: u32, _: u32) {}
+    /// #   fn wait(_: u32, _: u32) -> bool { true } fn map_cta(a: u32, _: u32) -> u32 { a }
+    /// #   fn tma_load_multicast(_: u32, _: u64, _: u32, _: u32, _: u32, _: u16) {}
+    /// #   fn tma_load_pair(_: u32, _: u64, _: u32, _: u32, _: u32) {}
+    /// }
+    /// let (mut producer, _consumers) = PipeAt::<P>::new(0, 0).split();
+    /// let (key0, d0) = (512, 64); // keys 512.., head_dim columns 64..
+    /// let _ = producer.acquire::<Rec>().unwrap().load::<Rec>(0, key0, d0).issued();
+    /// // The map's innermost coordinate is head_dim's: (d0, key0), then the boxes down the keys
+    /// // (a 128B swizzle's box is 64 bf16 wide along head_dim).
+    /// LOG.with(|l| assert_eq!(l.borrow()[0], (64, 512)));
+    /// LOG.with(|l| assert!(l.borrow().iter().all(|&(c0, c1)| c0 == 64 && c1 >= 512)));
+    /// ```
     #[inline(always)]
     pub fn load<O: PipelineOps>(self, map: u64, k0: u32, mn0: u32) -> Fill<P, T, S> {
         issue_tile::<P, O, I>(

@@ -6,8 +6,10 @@
 //! Everything about the shared-memory layout comes from smemdesc (`tiles.rs`): where each tile
 //! and barrier sits (`#[smem_storage]`), the TMA destinations and box coordinates, the wgmma
 //! descriptors, and the barrier protocol (`#[smem_pipeline]`: init counts, the bytes a stage
-//! delivers, which parity to wait for, who releases a stage). The PTX instructions are this crate's own `asm!`
-//! (`ptx.rs`). Build (see README.md; the PTX lands in `out/gemm_tile.ptx`):
+//! delivers, which parity to wait for, who releases a stage). The instructions those describe are
+//! smemdesc's (`smemdesc::ptx`: mbarriers, TMA, fences, special registers, and `Spin`, the
+//! pipeline's `PipelineOps`); the crate's own `asm!` (`ptx.rs`) is the `wgmma` and the dynamic
+//! shared-memory symbol. Build (see README.md; the PTX lands in `out/gemm_tile.ptx`):
 //!
 //! ```text
 //! ./build.sh
@@ -20,6 +22,7 @@ pub mod tiles;
 
 use ptx::*;
 use smemdesc::pipeline::PipeAt;
+use smemdesc::ptx::{ctaid_x, ctaid_y, fence_tensormap_acquire, tid_x, trap, Spin};
 use smemdesc::{Major, SmemTile};
 use tiles::{Pipe, Storage, TileA, TileB, BK, BM, BN, THREADS};
 
@@ -47,8 +50,9 @@ const _: () = assert!(THREADS == 128 * Pipe::LAYOUT.spec().consumers);
 /// negative control.
 ///
 /// # Safety
-/// `THREADS` threads per CTA, `Storage::LAUNCH_BYTES` of dynamic shared memory, a grid of
-/// `(M / BM, N / BN)`, valid maps and buffers of those sizes.
+/// `THREADS` threads per CTA (`build.sh` declares `.maxntid THREADS`: a launch with more
+/// fails), `Storage::LAUNCH_BYTES` of dynamic shared memory, a grid of `(M / BM, N / BN)`,
+/// valid maps and buffers of those sizes.
 #[no_mangle]
 pub unsafe extern "ptx-kernel" fn gemm_tile(
     maps: u64,
@@ -58,31 +62,41 @@ pub unsafe extern "ptx-kernel" fn gemm_tile(
     desc_a_xor: u64,
 ) {
     let (map_a, map_b) = (maps, maps + 128);
-    let tid = tid();
+    let tid = tid_x();
     let wg = tid / 128; // this warpgroup's 64-row subtile of A (a run-time MMA index)
-    let (bx, by) = ctaid();
+    let (bx, by) = (ctaid_x(), ctaid_y());
     let origin = (bx * BM, by * BN);
     let k_tiles = k / BK;
     let base = Storage::aligned_base(smem_dyn());
     let (a, b) = (Storage::a(base), Storage::b(base));
+    // Checked once, before any wgmma: A's subtile `wg` and both tiles' addresses (a `trap` for
+    // a thread past A's subtiles). Inside the loop the descriptors are the unchecked forms, whose
+    // indices are in range by construction (the constant `kk < MMAS_K`, the stage the pipeline
+    // handed out): a checked form's trap branch there would be a divergent path in the wgmma
+    // region, and ptxas serialises every wgmma of the kernel (C7520).
+    if a.try_desc(wg, 0, 0).is_err() || b.try_desc(0, 0, 0).is_err() {
+        trap()
+    }
 
     // The declared pipeline: its handles issue the declared counts, bytes and parities.
     let pipe = PipeAt::<Pipe>::new(base, 0);
     // Thread 0 fills a stage: the declared loads (A then B) of K tile `kt` at this CTA's origin.
+    // `Spin`'s waits never give up, so `acquire` and `wait` never return `None`.
     let fill = |producer: &mut smemdesc::pipeline::Producer<Pipe>, kt: u32| {
-        if let Some(f) = producer.acquire::<Ptx>() {
+        if let Some(f) = producer.acquire::<Spin>() {
             let _ = f
-                .load::<Ptx>(map_a, kt * BK, origin.0)
-                .load::<Ptx>(map_b, kt * BK, origin.1)
+                .load::<Spin>(map_a, kt * BK, origin.0)
+                .load::<Spin>(map_b, kt * BK, origin.1)
                 .issued();
         }
     };
     if tid == 0 {
-        pipe.init::<Ptx>();
-        tensormap_acquire(map_a);
-        tensormap_acquire(map_b);
+        pipe.init::<Spin>();
+        // The host uploaded both maps before the launch.
+        fence_tensormap_acquire(map_a);
+        fence_tensormap_acquire(map_b);
     }
-    pipe.init_sync::<Ptx>();
+    pipe.init_sync::<Spin>();
     // The instance's one producer and one consumer set (`split` consumes the handle).
     let (mut producer, consumers) = pipe.split();
     if tid == 0 {
@@ -98,18 +112,17 @@ pub unsafe extern "ptx-kernel" fn gemm_tile(
     let mut acc = [0f32; 64];
     let mut kt = 0;
     while kt < k_tiles {
-        let Some(full) = consumer.wait::<Ptx>() else {
+        let Some(full) = consumer.wait::<Spin>() else {
             trap()
         };
         let stage = full.stage();
         wgmma_fence();
         let mut kk = 0;
         while kk < TileA::MMAS_K {
-            // Descriptors of A's subtile (wg, kk) and B's subtile (0, kk) of this stage, by the
-            // asserting form with run-time indices: arithmetic on constants, and a `trap` if an
-            // index were out of range (wg >= 2 with more than 256 threads, say).
-            let da = a.desc(wg, kk, stage) ^ desc_a_xor;
-            let db = b.desc(0, kk, stage);
+            // Descriptors of A's subtile (wg, kk) and B's subtile (0, kk) of this stage: adds
+            // and shifts of constants, no branch (checked above).
+            let da = a.desc_wrapping(wg, kk, stage) ^ desc_a_xor;
+            let db = b.desc_wrapping(0, kk, stage);
             wgmma_m64n128k16_bf16(&mut acc, da, db, (kt | kk != 0) as u32);
             kk += 1;
         }
@@ -117,7 +130,7 @@ pub unsafe extern "ptx-kernel" fn gemm_tile(
         wgmma_wait_all();
         // This warpgroup is done reading the stage; once both released it, thread 0 refills it
         // with K tile kt + STAGES (its acquire waits for the other warpgroup's release).
-        full.release::<Ptx>();
+        full.release::<Spin>();
         if tid == 0 && kt + Pipe::STAGES < k_tiles {
             fill(&mut producer, kt + Pipe::STAGES);
         }

@@ -39,5 +39,10 @@ pub const BN: u32 = TileB::TILE_MN;
 /// K per pipeline stage.
 pub const BK: u32 = TileA::TILE_K;
 /// Threads per CTA: one warpgroup per 64-row wgmma subtile of A (thread 0 also issues the TMA
-/// loads).
-pub const THREADS: u32 = 128 * TileA::MMAS_MN;
+/// loads). A literal, because `build.sh` reads it for the kernel's `.maxntid`; the assertion
+/// below ties it to the declaration.
+pub const THREADS: u32 = 256;
+const _: () = assert!(
+    THREADS == 128 * TileA::MMAS_MN,
+    "THREADS: one warpgroup per A subtile"
+);

@@ -21,7 +21,8 @@ use smemdesc::tma::{Conv2d, Im2colWalk, ImplicitGemmA};
 use smemdesc::SmemTile;
 
 /// `cp.async.bulk.tensor.4d … .im2col` of the box at tensor coordinates `coords` (c, w, h, n)
-/// with the filter-tap offsets `offsets` (w, h) into `dst`, completing on `bar`.
+/// with the filter-tap offsets `offsets` (w, h) into `dst`, completing on `bar`
+/// (`smemdesc::ptx::tma_load_im2col_4d`, the PTX ISA's operand order).
 #[inline(always)]
 pub(crate) unsafe fn tma_load_im2col(
     dst: u32,
@@ -30,19 +31,7 @@ pub(crate) unsafe fn tma_load_im2col(
     offsets: [u16; 2],
     bar: u32,
 ) {
-    core::arch::asm!(
-        "cp.async.bulk.tensor.4d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [{0}], [{1}, {{{2}, {3}, {4}, {5}}}], [{6}], {{{7}, {8}}};",
-        in(reg32) dst,
-        in(reg64) map,
-        in(reg32) coords[0],
-        in(reg32) coords[1],
-        in(reg32) coords[2],
-        in(reg32) coords[3],
-        in(reg32) bar,
-        in(reg16) offsets[0],
-        in(reg16) offsets[1],
-        options(nostack)
-    );
+    smemdesc::ptx::tma_load_im2col_4d(dst, map, coords, offsets, bar)
 }
 
 /// The im2col loads fill the declared A tile (a compile-time check of the tile against the

@@ -19,58 +19,9 @@ use smemdesc::grouped::{GroupValues, MapSlot, Released, TensorMapMem, TensorMapO
 use smemdesc::pipeline::PipelineOps;
 use smemdesc::pipeline::{Full, PipeAt};
 
-/// The `tensormap` instructions, on maps in global memory.
-pub struct TmOps;
-
-impl TensorMapOps for TmOps {
-    #[inline(always)]
-    fn replace_address(slot: u64, address: u64) {
-        // SAFETY: `slot` is a 128-B map slot the host allocated for this CTA.
-        unsafe {
-            core::arch::asm!("tensormap.replace.tile.global_address.global.b1024.b64 [{0}], {1};",
-                in(reg64) slot, in(reg64) address, options(nostack))
-        }
-    }
-    #[inline(always)]
-    fn replace_dim<const ORD: u32>(slot: u64, value: u32) {
-        // SAFETY: as above.
-        unsafe {
-            core::arch::asm!("tensormap.replace.tile.global_dim.global.b1024.b32 [{0}], {ord}, {1};",
-                in(reg64) slot, in(reg32) value, ord = const ORD, options(nostack))
-        }
-    }
-    #[inline(always)]
-    fn replace_stride<const ORD: u32>(slot: u64, bytes: u64) {
-        // SAFETY: as above.
-        unsafe {
-            core::arch::asm!("tensormap.replace.tile.global_stride.global.b1024.b64 [{0}], {ord}, {1};",
-                in(reg64) slot, in(reg64) bytes, ord = const ORD, options(nostack))
-        }
-    }
-    #[inline(always)]
-    fn release() {
-        // SAFETY: a fence.
-        unsafe {
-            core::arch::asm!(
-                "fence.proxy.tensormap::generic.release.gpu;",
-                options(nostack)
-            )
-        }
-    }
-    #[inline(always)]
-    fn acquire(slot: u64) {
-        // SAFETY: a fence on the slot.
-        unsafe {
-            core::arch::asm!("fence.proxy.tensormap::generic.acquire.gpu [{0}], 128;",
-                in(reg64) slot, options(nostack))
-        }
-    }
-    #[inline(always)]
-    fn bulk_wait_read_all() {
-        // SAFETY: waits for this thread's bulk groups.
-        unsafe { bulk_wait_read::<0>() }
-    }
-}
+/// The `tensormap` instructions, on maps in global memory (the library's: `smemdesc::ptx::Spin`
+/// implements `TensorMapOps` too).
+pub type TmOps = smemdesc::ptx::Spin;
 
 /// Rewrites slot `g` of `slots` (each holding the host's template) for group `g` of `groups`
 /// (`addrs[g]`, `rows[g]`), one thread, through the typed slot. `bad` ≠ 0 (the negative

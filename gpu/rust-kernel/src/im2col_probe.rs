@@ -39,19 +39,8 @@ pub unsafe extern "ptx-kernel" fn im2col_probe(
         tensormap_acquire(map);
         mbar_expect_tx(bar, bytes);
         let (ow, oh) = (off_w as u16, off_h as u16);
-        core::arch::asm!(
-            "cp.async.bulk.tensor.4d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes [{0}], [{1}, {{{2}, {3}, {4}, {5}}}], [{6}], {{{7}, {8}}};",
-            in(reg32) base,
-            in(reg64) map,
-            in(reg32) c,
-            in(reg32) w,
-            in(reg32) h,
-            in(reg32) n,
-            in(reg32) bar,
-            in(reg16) ow,
-            in(reg16) oh,
-            options(nostack)
-        );
+        // The library's im2col load (the PTX ISA's operand order), as the conv kernel issues it.
+        smemdesc::ptx::tma_load_im2col_4d(base, map, [c, w, h, n], [ow, oh], bar);
         while !mbar_try_wait(bar, 0) {}
     }
     sync_threads();

@@ -1,33 +1,26 @@
-//! The PTX the kernels need, one `asm!` each (PTX ISA 8.0, sm_90a). Addresses named `bar`, `dst`
-//! and `addr` are shared-window addresses (`u32`); `map` is the generic address of a `CUtensorMap`.
+//! The PTX the kernels need (PTX ISA 8.0, sm_90a): what the library ships is
+//! `smemdesc::ptx`'s (the functions here keep the kernels' names and call it), the rest one
+//! `asm!` each. Addresses named `bar`, `dst` and `addr` are shared-window addresses (`u32`);
+//! `map` is the generic address of a `CUtensorMap`.
 
 use core::arch::asm;
 
-/// `%tid.x`.
+/// `%tid.x` (`smemdesc::ptx::tid_x`).
 #[inline(always)]
 pub fn tid() -> u32 {
-    let r: u32;
-    // SAFETY: reads a special register.
-    unsafe { asm!("mov.u32 {0}, %tid.x;", out(reg32) r, options(pure, nomem, nostack)) };
-    r
+    smemdesc::ptx::tid_x()
 }
 
-/// `%ctaid.x`.
+/// `%ctaid.x` (`smemdesc::ptx::ctaid_x`).
 #[inline(always)]
 pub fn ctaid() -> u32 {
-    let r: u32;
-    // SAFETY: reads a special register.
-    unsafe { asm!("mov.u32 {0}, %ctaid.x;", out(reg32) r, options(pure, nomem, nostack)) };
-    r
+    smemdesc::ptx::ctaid_x()
 }
 
-/// `%nctaid.x`.
+/// `%nctaid.x` (`smemdesc::ptx::nctaid_x`).
 #[inline(always)]
 pub fn nctaid() -> u32 {
-    let r: u32;
-    // SAFETY: reads a special register.
-    unsafe { asm!("mov.u32 {0}, %nctaid.x;", out(reg32) r, options(pure, nomem, nostack)) };
-    r
+    smemdesc::ptx::nctaid_x()
 }
 
 /// Shared-window address of `smem_dyn`, the module's dynamic shared memory (declared in `lib.rs`).
@@ -39,10 +32,10 @@ pub fn smem_dyn() -> u32 {
     r
 }
 
-/// `barrier.sync 0` (`__syncthreads`).
+/// `barrier.sync 0` (`__syncthreads`; `smemdesc::ptx::sync_cta`).
 #[inline(always)]
 pub unsafe fn sync_threads() {
-    asm!("barrier.sync 0;", options(nostack));
+    smemdesc::ptx::sync_cta()
 }
 
 /// `bar.warp.sync` of the full warp (`__syncwarp`).
@@ -51,60 +44,48 @@ pub unsafe fn sync_warp() {
     asm!("bar.warp.sync -1;", options(nostack));
 }
 
-/// `trap`.
+/// `trap` (`smemdesc::ptx::trap`).
 #[inline(always)]
 pub fn trap() -> ! {
-    // SAFETY: aborts the kernel.
-    unsafe { asm!("trap;", options(noreturn, nostack)) }
+    smemdesc::ptx::trap()
 }
 
-/// `mbarrier.init` with an arrival count.
+/// `mbarrier.init` with an arrival count (`smemdesc::ptx::mbarrier_init`).
 #[inline(always)]
 pub unsafe fn mbar_init(bar: u32, count: u32) {
-    asm!("mbarrier.init.shared::cta.b64 [{0}], {1};", in(reg32) bar, in(reg32) count, options(nostack));
+    smemdesc::ptx::mbarrier_init(bar, count)
 }
 
-/// Makes mbarrier initialisation visible to the async proxy and the cluster.
+/// Makes mbarrier initialisation visible to the async proxy and the cluster
+/// (`smemdesc::ptx::fence_mbarrier_init`).
 #[inline(always)]
 pub unsafe fn fence_barrier_init() {
-    asm!("fence.mbarrier_init.release.cluster;", options(nostack));
+    smemdesc::ptx::fence_mbarrier_init()
 }
 
-/// Arrive and expect `bytes` of TMA transactions on `bar`.
+/// Arrive and expect `bytes` of TMA transactions on `bar` (`smemdesc::ptx::mbarrier_arrive_expect_tx`).
 #[inline(always)]
 pub unsafe fn mbar_expect_tx(bar: u32, bytes: u32) {
-    asm!(
-        "mbarrier.arrive.expect_tx.shared::cta.b64 _, [{0}], {1};",
-        in(reg32) bar,
-        in(reg32) bytes,
-        options(nostack)
-    );
+    smemdesc::ptx::mbarrier_arrive_expect_tx(bar, bytes)
 }
 
-/// Arrive on `bar`.
+/// Arrive on `bar` (`smemdesc::ptx::mbarrier_arrive`).
 #[inline(always)]
 pub unsafe fn mbar_arrive(bar: u32) {
-    asm!("mbarrier.arrive.shared::cta.b64 _, [{0}];", in(reg32) bar, options(nostack));
+    smemdesc::ptx::mbarrier_arrive(bar)
 }
 
-/// One `try_wait.parity` probe: whether the phase with `parity` completed.
+/// One `try_wait.parity` probe: whether the phase with `parity` completed
+/// (`smemdesc::ptx::mbarrier_try_wait`).
 #[inline(always)]
 pub unsafe fn mbar_try_wait(bar: u32, parity: u32) -> bool {
-    let done: u32;
-    asm!(
-        "{{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [{1}], {2}; selp.u32 {0}, 1, 0, p; }}",
-        out(reg32) done,
-        in(reg32) bar,
-        in(reg32) parity,
-        options(nostack)
-    );
-    done != 0
+    smemdesc::ptx::mbarrier_try_wait(bar, parity)
 }
 
-/// Waits for the phase with `parity` of `bar`.
+/// Waits for the phase with `parity` of `bar` (`smemdesc::ptx::mbarrier_wait`).
 #[inline(always)]
 pub unsafe fn mbar_wait(bar: u32, parity: u32) {
-    while !mbar_try_wait(bar, parity) {}
+    smemdesc::ptx::mbarrier_wait(bar, parity)
 }
 
 /// Acquire fence for a tensor map the host wrote to global memory before the launch (CUDA
@@ -120,21 +101,18 @@ pub unsafe fn tensormap_acquire(map: u64) {
 }
 
 /// [`tensormap_acquire`] at GPU scope: enough for a map the host wrote before the launch
-/// (every writer is outside the grid and finished before it started).
+/// (every writer is outside the grid and finished before it started;
+/// `smemdesc::ptx::fence_tensormap_acquire`).
 #[inline(always)]
 pub unsafe fn tensormap_acquire_gpu(map: u64) {
-    asm!(
-        "fence.proxy.tensormap::generic.acquire.gpu [{0}], 128;",
-        in(reg64) map,
-        options(nostack)
-    );
+    smemdesc::ptx::fence_tensormap_acquire(map)
 }
 
 /// `prefetch.tensormap`: brings the map at generic address `map` into the TMA unit's cache
-/// ahead of its first use.
+/// ahead of its first use (`smemdesc::ptx::prefetch_tensormap`).
 #[inline(always)]
 pub unsafe fn prefetch_tensormap(map: u64) {
-    asm!("prefetch.tensormap [{0}];", in(reg64) map, options(nostack));
+    smemdesc::ptx::prefetch_tensormap(map)
 }
 
 /// `%globaltimer`: nanoseconds, one clock for every SM (the attention timeline experiment).
@@ -156,33 +134,17 @@ pub fn smid() -> u32 {
 }
 
 /// One TMA box: tensor coordinates `(c0 innermost, c1)` of `map` to shared `dst`, completing
-/// on `bar`.
+/// on `bar` (`smemdesc::ptx::tma_load_2d`).
 #[inline(always)]
 pub unsafe fn tma_load_2d(dst: u32, map: u64, c0: u32, c1: u32, bar: u32) {
-    asm!(
-        "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{0}], [{1}, {{{2}, {3}}}], [{4}];",
-        in(reg32) dst,
-        in(reg64) map,
-        in(reg32) c0,
-        in(reg32) c1,
-        in(reg32) bar,
-        options(nostack)
-    );
+    smemdesc::ptx::tma_load_2d(dst, map, c0, c1, bar)
 }
 
 /// One TMA box of an sm100 CTA pair: `.cta_group::2`, completing on `bar`, the
-/// `.shared::cluster` address of the pair leader's barrier (sm_100a).
+/// `.shared::cluster` address of the pair leader's barrier (sm_100a; `smemdesc::ptx::tma_load_2d_pair`).
 #[inline(always)]
 pub unsafe fn tma_load_2d_pair(dst: u32, map: u64, c0: u32, c1: u32, bar: u32) {
-    asm!(
-        "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.cta_group::2 [{0}], [{1}, {{{2}, {3}}}], [{4}];",
-        in(reg32) dst,
-        in(reg64) map,
-        in(reg32) c0,
-        in(reg32) c1,
-        in(reg32) bar,
-        options(nostack)
-    );
+    smemdesc::ptx::tma_load_2d_pair(dst, map, c0, c1, bar)
 }
 
 /// `wgmma.fence`.
@@ -217,16 +179,16 @@ pub unsafe fn wgmma_wait_after<const N: u32>(uniform: u32) {
     }
 }
 
-/// Gives registers back (producer warpgroup).
+/// Gives registers back (producer warpgroup; `smemdesc::ptx::setmaxnreg_dec`).
 #[inline(always)]
 pub unsafe fn setmaxnreg_dec_40() {
-    asm!("setmaxnreg.dec.sync.aligned.u32 40;", options(nostack));
+    smemdesc::ptx::setmaxnreg_dec::<40>()
 }
 
-/// Takes registers (consumer warpgroups).
+/// Takes registers (consumer warpgroups; `smemdesc::ptx::setmaxnreg_inc`).
 #[inline(always)]
 pub unsafe fn setmaxnreg_inc_232() {
-    asm!("setmaxnreg.inc.sync.aligned.u32 232;", options(nostack));
+    smemdesc::ptx::setmaxnreg_inc::<232>()
 }
 
 /// Two fp32 to packed bf16x2 (`hi` in the upper half), round to nearest.
@@ -282,33 +244,23 @@ pub unsafe fn st_global_v4(ptr: u64, v: [u32; 4]) {
     );
 }
 
-/// `%cluster_ctarank`: this CTA's rank in its cluster.
+/// `%cluster_ctarank`: this CTA's rank in its cluster (`smemdesc::ptx::cluster_ctarank`).
 #[inline(always)]
 pub fn cluster_ctarank() -> u32 {
-    let r: u32;
-    // SAFETY: reads a special register.
-    unsafe { asm!("mov.u32 {0}, %cluster_ctarank;", out(reg32) r, options(pure, nomem, nostack)) };
-    r
+    smemdesc::ptx::cluster_ctarank()
 }
 
-/// `%clock64` (not `pure`: every read is a new sample).
+/// `%clock64` (not `pure`: every read is a new sample; `smemdesc::ptx::clock64`).
 #[inline(always)]
 pub fn clock64() -> u64 {
-    let r: u64;
-    // SAFETY: reads a special register.
-    unsafe { asm!("mov.u64 {0}, %clock64;", out(reg64) r, options(nomem, nostack)) };
-    r
+    smemdesc::ptx::clock64()
 }
 
 /// Cluster-wide barrier: `barrier.cluster.arrive.release` + `wait.acquire` (every thread of
-/// every CTA of the cluster).
+/// every CTA of the cluster; `smemdesc::ptx::cluster_sync`).
 #[inline(always)]
 pub unsafe fn cluster_sync() {
-    asm!(
-        "barrier.cluster.arrive.release.aligned;",
-        "barrier.cluster.wait.acquire.aligned;",
-        options(nostack)
-    );
+    smemdesc::ptx::cluster_sync()
 }
 
 /// Named barrier `id` over `threads` threads (`bar.sync id, threads`).
@@ -318,40 +270,24 @@ pub unsafe fn named_bar(id: u32, threads: u32) {
 }
 
 /// Arrive on the mbarrier at the same shared offset as `bar` in cluster CTA `cta`: `mapa` then
-/// a plain `mbarrier.arrive.shared::cluster` (CUTLASS's `ClusterBarrier::arrive(cta)`; the
-/// `.release.cluster` form costs two memory barriers per call, gpu/RESULTS.md issue 22).
+/// a plain `mbarrier.arrive.shared::cluster` (`smemdesc::ptx::mbarrier_arrive_remote`, which
+/// says why the plain form).
 #[inline(always)]
 pub unsafe fn mbar_arrive_remote(bar: u32, cta: u32) {
-    asm!(
-        "{{ .reg .b32 r; mapa.shared::cluster.u32 r, {0}, {1}; mbarrier.arrive.shared::cluster.b64 _, [r]; }}",
-        in(reg32) bar,
-        in(reg32) cta,
-        options(nostack)
-    );
+    smemdesc::ptx::mbarrier_arrive_remote(bar, cta)
 }
 
-/// `mapa.shared::cluster.u32`: the address of `addr` in cluster CTA `cta`.
+/// `mapa.shared::cluster.u32`: the address of `addr` in cluster CTA `cta` (`smemdesc::ptx::mapa`).
 #[inline(always)]
 pub unsafe fn mapa(addr: u32, cta: u32) -> u32 {
-    let r: u32;
-    asm!("mapa.shared::cluster.u32 {0}, {1}, {2};", out(reg32) r, in(reg32) addr, in(reg32) cta, options(nostack));
-    r
+    smemdesc::ptx::mapa(addr, cta)
 }
 
 /// One TMA box multicast to the cluster CTAs of `mask` (same shared offsets and mbarrier in
-/// each of them).
+/// each of them; `smemdesc::ptx::tma_load_2d_multicast`).
 #[inline(always)]
 pub unsafe fn tma_load_2d_multicast(dst: u32, map: u64, c0: u32, c1: u32, bar: u32, mask: u16) {
-    asm!(
-        "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster [{0}], [{1}, {{{2}, {3}}}], [{4}], {5};",
-        in(reg32) dst,
-        in(reg64) map,
-        in(reg32) c0,
-        in(reg32) c1,
-        in(reg32) bar,
-        in(reg16) mask,
-        options(nostack)
-    );
+    smemdesc::ptx::tma_load_2d_multicast(dst, map, c0, c1, bar, mask)
 }
 
 /// `stmatrix.sync.aligned.m8n8.x4.shared.b16`: this lane's row address `addr`, registers
@@ -369,42 +305,37 @@ pub unsafe fn stmatrix_x4(addr: u32, r: [u32; 4]) {
     );
 }
 
-/// Makes this thread's generic-proxy shared-memory writes visible to the async proxy (TMA).
+/// Makes this thread's generic-proxy shared-memory writes visible to the async proxy (TMA;
+/// `smemdesc::ptx::fence_proxy_async_shared_cta`).
 #[inline(always)]
 pub unsafe fn fence_proxy_async_shared() {
-    asm!("fence.proxy.async.shared::cta;", options(nostack));
+    smemdesc::ptx::fence_proxy_async_shared_cta()
 }
 
 /// TMA store of one box: shared `src` to tensor coordinates `(c0 innermost, c1)` of `map`, in
-/// the thread's current bulk group.
+/// the thread's current bulk group (`smemdesc::ptx::tma_store_2d`).
 #[inline(always)]
 pub unsafe fn tma_store_2d(map: u64, src: u32, c0: u32, c1: u32) {
-    asm!(
-        "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [{0}, {{{1}, {2}}}], [{3}];",
-        in(reg64) map,
-        in(reg32) c0,
-        in(reg32) c1,
-        in(reg32) src,
-        options(nostack)
-    );
+    smemdesc::ptx::tma_store_2d(map, src, c0, c1)
 }
 
-/// `cp.async.bulk.commit_group`.
+/// `cp.async.bulk.commit_group` (`smemdesc::ptx::bulk_commit_group`).
 #[inline(always)]
 pub unsafe fn bulk_commit() {
-    asm!("cp.async.bulk.commit_group;", options(nostack));
+    smemdesc::ptx::bulk_commit_group()
 }
 
-/// `cp.async.bulk.wait_group.read N`: at most `N` bulk groups still reading shared memory.
+/// `cp.async.bulk.wait_group.read N`: at most `N` bulk groups still reading shared memory
+/// (`smemdesc::ptx::bulk_wait_group_read`).
 #[inline(always)]
 pub unsafe fn bulk_wait_read<const N: u32>() {
-    asm!("cp.async.bulk.wait_group.read {0};", const N, options(nostack));
+    smemdesc::ptx::bulk_wait_group_read::<N>()
 }
 
-/// `cp.async.bulk.wait_group 0`: every bulk group complete.
+/// `cp.async.bulk.wait_group 0`: every bulk group complete (`smemdesc::ptx::bulk_wait_group`).
 #[inline(always)]
 pub unsafe fn bulk_wait_all() {
-    asm!("cp.async.bulk.wait_group 0;", options(nostack));
+    smemdesc::ptx::bulk_wait_group::<0>()
 }
 
 /// `ld.shared.u32`.

@@ -12,7 +12,7 @@
 use crate::ptx::*;
 
 macro_rules! reduce_kernel {
-    ($op:ident) => {
+    ($op:ident, $issue:ident) => {
         #[export_name = concat!("reduce_", stringify!($op))]
         pub unsafe extern "ptx-kernel" fn $op(map: u64, src: u64, bytes: u32, c0: u32, c1: u32) {
             let t = tid();
@@ -26,18 +26,7 @@ macro_rules! reduce_kernel {
             sync_threads();
             if t == 0 {
                 tensormap_acquire(map);
-                core::arch::asm!(
-                    concat!(
-                        "cp.reduce.async.bulk.tensor.2d.global.shared::cta.",
-                        stringify!($op),
-                        ".tile.bulk_group [{0}, {{{1}, {2}}}], [{3}];"
-                    ),
-                    in(reg64) map,
-                    in(reg32) c0,
-                    in(reg32) c1,
-                    in(reg32) base,
-                    options(nostack)
-                );
+                smemdesc::ptx::$issue(map, base, c0, c1);
                 bulk_commit();
                 bulk_wait_all();
             }
@@ -49,40 +38,40 @@ macro_rules! reduce_kernel {
 /// Rust names apart from `core`'s).
 pub mod k_add {
     use super::*;
-    reduce_kernel!(add);
+    reduce_kernel!(add, tma_reduce_add_2d);
 }
 /// `.min`.
 pub mod k_min {
     use super::*;
-    reduce_kernel!(min);
+    reduce_kernel!(min, tma_reduce_min_2d);
 }
 /// `.max`.
 pub mod k_max {
     use super::*;
-    reduce_kernel!(max);
+    reduce_kernel!(max, tma_reduce_max_2d);
 }
 /// `.inc`.
 pub mod k_inc {
     use super::*;
-    reduce_kernel!(inc);
+    reduce_kernel!(inc, tma_reduce_inc_2d);
 }
 /// `.dec`.
 pub mod k_dec {
     use super::*;
-    reduce_kernel!(dec);
+    reduce_kernel!(dec, tma_reduce_dec_2d);
 }
 /// `.and`.
 pub mod k_and {
     use super::*;
-    reduce_kernel!(and);
+    reduce_kernel!(and, tma_reduce_and_2d);
 }
 /// `.or`.
 pub mod k_or {
     use super::*;
-    reduce_kernel!(or);
+    reduce_kernel!(or, tma_reduce_or_2d);
 }
 /// `.xor`.
 pub mod k_xor {
     use super::*;
-    reduce_kernel!(xor);
+    reduce_kernel!(xor, tma_reduce_xor_2d);
 }

@@ -8,6 +8,10 @@
 //! module and `smemdesc check-ptx` refuses any call, `.extern .func`, `.global` data or local
 //! memory.
 //!
+//! `ptx_ops` issues the instructions of `smemdesc::ptx` no other kernel of the project issues,
+//! so ptxas assembles everything the library ships (the pair producer's `PipelineOps` is the
+//! library's `Spin`).
+//!
 //! `error_data` stores the checked forms' errors by value: the error types are plain data, so
 //! that too leaves no string in the module.
 //!
@@ -31,6 +35,7 @@ use smemdesc::{Major, SmemTile};
 pub mod bf16_mn;
 pub mod error_data;
 pub mod fp8_k;
+pub mod ptx_ops;
 pub mod sm100;
 pub mod pdl;
 pub mod sm100_pair;

@@ -7,7 +7,7 @@
 
 use crate::ptx::*;
 use core::arch::asm;
-use smemdesc::pipeline::{PairRole, PipeAt, PipelineOps};
+use smemdesc::pipeline::{PairRole, PipeAt};
 use smemdesc::{smem_pipeline, smem_storage, smem_tile, Mbarrier};
 
 /// A: 128 x 64 bf16 per CTA and stage (the pair's 256 rows), K-major.
@@ -33,71 +33,8 @@ pub struct Storage {
 #[smem_pipeline(storage = Storage, loads = (a: TileA, b: TileB), consumers = 1, cta_group = 2)]
 pub struct PairPipe;
 
-/// The instructions, each one PTX instruction (as a kernel crate implements them).
-struct Ops;
-impl PipelineOps for Ops {
-    #[inline(always)]
-    fn init(bar: u32, count: u32) {
-        // SAFETY: a declared mbarrier of the storage, initialised by one thread.
-        unsafe { mbar_init(bar, count) }
-    }
-    #[inline(always)]
-    fn fence_init() {
-        // SAFETY: a fence.
-        unsafe { fence_barrier_init() }
-    }
-    #[inline(always)]
-    fn sync_cta() {
-        // SAFETY: every thread calls `init_sync`.
-        unsafe { sync_threads() }
-    }
-    #[inline(always)]
-    fn sync_cluster() {
-        // SAFETY: every thread of the pair calls `init_sync`.
-        unsafe { cluster_sync() }
-    }
-    #[inline(always)]
-    fn arrive_expect_tx(bar: u32, bytes: u32) {
-        // SAFETY: an initialised mbarrier.
-        unsafe { mbar_expect_tx(bar, bytes) }
-    }
-    #[inline(always)]
-    fn arrive(bar: u32) {
-        // SAFETY: as above.
-        unsafe { mbar_arrive(bar) }
-    }
-    #[inline(always)]
-    fn arrive_cluster(bar: u32, cta: u32) {
-        // SAFETY: the same mbarrier in a CTA of the cluster.
-        unsafe { mbar_arrive_remote(bar, cta) }
-    }
-    #[inline(always)]
-    fn wait(bar: u32, parity: u32) -> bool {
-        // SAFETY: try_wait probes of an initialised mbarrier.
-        unsafe { while !mbar_try_wait(bar, parity) {} }
-        true
-    }
-    #[inline(always)]
-    fn map_cta(addr: u32, cta: u32) -> u32 {
-        // SAFETY: address arithmetic.
-        unsafe { mapa(addr, cta) }
-    }
-    #[inline(always)]
-    fn tma_load(dst: u32, map: u64, c0: u32, c1: u32, bar: u32) {
-        // SAFETY: a declared stage, completing on its full barrier.
-        unsafe { tma_load_2d(dst, map, c0, c1, bar) }
-    }
-    #[inline(always)]
-    fn tma_load_multicast(dst: u32, map: u64, c0: u32, c1: u32, bar: u32, mask: u16) {
-        // SAFETY: as above, to the declared sharers.
-        unsafe { tma_load_2d_multicast(dst, map, c0, c1, bar, mask) }
-    }
-    #[inline(always)]
-    fn tma_load_pair(dst: u32, map: u64, c0: u32, c1: u32, bar: u32) {
-        // SAFETY: a declared stage of this CTA, completing on the pair leader's full barrier.
-        unsafe { tma_load_2d_pair(dst, map, c0, c1, bar) }
-    }
-}
+/// The instructions (`smemdesc::ptx`): waits that never give up.
+type Ops = smemdesc::ptx::Spin;
 
 /// `tcgen05.commit` of the pair's MMAs to the empty barrier `bar` of the CTAs in `mask`.
 #[inline(always)]
