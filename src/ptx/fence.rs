@@ -187,3 +187,28 @@ pub unsafe fn setmaxnreg_dec<const N: u32>() {
         asm!("setmaxnreg.dec.sync.aligned.u32 {0};", const N, options(nostack));
     }
 }
+
+/// `griddepcontrol.wait`: every prerequisite grid of a programmatic dependent launch completed
+/// and its memory is visible ([`GridDepOps::wait`](crate::pdl::GridDepOps::wait); returns at
+/// once in a kernel launched without the attribute).
+///
+/// ```ignore
+/// let done = smemdesc::pdl::Prologue::start().wait::<smemdesc::ptx::Spin>();
+/// ```
+#[inline(always)]
+pub fn griddepcontrol_wait() {
+    // SAFETY: waits for the prerequisite grids.
+    unsafe { asm!("griddepcontrol.wait;", options(nostack)) }
+}
+
+/// `griddepcontrol.launch_dependents`: the dependent grid may be scheduled once every CTA of
+/// this grid issued it or exited ([`GridDepOps::launch_dependents`](crate::pdl::GridDepOps::launch_dependents)).
+///
+/// ```ignore
+/// smemdesc::pdl::launch_dependents::<smemdesc::ptx::Spin>();
+/// ```
+#[inline(always)]
+pub fn griddepcontrol_launch_dependents() {
+    // SAFETY: a scheduling hint.
+    unsafe { asm!("griddepcontrol.launch_dependents;", options(nostack)) }
+}

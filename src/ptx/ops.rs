@@ -174,3 +174,23 @@ fn watchdog_wait<const CYCLES: u64>(bar: u32, parity: u32) -> bool {
         true
     }
 }
+
+/// `griddepcontrol` for a programmatic dependent launch (the same instructions for both).
+macro_rules! grid_dep_ops {
+    ($([$($gen:tt)*] $ty:ty;)*) => {$(
+        impl<$($gen)*> crate::pdl::GridDepOps for $ty {
+            #[inline(always)]
+            fn wait() {
+                fence::griddepcontrol_wait()
+            }
+            #[inline(always)]
+            fn launch_dependents() {
+                fence::griddepcontrol_launch_dependents()
+            }
+        }
+    )*};
+}
+grid_dep_ops! {
+    [] Spin;
+    [const CYCLES: u64] Watchdog<CYCLES>;
+}

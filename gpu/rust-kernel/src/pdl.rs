@@ -7,7 +7,8 @@
 
 use crate::ptx::*;
 use core::arch::asm;
-use smemdesc::pdl::{launch_dependents, GridDepOps, Prologue, Upstream};
+use smemdesc::pdl::{launch_dependents, Prologue, Upstream};
+use smemdesc::ptx::Spin;
 
 /// `ld.global.u32`, coherent: not `ld.global.nc`, whose data must stay unwritten for the whole
 /// life of the kernel (PTX ISA, `ld.global.nc`), which a dependent launch's input is not (its
@@ -19,32 +20,17 @@ unsafe fn ld_upstream_u32(ptr: u64) -> u32 {
     v
 }
 
-/// `griddepcontrol`, one instruction each.
-pub struct Gdc;
-impl GridDepOps for Gdc {
-    #[inline(always)]
-    fn wait() {
-        // SAFETY: waits for the prerequisite grids.
-        unsafe { asm!("griddepcontrol.wait;", options(nostack)) }
-    }
-    #[inline(always)]
-    fn launch_dependents() {
-        // SAFETY: a scheduling hint.
-        unsafe { asm!("griddepcontrol.launch_dependents;", options(nostack)) }
-    }
-}
-
 /// `y[i] = 3 x[i] + 1` for `i < n`, grid-stride; 64 bytes of dynamic shared memory (the
 /// prologue's barrier).
 #[no_mangle]
 pub unsafe extern "ptx-kernel" fn pdl_step(x: Upstream<u32>, y: u64, n: u32) {
-    launch_dependents::<Gdc>();
+    launch_dependents::<Spin>();
     let prologue = Prologue::start();
     if tid() == 0 {
         mbar_init(smem_dyn(), 1);
         fence_barrier_init();
     }
-    let done = prologue.wait::<Gdc>();
+    let done = prologue.wait::<Spin>();
     let stride = nctaid() * 256;
     let mut i = ctaid() * 256 + tid();
     while i < n {

@@ -5,7 +5,8 @@
 
 use crate::ptx::*;
 use core::arch::asm;
-use smemdesc::pdl::{launch_dependents, GridDepOps, Prologue, Upstream};
+use smemdesc::pdl::{launch_dependents, Prologue, Upstream};
+use smemdesc::ptx::Spin;
 
 /// `ld.global.u32`, coherent: not `ld.global.nc`, whose data must stay unwritten for the whole
 /// life of the kernel (PTX ISA, `ld.global.nc`), which a dependent launch's input is not (its
@@ -17,21 +18,6 @@ unsafe fn ld_upstream_u32(ptr: u64) -> u32 {
     v
 }
 
-/// `griddepcontrol`, one instruction each.
-struct Gdc;
-impl GridDepOps for Gdc {
-    #[inline(always)]
-    fn wait() {
-        // SAFETY: waits for the prerequisite grids.
-        unsafe { asm!("griddepcontrol.wait;", options(nostack)) }
-    }
-    #[inline(always)]
-    fn launch_dependents() {
-        // SAFETY: a scheduling hint.
-        unsafe { asm!("griddepcontrol.launch_dependents;", options(nostack)) }
-    }
-}
-
 /// The primary: `out[i] = 2 i + 1` for its thread, then lets the dependent grid start.
 #[no_mangle]
 pub unsafe extern "ptx-kernel" fn whole_pdl_primary(out: u64, n: u32) {
@@ -39,7 +25,7 @@ pub unsafe extern "ptx-kernel" fn whole_pdl_primary(out: u64, n: u32) {
     if i < n {
         st_global_u32(out + 4 * i as u64, 2 * i + 1);
     }
-    launch_dependents::<Gdc>();
+    launch_dependents::<Spin>();
 }
 
 /// The dependent: its prologue initialises a barrier and prefetches its own map, then waits;
@@ -52,7 +38,7 @@ pub unsafe extern "ptx-kernel" fn whole_pdl_dependent(x: Upstream<u32>, own_map:
         fence_barrier_init();
         prefetch_tensormap(own_map);
     }
-    let done = prologue.wait::<Gdc>();
+    let done = prologue.wait::<Spin>();
     let i = ctaid() * 128 + tid();
     if i < n {
         let v = ld_upstream_u32(x.element(&done, i as u64));
