@@ -63,4 +63,13 @@ if body whole_sm100_pair | grep -E 'cp\.async\.bulk\.tensor' | grep -qv 'cta_gro
     echo "check_whole_kernel.sh: whole_sm100_pair has a tensor load without .cta_group::2"
     exit 1
 fi
-echo "whole-kernel gate: 5 kernels, clean"
+# The register side (issue 43, item 5): the library's whole-fragment operations and wgmma issue
+# in run-time loops; the accumulators stay in registers (check-ptx above: no depot), and each
+# kernel keeps its wgmma, its packing and its shuffles.
+need whole_regs_fp8_n256 'wgmma\.mma_async\.sync\.aligned\.m64n256k32\.f32\.e4m3\.e4m3' 4
+need whole_regs_fp8_n256 'cvt\.rn\.bf16x2\.f32' 64
+need whole_regs_fp8_n256 'stmatrix\.sync\.aligned' 16
+need whole_regs_attn_bf16_n128 'wgmma\.mma_async\.sync\.aligned\.m64n128k16\.f32\.bf16\.bf16' 12
+need whole_regs_attn_bf16_n128 'shfl\.sync\.bfly\.b32' 8
+need whole_regs_attn_bf16_n128 'cvt\.rn\.bf16x2\.f32' 32
+echo "whole-kernel gate: 7 kernels, clean"

@@ -71,15 +71,23 @@
 //! cudarc 0.19 dependency (the module `cuda` says how).
 #![no_std]
 // The `cudarc` feature makes one driver call (`cuda::encode_args`); everything else stays safe.
-#![cfg_attr(not(feature = "cudarc"), forbid(unsafe_code))]
-#![cfg_attr(feature = "cudarc", deny(unsafe_code))]
+// On nvptx64 the accumulator's instructions (`accum`'s nvptx module, `asm!`) are the one
+// exception, allowed on that module alone; the host build keeps `forbid`.
+#![cfg_attr(
+    all(not(feature = "cudarc"), not(target_arch = "nvptx64")),
+    forbid(unsafe_code)
+)]
+#![cfg_attr(any(feature = "cudarc", target_arch = "nvptx64"), deny(unsafe_code))]
+#![cfg_attr(target_arch = "nvptx64", feature(asm_experimental_arch))]
 #![warn(missing_docs)]
 // docs.rs (Cargo.toml `package.metadata.docs.rs`) marks the feature-gated items.
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+pub mod accum;
 #[cfg(feature = "cudarc")]
 #[cfg_attr(docsrs, doc(cfg(feature = "cudarc")))]
 pub mod cuda;
+mod desc_set;
 pub mod guide;
 mod radix;
 mod storage_items;

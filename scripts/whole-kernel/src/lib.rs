@@ -31,6 +31,7 @@ use smemdesc::{Major, SmemTile};
 pub mod bf16_mn;
 pub mod error_data;
 pub mod fp8_k;
+pub mod regs;
 pub mod sm100;
 pub mod sm100_pair;
 

@@ -1,0 +1,212 @@
+//! The nvptx64 side of the accumulator: the quad shuffles of the row reductions, the `cvt`
+//! packing, and the `wgmma.mma_async` issue of every `m64nNk*` f32 form the guide's kernels use,
+//! taking the typed accumulator and the descriptors (PTX ISA, "Asynchronous Warpgroup Level
+//! Matrix Multiply-Accumulate": `wgmma.mma_async.sync.aligned.shape.dtype.atype.btype d, a-desc,
+//! b-desc, scale-d, imm-scale-a, imm-scale-b{, imm-trans-a, imm-trans-b}` and the RS form
+//! `d, {a0, a1, a2, a3}, b-desc, scale-d, imm-scale-a, imm-scale-b{, imm-trans-b}`).
+//! Every accumulator register is one `asm!` operand of the issue, so the accumulator stays in
+//! registers. Built only for nvptx64 (the host build keeps `forbid(unsafe_code)`).
+#![allow(unsafe_code)]
+
+use super::{AccCols, Cols, WgmmaAcc};
+use core::arch::asm;
+
+/// `shfl.sync.bfly.b32` over the full warp: `v` of lane `lane ^ xor`.
+///
+/// ```ignore
+/// let other = smemdesc::accum::shfl_bfly(x, 1); // nvptx64 only
+/// ```
+#[inline(always)]
+pub fn shfl_bfly(v: f32, xor: u32) -> f32 {
+    let r: f32;
+    // SAFETY: a warp shuffle; every lane of the warp executes it (`.sync` with a full mask).
+    unsafe {
+        asm!("shfl.sync.bfly.b32 {0}, {1}, {2}, 0x1f, 0xffffffff;",
+            out(reg32) r, in(reg32) v, in(reg32) xor, options(nomem, nostack));
+    }
+    r
+}
+
+/// `cvt.rn.bf16x2.f32`: `lo` in the low half, `hi` in the high half.
+#[inline(always)]
+pub(super) fn cvt_bf16x2(lo: f32, hi: f32) -> u32 {
+    let r: u32;
+    // SAFETY: register-only (sm_80+).
+    unsafe {
+        asm!("cvt.rn.bf16x2.f32 {0}, {1}, {2};", out(reg32) r, in(reg32) hi, in(reg32) lo,
+            options(pure, nomem, nostack));
+    }
+    r
+}
+
+/// `cvt.rn.f16x2.f32`: `lo` in the low half, `hi` in the high half.
+#[inline(always)]
+pub(super) fn cvt_f16x2(lo: f32, hi: f32) -> u32 {
+    let r: u32;
+    // SAFETY: register-only (sm_80+).
+    unsafe {
+        asm!("cvt.rn.f16x2.f32 {0}, {1}, {2};", out(reg32) r, in(reg32) hi, in(reg32) lo,
+            options(pure, nomem, nostack));
+    }
+    r
+}
+
+impl<const N: usize> WgmmaAcc<N>
+where
+    Cols<N>: AccCols,
+{
+    /// The maxima of the thread's two rows over the whole 64 × N tile: the thread-local
+    /// [`row_max_local`](Self::row_max_local), then `shfl.sync.bfly` with lane xor 1 and 2 (the
+    /// quad that holds the rows,
+    /// [`ROW_REDUCE_XOR`](crate::fragment::WgmmaAccum::ROW_REDUCE_XOR)). Every lane of the warp
+    /// calls it.
+    ///
+    /// ```ignore
+    /// let [m_hi, m_lo] = s.row_max(); // nvptx64 only
+    /// ```
+    #[inline(always)]
+    pub fn row_max(&self) -> [f32; 2] {
+        let mut m = self.row_max_local();
+        m[0] = m[0].max(shfl_bfly(m[0], 1));
+        m[1] = m[1].max(shfl_bfly(m[1], 1));
+        m[0] = m[0].max(shfl_bfly(m[0], 2));
+        m[1] = m[1].max(shfl_bfly(m[1], 2));
+        m
+    }
+
+    /// The sums of the thread's two rows over the whole tile (local sums, then the quad's
+    /// `shfl.sync.bfly` xor 1 and 2). Every lane of the warp calls it.
+    ///
+    /// ```ignore
+    /// let [l_hi, l_lo] = p.row_sum(); // nvptx64 only
+    /// ```
+    #[inline(always)]
+    pub fn row_sum(&self) -> [f32; 2] {
+        let mut s = self.row_sum_local();
+        s[0] += shfl_bfly(s[0], 1);
+        s[1] += shfl_bfly(s[1], 1);
+        s[0] += shfl_bfly(s[0], 2);
+        s[1] += shfl_bfly(s[1], 2);
+        s
+    }
+}
+
+/// Writes the issue functions of one `m64nN` width: `$list` the accumulator's element indices.
+macro_rules! issue {
+    (@ss $name:ident, $n:literal, $instr:expr, [$f:literal $($i:literal)*]) => {
+        #[doc = concat!("`", $instr, "` (SS): `d = A·B + d` (`accumulate`) or `d = A·B`, A and B")]
+        /// from shared-memory descriptors; `TA`/`TB` are `imm-trans-a`/`imm-trans-b` (1 for an
+        /// MN-major operand).
+        ///
+        /// # Safety
+        /// The whole warpgroup executes it (`.sync.aligned`) after `wgmma.fence` and before
+        /// `wgmma.commit_group`, with descriptors of operands resident in shared memory.
+        #[inline(always)]
+        pub unsafe fn $name<const TA: u32, const TB: u32>(
+            d: &mut WgmmaAcc<$n>,
+            desc_a: u64,
+            desc_b: u64,
+            accumulate: bool,
+        ) {
+            // SAFETY: the caller's contract.
+            unsafe {
+                asm!(
+                    "{{ .reg .pred p; setp.ne.b32 p, {sd}, 0;",
+                    $instr,
+                    concat!("{{{", $f, "}", $(", {", $i, "}",)* "}},"),
+                    "{da}, {db}, p, 1, 1, {ta}, {tb}; }}",
+                    inout(reg32) d.regs[$f],
+                    $(inout(reg32) d.regs[$i],)*
+                    da = in(reg64) desc_a,
+                    db = in(reg64) desc_b,
+                    sd = in(reg32) accumulate as u32,
+                    ta = const TA,
+                    tb = const TB,
+                    options(nostack),
+                );
+            }
+        }
+    };
+    (@ss8 $name:ident, $n:literal, $instr:expr, [$f:literal $($i:literal)*]) => {
+        #[doc = concat!("`", $instr, "` (SS): `d = A·B + d` (`accumulate`) or `d = A·B`, A and B")]
+        /// from shared-memory descriptors (8-bit types: both K-major, no transpose immediates).
+        ///
+        /// # Safety
+        /// The whole warpgroup executes it (`.sync.aligned`) after `wgmma.fence` and before
+        /// `wgmma.commit_group`, with descriptors of operands resident in shared memory.
+        #[inline(always)]
+        pub unsafe fn $name(d: &mut WgmmaAcc<$n>, desc_a: u64, desc_b: u64, accumulate: bool) {
+            // SAFETY: the caller's contract.
+            unsafe {
+                asm!(
+                    "{{ .reg .pred p; setp.ne.b32 p, {sd}, 0;",
+                    $instr,
+                    concat!("{{{", $f, "}", $(", {", $i, "}",)* "}},"),
+                    "{da}, {db}, p, 1, 1; }}",
+                    inout(reg32) d.regs[$f],
+                    $(inout(reg32) d.regs[$i],)*
+                    da = in(reg64) desc_a,
+                    db = in(reg64) desc_b,
+                    sd = in(reg32) accumulate as u32,
+                    options(nostack),
+                );
+            }
+        }
+    };
+    (@rs $name:ident, $n:literal, $instr:expr, [$f:literal $($i:literal)*]) => {
+        #[doc = concat!("`", $instr, "` (RS): A from four `.b32` registers (a k-step of a chained")]
+        /// accumulator, [`PackedAcc::for_each_kstep`](super::PackedAcc::for_each_kstep)), B from its descriptor; `TB` is
+        /// `imm-trans-b` (1 for an MN-major B, attention's V).
+        ///
+        /// # Safety
+        /// As for the SS form.
+        #[inline(always)]
+        pub unsafe fn $name<const TB: u32>(
+            d: &mut WgmmaAcc<$n>,
+            a: [u32; 4],
+            desc_b: u64,
+            accumulate: bool,
+        ) {
+            // SAFETY: the caller's contract.
+            unsafe {
+                asm!(
+                    "{{ .reg .pred p; setp.ne.b32 p, {sd}, 0;",
+                    $instr,
+                    concat!("{{{", $f, "}", $(", {", $i, "}",)* "}},"),
+                    "{{{a0}, {a1}, {a2}, {a3}}}, {db}, p, 1, 1, {tb}; }}",
+                    inout(reg32) d.regs[$f],
+                    $(inout(reg32) d.regs[$i],)*
+                    a0 = in(reg32) a[0],
+                    a1 = in(reg32) a[1],
+                    a2 = in(reg32) a[2],
+                    a3 = in(reg32) a[3],
+                    db = in(reg64) desc_b,
+                    sd = in(reg32) accumulate as u32,
+                    tb = const TB,
+                    options(nostack),
+                );
+            }
+        }
+    };
+    ($n:literal, $list:tt, $bf:ident, $bfrs:ident, $f16:ident, $f16rs:ident, $e4:ident, $e5:ident) => {
+        issue!(@ss $bf, $n, concat!("wgmma.mma_async.sync.aligned.m64n", $n, "k16.f32.bf16.bf16"), $list);
+        issue!(@rs $bfrs, $n, concat!("wgmma.mma_async.sync.aligned.m64n", $n, "k16.f32.bf16.bf16"), $list);
+        issue!(@ss $f16, $n, concat!("wgmma.mma_async.sync.aligned.m64n", $n, "k16.f32.f16.f16"), $list);
+        issue!(@rs $f16rs, $n, concat!("wgmma.mma_async.sync.aligned.m64n", $n, "k16.f32.f16.f16"), $list);
+        issue!(@ss8 $e4, $n, concat!("wgmma.mma_async.sync.aligned.m64n", $n, "k32.f32.e4m3.e4m3"), $list);
+        issue!(@ss8 $e5, $n, concat!("wgmma.mma_async.sync.aligned.m64n", $n, "k32.f32.e5m2.e5m2"), $list);
+    };
+}
+
+#[rustfmt::skip]
+issue!(64,
+    [0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31],
+    wgmma_m64n64k16_bf16, wgmma_m64n64k16_bf16_rs, wgmma_m64n64k16_f16, wgmma_m64n64k16_f16_rs, wgmma_m64n64k32_e4m3, wgmma_m64n64k32_e5m2);
+#[rustfmt::skip]
+issue!(128,
+    [0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60 61 62 63],
+    wgmma_m64n128k16_bf16, wgmma_m64n128k16_bf16_rs, wgmma_m64n128k16_f16, wgmma_m64n128k16_f16_rs, wgmma_m64n128k32_e4m3, wgmma_m64n128k32_e5m2);
+#[rustfmt::skip]
+issue!(256,
+    [0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60 61 62 63 64 65 66 67 68 69 70 71 72 73 74 75 76 77 78 79 80 81 82 83 84 85 86 87 88 89 90 91 92 93 94 95 96 97 98 99 100 101 102 103 104 105 106 107 108 109 110 111 112 113 114 115 116 117 118 119 120 121 122 123 124 125 126 127],
+    wgmma_m64n256k16_bf16, wgmma_m64n256k16_bf16_rs, wgmma_m64n256k16_f16, wgmma_m64n256k16_f16_rs, wgmma_m64n256k32_e4m3, wgmma_m64n256k32_e5m2);
