@@ -188,12 +188,35 @@ macro_rules! issue {
             }
         }
     };
+    (@fence $n:literal, [$f:literal $($i:literal)*]) => {
+        impl WgmmaAcc<$n> {
+            /// Holds every later read or write of the accumulator below the preceding
+            /// `wgmma.wait_group` (CUTLASS's `warpgroup_fence_operand`): an empty `asm!` that
+            /// takes each register `inout` and may touch memory, so the compiler keeps it after
+            /// the wait and every use of the registers after it. The issue takes the registers
+            /// `inout` when it is issued; without this, a read may be scheduled above the wait
+            /// and see the value before the `wgmma` wrote it. Emits no instruction.
+            #[inline(always)]
+            pub fn fence_operands(&mut self) {
+                // SAFETY: an empty template (a PTX comment naming the registers).
+                unsafe {
+                    asm!(
+                        concat!("// fence_operands {", $f, "}", $(" {", $i, "}",)*),
+                        inout(reg32) self.regs[$f],
+                        $(inout(reg32) self.regs[$i],)*
+                        options(nostack),
+                    );
+                }
+            }
+        }
+    };
     ($n:literal, $list:tt, $bf:ident, $bfrs:ident, $f16:ident, $f16rs:ident, $e4:ident, $e5:ident) => {
         issue!(@ss $bf, $n, concat!("wgmma.mma_async.sync.aligned.m64n", $n, "k16.f32.bf16.bf16"), $list);
         issue!(@rs $bfrs, $n, concat!("wgmma.mma_async.sync.aligned.m64n", $n, "k16.f32.bf16.bf16"), $list);
         issue!(@ss $f16, $n, concat!("wgmma.mma_async.sync.aligned.m64n", $n, "k16.f32.f16.f16"), $list);
         issue!(@rs $f16rs, $n, concat!("wgmma.mma_async.sync.aligned.m64n", $n, "k16.f32.f16.f16"), $list);
         issue!(@ss8 $e4, $n, concat!("wgmma.mma_async.sync.aligned.m64n", $n, "k32.f32.e4m3.e4m3"), $list);
+        issue!(@fence $n, $list);
         issue!(@ss8 $e5, $n, concat!("wgmma.mma_async.sync.aligned.m64n", $n, "k32.f32.e5m2.e5m2"), $list);
     };
 }

@@ -105,6 +105,7 @@ pub unsafe extern "ptx-kernel" fn whole_regs_fp8_n256(
         }
         wgmma_commit();
         wgmma_wait::<0>();
+        d.fence_operands(); // nothing of d moves above the wait
         if tid % 128 == 0 {
             mbar_arrive(GemmStorage::empty_at(base, stage));
         }
@@ -233,6 +234,7 @@ pub unsafe extern "ptx-kernel" fn whole_regs_attn_bf16_n128(
         }
         wgmma_commit();
         wgmma_wait::<0>();
+        s.fence_operands(); // the mask and the reductions read S after the wait
         s.mask_causal(t, row0, 128 * j);
         let tile_max = s.row_max();
         let m_new = [m[0].max(tile_max[0]), m[1].max(tile_max[1])];
@@ -252,6 +254,7 @@ pub unsafe extern "ptx-kernel" fn whole_regs_attn_bf16_n128(
         });
         wgmma_commit();
         wgmma_wait::<0>();
+        o.fence_operands(); // the next rescale reads O after the wait
         if t == 0 {
             mbar_arrive(AttnStorage::empty_at(base, stage));
         }
