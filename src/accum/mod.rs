@@ -52,7 +52,7 @@ pub use ops::PackedAcc;
 /// assert_eq!(<Cols<128> as AccCols>::ELEMS, 64);
 /// ```
 #[diagnostic::on_unimplemented(
-    message = "`WgmmaAcc<{Self}>`: N is not a wgmma accumulator width",
+    message = "`{Self}` is no wgmma accumulator width: `WgmmaAcc<N>` takes N a multiple of 8 in 8..=256",
     label = "no m64nN accumulator of this N",
     note = "N must be a multiple of 8 in 8..=256 (PTX ISA, wgmma.mma_async, Matrix Shape: m64nNk*); the accumulator holds N / 2 f32 per thread"
 )]
