@@ -8,7 +8,10 @@
 # for nvptx64 with the flags a user's crate has, must be one loadable, table-free module:
 # `smemdesc check-ptx` finds 0 `.extern .func`, 0 calls, 0 `.global`/`.const` data and 0 local
 # depots. Each kernel must still hold the instructions that make it what it is (the compiler
-# did not drop the work). Needs nightly with rust-src.
+# did not drop the work). The register side (issue 43): two kernels on the library's
+# whole-fragment operations (src/regs.rs) are in that module too, and the same two written the old
+# way (src/regs_old_way.rs, feature old-way) are built alone and must be refused (a named local
+# depot each). Needs nightly with rust-src.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root/scripts/whole-kernel"
@@ -72,4 +75,27 @@ need whole_regs_fp8_n256 'stmatrix\.sync\.aligned' 16
 need whole_regs_attn_bf16_n128 'wgmma\.mma_async\.sync\.aligned\.m64n128k16\.f32\.bf16\.bf16' 12
 need whole_regs_attn_bf16_n128 'shfl\.sync\.bfly\.b32' 8
 need whole_regs_attn_bf16_n128 'cvt\.rn\.bf16x2\.f32' 32
+# The negative control: the same two kernels written the old way (src/regs_old_way.rs, feature
+# old-way) must be refused: a local depot in each, named a zeroing loop and an accumulator.
+touch src/lib.rs
+if ! RUSTFLAGS="--remap-path-prefix=$root=smemdesc" cargo +nightly rustc --release -Zbuild-std=core \
+    --target nvptx64-nvidia-cuda --features old-way --target-dir "${CARGO_TARGET_DIR:-$root/gpu/rust-kernel/target}/whole-kernel" -- \
+    --emit asm=out/old_way.ptx -C target-cpu=sm_90a > out/build_old_way.log 2>&1; then
+    cat out/build_old_way.log
+    echo "check_whole_kernel.sh: the old-way control did not build"
+    exit 1
+fi
+if (cd "$root" && cargo run -q -p smemdesc-cli -- check-ptx scripts/whole-kernel/out/old_way.ptx > scripts/whole-kernel/out/old_way.txt); then
+    echo "check_whole_kernel.sh: check-ptx passed the old-way control (expected two local depots)"
+    exit 1
+fi
+for k in old_regs_fp8_n256 old_regs_attn_bf16_n128; do
+    if ! grep -A2 "__local_depot[0-9]*: [0-9]* bytes in kernel $k\$" out/old_way.txt | grep -q "why: a zeroing loop" ||
+        ! grep -A2 "__local_depot[0-9]*: [0-9]* bytes in kernel $k\$" out/old_way.txt | grep -q "wgmma accumulator m64n"; then
+        cat out/old_way.txt
+        echo "check_whole_kernel.sh: check-ptx did not name $k's depot a zeroing loop and an accumulator"
+        exit 1
+    fi
+done
+echo "  old-way control refused: $(grep -c 'bytes in kernel old_' out/old_way.txt) local depots (zeroing loops, accumulators in memory)"
 echo "whole-kernel gate: 7 kernels, clean"

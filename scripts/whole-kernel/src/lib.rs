@@ -32,6 +32,8 @@ pub mod bf16_mn;
 pub mod error_data;
 pub mod fp8_k;
 pub mod regs;
+#[cfg(feature = "old-way")]
+pub mod regs_old_way;
 pub mod sm100;
 pub mod sm100_pair;
 
