@@ -164,8 +164,9 @@ const KV_TX: u32 =
     AttnK::TMA_BOXES * AttnK::TMA_BOX_BYTES + AttnV::TMA_BOXES * AttnV::TMA_BOX_BYTES;
 
 /// A causal attention forward loop (bf16, m64n128): `S = Q·Kᵀ` per key tile, the causal mask at
-/// the tile's origin, the online softmax (row max, exp, row sum, rescale of O), and `O += P·V`
-/// with P packed from S's registers k-step by k-step.
+/// the tile's origin and the bounds mask at the sequence's end, the online softmax (row max,
+/// exp, row sum, rescale of O), and `O += P·V` with P packed from S's registers before the
+/// region, k-step by k-step.
 ///
 /// # Safety
 /// 384 threads, `AttnStorage::LAUNCH_BYTES` of dynamic shared memory, valid maps.
@@ -177,6 +178,7 @@ pub unsafe extern "ptx-kernel" fn whole_regs_attn_bf16_n128(
     out: *mut f32,
     q0: u32,
     kv_tiles: u32,
+    seqlen: u32,
 ) {
     let base = AttnStorage::aligned_base(smem_dyn());
     let tid = tid();
@@ -236,6 +238,8 @@ pub unsafe extern "ptx-kernel" fn whole_regs_attn_bf16_n128(
         wgmma_wait::<0>();
         s.fence_operands(); // the mask and the reductions read S after the wait
         s.mask_causal(t, row0, 128 * j);
+        // The sequence's end: keys (and queries) past seqlen in a partial last tile.
+        s.mask_bounds(t, row0, 128 * j, seqlen, seqlen, f32::NEG_INFINITY);
         let tile_max = s.row_max();
         let m_new = [m[0].max(tile_max[0]), m[1].max(tile_max[1])];
         let alpha = [
