@@ -75,6 +75,10 @@ need whole_regs_fp8_n256 'stmatrix\.sync\.aligned' 16
 need whole_regs_attn_bf16_n128 'wgmma\.mma_async\.sync\.aligned\.m64n128k16\.f32\.bf16\.bf16' 12
 need whole_regs_attn_bf16_n128 'shfl\.sync\.bfly\.b32' 8
 need whole_regs_attn_bf16_n128 'cvt\.rn\.bf16x2\.f32' 32
+need whole_regs_issue_forms 'wgmma\.mma_async\.sync\.aligned\.m64n8k8\.f32\.tf32\.tf32' 1
+need whole_regs_issue_forms 'wgmma\.mma_async\.sync\.aligned\.m64n96k16\.f32\.f16\.f16' 2
+need whole_regs_issue_forms 'wgmma\.mma_async\.sync\.aligned\.m64n200k32\.f32\.e5m2\.e5m2' 1
+need whole_regs_issue_forms 'wgmma\.mma_async\.sync\.aligned\.m64n64k16\.f32\.bf16\.bf16' 1
 # The negative control: the same two kernels written the old way (src/regs_old_way.rs, feature
 # old-way) must be refused: a local depot in each, named a zeroing loop and an accumulator.
 touch src/lib.rs
@@ -98,4 +102,4 @@ for k in old_regs_fp8_n256 old_regs_attn_bf16_n128; do
     fi
 done
 echo "  old-way control refused: $(grep -c 'bytes in kernel old_' out/old_way.txt) local depots (zeroing loops, accumulators in memory)"
-echo "whole-kernel gate: 7 kernels, clean"
+echo "whole-kernel gate: 8 kernels, clean"

@@ -1,6 +1,8 @@
 //! Whole-fragment operations on the `wgmma` f32 accumulator: a typed accumulator per `m64nN`
-//! shape ([`WgmmaAcc`]; on nvptx64 its `wgmma` issue functions, `wgmma_m64n{64,128,256}k*_*`), zeroed without a loop, with row reductions, masks, the chained-MMA
-//! packing of S into the A registers of the next `wgmma`, and the epilogue's register groups.
+//! shape ([`WgmmaAcc`]; on nvptx64 its `wgmma` issue functions `wgmma_m64n{N}k{K}_{type}` for
+//! every sm90 N of f16, bf16, tf32, e4m3 and e5m2), zeroed without a loop, with row reductions,
+//! masks, the chained-MMA packing of S into the A registers of the next `wgmma`, and the
+//! epilogue's register groups.
 //!
 //! Every operation is `#[inline(always)]` and expands to straight-line code with constant
 //! indices (each element named by a constant), so the accumulator stays in registers in an

@@ -288,3 +288,33 @@ impl Exp2 for f32 {
         r
     }
 }
+
+/// Each form of the library's `wgmma` issue at widths the two kernels above do not use (tf32
+/// m64n8k8, f16 m64n96k16 SS with both transposes and RS, e5m2 m64n200k32, bf16 m64n64k16 with
+/// an MN-major A), so that ptxas assembles every template of `smemdesc::accum`'s issue macro.
+///
+/// # Safety
+/// 128 threads; `desc_a`, `desc_b` descriptors of resident tiles.
+#[no_mangle]
+pub unsafe extern "ptx-kernel" fn whole_regs_issue_forms(out: *mut f32, desc_a: u64, desc_b: u64) {
+    let (mut d8, mut d96, mut d200, mut d64) = (
+        WgmmaAcc::<8>::zero(),
+        WgmmaAcc::<96>::zero(),
+        WgmmaAcc::<200>::zero(),
+        WgmmaAcc::<64>::zero(),
+    );
+    wgmma_fence();
+    accum::wgmma_m64n8k8_tf32(&mut d8, desc_a, desc_b, false);
+    accum::wgmma_m64n96k16_f16::<1, 1>(&mut d96, desc_a, desc_b, false);
+    accum::wgmma_m64n96k16_f16_rs::<1>(&mut d96, [1, 2, 3, 4], desc_b, true);
+    accum::wgmma_m64n200k32_e5m2(&mut d200, desc_a, desc_b, false);
+    accum::wgmma_m64n64k16_bf16::<1, 0>(&mut d64, desc_a, desc_b, false);
+    wgmma_commit();
+    wgmma_wait::<0>();
+    d8.fence_operands();
+    d96.fence_operands();
+    d200.fence_operands();
+    d64.fence_operands();
+    let t = tid() as usize;
+    *out.add(t) = d8.regs()[3] + d96.regs()[47] + d200.regs()[99] + d64.regs()[31];
+}
