@@ -273,3 +273,32 @@ fn stage_descriptor_sets_are_the_checked_descriptors() {
     descs_match::<Vmn>((1 << 18) - 0x400); // past the 18-bit start range
     assert!(TileAt::<A8>::new_unvalidated(0x400).stage_descs(3).is_err());
 }
+
+#[test]
+fn a_warp_strip_of_mma_sync_fragments_is_the_accumulator_map() {
+    use smemdesc::fragment::{FragOperand, MmaSync, SyncArch, SyncShape};
+    // mma.sync.m16n8k16 (bf16, sm80): the C/D fragment of each 8-column block j of a 16 x 64
+    // strip, elements 4j..4j + 4, against the mask's positions with the lane as the thread.
+    let mma = MmaSync::new(SyncArch::Sm80, SyncShape::M16N8K16, ElementType::BF16).unwrap();
+    for lane in 0..32u32 {
+        let mut a = WgmmaAcc::<64>::zero();
+        a.for_each_mut(|e, x| {
+            let (r, c) = mma.coord(FragOperand::C, lane, e as u32 % 4).unwrap();
+            *x = (r * 1000 + 8 * (e as u32 / 4) + c) as f32;
+        });
+        // keep only (row, col) with col == row: the diagonal of the strip
+        let mut kept = 0;
+        a.mask_where(lane, 0, 0, |m, n| m == n, -1.0);
+        for (e, &x) in a.regs().iter().enumerate() {
+            let (r, c) = mma.coord(FragOperand::C, lane, e as u32 % 4).unwrap();
+            let n = 8 * (e as u32 / 4) + c;
+            if r == n {
+                assert_eq!(x, (r * 1000 + n) as f32, "lane {lane} e {e}");
+                kept += 1;
+            } else {
+                assert_eq!(x, -1.0, "lane {lane} e {e}");
+            }
+        }
+        assert!(kept <= 2);
+    }
+}

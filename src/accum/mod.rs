@@ -97,6 +97,13 @@ cols!(8 16 24 32 40 48 56 64 72 80 88 96 104 112 120 128 136 144 152 160 168 176
 /// (e & 1))` of the 64 × N tile (PTX ISA, "Matrix fragments for wgmma.mma_async.m64nNk*", the
 /// accumulator D; the same map as [`WgmmaAccum`](crate::fragment::WgmmaAccum)).
 ///
+/// The same type holds a warp's `mma.sync` accumulators: `N / 8` C/D fragments of
+/// `mma.sync.m16n8k*` (4 f32 per lane: `c0, c1` at row `lane / 4`, `c2, c3` 8 rows below,
+/// columns `2·(lane % 4) + {0, 1}`, PTX ISA "Matrix Fragments for mma.m16n8k16") side by side,
+/// fragment `j` in elements `4j … 4j + 3`, are the rows 0..16 of the `m64nN` map: pass the lane
+/// (0..32) as `thread` to the masks (`tests/accum.rs` checks it against
+/// [`MmaSync::coord`](crate::fragment::MmaSync::coord)).
+///
 /// ```
 /// use smemdesc::accum::WgmmaAcc;
 /// let acc = WgmmaAcc::<256>::zero();
