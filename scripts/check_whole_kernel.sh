@@ -8,7 +8,10 @@
 # for nvptx64 with the flags a user's crate has, must be one loadable, table-free module:
 # `smemdesc check-ptx` finds 0 `.extern .func`, 0 calls, 0 `.global`/`.const` data and 0 local
 # depots. Each kernel must still hold the instructions that make it what it is (the compiler
-# did not drop the work). Needs nightly with rust-src.
+# did not drop the work). The register side (issue 43): two kernels on the library's
+# whole-fragment operations (src/regs.rs) are in that module too, and the same two written the old
+# way (src/regs_old_way.rs, feature old-way) are built alone and must be refused (a named local
+# depot each). Needs nightly with rust-src.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root/scripts/whole-kernel"
@@ -77,4 +80,40 @@ fi
 need whole_ptx_ops 'elect\.sync' 1
 need whole_ptx_ops 'cp\.async\.bulk\.tensor\.4d\.shared::cluster\.global\.im2col\.mbarrier::complete_tx::bytes\.multicast::cluster' 1
 need whole_ptx_ops 'fence\.proxy\.tensormap::generic\.acquire\.gpu' 1
-echo "whole-kernel gate: 8 kernels, clean"
+# The register side (issue 43, item 5): the library's whole-fragment operations and wgmma issue
+# in run-time loops; the accumulators stay in registers (check-ptx above: no depot), and each
+# kernel keeps its wgmma, its packing and its shuffles.
+need whole_regs_fp8_n256 'wgmma\.mma_async\.sync\.aligned\.m64n256k32\.f32\.e4m3\.e4m3' 4
+need whole_regs_fp8_n256 'cvt\.rn\.bf16x2\.f32' 64
+need whole_regs_fp8_n256 'stmatrix\.sync\.aligned' 16
+need whole_regs_attn_bf16_n128 'wgmma\.mma_async\.sync\.aligned\.m64n128k16\.f32\.bf16\.bf16' 12
+need whole_regs_attn_bf16_n128 'shfl\.sync\.bfly\.b32' 8
+need whole_regs_attn_bf16_n128 'cvt\.rn\.bf16x2\.f32' 32
+need whole_regs_issue_forms 'wgmma\.mma_async\.sync\.aligned\.m64n8k8\.f32\.tf32\.tf32' 1
+need whole_regs_issue_forms 'wgmma\.mma_async\.sync\.aligned\.m64n96k16\.f32\.f16\.f16' 2
+need whole_regs_issue_forms 'wgmma\.mma_async\.sync\.aligned\.m64n200k32\.f32\.e5m2\.e5m2' 1
+need whole_regs_issue_forms 'wgmma\.mma_async\.sync\.aligned\.m64n64k16\.f32\.bf16\.bf16' 1
+# The negative control: the same two kernels written the old way (src/regs_old_way.rs, feature
+# old-way) must be refused: a local depot in each, named a zeroing loop and an accumulator.
+touch src/lib.rs
+if ! RUSTFLAGS="--remap-path-prefix=$root=smemdesc" cargo +nightly rustc --release -Zbuild-std=core \
+    --target nvptx64-nvidia-cuda --features old-way --target-dir "${CARGO_TARGET_DIR:-$root/gpu/rust-kernel/target}/whole-kernel" -- \
+    --emit asm=out/old_way.ptx -C target-cpu=sm_90a > out/build_old_way.log 2>&1; then
+    cat out/build_old_way.log
+    echo "check_whole_kernel.sh: the old-way control did not build"
+    exit 1
+fi
+if (cd "$root" && cargo run -q -p smemdesc-cli -- check-ptx scripts/whole-kernel/out/old_way.ptx > scripts/whole-kernel/out/old_way.txt); then
+    echo "check_whole_kernel.sh: check-ptx passed the old-way control (expected two local depots)"
+    exit 1
+fi
+for k in old_regs_fp8_n256 old_regs_attn_bf16_n128; do
+    if ! grep -A2 "__local_depot[0-9]*: [0-9]* bytes in kernel $k\$" out/old_way.txt | grep -q "why: a zeroing loop" ||
+        ! grep -A2 "__local_depot[0-9]*: [0-9]* bytes in kernel $k\$" out/old_way.txt | grep -q "wgmma accumulator m64n"; then
+        cat out/old_way.txt
+        echo "check_whole_kernel.sh: check-ptx did not name $k's depot a zeroing loop and an accumulator"
+        exit 1
+    fi
+done
+echo "  old-way control refused: $(grep -c 'bytes in kernel old_' out/old_way.txt) local depots (zeroing loops, accumulators in memory)"
+echo "whole-kernel gate: 11 kernels, clean"

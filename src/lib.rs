@@ -84,9 +84,11 @@
 // docs.rs (Cargo.toml `package.metadata.docs.rs`) marks the feature-gated items.
 #![cfg_attr(docsrs, feature(doc_cfg))]
 
+pub mod accum;
 #[cfg(feature = "cudarc")]
 #[cfg_attr(docsrs, doc(cfg(feature = "cudarc")))]
 pub mod cuda;
+mod desc_set;
 pub mod guide;
 mod radix;
 mod storage_items;

@@ -77,6 +77,7 @@ pub use smemdesc_core::{
     StorageMember, StorageProblem, DYNAMIC_SMEM_BASE_ALIGN,
 };
 
+pub use crate::desc_set::StageDescs;
 pub use crate::tile_at::TileAt;
 
 /// What every `#[smem_storage]` struct is, for code generic over the storage (the launch:

@@ -15,6 +15,7 @@ const FACADE_DIR: &str = env!("CARGO_MANIFEST_DIR");
 
 mod common;
 
+mod accum;
 mod checked_advice;
 mod epilogue_cluster;
 mod epilogue_consts;

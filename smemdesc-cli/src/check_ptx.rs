@@ -83,6 +83,14 @@ pub struct LocalReport {
     pub kernel: bool,
     /// 1-based line of the declaration.
     pub line: usize,
+    /// The line of the first zero store of a loop that zeroes local memory (`[0f32; N]` in the
+    /// kernel), when the function has one.
+    pub zeroing_loop: Option<usize>,
+    /// The function's `wgmma` accumulator the depot equals or holds (e.g.
+    /// `m64n256 f32 (512 bytes)`), when its size is at least one.
+    pub accumulator: Option<String>,
+    /// The depot's size is exactly that accumulator's (or a sum of the function's accumulators).
+    pub accumulator_exact: bool,
 }
 
 /// Everything `check-ptx` reports about a module.
@@ -297,12 +305,18 @@ pub fn check(name: &str, text: &str) -> CheckReport {
             calls.push(report);
         }
         tables_used.extend(s.refs.into_iter().map(|r| (r, fname.clone())));
-        local_depots.extend(s.locals.into_iter().map(|v| LocalReport {
-            name: v.name,
-            size: v.size,
-            function: fname.clone(),
-            kernel: f.kernel,
-            line: v.line,
+        local_depots.extend(s.locals.into_iter().map(|v| {
+            let why = super::check_ptx_why::why(f, v.size);
+            LocalReport {
+                name: v.name,
+                size: v.size,
+                function: fname.clone(),
+                kernel: f.kernel,
+                line: v.line,
+                zeroing_loop: why.zeroing_loop,
+                accumulator: why.accumulator,
+                accumulator_exact: why.exact,
+            }
         }));
     }
     panic_data.sort();

@@ -171,8 +171,35 @@ pub fn render_text(r: &CheckReport) -> String {
                 "  line {}: {}: {size} in {kind} {}",
                 l.line, l.name, l.function
             );
+            if let Some(z) = l.zeroing_loop {
+                let _ = writeln!(
+                    s,
+                    "    why: a zeroing loop: the loop storing zeros from line {z}"
+                );
+            }
+            if let Some(a) = &l.accumulator {
+                let what = if l.accumulator_exact {
+                    "the size of"
+                } else {
+                    "holds at least"
+                };
+                let _ = writeln!(s, "    why: {what} the function's wgmma accumulator {a}");
+            }
         }
-        s.push_str("    fix: an array indexed at run time (or spilled registers): index with values known at compile time or keep the values in scalars\n");
+        let zeroing = r.local_depots.iter().any(|l| l.zeroing_loop.is_some());
+        let accumulator = r.local_depots.iter().any(|l| l.accumulator.is_some());
+        if zeroing {
+            let _ = writeln!(s, "    fix: {}", super::check_ptx_why::ZEROING_FIX);
+        }
+        if accumulator {
+            let _ = writeln!(s, "    fix: {}", super::check_ptx_why::ACCUMULATOR_FIX);
+        }
+        if r.local_depots
+            .iter()
+            .any(|l| l.zeroing_loop.is_none() && l.accumulator.is_none())
+        {
+            s.push_str("    fix: an array indexed at run time (or spilled registers): index with values known at compile time or keep the values in scalars\n");
+        }
     }
     s.push_str(&r.summary);
     s.push('\n');

@@ -14,6 +14,7 @@ mod banks_raw;
 mod check_ptx;
 mod check_ptx_parse;
 mod check_ptx_text;
+mod check_ptx_why;
 mod decode;
 mod decode_input;
 mod draw;

@@ -250,3 +250,75 @@ fn a_smemdesc_function_not_inlined() {
         "{out}"
     );
 }
+
+/// A kernel's body with a local depot of `depot` bytes, one `wgmma` of `shape` (`m64n256k32`,
+/// f32 accumulator), and, with `zero_loop`, a loop storing literal zeros to local memory (what
+/// `let mut acc = [0f32; 128];` compiles to, issue 43).
+fn depot_kernel(name: &str, depot: u32, wgmma: &str, zero_loop: bool) -> String {
+    let zeros = if zero_loop {
+        "$L__BB0_4:\n\tst.local.b32 \t[%rd3], 0;\n\tst.local.v2.b32 \t[%rd3+4], {0f00000000, 0f00000000};\n\tadd.s64 \t%rd3, %rd3, 12;\n\tsetp.ne.s64 \t%p4, %rd3, %rd9;\n\t@%p4 bra \t$L__BB0_5;\n\tbra.uni \t$L__BB0_4;\n$L__BB0_5:\n"
+    } else {
+        "\tst.local.b32 \t[%rd3], %r1;\n"
+    };
+    format!(
+        ".version 8.0\n.target sm_90a\n.address_size 64\n\n.visible .entry {name}(\n\t.param .u64 {name}_param_0\n)\n{{\n\t.local .align 4 .b8 \t__local_depot0[{depot}];\n\t.reg .b64 \t%SPL;\n\tmov.b64 \t%SPL, __local_depot0;\n{zeros}\t{wgmma}\n\tret;\n\n}}\n"
+    )
+}
+
+const WGMMA_N256: &str =
+    "wgmma.mma_async.sync.aligned.m64n256k32.f32.e4m3.e4m3 {%f1, %f2}, %rd1, %rd2, p, 1, 1;";
+const WGMMA_N128: &str =
+    "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {%f1, %f2}, %rd1, %rd2, p, 1, 1, 0, 0;";
+
+#[test]
+fn a_zeroing_loop_and_an_accumulator_sized_depot_are_named_with_their_fix() {
+    // m64n256 f32: N / 2 = 128 registers of 4 bytes (PTX ISA, wgmma accumulator fragments).
+    let path = temp_ptx("acc256.ptx", &depot_kernel("acc256", 512, WGMMA_N256, true));
+    let (code, out, err) = run(&["check-ptx", &path]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        out.contains("why: a zeroing loop: the loop storing zeros from line 13"),
+        "{out}"
+    );
+    assert!(
+        out.contains("why: the size of the function's wgmma accumulator m64n256 f32 (512 bytes)"),
+        "{out}"
+    );
+    assert!(out.contains("WgmmaAcc::<N>::zero()"), "{out}");
+    assert!(
+        out.contains("LLVM unrolls loops of 8 trips, not of 32 or 64"),
+        "{out}"
+    );
+    // The generic advice is not given for a depot both patterns explain.
+    assert!(!out.contains("keep the values in scalars"), "{out}");
+}
+
+#[test]
+fn a_depot_holding_an_accumulator_is_named_without_a_zeroing_loop() {
+    // 536 = S and O of m64n128 (256 bytes each) + 24: holds at least one accumulator.
+    let path = temp_ptx(
+        "acc128.ptx",
+        &depot_kernel("acc128", 536, WGMMA_N128, false),
+    );
+    let (code, out, _) = run(&["check-ptx", &path]);
+    assert_eq!(code, 1);
+    assert!(
+        out.contains(
+            "why: holds at least the function's wgmma accumulator m64n128 f32 (256 bytes)"
+        ),
+        "{out}"
+    );
+    assert!(!out.contains("zeroing loop"), "{out}");
+    // Exactly two of them: "the size of".
+    let path = temp_ptx(
+        "acc128x2.ptx",
+        &depot_kernel("acc128x2", 512, WGMMA_N128, false),
+    );
+    let (_, out, _) = run(&["check-ptx", &path]);
+    assert!(
+        out.contains("why: the size of the function's wgmma accumulator m64n128 f32"),
+        "{out}"
+    );
+    let (_, json, _) = run(&["check-ptx", "--json", &path]);
+    assert!(json.contains("\"accumulator_exact\": true"), "{json}");
+}

@@ -336,7 +336,8 @@ pub(crate) fn expand(
                 Self::EPILOGUE.writer_offset(wg, warp, instr, lane)
             }
             /// The accumulator pair (`d[2p]`, `d[2p + 1]`) in register `q` of instruction `instr`
-            /// of chunk `chunk`.
+            /// of chunk `chunk` (constant indices only: in a run-time loop,
+            /// `smemdesc::accum::WgmmaAcc::for_each_group`).
             #[inline(always)]
             pub const fn pair(chunk: u32, instr: u32, q: u32) -> u32 {
                 Self::EPILOGUE.pair(chunk, instr, q)

@@ -211,12 +211,7 @@ unsafe fn conv_body<D: EpiDecl, const CONTROL: bool>(
     let (warp, lane) = (t / 32, t % 32);
     let cbase = D::c(base, im);
     let lane_off = crate::epi::lane_offsets(warp, lane);
-    let mut d = Acc {
-        d0: [0.0; 32],
-        d1: [0.0; 32],
-        d2: [0.0; 32],
-        d3: [0.0; 32],
-    };
+    let mut d = Acc::zero();
     let mut consumer = consumers.thread(t);
     let bar_id = 1 + im;
     let mut ct = sched.first;
@@ -237,6 +232,7 @@ unsafe fn conv_body<D: EpiDecl, const CONTROL: bool>(
             kk += 1;
         }
         wgmma_wait::<0>();
+        d.fence_operands();
         if let Some(last) = held.take() {
             last.release::<PtxSpin>();
         }

@@ -3,31 +3,26 @@
 //! warpgroup two 64-row subtiles of wgmma m64n128k16 (two 64-register accumulators), and the
 //! epilogue through the m64n128 C tile (`CTile128`: stmatrix.x4 offsets and register pairs,
 //! TMA store boxes). For layers whose filters are not a multiple of 256 (`K_out = 128`), where
-//! the 128 x 256 tile would compute half zeros.
+//! the 128 x 256 tile would compute half zeros. The register side is the library's
+//! (`smemdesc::accum`, issue 43 item 6): the two accumulators are `WgmmaAcc<128>`, the issue is
+//! `accum::wgmma_m64n128k16_bf16`, and the epilogue's register groups come from
+//! `WgmmaAcc::for_each_group`.
 
 use crate::conv::{produce, walk_fills, Schedule};
 use crate::conv_tiles::n128::{A, B};
 use crate::conv_tiles::{CTile128, Pipe128, Storage128, BM128, BN128};
 use crate::pipe_ops::PtxSpin;
 use crate::ptx::*;
-use crate::wgmma::m64n128k16_bf16;
+use smemdesc::accum::{self, Bf16x2, WgmmaAcc};
 use smemdesc::pipeline::{Full, PipeAt};
 use smemdesc::tma::Im2colWalk;
 use smemdesc::SmemTile;
-
-/// Accumulator pair `p` (`d[2p]`, `d[2p + 1]`) of a 64-register accumulator as bf16x2 (`p` a
-/// constant after unrolling).
-#[inline(always)]
-fn pair(d: &[[f32; 32]; 2], p: u32) -> u32 {
-    let i = 2 * p as usize;
-    bf16x2(d[i / 32][i % 32], d[(i + 1) / 32][(i + 1) % 32])
-}
 
 /// The wgmma of one stage for consumer `im`: its two A subtiles (`2·im`, `2·im + 1`) against B,
 /// the K subtiles as adds of the advance tables; the accumulators start over at K-step 0.
 #[inline(always)]
 unsafe fn mma_stage(
-    acc: &mut [[[f32; 32]; 2]; 2],
+    acc: &mut [WgmmaAcc<128>; 2],
     a_addr: u32,
     b_addr: u32,
     im: u32,
@@ -43,10 +38,10 @@ unsafe fn mma_stage(
             A::ADVANCE_K[k as usize] as u64,
             B::ADVANCE_K[k as usize] as u64,
         );
-        let scale = ((kk | k) != 0) as u32;
-        let [[a0, a1], [b0, b1]] = acc;
-        m64n128k16_bf16(a0, a1, da0 + ka, db + kb, scale);
-        m64n128k16_bf16(b0, b1, da1 + ka, db + kb, scale);
+        let accumulate = (kk | k) != 0;
+        let [a0, a1] = acc;
+        accum::wgmma_m64n128k16_bf16::<0, 0>(a0, da0 + ka, db + kb, accumulate);
+        accum::wgmma_m64n128k16_bf16::<0, 0>(a1, da1 + ka, db + kb, accumulate);
     });
     wgmma_commit();
 }
@@ -57,7 +52,7 @@ unsafe fn mma_stage(
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 unsafe fn store_tile(
-    acc: &[[[f32; 32]; 2]; 2],
+    acc: &[WgmmaAcc<128>; 2],
     cbase: u32,
     off: &[u32; 4],
     t: u32,
@@ -66,38 +61,39 @@ unsafe fn store_tile(
     n0: u32,
     row0: u32,
 ) {
-    unroll!(2 * CTile128::CHUNKS, |jc| {
-        let (j, c) = (jc / CTile128::CHUNKS, jc % CTile128::CHUNKS);
-        let buf = cbase + (jc % CTile128::STAGES) * CTile128::STAGE_BYTES;
-        if t == 0 {
-            bulk_wait_read::<{ CTile128::STAGES - 1 }>();
-        }
-        named_bar(bar_id, 128);
-        unroll!(CTile128::INSTRUCTIONS, |i| {
-            stmatrix_x4(
-                buf + off[i as usize],
-                [
-                    pair(&acc[j as usize], CTile128::pair(c, i, 0)),
-                    pair(&acc[j as usize], CTile128::pair(c, i, 1)),
-                    pair(&acc[j as usize], CTile128::pair(c, i, 2)),
-                    pair(&acc[j as usize], CTile128::pair(c, i, 3)),
-                ],
+    unroll!(2, |j| {
+        // Group g of 4 pairs: instruction g % INSTRUCTIONS of chunk g / INSTRUCTIONS.
+        acc[j as usize].for_each_group::<4, Bf16x2>(|g, regs| {
+            let (c, i) = (
+                g as u32 / CTile128::INSTRUCTIONS,
+                g as u32 % CTile128::INSTRUCTIONS,
             );
+            let jc = j * CTile128::CHUNKS + c;
+            let buf = cbase + (jc % CTile128::STAGES) * CTile128::STAGE_BYTES;
+            if i == 0 {
+                if t == 0 {
+                    bulk_wait_read::<{ CTile128::STAGES - 1 }>();
+                }
+                named_bar(bar_id, 128);
+            }
+            stmatrix_x4(buf + off[i as usize], regs);
+            if i == CTile128::INSTRUCTIONS - 1 {
+                fence_proxy_async_shared();
+                named_bar(bar_id, 128);
+                if t == 0 {
+                    unroll!(CTile128::TMA_BOXES, |b| {
+                        let (boff, (inner0, r0)) = CTile128::tma_box(b);
+                        tma_store_2d(
+                            map,
+                            buf + boff,
+                            n0 + c * CTile128::EPILOGUE.spec().n + inner0,
+                            row0 + 64 * j + r0,
+                        );
+                    });
+                    bulk_commit();
+                }
+            }
         });
-        fence_proxy_async_shared();
-        named_bar(bar_id, 128);
-        if t == 0 {
-            unroll!(CTile128::TMA_BOXES, |b| {
-                let (boff, (inner0, r0)) = CTile128::tma_box(b);
-                tma_store_2d(
-                    map,
-                    buf + boff,
-                    n0 + c * CTile128::EPILOGUE.spec().n + inner0,
-                    row0 + 64 * j + r0,
-                );
-            });
-            bulk_commit();
-        }
     });
 }
 
@@ -157,7 +153,7 @@ pub unsafe extern "ptx-kernel" fn gemm_conv_n128_rust(
     unroll!(4, |i| {
         off[i as usize] = CTile128::writer_offset(0, (t / 32) % 4, i, t % 32);
     });
-    let mut acc = [[[0.0f32; 32]; 2]; 2];
+    let mut acc = [WgmmaAcc::<128>::zero(), WgmmaAcc::<128>::zero()];
     let mut consumer = consumers.thread(t);
     let bar_id = 1 + im;
     let mut ct = sched.first;
@@ -178,6 +174,8 @@ pub unsafe extern "ptx-kernel" fn gemm_conv_n128_rust(
             kk += 1;
         }
         wgmma_wait::<0>();
+        acc[0].fence_operands();
+        acc[1].fence_operands();
         if let Some(last) = held.take() {
             last.release::<PtxSpin>();
         }

@@ -23,20 +23,20 @@ use crate::ptx::*;
 use smemdesc::pipeline::{Full, PipeAt};
 use smemdesc::SmemTile;
 
-/// Chunk `c` of the accumulator into the C stage at `buf`: the declared `stmatrix.x4`
-/// instructions, this thread at `buf + off[i]`, registers `CTile::pair(c, i, q)`.
+/// Chunk `c` (a constant after unrolling) of the accumulator into the C stage at `buf`: the
+/// declared `stmatrix.x4` instructions, this thread at `buf + off[i]`, registers
+/// `CTile::pair(c, i, q)`: the library's register groups (`WgmmaAcc::for_each_group`, group `g`
+/// = instruction `g % INSTRUCTIONS` of chunk `g / INSTRUCTIONS`), the other chunks' folded away.
 #[inline(always)]
 unsafe fn store_chunk(d: &Acc, c: u32, buf: u32, off: &[u32; 4]) {
-    unroll!(CTile::INSTRUCTIONS, |i| {
-        stmatrix_x4(
-            buf + off[i as usize],
-            [
-                d.pair_bf16(CTile::pair(c, i, 0)),
-                d.pair_bf16(CTile::pair(c, i, 1)),
-                d.pair_bf16(CTile::pair(c, i, 2)),
-                d.pair_bf16(CTile::pair(c, i, 3)),
-            ],
+    d.for_each_group::<4, smemdesc::accum::Bf16x2>(|g, regs| {
+        let (chunk, i) = (
+            g as u32 / CTile::INSTRUCTIONS,
+            g as u32 % CTile::INSTRUCTIONS,
         );
+        if chunk == c {
+            stmatrix_x4(buf + off[i as usize], regs);
+        }
     });
 }
 
@@ -60,15 +60,7 @@ pub(crate) unsafe fn mma_stage<D: EpiDecl>(
             D::A::ADVANCE_K[k as usize] as u64,
             D::B::ADVANCE_K[k as usize] as u64,
         );
-        crate::wgmma::m64n256k16_bf16(
-            &mut d.d0,
-            &mut d.d1,
-            &mut d.d2,
-            &mut d.d3,
-            da + ka,
-            db + kb,
-            ((kt | k) != 0) as u32,
-        );
+        smemdesc::accum::wgmma_m64n256k16_bf16::<0, 0>(d, da + ka, db + kb, (kt | k) != 0);
     });
     wgmma_commit();
 }
@@ -213,12 +205,7 @@ unsafe fn gemm_epi_body<D: EpiDecl>(
     let cbase = D::c(base, im);
     // This thread's stmatrix row address per writer instruction, from the declaration.
     let lane_off = lane_offsets(warp, lane);
-    let mut d = Acc {
-        d0: [0.0; 32],
-        d1: [0.0; 32],
-        d2: [0.0; 32],
-        d3: [0.0; 32],
-    };
+    let mut d = Acc::zero();
     let mut consumer = consumers.thread(t);
     let mut ct = cid;
     let bar_id = 1 + im;
@@ -241,6 +228,7 @@ unsafe fn gemm_epi_body<D: EpiDecl>(
             kt += 1;
         }
         wgmma_wait::<0>();
+        d.fence_operands();
         if let Some(last) = held.take() {
             last.release::<Ptx>();
         }
@@ -308,18 +296,8 @@ pub unsafe extern "ptx-kernel" fn epi_store_only_rust(reps: u32, ctrl: u32, sink
     let base = (smem_dyn() + 1023) & !1023;
     let t = tid();
     let (warp, lane) = (t / 32, t % 32);
-    let mut d = Acc {
-        d0: [0.0; 32],
-        d1: [0.0; 32],
-        d2: [0.0; 32],
-        d3: [0.0; 32],
-    };
-    unroll!(32, |i| {
-        d.d0[i as usize] = (t + i) as f32;
-        d.d1[i as usize] = (t + 32 + i) as f32;
-        d.d2[i as usize] = (t + 64 + i) as f32;
-        d.d3[i as usize] = (t + 96 + i) as f32;
-    });
+    let mut d = Acc::zero();
+    d.for_each_mut(|e, x| *x = (t + e as u32) as f32);
     let declared = lane_offsets(warp, lane);
     let mut off = [0u32; 4];
     unroll!(CTile::INSTRUCTIONS, |i| {

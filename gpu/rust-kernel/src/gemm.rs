@@ -97,33 +97,10 @@ fn advance_mn<T: SmemTile>(i: u32) -> u64 {
     a
 }
 
-/// The m64n256 fp32 accumulator fragment (128 registers per thread) as four arrays of 32: LLVM
-/// promotes each to registers, where one `[f32; 128]` stays in local memory.
-pub struct Acc {
-    pub(crate) d0: [f32; 32],
-    pub(crate) d1: [f32; 32],
-    pub(crate) d2: [f32; 32],
-    pub(crate) d3: [f32; 32],
-}
-
-impl Acc {
-    /// Element `i` of the fragment (`i` a constant after unrolling).
-    #[inline(always)]
-    pub(crate) fn get(&self, i: usize) -> f32 {
-        match i / 32 {
-            0 => self.d0[i % 32],
-            1 => self.d1[i % 32],
-            2 => self.d2[i % 32],
-            _ => self.d3[i % 32],
-        }
-    }
-
-    /// Accumulator pair `p` (`d[2p]`, `d[2p + 1]`) as packed bf16x2.
-    #[inline(always)]
-    pub(crate) fn pair_bf16(&self, p: u32) -> u32 {
-        bf16x2(self.get(2 * p as usize), self.get(2 * p as usize + 1))
-    }
-}
+/// The m64n256 fp32 accumulator fragment (128 registers per thread): the library's typed
+/// accumulator (`smemdesc::accum`, issue 43 item 6), zeroed from a constant, issued by
+/// `accum::wgmma_m64n256k*`, its elements read at constant indices only.
+pub type Acc = smemdesc::accum::WgmmaAcc<256>;
 
 /// The epilogue of one consumer warp: its 16 x 256 slice of the fragment, 64 columns at a time
 /// through its shared buffer, stored as whole 128-byte row segments.
@@ -136,7 +113,7 @@ unsafe fn store_tile(c: *mut u32, d: &Acc, buf: u32, row0: u32, n0: u32, n_total
             unroll!(2, |h| {
                 let i = (4 * j + 2 * h) as usize;
                 let a = buf + (lane / 4 + 8 * h) * EPI_PITCH + (8 * jj + 2 * (lane % 4)) * 2;
-                st_shared_u32(a, bf16x2(d.get(i), d.get(i + 1)));
+                st_shared_u32(a, bf16x2(d.regs()[i], d.regs()[i + 1]));
             });
         });
         sync_warp();
@@ -219,12 +196,7 @@ pub unsafe fn gemm_body<A: SmemTile, B: SmemTile, const STAGES: u32>(
         let warp_buf = base + smem.epi + ((tid - 128) / 32) * 16 * EPI_PITCH;
         // This warpgroup's A subtile: a constant step from the stage's descriptor.
         let a_im = advance_mn::<A>(im);
-        let mut d = Acc {
-            d0: [0.0; 32],
-            d1: [0.0; 32],
-            d2: [0.0; 32],
-            d3: [0.0; 32],
-        };
+        let mut d = Acc::zero();
         let mut p = Pipe { stage: 0, phase: 0 };
         let mut prev = 0;
         let mut tile = ctaid();
@@ -257,6 +229,7 @@ pub unsafe fn gemm_body<A: SmemTile, B: SmemTile, const STAGES: u32>(
                 kt += 1;
             }
             wgmma_wait::<0>();
+            d.fence_operands();
             if t == 0 {
                 mbar_arrive(empty + 8 * prev);
             }
@@ -292,9 +265,7 @@ pub unsafe extern "ptx-kernel" fn gemm_bf16_rust(
         n,
         k,
         group_m,
-        |d, a, b, s| {
-            crate::wgmma::m64n256k16_bf16(&mut d.d0, &mut d.d1, &mut d.d2, &mut d.d3, a, b, s)
-        },
+        |d, a, b, s| smemdesc::accum::wgmma_m64n256k16_bf16::<0, 0>(d, a, b, s != 0),
     );
 }
 
@@ -314,6 +285,6 @@ pub unsafe extern "ptx-kernel" fn gemm_fp8_rust(
 ) {
     use crate::tiles::{Fp8A, Fp8B, FP8_SMEM};
     gemm_body::<Fp8A, Fp8B, 4>(FP8_SMEM, map_a, map_b, c, m, n, k, group_m, |d, a, b, s| {
-        crate::wgmma::m64n256k32_e4m3(&mut d.d0, &mut d.d1, &mut d.d2, &mut d.d3, a, b, s)
+        smemdesc::accum::wgmma_m64n256k32_e4m3(d, a, b, s != 0)
     });
 }

@@ -148,17 +148,13 @@ unsafe fn grouped_body<O: PipelineOps, const SKIP: bool, const MODE: u32>(
     // This warpgroup's C map slot: the host's template until the first group is written.
     // SAFETY: the host's slot array holds two 128-B aligned maps per CTA; this warpgroup's is
     // named by this handle alone.
-    let cmem = unsafe { &mut *((cslots + 256 * ctaid() as u64 + 128 * im as u64) as *mut TensorMapMem) };
+    let cmem =
+        unsafe { &mut *((cslots + 256 * ctaid() as u64 + 128 * im as u64) as *mut TensorMapMem) };
     let mut cslot = MapSlot::<MapC, Released>::new(cmem).acquire::<TmOps>();
     let (warp, lane) = (t / 32, t % 32);
     let cbase = D::c(base, im);
     let lane_off = crate::epi::lane_offsets(warp, lane);
-    let mut d = Acc {
-        d0: [0.0; 32],
-        d1: [0.0; 32],
-        d2: [0.0; 32],
-        d3: [0.0; 32],
-    };
+    let mut d = Acc::zero();
     let mut consumer = consumers.thread(t);
     let bar_id = 1 + im;
     let mut cur = u32::MAX;
@@ -189,6 +185,7 @@ unsafe fn grouped_body<O: PipelineOps, const SKIP: bool, const MODE: u32>(
             kt += 1;
         }
         wgmma_wait::<0>();
+        d.fence_operands();
         if let Some(last) = held.take() {
             last.release::<O>();
         }

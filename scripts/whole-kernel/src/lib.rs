@@ -36,6 +36,9 @@ pub mod bf16_mn;
 pub mod error_data;
 pub mod fp8_k;
 pub mod ptx_ops;
+pub mod regs;
+#[cfg(feature = "old-way")]
+pub mod regs_old_way;
 pub mod sm100;
 pub mod pdl;
 pub mod sm100_pair;

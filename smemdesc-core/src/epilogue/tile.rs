@@ -373,6 +373,8 @@ impl EpilogueTile {
     /// The accumulator register pair of matrix `q` of instruction `instr` in chunk `chunk`:
     /// `stmatrix` register `q` holds `cvt(d[2p], d[2p + 1])` for the returned `p` (the fragment's
     /// pair index; `st.shared` instruction `instr` stores pair `p` with `q = 0`).
+    /// Constant indices only in a kernel (a run-time chunk loop indexes the accumulator at run
+    /// time): `smemdesc::accum::WgmmaAcc::for_each_group` hands out each instruction's registers.
     ///
     /// ```
     /// # use smemdesc_core::epilogue::*;

@@ -473,6 +473,8 @@ impl ChainedMma {
     /// `[low half, high half]` of the **same** thread, `[8·kstep + 2·reg, 8·kstep + 2·reg + 1]`
     /// (an f16 accumulator register `d_r` holds elements `2r, 2r + 1`, so there A register `reg`
     /// is accumulator register `4·kstep + reg`). `None` outside.
+    /// Constant indices only in a kernel (a run-time loop over the k-steps indexes S at run
+    /// time): `smemdesc::accum::WgmmaAcc::pack` and `PackedAcc::for_each_kstep` pack whole k-steps.
     ///
     /// ```
     /// # use smemdesc_core::{AccumType, ElementType, MmaShape};

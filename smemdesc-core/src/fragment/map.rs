@@ -255,6 +255,9 @@ impl WgmmaAccum {
     }
 
     /// Element `elem` of thread `thread` (0..128): its `(row, col)` in the 64 × N accumulator.
+    /// For constant indices (or a kernel's own unrolled loop): in a run-time loop over `elem`
+    /// the accumulator is indexed at run time and stays in local memory; the facade's
+    /// `smemdesc::accum::WgmmaAcc` has the whole-fragment operations (masks, row reductions).
     ///
     /// ```
     /// assert_eq!(smemdesc_core::fragment::WgmmaAccum::new(8).unwrap().coord(0, 3), Some((8, 1)));

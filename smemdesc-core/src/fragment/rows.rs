@@ -74,6 +74,9 @@ impl WgmmaAccum {
     /// The `j`-th element (in column order, `j < N / 4`) of a thread's row `half` (0: the row
     /// `16w + groupID`, 1: the row 8 below): `4·(j >> 1) + 2·half + (j & 1)`, at column
     /// `8·(j >> 1) + 2·threadID_in_group + (j & 1)`.
+    /// Constant indices only in a kernel (a run-time loop of `N / 4` trips is not unrolled, and
+    /// the accumulator goes to local memory): `smemdesc::accum::WgmmaAcc::row_max` and friends
+    /// reduce whole rows.
     ///
     /// ```
     /// let d = smemdesc_core::fragment::WgmmaAccum::new(16).unwrap();
