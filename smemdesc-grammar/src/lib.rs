@@ -18,3 +18,4 @@
 #![warn(missing_docs)]
 
 pub mod pipeline;
+pub mod words;
