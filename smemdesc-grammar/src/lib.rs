@@ -18,4 +18,5 @@
 #![warn(missing_docs)]
 
 pub mod pipeline;
+pub mod storage;
 pub mod words;
