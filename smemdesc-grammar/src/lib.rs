@@ -14,6 +14,10 @@
 //! assert_eq!(args.loads.len(), 2);
 //! assert_eq!(args.threads_v, 128); // the default: one warpgroup
 //! ```
+//!
+//! - [`pipeline`]: `#[smem_pipeline(...)]`'s arguments;
+//! - [`storage`]: a `#[smem_storage]` member's `#[smem(...)]`;
+//! - [`words`]: value spellings the fragment and epilogue tiles share.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
