@@ -4,7 +4,7 @@
 //! mutate seed files of the repository (PTX the CLI's tests read, Rust the header tests read).
 
 use crate::gen::Rng;
-use crate::{cli, pipeline, pipeline_args};
+use crate::{cli, pipeline};
 use proc_macro2::TokenStream;
 use smemdesc_core::tma::{Conv2d, GroupValues, GroupedMap, ImplicitGemmA};
 use smemdesc_core::{Arch, TensorMap, TensorMapArg, TensorMapDataType as T, TensorMapSwizzle};
@@ -116,11 +116,11 @@ fn pipe_value(r: &mut Rng, key: &str) -> String {
     }
 }
 
-/// `#[smem_pipeline(...)]`: the macro's argument grammar (smemdesc-macros' `pipeline_args.rs`)
-/// and expansion (`pipeline.rs`, included from their sources) on generated and mutated
+/// `#[smem_pipeline(...)]`: the macro's argument grammar (`smemdesc-grammar`'s `pipeline.rs`)
+/// and expansion (smemdesc-macros' `pipeline.rs`, included from its source) on generated and mutated
 /// arguments: an expansion or a spanned error with a message, never a panic.
 pub fn pipeline_macro(r: &mut Rng) -> (String, Result<&'static str, String>) {
-    let keys: Vec<&str> = pipeline_args::PIPELINE_KEYS
+    let keys: Vec<&str> = smemdesc_grammar::pipeline::PIPELINE_KEYS
         .iter()
         .map(|(k, _)| *k)
         .collect();

@@ -14,7 +14,7 @@
 //! * `cli`: the `smemdesc` command line (smemdesc-cli's sources, included) parsing and running
 //!   generated argument vectors: never a panic, and a success prints something.
 //! * `pipeline-args`: `#[smem_pipeline]`'s argument grammar and expansion (smemdesc-macros'
-//!   `pipeline_args.rs` and `pipeline.rs`, included) on generated, mutated arguments.
+//!   `pipeline.rs`, included, over the `smemdesc-grammar` crate) on generated, mutated arguments.
 //! * `grouped`: `GroupedMap::new` (what `declare` checks) and `check_group` on random templates,
 //!   rewritten fields and per-group values.
 //! * `conv`: `Conv2d` and `ImplicitGemmA` (counts, loads, the im2col map, the kernel walk) on
@@ -44,9 +44,6 @@ mod hostile;
 mod keyed;
 #[path = "../../smemdesc-macros/src/pipeline.rs"]
 mod pipeline;
-#[allow(dead_code)]
-#[path = "../../smemdesc-macros/src/pipeline_args.rs"]
-mod pipeline_args;
 #[allow(dead_code)]
 #[path = "../../smemdesc-macros/src/scale.rs"]
 mod scale;

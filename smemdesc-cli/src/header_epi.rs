@@ -11,24 +11,7 @@ use crate::CliError;
 use smemdesc_core::epilogue::{
     CMajor, CType, EpiError, EpiReader, EpiWriter, EpilogueSpec, EpilogueTile,
 };
-use smemdesc_core::{Arch, SwizzleMode, EPI_KEYS};
-
-/// The writer a key value names (the macro's spellings).
-fn parse_writer(s: &str) -> Option<EpiWriter> {
-    let stm = |num, trans| Some(EpiWriter::Stmatrix { num, trans });
-    match s {
-        "stmatrix_x1" => stm(1, false),
-        "stmatrix_x2" => stm(2, false),
-        "stmatrix_x4" => stm(4, false),
-        "stmatrix_x1_trans" => stm(1, true),
-        "stmatrix_x2_trans" => stm(2, true),
-        "stmatrix_x4_trans" => stm(4, true),
-        "st_shared_4" => Some(EpiWriter::StShared { bytes: 4 }),
-        "st_shared_8" => Some(EpiWriter::StShared { bytes: 8 }),
-        "st_shared_16" => Some(EpiWriter::StShared { bytes: 16 }),
-        _ => None,
-    }
-}
+use smemdesc_core::{Arch, EPI_KEYS};
 
 /// The key spelling of a writer (as declared).
 fn writer_name(w: EpiWriter) -> String {
@@ -41,15 +24,7 @@ fn writer_name(w: EpiWriter) -> String {
 }
 
 /// `auto` (`Some(None)`: the core picks) or a swizzle mode other than 128B_base32B.
-pub(crate) fn parse_swizzle(s: &str) -> Option<Option<SwizzleMode>> {
-    if s == "auto" {
-        return Some(None);
-    }
-    match SwizzleMode::from_name(s) {
-        Some(SwizzleMode::B128Base32B) | None => None,
-        Some(m) => Some(Some(m)),
-    }
-}
+pub(crate) use smemdesc_grammar::words::tile_swizzle as parse_swizzle;
 
 /// `#[smem_epilogue_tile(...)]` on struct `name`: the tile the core builds.
 pub(crate) fn epilogue_decl(
@@ -67,7 +42,7 @@ pub(crate) fn epilogue_decl(
         _ => None,
     })?;
     let stages = k.int("stages")?;
-    let writer = k.word("writer", parse_writer)?;
+    let writer = k.word("writer", smemdesc_grammar::words::epilogue_writer)?;
     let reader = k.word("reader", EpiReader::from_name)?;
     let swizzle = k.word("swizzle", parse_swizzle)?;
     let tma_sw = k.word("tma_swizzle", |s| parse_swizzle(s).flatten())?;

@@ -27,17 +27,6 @@ pub(crate) struct FragSrc {
     writer: Option<Writer>,
 }
 
-fn parse_writer(s: &str) -> Option<Writer> {
-    Some(match s {
-        "cp_async" => Writer::CpAsync16,
-        "tma" => Writer::Tma,
-        "st_shared_4" => Writer::StShared { bytes: 4 },
-        "st_shared_8" => Writer::StShared { bytes: 8 },
-        "st_shared_16" => Writer::StShared { bytes: 16 },
-        _ => return None,
-    })
-}
-
 /// `#[smem_fragment_tile(...)]` on struct `name`, checked as the macro checks it.
 pub(crate) fn fragment_decl(
     src: &Src,
@@ -57,16 +46,8 @@ pub(crate) fn fragment_decl(
     })?;
     let major = k.word("major", Major::from_name)?.unwrap_or(Major::K);
     let (mn, kk) = k.need_pair("tile")?;
-    let reader = k.word("reader", |s| match s {
-        "ldmatrix_x1" => Some((1, false)),
-        "ldmatrix_x2" => Some((2, false)),
-        "ldmatrix_x4" => Some((4, false)),
-        "stmatrix_x1" => Some((1, true)),
-        "stmatrix_x2" => Some((2, true)),
-        "stmatrix_x4" => Some((4, true)),
-        _ => None,
-    })?;
-    let writer = k.word("writer", parse_writer)?;
+    let reader = k.word("reader", smemdesc_grammar::words::fragment_reader)?;
+    let writer = k.word("writer", smemdesc_grammar::words::fragment_writer)?;
     let swizzle = k.word("swizzle", parse_swizzle)?.flatten();
     let cf = k.word("conflict_free", |s| match s {
         "true" => Some(true),

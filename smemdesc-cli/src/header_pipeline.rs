@@ -11,7 +11,7 @@ use proc_macro2::Span;
 use smemdesc_core::pipeline::{PipelineError, PipelineKey, PipelineLoad, PipelineSpec};
 use syn::spanned::Spanned;
 
-use super::pipeline_args;
+use smemdesc_grammar::pipeline as grammar;
 
 /// The namespace of pipeline `s` declared in module `path`.
 pub(crate) fn pipeline(
@@ -26,7 +26,7 @@ pub(crate) fn pipeline(
         syn::Meta::List(l) => l.tokens.clone(),
         _ => return Err(src.err(site, "#[smem_pipeline] needs its arguments")),
     };
-    let a = pipeline_args::parse_args(tokens, site).map_err(|e| src.err(e.span(), e))?;
+    let a = grammar::parse_args(tokens, site).map_err(|e| src.err(e.span(), e))?;
     // The loads' tiles, resolved as the storage resolves its members.
     let mut tiles = Vec::new();
     for l in &a.loads {
@@ -129,7 +129,7 @@ pub(crate) fn pipeline(
 }
 
 /// The key an error is about (as the macro reports it).
-fn error_span(a: &pipeline_args::PipelineArgs, e: &PipelineError) -> Option<Span> {
+fn error_span(a: &grammar::PipelineArgs, e: &PipelineError) -> Option<Span> {
     let (key, load) = e.key();
     Some(match key {
         PipelineKey::ExpectTx => a.expect_tx.as_ref()?.1.span(),

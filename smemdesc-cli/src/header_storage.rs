@@ -24,40 +24,18 @@ enum Kind<'c> {
     Epilogue(&'c EpilogueTile),
 }
 
-/// A field's `#[smem]` settings: the placement (with its span), the alignment and
-/// `epilogue` (with its span).
+/// A field's `#[smem]` settings (the grammar's, as the macro reads them): the placement (with
+/// its span), the alignment and `epilogue` (with its span); the first refusal is the error.
 type FieldAttrs = (Option<(Placement, Span)>, Option<u32>, Option<Span>);
 
-/// `#[smem(placement = …, align = N, epilogue)]` on a field.
 fn field_attrs(src: &Src, f: &syn::Field) -> Result<FieldAttrs, CliError> {
-    let (mut placement, mut align, mut epilogue) = (None, None, None);
-    for a in f.attrs.iter().filter(|a| a.path().is_ident("smem")) {
-        a.parse_nested_meta(|m| {
-            if m.path.is_ident("placement") {
-                let v: syn::Ident = m.value()?.parse()?;
-                placement = Some(match v.to_string().as_str() {
-                    "absolute" => (Placement::Absolute, v.span()),
-                    "relative" => (Placement::Relative, v.span()),
-                    _ => return Err(syn::Error::new(v.span(), format!("unknown placement `{v}`; legal: absolute, relative"))),
-                });
-                Ok(())
-            } else if m.path.is_ident("align") {
-                let v: syn::LitInt = m.value()?.parse()?;
-                match v.base10_parse::<u32>() {
-                    Ok(n) if n.is_power_of_two() => align = Some(n),
-                    _ => return Err(syn::Error::new(v.span(), format!("align = {v} is not a power of two in 1..=2^31; legal: 8, 16, 128, 1024, ..."))),
-                }
-                Ok(())
-            } else if m.path.is_ident("epilogue") {
-                epilogue = Some(m.path.span());
-                Ok(())
-            } else {
-                Err(m.error("unknown #[smem] key; legal: placement = absolute | relative, align = <power of two>, epilogue"))
-            }
-        })
-        .map_err(|e| src.err(e.span(), e))?;
+    let mut errs = Vec::new();
+    let a = smemdesc_grammar::storage::member_attrs(f, &mut errs);
+    if let Some(e) = errs.first() {
+        return Err(src.err(e.span(), e));
     }
-    Ok((placement, align, epilogue))
+    let align = a.align.and_then(|l| l.base10_parse::<u32>().ok());
+    Ok((a.placement, align, a.epilogue))
 }
 
 /// `#[smem_storage(arch = …)] struct S { … }` in module `path`.

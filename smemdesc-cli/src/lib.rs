@@ -35,9 +35,6 @@ mod header_pipeline;
 mod header_src;
 mod header_storage;
 mod idesc;
-// The macro's grammar (a byte-identical copy of smemdesc-macros/src/pipeline_args.rs).
-#[allow(dead_code)]
-mod pipeline_args;
 // `pub(crate)`: `gpu/` (which includes this file) judges the same rows against the driver.
 pub(crate) mod tensormap;
 mod tile;

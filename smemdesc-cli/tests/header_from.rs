@@ -316,3 +316,32 @@ fn every_declaring_file_of_the_repository_compiles() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A member's `#[smem(...)]` is read with the macro's grammar (`smemdesc_grammar::storage`): a
+/// key given twice is refused on the second (`tests/ui/fail_storage_smem_attrs.rs` is the
+/// macro's case), not taken silently as the last value, and an unknown placement names what
+/// each legal one means. (Columns counted by hand: `align` of the second attribute starts at
+/// column 39 of line 2, `absolut` at column 31.)
+#[test]
+fn member_attributes_are_read_as_the_macro_reads_them() {
+    let (code, err) = from_src(
+        "dup",
+        &format!("{TILE}#[smem_storage(arch = sm90)]\nstruct S {{ #[smem(align = 16)] #[smem(align = 32)] x: u32 }}\n"),
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains(
+            "k.rs:4:39: duplicate #[smem] key `align`: each key may be given once per member"
+        ),
+        "{err}"
+    );
+    let (code, err) = from_src(
+        "placement",
+        &format!("{TILE}#[smem_storage(arch = sm90)]\nstruct S {{ #[smem(placement = absolut)] t: T }}\n"),
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("k.rs:4:31: unknown placement `absolut`; legal: absolute (TMA-written data, 128-B aligned on sm90), relative (pattern restarts at the tile start)"),
+        "{err}"
+    );
+}

@@ -57,6 +57,11 @@
 //! fewer where the product of the CTAs' state spaces would not fit a few seconds (the numbers
 //! are in `configs`; stage 0's barriers always go through two phases).
 //!
+//! The six largest configurations (190 000 to 820 000 states each, 59 % of the correct
+//! protocols' states) are explored only when `SMEMDESC_FULL_GRID` is set, as `.ci/run` does (the
+//! flag of `grid.rs`'s full walk); a plain `cargo test` explores the other 47, which still cover
+//! every cluster shape, multicast form, the sm100 pair and every broken variant.
+//!
 //! Each broken variant (`protocol::Variant`) is run on every configuration it applies to and
 //! must be found with the expected kind of violation; `summary` prints the counts and
 //! `broken_protocols_are_found` a shortest trace per variant (run with `--nocapture`).
@@ -83,6 +88,22 @@ struct Config {
     iterations: u32,
 }
 
+/// Configurations only CI explores (`SMEMDESC_FULL_GRID`): the six largest, each of a class a
+/// smaller configuration of the plain run also covers (the counts are `summary`'s states).
+const CI_ONLY: [&str; 6] = [
+    "1x2 multicast A stages 3 consumers 1",   // 816 148 states
+    "sm100 cta_group 2 stages 4 x1 arrivals", // 512 296
+    "2x1 multicast B stages 3 consumers 1",   // 386 436
+    "1x2 multicast A stages 2 consumers 2",   // 352 524
+    "2x1 stages 3 consumers 1",               // 322 624
+    "2x1 multicast B stages 2 consumers 2",   // 197 092
+];
+
+/// Whether the CI-only configurations are explored (`.ci/run` sets `SMEMDESC_FULL_GRID`).
+fn full() -> bool {
+    std::env::var_os("SMEMDESC_FULL_GRID").is_some()
+}
+
 fn tile(name: &'static str, op: Operand, bytes: u32, stages: u32) -> PipelineLoad {
     PipelineLoad {
         operand: Some(op),
@@ -92,7 +113,13 @@ fn tile(name: &'static str, op: Operand, bytes: u32, stages: u32) -> PipelineLoa
 
 fn configs() -> Vec<Config> {
     let mut v = Vec::new();
+    let full = full();
+    let mut skipped = 0;
     let mut add = |name: String, spec: PipelineSpec, iterations: u32| {
+        if !full && CI_ONLY.contains(&name.as_str()) {
+            skipped += 1;
+            return;
+        }
         let layout = spec
             .build()
             .unwrap_or_else(|e| panic!("{name}: {}", e.message(&spec).as_str()));
@@ -203,6 +230,11 @@ fn configs() -> Vec<Config> {
     }
     let spec = ab(sm90(1).cluster(2, 2), 1, true, true);
     add("2x2 multicast A+B stages 1 consumers 1".into(), spec, 2);
+    // Each CI-only name is a configuration (a renamed one would be explored by no run).
+    assert!(
+        full || skipped == CI_ONLY.len(),
+        "{skipped} CI-only configurations skipped"
+    );
     v
 }
 
@@ -325,7 +357,9 @@ fn correct_protocols_are_proved() {
         "the declared protocol fails:\n{}",
         r.failed.join("\n\n")
     );
-    assert!(r.proved.len() >= 50, "{} configurations", r.proved.len());
+    // 53 configurations, 47 without the CI-only ones.
+    let least = if full() { 53 } else { 47 };
+    assert!(r.proved.len() >= least, "{} configurations", r.proved.len());
 }
 
 #[test]
@@ -364,6 +398,12 @@ fn summary() {
     let r = results();
     for (_, name, n, states) in &r.proved {
         println!("  {name}: {n} iterations, {states} states");
+    }
+    if !full() {
+        println!(
+            "  (the {} largest configurations are explored by CI only: set SMEMDESC_FULL_GRID=1)",
+            CI_ONLY.len()
+        );
     }
     let (proved, found, runs) = model_counts();
     println!("pipeline model: {proved} configurations proved, {found} broken protocols found");

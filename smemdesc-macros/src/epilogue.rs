@@ -9,7 +9,7 @@ use quote::quote;
 use smemdesc_core::epilogue::{
     CMajor, CType, EpiError, EpiReader, EpiWriter, EpilogueSpec, EpilogueTile, ReduceOp,
 };
-use smemdesc_core::{SwizzleMode, EPI_KEYS};
+use smemdesc_core::EPI_KEYS;
 
 const REQUIRED: &[&str] = &["dtype", "tile", "wgmma_n"];
 
@@ -60,48 +60,7 @@ fn pair(v: &Value, errs: &mut Errors) -> Option<Sp<(u32, u32)>> {
     None
 }
 
-fn parse_writer(s: &str) -> Option<EpiWriter> {
-    Some(match s {
-        "stmatrix_x1" => EpiWriter::Stmatrix {
-            num: 1,
-            trans: false,
-        },
-        "stmatrix_x2" => EpiWriter::Stmatrix {
-            num: 2,
-            trans: false,
-        },
-        "stmatrix_x4" => EpiWriter::Stmatrix {
-            num: 4,
-            trans: false,
-        },
-        "stmatrix_x1_trans" => EpiWriter::Stmatrix {
-            num: 1,
-            trans: true,
-        },
-        "stmatrix_x2_trans" => EpiWriter::Stmatrix {
-            num: 2,
-            trans: true,
-        },
-        "stmatrix_x4_trans" => EpiWriter::Stmatrix {
-            num: 4,
-            trans: true,
-        },
-        "st_shared_4" => EpiWriter::StShared { bytes: 4 },
-        "st_shared_8" => EpiWriter::StShared { bytes: 8 },
-        "st_shared_16" => EpiWriter::StShared { bytes: 16 },
-        _ => return None,
-    })
-}
-
-fn parse_swizzle(s: &str) -> Option<Option<SwizzleMode>> {
-    if s == "auto" {
-        return Some(None);
-    }
-    match SwizzleMode::from_name(s) {
-        Some(SwizzleMode::B128Base32B) | None => None,
-        Some(m) => Some(Some(m)),
-    }
-}
+use smemdesc_grammar::words::tile_swizzle as parse_swizzle;
 
 fn parse(input: TokenStream, site: Span) -> Result<EpilogueTile, syn::Error> {
     let mut errs = Errors::default();
@@ -123,7 +82,14 @@ fn parse(input: TokenStream, site: Span) -> Result<EpilogueTile, syn::Error> {
         )
     });
     let stages = get("stages").and_then(|v| int(v, "stages", &mut errs));
-    let writer = get("writer").and_then(|v| word(v, "writer", parse_writer, &mut errs));
+    let writer = get("writer").and_then(|v| {
+        word(
+            v,
+            "writer",
+            smemdesc_grammar::words::epilogue_writer,
+            &mut errs,
+        )
+    });
     let reader = get("reader").and_then(|v| word(v, "reader", EpiReader::from_name, &mut errs));
     let swizzle = get("swizzle").and_then(|v| word(v, "swizzle", parse_swizzle, &mut errs));
     let tma_sw = get("tma_swizzle")

@@ -10,7 +10,7 @@ use smemdesc_core::fragment::{
     FragOperand, LdmatrixTile, MmaSync, ScaleType, ScaleVec, SyncArch, SyncKind, SyncShape,
     TileError, Writer,
 };
-use smemdesc_core::{ElementType, Major, SwizzleMode, FRAG_KEYS};
+use smemdesc_core::{ElementType, Major, FRAG_KEYS};
 
 const REQUIRED: &[&str] = &["arch", "mma", "dtype", "operand", "tile"];
 
@@ -57,26 +57,7 @@ struct FragDecl {
     reader_free: bool,
 }
 
-fn parse_writer(s: &str) -> Option<Writer> {
-    Some(match s {
-        "cp_async" => Writer::CpAsync16,
-        "tma" => Writer::Tma,
-        "st_shared_4" => Writer::StShared { bytes: 4 },
-        "st_shared_8" => Writer::StShared { bytes: 8 },
-        "st_shared_16" => Writer::StShared { bytes: 16 },
-        _ => return None,
-    })
-}
-
-fn parse_swizzle(s: &str) -> Option<Option<SwizzleMode>> {
-    if s == "auto" {
-        return Some(None);
-    }
-    match SwizzleMode::from_name(s) {
-        Some(SwizzleMode::B128Base32B) | None => None,
-        Some(m) => Some(Some(m)),
-    }
-}
+use smemdesc_grammar::words::tile_swizzle as parse_swizzle;
 
 fn parse(input: TokenStream, site: Span) -> Result<FragDecl, syn::Error> {
     let mut errs = Errors::default();
@@ -105,19 +86,18 @@ fn parse(input: TokenStream, site: Span) -> Result<FragDecl, syn::Error> {
         word(
             v,
             "reader",
-            |s| match s {
-                "ldmatrix_x1" => Some((1, false)),
-                "stmatrix_x1" => Some((1, true)),
-                "stmatrix_x2" => Some((2, true)),
-                "stmatrix_x4" => Some((4, true)),
-                "ldmatrix_x2" => Some((2, false)),
-                "ldmatrix_x4" => Some((4, false)),
-                _ => None,
-            },
+            smemdesc_grammar::words::fragment_reader,
             &mut errs,
         )
     });
-    let writer = get("writer").and_then(|v| word(v, "writer", parse_writer, &mut errs));
+    let writer = get("writer").and_then(|v| {
+        word(
+            v,
+            "writer",
+            smemdesc_grammar::words::fragment_writer,
+            &mut errs,
+        )
+    });
     let swizzle = get("swizzle").and_then(|v| word(v, "swizzle", parse_swizzle, &mut errs));
     let scale_vec =
         get("scale_vec").and_then(|v| word(v, "scale_vec", ScaleVec::from_name, &mut errs));

@@ -21,7 +21,6 @@ mod mma;
 mod mma_items;
 mod mma_scan;
 mod pipeline;
-mod pipeline_args;
 mod scale;
 mod storage;
 

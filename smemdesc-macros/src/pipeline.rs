@@ -7,9 +7,9 @@
 //! `LAYOUT` itself only fails for the classes no key covers. What the macro can check itself
 //! (keys, duplicate names, value kinds) is a spanned error here.
 
-use crate::pipeline_args::{parse_args, PipelineArgs};
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
+use smemdesc_grammar::pipeline::{parse_args, Num, PipelineArgs};
 use syn::ext::IdentExt;
 use syn::spanned::Spanned;
 
@@ -202,8 +202,7 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenS
         check(class::CLUSTER, usize::MAX, p.span.join(), BASE);
     }
     check(class::CONSUMERS, usize::MAX, cons_lit.span(), BASE);
-    let lit_or_consumers =
-        |n: &Option<crate::pipeline_args::Num>| n.as_ref().map_or(cons_lit.span(), |n| n.1.span());
+    let lit_or_consumers = |n: &Option<Num>| n.as_ref().map_or(cons_lit.span(), |n| n.1.span());
     check(
         class::CONSUMER_THREADS,
         usize::MAX,

@@ -67,63 +67,6 @@ fn parse_arch(attr: TokenStream) -> syn::Result<Arch> {
     }
 }
 
-/// `#[smem(placement = absolute | relative, align = N, epilogue)]` on a field: each key at most
-/// once over all of the field's `#[smem]` attributes (a second one is refused, not taken).
-fn parse_field_attrs(
-    f: &syn::Field,
-    errs: &mut Vec<syn::Error>,
-) -> (Option<(bool, Span)>, Option<syn::LitInt>, Option<Span>) {
-    let (mut placement, mut align, mut epilogue) = (None, None, None);
-    let mut seen: Vec<String> = Vec::new();
-    for a in f.attrs.iter().filter(|a| a.path().is_ident("smem")) {
-        let r = a.parse_nested_meta(|m| {
-            if let Some(key) = m.path.get_ident().map(|i| i.to_string()) {
-                if seen.contains(&key) {
-                    return Err(m.error(format!(
-                        "duplicate #[smem] key `{key}`: each key may be given once per member"
-                    )));
-                }
-                seen.push(key);
-            }
-            if m.path.is_ident("placement") {
-                let v: syn::Ident = m.value()?.parse()?;
-                placement = Some(match v.to_string().as_str() {
-                    "absolute" => (true, v.span()),
-                    "relative" => (false, v.span()),
-                    _ => {
-                        return Err(syn::Error::new(
-                            v.span(),
-                            format!("unknown placement `{v}`; legal: absolute (TMA-written data, 128-B aligned on sm90), relative (pattern restarts at the tile start)"),
-                        ))
-                    }
-                });
-                Ok(())
-            } else if m.path.is_ident("align") {
-                let v: syn::LitInt = m.value()?.parse()?;
-                match v.base10_parse::<u32>() {
-                    Ok(n) if n.is_power_of_two() => align = Some(v),
-                    _ => {
-                        return Err(syn::Error::new(
-                            v.span(),
-                            format!("align = {v} is not a power of two in 1..=2^31; legal: 8, 16, 128, 1024, ..."),
-                        ))
-                    }
-                }
-                Ok(())
-            } else if m.path.is_ident("epilogue") {
-                epilogue = Some(m.path.span());
-                Ok(())
-            } else {
-                Err(m.error("unknown #[smem] key; legal: placement = absolute | relative, align = <power of two>, epilogue"))
-            }
-        });
-        if let Err(e) = r {
-            errs.push(e);
-        }
-    }
-    (placement, align, epilogue)
-}
-
 /// Whether `ty` is `TmemSlot` or an array (of arrays) of it.
 fn is_tmem_slot(ty: &syn::Type) -> bool {
     match ty {
@@ -168,7 +111,12 @@ fn is_plain(ty: &syn::Type) -> bool {
 
 fn classify(f: &syn::Field, errs: &mut Vec<syn::Error>) -> Option<Member> {
     let ident = f.ident.clone()?;
-    let (placement, align, epilogue) = parse_field_attrs(f, errs);
+    let a = smemdesc_grammar::storage::member_attrs(f, errs);
+    // (the placement as the emitter takes it: `true` = absolute)
+    let placement = a
+        .placement
+        .map(|(p, s)| (p == smemdesc_core::Placement::Absolute, s));
+    let (align, epilogue) = (a.align, a.epilogue);
     let kind = match &f.ty {
         syn::Type::Array(a) => Kind::Array(a.elem.clone()),
         ty @ syn::Type::Path(p) if p.qself.is_none() => {

@@ -1,6 +1,18 @@
-//! The arguments of `#[smem_pipeline(...)]`, parsed with their spans. This file exists twice,
-//! byte for byte, in `smemdesc-macros/src` and `smemdesc-cli/src` (`.ci/run` compares them): the
-//! macro and `smemdesc header --from` read one grammar, and each crate is packaged with its copy.
+//! The arguments of `#[smem_pipeline(...)]`, parsed with their spans: the one grammar that
+//! `smemdesc-macros` expands and `smemdesc header --from` evaluates.
+//!
+//! What the tokens alone decide is refused here (unknown and duplicate keys, a value of the wrong
+//! kind, a missing required key, loads named twice, `stages = 0`, `consumer_arrivals` that does
+//! not divide `consumer_threads`, ...); what needs the tiles' numbers is the core's
+//! `PipelineSpec::build`, which each caller runs on the values returned here.
+//!
+//! ```
+//! use smemdesc_grammar::pipeline::parse_args;
+//!
+//! let attr = "storage = Smem, loads = (a: TileA), consumers = 1, stages = 0".parse().unwrap();
+//! let e = parse_args(attr, proc_macro2::Span::call_site()).err().unwrap();
+//! assert!(e.to_string().starts_with("stages = 0: a pipeline needs at least one stage"));
+//! ```
 use proc_macro2::{Span, TokenStream};
 use syn::ext::IdentExt;
 use syn::parse::{Parse, ParseStream, Parser};
@@ -8,8 +20,15 @@ use syn::punctuated::Punctuated;
 use syn::spanned::Spanned;
 use syn::Token;
 
-/// Every key with the values it takes.
-pub(crate) const PIPELINE_KEYS: &[(&str, &str)] = &[
+/// Every key with the values it takes (for messages and the guide's table).
+///
+/// ```
+/// use smemdesc_grammar::pipeline::PIPELINE_KEYS;
+///
+/// let keys: Vec<&str> = PIPELINE_KEYS.iter().map(|(k, _)| *k).collect();
+/// assert_eq!(&keys[..3], ["storage", "loads", "consumers"]); // the required ones
+/// ```
+pub const PIPELINE_KEYS: &[(&str, &str)] = &[
     (
         "storage",
         "the `#[smem_storage]` type holding the loads and barriers",
@@ -52,13 +71,21 @@ pub(crate) const PIPELINE_KEYS: &[(&str, &str)] = &[
 ];
 
 /// One `name: Tile` (or `name: scale ScaleTile`) of `loads`.
-pub(crate) struct LoadDecl {
+///
+/// ```
+/// use smemdesc_grammar::pipeline::LoadDecl;
+///
+/// let l: LoadDecl = syn::parse_str("sfa: scale ScaleA").unwrap();
+/// assert!(l.scale);
+/// assert_eq!(l.name, "sfa");
+/// ```
+pub struct LoadDecl {
     /// The storage member.
-    pub(crate) name: syn::Ident,
+    pub name: syn::Ident,
     /// A scale-factor tile (bytes only).
-    pub(crate) scale: bool,
+    pub scale: bool,
     /// Its type.
-    pub(crate) ty: syn::Type,
+    pub ty: syn::Type,
 }
 
 impl Parse for LoadDecl {
@@ -170,35 +197,78 @@ fn divisors(n: u32) -> String {
     d.join(", ")
 }
 
-/// A number with its literal.
-pub(crate) type Num = (u32, syn::LitInt);
+/// A number with its literal (the literal's span is where a refusal of it points).
+///
+/// ```
+/// use smemdesc_grammar::pipeline::parse_args;
+///
+/// let attr = "storage = S, loads = (a: A), consumers = 1, stages = 4".parse().unwrap();
+/// let (n, lit) = parse_args(attr, proc_macro2::Span::call_site()).unwrap().stages.unwrap();
+/// assert_eq!((n, lit.to_string()), (4, "4".to_string()));
+/// ```
+pub type Num = (u32, syn::LitInt);
 
 /// Every key's value, the required ones checked and the multicast names resolved.
-pub(crate) struct PipelineArgs {
-    pub(crate) storage: syn::Path,
-    pub(crate) lparen: syn::token::Paren,
-    pub(crate) loads: Vec<LoadDecl>,
-    pub(crate) cons_lit: syn::LitInt,
-    pub(crate) threads_v: u32,
-    pub(crate) arrivals_v: u32,
-    /// `consumer_threads` and `consumer_arrivals` as written (`None`: the default).
-    pub(crate) threads: Option<Num>,
-    pub(crate) arrivals: Option<Num>,
+///
+/// ```
+/// use smemdesc_grammar::pipeline::parse_args;
+///
+/// let attr = "storage = S, loads = (a: A, b: B), consumers = 2, multicast = (b), cluster = (2, 1)";
+/// let args = parse_args(attr.parse().unwrap(), proc_macro2::Span::call_site()).unwrap();
+/// assert_eq!(args.mc_idx.len(), 1);
+/// assert_eq!(args.mc_idx[0].0, 1); // `b`, the second load
+/// assert_eq!(args.cluster.map(|c| (c.1, c.2)), Some((2, 1)));
+/// ```
+pub struct PipelineArgs {
+    /// `storage`: the `#[smem_storage]` type.
+    pub storage: syn::Path,
+    /// The parenthesis of `loads` (a refusal of the loads as a whole points at it).
+    pub lparen: syn::token::Paren,
+    /// `loads`, in order (at least one, at most the core's `MAX_LOADS`, no name twice).
+    pub loads: Vec<LoadDecl>,
+    /// `consumers` as written.
+    pub cons_lit: syn::LitInt,
+    /// `consumer_threads`' value (128 when not given).
+    pub threads_v: u32,
+    /// `consumer_arrivals`' value (1 when not given).
+    pub arrivals_v: u32,
+    /// `consumer_threads` as written (`None`: the default).
+    pub threads: Option<Num>,
+    /// `consumer_arrivals` as written (`None`: the default).
+    pub arrivals: Option<Num>,
     /// Index of each multicast load, with the span of its name in `multicast`.
-    pub(crate) mc_idx: Vec<(usize, Span)>,
-    pub(crate) cluster: Option<(syn::token::Paren, u32, u32)>,
-    pub(crate) cta_group: Option<Num>,
-    pub(crate) tmem: Option<Num>,
-    pub(crate) stages: Option<Num>,
-    pub(crate) full: Option<syn::Path>,
-    pub(crate) empty: Option<syn::Path>,
-    pub(crate) expect_tx: Option<Num>,
-    pub(crate) full_arr: Option<Num>,
-    pub(crate) empty_arr: Option<Num>,
+    pub mc_idx: Vec<(usize, Span)>,
+    /// `cluster = (x, y)` with its parenthesis.
+    pub cluster: Option<(syn::token::Paren, u32, u32)>,
+    /// `cta_group`, if given.
+    pub cta_group: Option<Num>,
+    /// `tmem`, if given.
+    pub tmem: Option<Num>,
+    /// `stages`, if given.
+    pub stages: Option<Num>,
+    /// `full`: the full barriers' member, if given (one identifier).
+    pub full: Option<syn::Path>,
+    /// `empty`: the empty barriers' member or `none`, if given (one identifier).
+    pub empty: Option<syn::Path>,
+    /// `expect_tx`, if given.
+    pub expect_tx: Option<Num>,
+    /// `full_arrivals`, if given.
+    pub full_arr: Option<Num>,
+    /// `empty_arrivals`, if given.
+    pub empty_arr: Option<Num>,
 }
 
-/// Parses the attribute's arguments; `site` is where a missing key is reported.
-pub(crate) fn parse_args(attr: TokenStream, site: Span) -> syn::Result<PipelineArgs> {
+/// Parses the attribute's arguments; `site` is where a missing key is reported. The first
+/// refusal is returned, spanned on the key or value at fault.
+///
+/// ```
+/// use smemdesc_grammar::pipeline::parse_args;
+///
+/// let attr = "storage = S, loads = (a: A), consumers = 1, stagez = 2".parse().unwrap();
+/// let e = parse_args(attr, proc_macro2::Span::call_site()).err().unwrap();
+/// assert!(e.to_string().starts_with("unknown key `stagez`; accepted: storage, loads"));
+/// ```
+pub fn parse_args(attr: TokenStream, site: Span) -> syn::Result<PipelineArgs> {
     let args = Punctuated::<Arg, Token![,]>::parse_terminated.parse2(attr)?;
     let mut seen: Vec<String> = Vec::new();
     let (mut storage, mut loads, mut consumers) = (None, None, None);
