@@ -27,6 +27,56 @@ pub fn shfl_bfly(v: f32, xor: u32) -> f32 {
     r
 }
 
+/// `wgmma.fence.sync.aligned`: the accumulator registers and the shared memory the next
+/// `wgmma.mma_async` reads are ordered before it (PTX ISA, `wgmma.fence`: needed before the
+/// first `wgmma` of a group and whenever the registers were touched in between). Every thread
+/// of the warpgroup executes it.
+///
+/// ```ignore
+/// smemdesc::accum::wgmma_fence(); // nvptx64 only
+/// ```
+///
+/// # Safety
+///
+/// Executed by all threads of the warpgroup together (`.sync.aligned`).
+#[inline(always)]
+pub unsafe fn wgmma_fence() {
+    // SAFETY: the caller's promise (every thread of the warpgroup).
+    unsafe { asm!("wgmma.fence.sync.aligned;", options(nostack)) };
+}
+
+/// `wgmma.commit_group.sync.aligned`: the `wgmma`s issued since the last commit form a group.
+///
+/// ```ignore
+/// smemdesc::accum::wgmma_commit_group(); // nvptx64 only
+/// ```
+///
+/// # Safety
+///
+/// As [`wgmma_fence`].
+#[inline(always)]
+pub unsafe fn wgmma_commit_group() {
+    // SAFETY: the caller's promise (every thread of the warpgroup).
+    unsafe { asm!("wgmma.commit_group.sync.aligned;", options(nostack)) };
+}
+
+/// `wgmma.wait_group.sync.aligned N`: at most `N` groups are still pending; then read the
+/// accumulator after [`WgmmaAcc::fence_operands`].
+///
+/// ```ignore
+/// unsafe { smemdesc::accum::wgmma_wait_group::<0>() }; // nvptx64 only
+/// acc.fence_operands();
+/// ```
+///
+/// # Safety
+///
+/// As [`wgmma_fence`].
+#[inline(always)]
+pub unsafe fn wgmma_wait_group<const N: u32>() {
+    // SAFETY: the caller's promise (every thread of the warpgroup).
+    unsafe { asm!("wgmma.wait_group.sync.aligned {0};", const N, options(nostack)) };
+}
+
 /// `cvt.rn.bf16x2.f32`: `lo` in the low half, `hi` in the high half.
 #[inline(always)]
 pub(super) fn cvt_bf16x2(lo: f32, hi: f32) -> u32 {

@@ -8,8 +8,9 @@
 //! descriptors, and the barrier protocol (`#[smem_pipeline]`: init counts, the bytes a stage
 //! delivers, which parity to wait for, who releases a stage). The instructions those describe are
 //! smemdesc's (`smemdesc::ptx`: mbarriers, TMA, fences, special registers, and `Spin`, the
-//! pipeline's `PipelineOps`); the crate's own `asm!` (`ptx.rs`) is the `wgmma` and the dynamic
-//! shared-memory symbol. Build (see README.md; the PTX lands in `out/gemm_tile.ptx`):
+//! pipeline's `PipelineOps`), and so are the `wgmma` issue, fence, commit and wait on the typed
+//! accumulator (`smemdesc::accum`); the crate's own `asm!` (`ptx.rs`) is the dynamic
+//! shared-memory symbol's address. Build (see README.md; the PTX lands in `out/gemm_tile.ptx`):
 //!
 //! ```text
 //! ./build.sh
@@ -21,6 +22,7 @@ mod ptx;
 pub mod tiles;
 
 use ptx::*;
+use smemdesc::accum::{wgmma_commit_group, wgmma_fence, wgmma_m64n128k16_bf16, wgmma_wait_group, WgmmaAcc};
 use smemdesc::pipeline::PipeAt;
 use smemdesc::ptx::{ctaid_x, ctaid_y, fence_tensormap_acquire, tid_x, trap, Spin};
 use smemdesc::{Major, SmemTile};
@@ -109,7 +111,8 @@ pub unsafe extern "ptx-kernel" fn gemm_tile(
 
     // Thread `tid % 128` of consumer warpgroup `wg` (thread 0 of each releases the stage).
     let mut consumer = consumers.thread(tid % 128);
-    let mut acc = [0f32; 64];
+    // The m64n128 accumulator (64 f32 per thread), zeroed from a constant, in registers.
+    let mut acc = WgmmaAcc::<128>::zero();
     let mut kt = 0;
     while kt < k_tiles {
         let Some(full) = consumer.wait::<Spin>() else {
@@ -123,11 +126,12 @@ pub unsafe extern "ptx-kernel" fn gemm_tile(
             // and shifts of constants, no branch (checked above).
             let da = a.desc_wrapping(wg, kk, stage) ^ desc_a_xor;
             let db = b.desc_wrapping(0, kk, stage);
-            wgmma_m64n128k16_bf16(&mut acc, da, db, (kt | kk != 0) as u32);
+            wgmma_m64n128k16_bf16::<0, 0>(&mut acc, da, db, kt | kk != 0);
             kk += 1;
         }
         wgmma_commit_group();
-        wgmma_wait_all();
+        wgmma_wait_group::<0>();
+        acc.fence_operands(); // no read of the accumulator above the wait
         // This warpgroup is done reading the stage; once both released it, thread 0 refills it
         // with K tile kt + STAGES (its acquire waits for the other warpgroup's release).
         full.release::<Spin>();
@@ -142,13 +146,11 @@ pub unsafe extern "ptx-kernel" fn gemm_tile(
     let (warp, lane) = ((tid % 128) / 32, tid % 32);
     let row0 = origin.0 + wg * 64 + warp * 16 + lane / 4;
     let col0 = origin.1 + 2 * (lane % 4);
-    for j in 0..16 {
-        for h in 0..2 {
-            let at = (row0 + 8 * h as u32) as usize * n as usize + col0 as usize + 8 * j;
-            c.add(at).write(acc[4 * j + 2 * h]);
-            c.add(at + 1).write(acc[4 * j + 2 * h + 1]);
-        }
-    }
+    acc.for_each_mut(|i, v| {
+        let (j, h, e) = (i / 4, (i / 2) % 2, i % 2);
+        let at = (row0 as usize + 8 * h) * n as usize + col0 as usize + 8 * j + e;
+        c.add(at).write(*v);
+    });
 }
 
 #[panic_handler]
