@@ -186,10 +186,28 @@ impl CtaGroup for Single {
 impl CtaGroup for Pair {
     const CTAS: u32 = 2;
 }
+/// How the kernel is launched: [`Independent`] or [`Dependent`].
+pub trait LaunchKind: sealed::Sealed {
+    /// Whether the launch is a programmatic dependent one.
+    const DEPENDENT: bool;
+}
+/// An ordinary launch (the default): the handles are handed out at once.
+pub struct Independent;
+/// A programmatic dependent launch (`dependent = true`, `smemdesc::pdl`): the handles are handed
+/// out with the proof that `griddepcontrol.wait` returned.
+pub struct Dependent;
+impl LaunchKind for Independent {
+    const DEPENDENT: bool = false;
+}
+impl LaunchKind for Dependent {
+    const DEPENDENT: bool = true;
+}
 mod sealed {
     pub trait Sealed {}
     impl Sealed for super::Single {}
     impl Sealed for super::Pair {}
+    impl Sealed for super::Independent {}
+    impl Sealed for super::Dependent {}
 }
 
 /// What `#[smem_pipeline]` implements: the checked layout, the barriers' addresses and the
@@ -215,6 +233,10 @@ pub trait Pipeline: Sized {
     type Loads;
     /// [`Single`] or [`Pair`] (the declaration's `cta_group`).
     type Group: CtaGroup;
+    /// [`Independent`], or [`Dependent`] for a programmatic dependent launch (`dependent =
+    /// true`): its handles come only with the proof of `griddepcontrol.wait`
+    /// ([`PipeAt::split_after`]), so no load of it reads the primary's output before the wait.
+    type Launch: LaunchKind;
     /// `full[s]` of the storage at `base`.
     fn full(base: u32, s: u32) -> u32;
     /// `empty[s]` (`full[s]` for a pipeline without empty barriers; never used then).

@@ -6,7 +6,7 @@
 //! phase arithmetic of `mbarrier.try_wait.parity`.
 
 use smemdesc::cluster::Multicast;
-use smemdesc::pipeline::{PairRole, PipeAt, Pipeline, PipelineOps, Single};
+use smemdesc::pipeline::{Independent, PairRole, PipeAt, Pipeline, PipelineOps, Single};
 use smemdesc::{smem_pipeline, smem_storage, smem_tile, Mbarrier, SmemTile};
 use std::cell::RefCell;
 
@@ -139,6 +139,7 @@ where
                 (smemdesc::pipeline::Load<1>, ()),
             ),
             Group = Single,
+            Launch = Independent,
         > + smemdesc::pipeline::TileLoad<0>
         + smemdesc::pipeline::TileLoad<1>,
 {
@@ -273,6 +274,7 @@ where
                 (smemdesc::pipeline::Load<1>, ()),
             ),
             Group = Single,
+            Launch = Independent,
         > + smemdesc::pipeline::TileLoad<0>
         + smemdesc::pipeline::TileLoad<1>,
 {
@@ -311,7 +313,7 @@ fn expect_tx_is_what_lands_in_each_cta() {
 
 #[test]
 fn a_release_reaches_every_cta_that_wrote_into_the_stage() {
-    fn released<P: Pipeline<Group = Single>>(rank: u32) -> Vec<u32> {
+    fn released<P: Pipeline<Group = Single, Launch = Independent>>(rank: u32) -> Vec<u32> {
         let mut c = PipeAt::<P>::new(0, rank).split().1.thread(0);
         let full = c.wait::<Rec>().unwrap();
         take();

@@ -68,6 +68,10 @@ pub const PIPELINE_KEYS: &[(&str, &str)] = &[
     ),
     ("full_arrivals", "the full barriers' init count (checked)"),
     ("empty_arrivals", "the empty barriers' init count (checked)"),
+    (
+        "dependent",
+        "true: a programmatic dependent launch, whose loads wait for griddepcontrol.wait (default false)",
+    ),
 ];
 
 /// One `name: Tile` (or `name: scale ScaleTile`) of `loads`.
@@ -108,6 +112,7 @@ impl Parse for LoadDecl {
 }
 
 enum Val {
+    Bool(syn::LitBool),
     Int(syn::LitInt),
     Path(syn::Path),
     Loads(syn::token::Paren, Vec<LoadDecl>),
@@ -134,6 +139,7 @@ impl Parse for Arg {
         input.parse::<Token![=]>()?;
         let val = match k.as_str() {
             "storage" | "full" | "empty" => Val::Path(input.parse()?),
+            "dependent" => Val::Bool(input.parse()?),
             "loads" => {
                 let c;
                 let p = syn::parenthesized!(c in input);
@@ -256,6 +262,8 @@ pub struct PipelineArgs {
     pub full_arr: Option<Num>,
     /// `empty_arrivals`, if given.
     pub empty_arr: Option<Num>,
+    /// `dependent = true`: a programmatic dependent launch (its handles need the wait's proof).
+    pub dependent: Option<syn::LitBool>,
 }
 
 /// Parses the attribute's arguments; `site` is where a missing key is reported. The first
@@ -275,6 +283,7 @@ pub fn parse_args(attr: TokenStream, site: Span) -> syn::Result<PipelineArgs> {
     let (mut threads, mut arrivals, mut multicast, mut cluster) = (None, None, None, None);
     let (mut cta_group, mut tmem, mut stages, mut full, mut empty) = (None, None, None, None, None);
     let (mut expect_tx, mut full_arr, mut empty_arr) = (None, None, None);
+    let mut dependent = None;
     for a in args {
         let k = a.key.unraw().to_string();
         if seen.contains(&k) {
@@ -298,6 +307,7 @@ pub fn parse_args(attr: TokenStream, site: Span) -> syn::Result<PipelineArgs> {
             ("cta_group", Val::Int(l)) => cta_group = Some((int(&k, &l)?, l)),
             ("tmem", Val::Int(l)) => tmem = Some((int(&k, &l)?, l)),
             ("stages", Val::Int(l)) => stages = Some((int(&k, &l)?, l)),
+            ("dependent", Val::Bool(b)) => dependent = Some(b),
             ("expect_tx", Val::Int(l)) => expect_tx = Some((int(&k, &l)?, l)),
             ("full_arrivals", Val::Int(l)) => full_arr = Some((int(&k, &l)?, l)),
             ("empty_arrivals", Val::Int(l)) => empty_arr = Some((int(&k, &l)?, l)),
@@ -435,5 +445,6 @@ pub fn parse_args(attr: TokenStream, site: Span) -> syn::Result<PipelineArgs> {
         expect_tx,
         full_arr,
         empty_arr,
+        dependent,
     })
 }

@@ -72,6 +72,7 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenS
         expect_tx,
         full_arr,
         empty_arr,
+        dependent,
     } = parse_args(attr, site)?;
     let input: syn::DeriveInput = syn::parse2(item)?;
     check_item(&input)?;
@@ -307,6 +308,11 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenS
     } else {
         quote!(#pl::Single)
     };
+    let launch = if dependent.as_ref().is_some_and(|b| b.value) {
+        quote!(#pl::Dependent)
+    } else {
+        quote!(#pl::Independent)
+    };
     let vis = &input.vis;
     let attrs = &input.attrs;
     Ok(quote! {
@@ -339,6 +345,7 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenS
             const CONSUMER_THREADS: u32 = #threads_v;
             type Loads = #list;
             type Group = #group;
+            type Launch = #launch;
             #[inline(always)]
             fn full(base: u32, s: u32) -> u32 {
                 #storage::#full_at(base, s)

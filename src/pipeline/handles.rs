@@ -6,7 +6,7 @@
 //! set of that pipeline instance.
 
 use super::producer::{At, PeerProducer, Producer};
-use super::{stage_parity, Pair, Pipeline, PipelineOps, Single};
+use super::{stage_parity, Dependent, Independent, Pair, Pipeline, PipelineOps, Single};
 
 /// The pipeline's barriers in one CTA: the storage base (`Storage::aligned_base`) and the CTA's
 /// `%cluster_ctarank` (0 without a cluster). It initialises the barriers, then
@@ -82,7 +82,7 @@ impl<P: Pipeline> PipeAt<P> {
     }
 }
 
-impl<P: Pipeline<Group = Single>> PipeAt<P> {
+impl<P: Pipeline<Group = Single, Launch = Independent>> PipeAt<P> {
     /// The pipeline's producer (one thread of the CTA issues with it) and its consumer set,
     /// both at iteration 0. Consumes the handle: a pipeline instance has one of each, so no
     /// second producer can claim that loads landed (its counter would start at 0).
@@ -92,7 +92,7 @@ impl<P: Pipeline<Group = Single>> PipeAt<P> {
     }
 }
 
-impl<P: Pipeline<Group = Pair>> PipeAt<P> {
+impl<P: Pipeline<Group = Pair, Launch = Independent>> PipeAt<P> {
     /// The handles of this CTA's side of an sm100 pair (`cta_group = 2`): the leader (even rank)
     /// produces and consumes (its full barriers count both CTAs' bytes); the peer only
     /// produces, into the leader's barriers, so it has no handle that waits on them.
@@ -115,6 +115,35 @@ impl<P: Pipeline<Group = Pair>> PipeAt<P> {
         } else {
             PairRole::Peer(PeerProducer::new(self.at))
         }
+    }
+}
+
+impl<P: Pipeline<Group = Single, Launch = Dependent>> PipeAt<P> {
+    /// [`split`](PipeAt::split) for a programmatic dependent launch (`dependent = true`): the
+    /// handles come only with the proof that `griddepcontrol.wait` returned, so the producer
+    /// cannot load the primary's output before it. Barrier init (`init`, `init_sync`) is the
+    /// prologue and needs no proof.
+    ///
+    /// ```
+    /// # use smemdesc::{smem_pipeline, smem_storage, smem_tile, Mbarrier, pipeline::PipeAt};
+    /// # use smemdesc::pdl::{GridDepOps, Prologue};
+    /// # #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (64, 64), major = K, stages = 2)]
+    /// # pub struct A;
+    /// # #[smem_storage(arch = sm90)]
+    /// # pub struct S { a: A, full: [Mbarrier; 2], empty: [Mbarrier; 2] }
+    /// # struct Gdc;
+    /// # impl GridDepOps for Gdc { fn wait() {} fn launch_dependents() {} }
+    /// #[smem_pipeline(storage = S, loads = (a: A), consumers = 1, dependent = true)]
+    /// pub struct P;
+    /// let prologue = Prologue::start();
+    /// let pipe = PipeAt::<P>::new(0, 0); // init / init_sync here, before the wait
+    /// let done = prologue.wait::<Gdc>();
+    /// let (producer, _consumers) = pipe.split_after(&done);
+    /// assert_eq!(producer.iteration(), 0);
+    /// ```
+    #[inline(always)]
+    pub const fn split_after(self, _waited: &crate::pdl::Resolved) -> (Producer<P>, Consumers<P>) {
+        (Producer::new(self.at), Consumers { at: self.at })
     }
 }
 

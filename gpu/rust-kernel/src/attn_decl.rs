@@ -15,7 +15,7 @@
 //! Each head dimension is one module (`d64`, `d128`) implementing [`AttnDecl`].
 
 use smemdesc::fragment::{ChainedMma, WgmmaAccum};
-use smemdesc::pipeline::{Load, Pipeline, Single, TileLoad};
+use smemdesc::pipeline::{Independent, Load, Pipeline, Single, TileLoad};
 use smemdesc::smem::TileAt;
 use smemdesc::{
     smem_epilogue_tile, smem_mma, smem_pipeline, smem_storage, smem_tile, Mbarrier, SmemTile,
@@ -45,22 +45,27 @@ pub trait AttnDecl {
     /// The chained pair `S = Q·Kᵀ` → `O = P·V`.
     const CHAIN: ChainedMma;
     /// Q's pipeline: one stage, no empty barrier.
-    type QPipe: Pipeline<Loads = (Load<0>, ()), Group = Single> + TileLoad<0, Tile = Self::Q>;
+    type QPipe: Pipeline<Loads = (Load<0>, ()), Group = Single, Launch = Independent>
+        + TileLoad<0, Tile = Self::Q>;
     /// K and V: `STAGES` stages.
-    type KvPipe: Pipeline<Loads = (Load<0>, (Load<1>, ())), Group = Single>
+    type KvPipe: Pipeline<Loads = (Load<0>, (Load<1>, ())), Group = Single, Launch = Independent>
         + TileLoad<0, Tile = Self::K>
         + TileLoad<1, Tile = Self::V>;
     /// K alone (the overlapped kernel: K of block `j` is released once `S_j` is computed, V of
     /// block `j − 1` once `P·V` is).
-    type KPipe: Pipeline<Loads = (Load<0>, ()), Group = Single> + TileLoad<0, Tile = Self::K>;
+    type KPipe: Pipeline<Loads = (Load<0>, ()), Group = Single, Launch = Independent>
+        + TileLoad<0, Tile = Self::K>;
     /// V alone.
-    type VPipe: Pipeline<Loads = (Load<0>, ()), Group = Single> + TileLoad<0, Tile = Self::V>;
+    type VPipe: Pipeline<Loads = (Load<0>, ()), Group = Single, Launch = Independent>
+        + TileLoad<0, Tile = Self::V>;
     /// [`Self::KPipe`] in a cluster of 2 CTAs along M (two query tiles of one head): each CTA
     /// loads half of a K block and multicasts it to both; a stage is free once the consumers
     /// of both CTAs released it.
-    type KPipe2: Pipeline<Loads = (Load<0>, ()), Group = Single> + TileLoad<0, Tile = Self::K>;
+    type KPipe2: Pipeline<Loads = (Load<0>, ()), Group = Single, Launch = Independent>
+        + TileLoad<0, Tile = Self::K>;
     /// [`Self::VPipe`] in the same cluster.
-    type VPipe2: Pipeline<Loads = (Load<0>, ()), Group = Single> + TileLoad<0, Tile = Self::V>;
+    type VPipe2: Pipeline<Loads = (Load<0>, ()), Group = Single, Launch = Independent>
+        + TileLoad<0, Tile = Self::V>;
     /// The O epilogue tile's geometry (one per consumer warpgroup).
     const O_EPI: smemdesc::epilogue::EpilogueTile;
     /// O's epilogue constants, evaluated at compile time (the kernel indexes them with

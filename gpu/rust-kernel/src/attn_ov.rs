@@ -21,7 +21,7 @@ use crate::attn::{
 use crate::attn_decl::AttnDecl;
 use crate::pipe_ops::PtxSpin;
 use crate::ptx::*;
-use smemdesc::pipeline::{Load, PipeAt, Pipeline, Single, TileLoad};
+use smemdesc::pipeline::{Independent, Load, PipeAt, Pipeline, Single, TileLoad};
 
 /// `bar.arrive id, threads`: arrive on named barrier `id` without waiting.
 #[inline(always)]
@@ -100,8 +100,10 @@ unsafe fn issue_pv<D: AttnDecl>(
 #[allow(clippy::too_many_arguments)]
 pub(crate) unsafe fn attn_ov_body<
     D: AttnDecl,
-    KP: Pipeline<Loads = (Load<0>, ()), Group = Single> + TileLoad<0, Tile = D::K>,
-    VP: Pipeline<Loads = (Load<0>, ()), Group = Single> + TileLoad<0, Tile = D::V>,
+    KP: Pipeline<Loads = (Load<0>, ()), Group = Single, Launch = Independent>
+        + TileLoad<0, Tile = D::K>,
+    VP: Pipeline<Loads = (Load<0>, ()), Group = Single, Launch = Independent>
+        + TileLoad<0, Tile = D::V>,
     const CAUSAL: bool,
     const BAD: bool,
     const PERSIST: bool,

@@ -16,7 +16,7 @@ use crate::epi_tiles::{Decl11, Decl21, EpiDecl, BK, BM, BN};
 use crate::gemm::{tile_index, Acc};
 use crate::pipe_ops::PtxSpin;
 use crate::ptx::*;
-use smemdesc::pipeline::{Full, Load, PipeAt, Pipeline, Producer, Single, TileLoad};
+use smemdesc::pipeline::{Full, Independent, Load, PipeAt, Pipeline, Producer, Single, TileLoad};
 use smemdesc::tma::{Conv2d, Im2colWalk, ImplicitGemmA};
 use smemdesc::SmemTile;
 
@@ -115,7 +115,9 @@ pub(crate) unsafe fn produce<P, const CONTROL: bool>(
     bn: u32,
     err: u64,
 ) where
-    P: Pipeline<Loads = (Load<0>, (Load<1>, ())), Group = Single> + TileLoad<0> + TileLoad<1>,
+    P: Pipeline<Loads = (Load<0>, (Load<1>, ())), Group = Single, Launch = Independent>
+        + TileLoad<0>
+        + TileLoad<1>,
 {
     tensormap_acquire(map_a);
     tensormap_acquire(map_b);

@@ -7,7 +7,7 @@
 //! its tensor maps, launch bytes and cluster dimensions come from the same declarations.
 
 use smemdesc::cluster::Multicast;
-use smemdesc::pipeline::{Load, Pipeline, Single, TileLoad};
+use smemdesc::pipeline::{Independent, Load, Pipeline, Single, TileLoad};
 use smemdesc::smem::TileAt;
 use smemdesc::{smem_epilogue_tile, smem_mma, smem_pipeline, smem_storage, Mbarrier, SmemTile};
 
@@ -202,7 +202,7 @@ pub trait EpiDecl {
     /// Operand B's tile.
     type B: smemdesc::SmemTile;
     /// The declared pipeline: loads A then B.
-    type Pipe: Pipeline<Loads = (Load<0>, (Load<1>, ())), Group = Single>
+    type Pipe: Pipeline<Loads = (Load<0>, (Load<1>, ())), Group = Single, Launch = Independent>
         + TileLoad<0, Tile = Self::A>
         + TileLoad<1, Tile = Self::B>;
     /// A's slices per rank.
