@@ -2,7 +2,7 @@
 # On the H100 machine, one call: assembles the cuda-oxide PTX with ptxas -v (and checks every
 # entry has a 0-byte stack frame and no spills; SASS evidence: the HGMMA instruction) and runs the
 # host check. Reads DIR (default .dev-oxide): smemdesc-oxide-host
-# and smemdesc_wgmma.ptx, both built on the development machine (RECIPE.md). Logs go to $OUT.
+# and smemdesc_wgmma.ptx, both built on the development machine (README.md). Logs go to $OUT.
 set -o pipefail
 DIR=${DIR:-.dev-oxide}
 OUT=${OUT:-gpu/cuda-oxide/out}

@@ -1,4 +1,4 @@
-//! Host side of the cuda-oxide recipe (`gpu/cuda-oxide/RECIPE.md`): loads the PTX cuda-oxide wrote
+//! Host side of the cuda-oxide example (`gpu/cuda-oxide/README.md`): loads the PTX cuda-oxide wrote
 //! for `gpu/cuda-oxide/kernel`, launches each kernel on one warpgroup and checks, exactly:
 //!
 //! * every one of the 64 x 64 f32 outputs against a CPU product (small integers in bf16: every

@@ -14,7 +14,7 @@
 //!   inside the 14-bit start-address field); a failed check sets a status bit instead of
 //!   producing a descriptor. The checked forms (`try_offset`, `try_desc`, `TileLayout::place`)
 //!   did not compile with cuda-oxide at a105afd5 with smemdesc's error data of then (a
-//!   `&'static str`, a `bool`); the data are plain now, not retried: "Limits met" in RECIPE.md.
+//!   `&'static str`, a `bool`); the data are plain now, not retried: "Limits met" in README.md.
 //! * The raw accumulators (32 f32 per thread, `[[f32; 8]; 4]` in register order), the two shared
 //!   addresses, the two descriptors and every thread's status go to `out`; the host program
 //!   (smemdesc's `gpu/cuda-oxide/host`) maps the fragments and compares with a CPU product exactly.
@@ -68,7 +68,7 @@ pub unsafe fn smemdesc_wgmma_m64n64k16(a: &[u16], b: &[u16], mut out: DisjointSl
             let e = tid * per_thread + i;
             let (mn, k) = (e / 16, e % 16);
             // `offset_wrapping`, not the checked `try_offset`: cuda-oxide could not translate
-            // the `&'static str` constants smemdesc's index errors had (RECIPE.md). The indices
+            // the `&'static str` constants smemdesc's index errors had (README.md). The indices
             // are in range by construction (mn < 64, k < 16).
             let off_a = TileA::offset_wrapping(mn, k);
             let off_b = TileB::offset_wrapping(mn, k);
@@ -85,7 +85,7 @@ pub unsafe fn smemdesc_wgmma_m64n64k16(a: &[u16], b: &[u16], mut out: DisjointSl
         let b_addr = cvta_generic_to_shared_offset(pb as *const u8) as u32;
         // The descriptors of subtile (0, 0), stage 0. smemdesc's checked forms (`try_desc`,
         // `TileLayout::place`) return `Result<_, smemdesc::Error>`, which cuda-oxide could not
-        // lower (RECIPE.md), so the placement precondition (a base aligned to `ALIGN`, the tile
+        // lower (README.md), so the placement precondition (a base aligned to `ALIGN`, the tile
         // below the 14-bit start-address field's 256 KiB) is checked here, and a failure is a
         // status bit instead of a descriptor.
         let placed = |addr: u32, align: u32, bytes: u32| {
