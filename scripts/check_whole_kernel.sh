@@ -116,4 +116,15 @@ for k in old_regs_fp8_n256 old_regs_attn_bf16_n128; do
     fi
 done
 echo "  old-way control refused: $(grep -c 'bytes in kernel old_' out/old_way.txt) local depots (zeroing loops, accumulators in memory)"
-echo "whole-kernel gate: 11 kernels, clean"
+# Cluster launch control (issue 46, item 5): the request's expect_tx, try_cancel, the wait, and
+# the response decoded only after it.
+need whole_clc_persistent 'clusterlaunchcontrol\.try_cancel\.async\.shared::cta\.mbarrier::complete_tx::bytes\.b128' 1
+need whole_clc_persistent 'clusterlaunchcontrol\.query_cancel\.is_canceled' 1
+try_line=$(body whole_clc_persistent | grep -n 'clusterlaunchcontrol\.try_cancel' | head -1 | cut -d: -f1)
+query_line=$(body whole_clc_persistent | grep -n 'clusterlaunchcontrol\.query_cancel' | head -1 | cut -d: -f1)
+wait_line=$(body whole_clc_persistent | grep -n 'mbarrier\.try_wait' | head -1 | cut -d: -f1)
+if [ -z "$wait_line" ] || [ "$wait_line" -lt "$try_line" ] || [ "$query_line" -lt "$wait_line" ]; then
+    echo "check_whole_kernel.sh: whole_clc_persistent reads its response before the barrier's wait"
+    exit 1
+fi
+echo "whole-kernel gate: 12 kernels, clean"

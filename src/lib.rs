@@ -96,6 +96,7 @@ mod tile_at;
 mod tile_entries;
 mod tile_items;
 
+pub mod clc;
 pub mod grouped;
 pub mod launch;
 pub mod pdl;

@@ -194,3 +194,44 @@ grid_dep_ops! {
     [] Spin;
     [const CYCLES: u64] Watchdog<CYCLES>;
 }
+
+/// `clusterlaunchcontrol` (sm100) for the dynamic persistent scheduler ([`crate::clc`]).
+macro_rules! clc_ops {
+    ($([$($gen:tt)*] $ty:ty;)*) => {$(
+        impl<$($gen)*> crate::clc::ClcOps for $ty {
+            #[inline(always)]
+            fn try_cancel(resp: u32, bar: u32) {
+                // SAFETY: the scheduler passes its 16-B aligned response and 8-B aligned
+                // barrier (checked by `ClcScheduler::new`), after a successful response only.
+                unsafe {
+                    core::arch::asm!(
+                        "clusterlaunchcontrol.try_cancel.async.shared::cta.mbarrier::complete_tx::bytes.b128 [{0}], [{1}];",
+                        in(reg32) resp, in(reg32) bar, options(nostack)
+                    )
+                }
+            }
+            #[inline(always)]
+            fn query(resp: u32) -> Option<[u32; 3]> {
+                let (ok, x, y, z): (u32, u32, u32, u32);
+                // SAFETY: reads the landed response (the scheduler waited for its barrier).
+                unsafe {
+                    core::arch::asm!(
+                        "{{ .reg .b128 r; .reg .pred p; .reg .b64 lo, hi; .reg .b32 w;",
+                        "ld.shared.v2.b64 {{lo, hi}}, [{4}];",
+                        "mov.b128 r, {{lo, hi}};",
+                        "clusterlaunchcontrol.query_cancel.is_canceled.pred.b128 p, r;",
+                        "selp.u32 {0}, 1, 0, p;",
+                        "clusterlaunchcontrol.query_cancel.get_first_ctaid.v4.b32.b128 {{{1}, {2}, {3}, w}}, r; }}",
+                        out(reg32) ok, out(reg32) x, out(reg32) y, out(reg32) z, in(reg32) resp,
+                        options(nostack)
+                    )
+                }
+                if ok != 0 { Some([x, y, z]) } else { None }
+            }
+        }
+    )*};
+}
+clc_ops! {
+    [] Spin;
+    [const CYCLES: u64] Watchdog<CYCLES>;
+}

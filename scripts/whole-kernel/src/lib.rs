@@ -40,6 +40,7 @@ pub mod regs;
 #[cfg(feature = "old-way")]
 pub mod regs_old_way;
 pub mod sm100;
+pub mod clc;
 pub mod pdl;
 pub mod sm100_pair;
 
