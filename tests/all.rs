@@ -16,6 +16,7 @@ const FACADE_DIR: &str = env!("CARGO_MANIFEST_DIR");
 mod common;
 
 mod accum;
+mod accum_types;
 mod checked_advice;
 mod epilogue_cluster;
 mod epilogue_consts;

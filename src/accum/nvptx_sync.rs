@@ -33,12 +33,42 @@ macro_rules! sync4 {
     };
 }
 
-sync4!(mma_sync_m16n8k16_bf16, WgmmaAcc<8>, "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32", "sm80+");
-sync4!(mma_sync_m16n8k16_f16, WgmmaAcc<8>, "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32", "sm80+");
-sync4!(mma_sync_m16n8k8_tf32, WgmmaAcc<8>, "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32", "sm80+");
-sync4!(mma_sync_m16n8k32_e4m3, WgmmaAcc<8>, "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32", "sm89+");
-sync4!(mma_sync_m16n8k32_s8, WgmmaAccS32<8>, "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32", "sm80+");
-sync4!(mma_sync_m16n8k32_u8, WgmmaAccS32<8>, "mma.sync.aligned.m16n8k32.row.col.s32.u8.u8.s32", "sm80+");
+sync4!(
+    mma_sync_m16n8k16_bf16,
+    WgmmaAcc<8>,
+    "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32",
+    "sm80+"
+);
+sync4!(
+    mma_sync_m16n8k16_f16,
+    WgmmaAcc<8>,
+    "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32",
+    "sm80+"
+);
+sync4!(
+    mma_sync_m16n8k8_tf32,
+    WgmmaAcc<8>,
+    "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32",
+    "sm80+"
+);
+sync4!(
+    mma_sync_m16n8k32_e4m3,
+    WgmmaAcc<8>,
+    "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32",
+    "sm89+"
+);
+sync4!(
+    mma_sync_m16n8k32_s8,
+    WgmmaAccS32<8>,
+    "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32",
+    "sm80+"
+);
+sync4!(
+    mma_sync_m16n8k32_u8,
+    WgmmaAccS32<8>,
+    "mma.sync.aligned.m16n8k32.row.col.s32.u8.u8.s32",
+    "sm80+"
+);
 
 /// `mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16`: `d = A·B + d` with an f16 accumulator
 /// (two f16x2 registers, `{c0, c1}` and `{c2, c3}`; sm80+).
