@@ -93,6 +93,24 @@ need whole_regs_issue_forms 'wgmma\.mma_async\.sync\.aligned\.m64n8k8\.f32\.tf32
 need whole_regs_issue_forms 'wgmma\.mma_async\.sync\.aligned\.m64n96k16\.f32\.f16\.f16' 2
 need whole_regs_issue_forms 'wgmma\.mma_async\.sync\.aligned\.m64n200k32\.f32\.e5m2\.e5m2' 1
 need whole_regs_issue_forms 'wgmma\.mma_async\.sync\.aligned\.m64n64k16\.f32\.bf16\.bf16' 1
+# Every accumulator type (issue 43, item 1's rest): the f16-accumulator and s8 wgmma GEMMs and
+# the mma.sync attention loop in run-time loops (src/regs_types.rs), each keeping its MMAs, its
+# shuffles, its packing and its fragment loads, and every other issue form once.
+need whole_regs_f16acc_n128 'wgmma\.mma_async\.sync\.aligned\.m64n128k16\.f16\.f16\.f16' 4
+need whole_regs_f16acc_n128 'stmatrix\.sync\.aligned\.m8n8\.x4\.shared\.b16' 8
+need whole_regs_s8_n256 'wgmma\.mma_async\.sync\.aligned\.m64n256k32\.s32\.s8\.s8' 4
+need whole_regs_s8_n256 'cvt\.rn\.f32\.s32' 128
+need whole_regs_s8_n256 'cvt\.rn\.bf16x2\.f32' 64
+need whole_regs_mma_sync_attn 'mma\.sync\.aligned\.m16n8k16\.row\.col\.f32\.bf16\.bf16\.f32' 64
+need whole_regs_mma_sync_attn 'ldmatrix\.sync\.aligned\.m8n8\.x2\.trans\.shared\.b16' 32
+need whole_regs_mma_sync_attn 'shfl\.sync\.bfly\.b32' 8
+need whole_regs_mma_sync_attn 'cvt\.rn\.bf16x2\.f32' 16
+need whole_regs_acc_forms 'wgmma\.mma_async\.sync\.aligned\.m64n8k16\.f16\.f16\.f16' 1
+need whole_regs_acc_forms 'wgmma\.mma_async\.sync\.aligned\.m64n96k32\.f16\.e5m2\.e5m2' 1
+need whole_regs_acc_forms 'wgmma\.mma_async\.sync\.aligned\.m64n48k32\.s32\.s8\.u8' 1
+need whole_regs_acc_forms 'mma\.sync\.aligned\.m16n8k16\.row\.col\.f16\.f16\.f16\.f16' 2
+need whole_regs_acc_forms 'mma\.sync\.aligned\.m16n8k32\.row\.col\.s32\.u8\.u8\.s32' 1
+need whole_regs_acc_forms 'stmatrix\.sync\.aligned\.m8n8\.x4\.trans' 1
 # The negative control: the same two kernels written the old way (src/regs_old_way.rs, feature
 # old-way) must be refused: a local depot in each, named a zeroing loop and an accumulator.
 touch src/lib.rs
@@ -127,4 +145,4 @@ if [ -z "$wait_line" ] || [ "$wait_line" -lt "$try_line" ] || [ "$query_line" -l
     echo "check_whole_kernel.sh: whole_clc_persistent reads its response before the barrier's wait"
     exit 1
 fi
-echo "whole-kernel gate: 12 kernels, clean"
+echo "whole-kernel gate: 16 kernels, clean"

@@ -52,7 +52,8 @@ where
 macro_rules! issue32 {
     (@ss $name:ident, $n:literal, $instr:expr, [$f:literal $($i:literal)*]) => {
         #[doc = concat!("`", $instr, "` (SS): `d = A·B + d` (`accumulate`) or `d = A·B`, s32")]
-        /// accumulator, A and B (8-bit integers, K-major) from shared-memory descriptors.
+        /// accumulator, A and B (8-bit integers, K-major) from shared-memory descriptors. The
+        /// mixed forms (`.s8.u8`, `.u8.s8`) need PTX ISA 8.4 (`-C target-feature=+ptx84`).
         ///
         /// # Safety
         /// The whole warpgroup executes it (`.sync.aligned`) after `wgmma.fence` and before

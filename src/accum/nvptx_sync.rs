@@ -55,7 +55,7 @@ sync4!(
     mma_sync_m16n8k32_e4m3,
     WgmmaAcc<8>,
     "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32",
-    "sm89+"
+    "sm89+; PTX ISA 8.4, `-C target-feature=+ptx84`"
 );
 sync4!(
     mma_sync_m16n8k32_s8,
