@@ -360,7 +360,9 @@ pub unsafe extern "ptx-kernel" fn whole_regs_mma_sync_attn(
         while ks < SyncQ::KSTEPS {
             let a = smemdesc::ptx::ldmatrix_x4(sq + SyncQ::ldmatrix_offset(4 * ks + warp, lane));
             s.for_each_frag_mut(|n, c| {
-                let b = smemdesc::ptx::ldmatrix_x2(sk + SyncK::ldmatrix_offset(8 * ks + n as u32, lane));
+                let b = smemdesc::ptx::ldmatrix_x2(
+                    sk + SyncK::ldmatrix_offset(8 * ks + n as u32, lane),
+                );
                 accum::mma_sync_m16n8k16_bf16(c, a, b);
             });
             ks += 1;
