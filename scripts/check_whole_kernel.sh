@@ -111,8 +111,9 @@ need whole_regs_acc_forms 'wgmma\.mma_async\.sync\.aligned\.m64n48k32\.s32\.s8\.
 need whole_regs_acc_forms 'mma\.sync\.aligned\.m16n8k16\.row\.col\.f16\.f16\.f16\.f16' 2
 need whole_regs_acc_forms 'mma\.sync\.aligned\.m16n8k32\.row\.col\.s32\.u8\.u8\.s32' 1
 need whole_regs_acc_forms 'stmatrix\.sync\.aligned\.m8n8\.x4\.trans' 1
-# The negative control: the same two kernels written the old way (src/regs_old_way.rs, feature
-# old-way) must be refused: a local depot in each, named a zeroing loop and an accumulator.
+# The negative control: the same two kernels and the s8 GEMM written the old way
+# (src/regs_old_way.rs, feature old-way) must be refused: a local depot in each, named a zeroing
+# loop and an accumulator.
 touch src/lib.rs
 if ! RUSTFLAGS="--remap-path-prefix=$root=smemdesc" cargo +nightly rustc --release -Zbuild-std=core \
     --target nvptx64-nvidia-cuda --features old-way --target-dir "${CARGO_TARGET_DIR:-$root/gpu/rust-kernel/target}/whole-kernel" -- \
@@ -122,10 +123,10 @@ if ! RUSTFLAGS="--remap-path-prefix=$root=smemdesc" cargo +nightly rustc --relea
     exit 1
 fi
 if (cd "$root" && cargo run -q -p smemdesc-cli -- check-ptx scripts/whole-kernel/out/old_way.ptx > scripts/whole-kernel/out/old_way.txt); then
-    echo "check_whole_kernel.sh: check-ptx passed the old-way control (expected two local depots)"
+    echo "check_whole_kernel.sh: check-ptx passed the old-way control (expected three local depots)"
     exit 1
 fi
-for k in old_regs_fp8_n256 old_regs_attn_bf16_n128; do
+for k in old_regs_fp8_n256 old_regs_attn_bf16_n128 old_regs_s8_n256; do
     if ! grep -A2 "__local_depot[0-9]*: [0-9]* bytes in kernel $k\$" out/old_way.txt | grep -q "why: a zeroing loop" ||
         ! grep -A2 "__local_depot[0-9]*: [0-9]* bytes in kernel $k\$" out/old_way.txt | grep -q "wgmma accumulator m64n"; then
         cat out/old_way.txt

@@ -64,7 +64,7 @@ pub use s32acc::WgmmaAccS32;
 /// A warp's strip of `mma.sync.m16n8k*` f32 accumulators, 16 × N (`N / 8` fragments of four
 /// f32 side by side, fragment `j` in elements `4j … 4j + 3`): the rows 0..16 of the `m64nN` map,
 /// so the same type and operations as [`WgmmaAcc`] with the lane (0..32) as `thread`
-/// ([`WgmmaAcc::coord`]; `tests/accum_sync.rs` checks it against the PTX ISA's C/D figure and
+/// ([`WgmmaAcc::coord`]; `tests/accum_types.rs` checks it against the PTX ISA's C/D figure and
 /// [`MmaSync::coord`](crate::fragment::MmaSync::coord)). [`WgmmaAcc::for_each_frag_mut`] hands
 /// each fragment (a `WgmmaAcc<8>`) to the `mma_sync_*` issue on nvptx64; the quad shuffles of
 /// `row_max`/`row_sum` are the `mma.sync` row reductions; [`WgmmaAcc::pack`] then

@@ -13,6 +13,11 @@ macro_rules! sync4 {
     ($name:ident, $t:ty, $instr:literal, $arch:literal) => {
         #[doc = concat!("`", $instr, "`: `d = A·B + d` on one 16 × 8 fragment (", $arch, ").")]
         ///
+        /// ```ignore
+        /// // nvptx64: one n-fragment of a warp's strip per instruction
+        #[doc = concat!("s.for_each_frag_mut(|j, c| unsafe { smemdesc::accum::", stringify!($name), "(c, a, b[j]) });")]
+        /// ```
+        ///
         /// # Safety
         /// Every lane of the warp executes it together (`.sync.aligned`), with fragments laid out
         /// as the PTX ISA's figures for the shape.
@@ -72,6 +77,10 @@ sync4!(
 
 /// `mma.sync.aligned.m16n8k16.row.col.f16.f16.f16.f16`: `d = A·B + d` with an f16 accumulator
 /// (two f16x2 registers, `{c0, c1}` and `{c2, c3}`; sm80+).
+///
+/// ```ignore
+/// h.for_each_frag_mut(|j, c| unsafe { smemdesc::accum::mma_sync_m16n8k16_f16_f16acc(c, a, b[j]) });
+/// ```
 ///
 /// # Safety
 /// Every lane of the warp executes it together (`.sync.aligned`).
