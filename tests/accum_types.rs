@@ -364,3 +364,40 @@ fn smem_mma_names_the_accumulator() {
     let f: WgmmaAcc<256> = gemm_bf16::Acc::zero();
     assert_eq!(f.regs().len(), 128);
 }
+
+/// The widths of the nvptx64 issue macro invocations in `file` (`issue16!(N, …` lines).
+fn issued_widths(file: &str, mac: &str) -> Vec<u32> {
+    let text = std::fs::read_to_string(format!("{}/src/accum/{file}", crate::FACADE_DIR)).unwrap();
+    text.lines()
+        .filter_map(|l| l.strip_prefix(&format!("{mac}!(")))
+        .filter_map(|l| l.split(',').next()?.trim().parse().ok())
+        .collect()
+}
+
+#[test]
+fn issue_functions_cover_exactly_the_legal_widths() {
+    use smemdesc::mma::{check_mma_shape, MmaKind, MmaShape};
+    use smemdesc::{Arch, Major};
+    let legal = |dtype, kind, k| -> Vec<u32> {
+        (1..=512)
+            .filter(|&n| {
+                check_mma_shape(
+                    Arch::Sm90,
+                    dtype,
+                    kind,
+                    MmaShape::new(64, n, k),
+                    1,
+                    Major::K,
+                )
+                .is_ok()
+            })
+            .collect()
+    };
+    let f16 = legal(ElementType::F16, MmaKind::F16, 16);
+    assert_eq!(issued_widths("nvptx_f16.rs", "issue16"), f16);
+    assert_eq!(legal(ElementType::E4M3, MmaKind::F8f6f4, 32), f16);
+    let s8 = legal(ElementType::S8, MmaKind::I8, 32);
+    assert_eq!(s8.len(), 18); // 8, 16, 24, then 32 ..= 256 by 16 (PTX ISA, .m64nNk32 for .s8)
+    assert_eq!(issued_widths("nvptx_s32.rs", "issue32"), s8);
+    assert_eq!(issued_widths("nvptx.rs", "issue"), f16);
+}
