@@ -1,8 +1,12 @@
-//! Whole-fragment operations on the `wgmma` f32 accumulator: a typed accumulator per `m64nN`
-//! shape ([`WgmmaAcc`]; on nvptx64 its `wgmma` issue functions `wgmma_m64n{N}k{K}_{type}` for
-//! every sm90 N of f16, bf16, tf32, e4m3 and e5m2), zeroed without a loop, with row reductions,
-//! masks, the chained-MMA packing of S into the A registers of the next `wgmma`, and the
-//! epilogue's register groups.
+//! Whole-fragment operations on the `wgmma` and `mma.sync` accumulators: a typed accumulator per
+//! `m64nN` shape and D type — [`WgmmaAcc`] (f32; on nvptx64 its `wgmma` issue functions
+//! `wgmma_m64n{N}k{K}_{type}` for every sm90 N of f16, bf16, tf32, e4m3 and e5m2),
+//! [`WgmmaAccF16`] (`.f16` D: `wgmma_m64n{N}k16_f16[_rs]_f16acc`, `…k32_{e4m3,e5m2}_f16acc`) and
+//! [`WgmmaAccS32`] (`.s32` D: `wgmma_m64n{N}k32_{s8,u8,s8u8,u8s8}`, `_s8_rs`) — and a warp's
+//! `mma.sync` strips ([`MmaAcc`], [`MmaAccF16`], [`MmaAccS32`]: the same types with the lane as
+//! thread, `mma_sync_m16n8k*` per fragment), zeroed without a loop (`#[smem_mma]`'s `Acc` names
+//! the declared one), with row reductions, masks, the chained-MMA packing of S into the A
+//! registers of the next MMA, dequantisation, and the epilogue's register groups.
 //!
 //! Every operation is `#[inline(always)]` and expands to straight-line code with constant
 //! indices (each element named by a constant), so the accumulator stays in registers in an
