@@ -100,6 +100,13 @@ fn f16_accumulator_follows_the_map() {
     f16_masks_and_rows::<64>();
     f16_masks_and_rows::<256>();
     assert_eq!(WgmmaAccF16::<256>::zero().regs(), &[0u32; 64]);
+    // for_each_mut visits elements in order, rounding each result to f16 once.
+    let mut e = WgmmaAccF16::<64>::zero();
+    e.for_each_mut(|i, x| *x = i as f32 / 3.0);
+    for (i, x) in e.to_f32().regs().iter().enumerate() {
+        let want = WgmmaAccF16::<8>::from_f32(&WgmmaAcc::from_regs([i as f32 / 3.0; 4]));
+        assert_eq!(*x, want.to_f32().regs()[0], "e {i}");
+    }
     let mut d = WgmmaAccF16::<32>::zero();
     d.fill(2.0);
     assert!(d.regs().iter().all(|&r| r == 0x4000_4000));

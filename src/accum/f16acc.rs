@@ -144,6 +144,25 @@ where
         WgmmaAccF16 { regs: p }
     }
 
+    /// Calls `f(e, &mut element)` for every element `e` in order (each at a constant `e`), the
+    /// element widened to f32 and rounded back to f16 after `f`.
+    ///
+    /// ```
+    /// let mut a = smemdesc::accum::WgmmaAccF16::<8>::zero();
+    /// a.for_each_mut(|e, x| *x = e as f32 + 0.5);
+    /// assert_eq!(a.to_f32().regs(), &[0.5, 1.5, 2.5, 3.5]);
+    /// ```
+    #[inline(always)]
+    pub fn for_each_mut(&mut self, mut f: impl FnMut(usize, &mut f32)) {
+        let r = self.regs.as_mut();
+        each!(64: N / 4, |i| {
+            let (mut lo, mut hi) = unpack_f16x2(r[i]);
+            f(2 * i, &mut lo);
+            f(2 * i + 1, &mut hi);
+            r[i] = F16x2::pack(lo, hi);
+        });
+    }
+
     /// Every element set to `v` (rounded to f16).
     ///
     /// ```
