@@ -17,6 +17,7 @@ mod common;
 
 mod accum;
 mod checked_advice;
+mod clc_model;
 mod epilogue_cluster;
 mod epilogue_consts;
 mod errors;
