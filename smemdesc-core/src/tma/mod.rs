@@ -8,6 +8,7 @@ pub(crate) mod conv_walk;
 pub(crate) mod gather4;
 pub(crate) mod grouped;
 pub(crate) mod grouped_dense;
+mod grouped_window;
 pub(crate) mod im2col;
 pub(crate) mod im2col_check;
 pub(crate) mod im2col_error;
