@@ -113,6 +113,8 @@ impl core::fmt::Display for ClcError {
     }
 }
 
+impl core::error::Error for ClcError {}
+
 /// The scheduler of one CTA: its response slot, its barrier and the barrier's phase. Not
 /// `Copy`: each [`request`](Self::request) consumes it.
 ///

@@ -56,6 +56,8 @@ impl core::fmt::Display for MisalignedWorkspace {
     }
 }
 
+impl core::error::Error for MisalignedWorkspace {}
+
 impl<const SLOTS: usize, const STAGES: usize> MapWorkspace<SLOTS, STAGES> {
     /// The declaration: global memory, `SLOTS` per CTA and stage, `STAGES` stages (a
     /// workspace of no slot, or of more than [`MapWorkspaceDecl::MAX_SLOTS`] per CTA, does not

@@ -69,6 +69,8 @@ impl core::fmt::Display for MapWorkspaceError {
     }
 }
 
+impl core::error::Error for MapWorkspaceError {}
+
 /// A map workspace: `slots` 128-B maps per stage, `stages` stages per CTA, CTA-major then
 /// stage then slot, in [`MapSpace`].
 ///
