@@ -180,11 +180,11 @@ pub mod tma {
     //! assert_eq!(TmaSwizzle::of(SwizzleMode::B128).value(), 3);
     //! ```
     pub use smemdesc_core::tma::{
-        Conv2d, ConvError, FillMismatch, Gather4, Gather4Error, Im2colLoad, Im2colWalk,
-        ImplicitGemmA, KStep, Spatial, GATHER4_ROWS,
+        check_oob_base_128kb, tensor_span_bytes, OobWindowError, OOB_WINDOW_128K,
     };
     pub use smemdesc_core::tma::{
-        check_oob_base_128kb, tensor_span_bytes, OobWindowError, OOB_WINDOW_128K,
+        Conv2d, ConvError, FillMismatch, Gather4, Gather4Error, Im2colLoad, Im2colWalk,
+        ImplicitGemmA, KStep, Spatial, GATHER4_ROWS,
     };
     pub use smemdesc_core::{
         im2col_corner_range, im2col_offset_max, Im2colArg, Im2colArgs, Im2colError, Im2colMap,

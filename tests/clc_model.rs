@@ -228,15 +228,19 @@ fn explore(progs: &[Vec<Step>], left: u32) -> Result<usize, String> {
             let mut t = s.clone();
             let (c, canceled) = t.flight.remove(f);
             if t.slot[c] != Slot::Decoded {
-                return Err(format!("a response landed in CTA {c} over one it had not decoded"));
+                return Err(format!(
+                    "a response landed in CTA {c} over one it had not decoded"
+                ));
             }
             t.slot[c] = Slot::Landed(canceled);
             t.full[c].tx -= 16;
             t.full[c].settle();
             next.push(t);
         }
-        for c in 0..n {
-            let Some(&step) = progs[c].get(s.pc[c]) else { continue };
+        for (c, prog) in progs.iter().enumerate() {
+            let Some(&step) = prog.get(s.pc[c]) else {
+                continue;
+            };
             let mut t = s.clone();
             t.pc[c] += 1;
             match step {
@@ -294,13 +298,22 @@ fn the_cluster_wide_protocol_holds_in_every_interleaving() {
         [
             Expect,
             Request { cast: true },
-            Wait { empty: false, parity: 0 },
+            Wait {
+                empty: false,
+                parity: 0
+            },
             Decode,
             ArriveEmpty,
-            Wait { empty: true, parity: 0 },
+            Wait {
+                empty: true,
+                parity: 0
+            },
             Expect,
             Request { cast: true },
-            Wait { empty: false, parity: 1 },
+            Wait {
+                empty: false,
+                parity: 1
+            },
             Decode,
         ]
     );
@@ -309,11 +322,17 @@ fn the_cluster_wide_protocol_holds_in_every_interleaving() {
         listener,
         [
             Expect,
-            Wait { empty: false, parity: 0 },
+            Wait {
+                empty: false,
+                parity: 0
+            },
             Decode,
             ArriveEmpty,
             Expect,
-            Wait { empty: false, parity: 1 },
+            Wait {
+                empty: false,
+                parity: 1
+            },
             Decode,
         ]
     );
@@ -328,7 +347,10 @@ fn the_cluster_wide_protocol_holds_in_every_interleaving() {
 fn the_unicast_protocol_holds() {
     for left in 0..4 {
         let p = unicast_program(left);
-        assert_eq!(p.iter().filter(|s| **s == Step::Decode).count() as u32, left + 1);
+        assert_eq!(
+            p.iter().filter(|s| **s == Step::Decode).count() as u32,
+            left + 1
+        );
         explore(&[p], left).unwrap();
     }
 }
@@ -350,7 +372,14 @@ fn broken_cluster_protocols_are_caught() {
     });
     assert!(e.contains("before it landed"), "{e}");
     // An issuer that asks again without waiting for its readers.
-    let e = with(0, &|p| p.retain(|s| *s != Wait { empty: true, parity: 0 }));
+    let e = with(0, &|p| {
+        p.retain(|s| {
+            *s != Wait {
+                empty: true,
+                parity: 0,
+            }
+        })
+    });
     assert!(e.contains("pending or not decoded"), "{e}");
     // A listener that does not expect the response: its barrier never completes.
     let e = with(2, &|p| {

@@ -305,7 +305,9 @@ fn a_dense_stride_of_a_dim_the_kernel_cannot_know_is_refused() {
     let g = GroupedMap::new_keep_oob_fetch_window(t, &with_stride, &[0]).unwrap();
     assert!(!g.dense_rewrite(1));
     // A K the host gives stays possible when nothing rewritten depends on it (C's map in gpu/).
-    assert!(GroupedMap::new_keep_oob_fetch_window(t, &[TensorMapArg::GlobalAddress], &[0, 1]).is_ok());
+    assert!(
+        GroupedMap::new_keep_oob_fetch_window(t, &[TensorMapArg::GlobalAddress], &[0, 1]).is_ok()
+    );
 }
 
 /// A rewrite that moves the map to each group's buffer but leaves an open dim at the template's
@@ -322,13 +324,20 @@ fn a_shrinking_rewrite_must_handle_the_window() {
     let addr_only = [TensorMapArg::GlobalAddress];
     let e = GroupedMap::new(t, &addr_only).unwrap_err();
     assert_eq!(e, GroupedMapError::WindowKept { dim: 1 });
-    assert!(e.to_string().contains("globalDim[1]") && e.to_string().contains("keep_oob_fetch_window"), "{e}");
+    assert!(
+        e.to_string().contains("globalDim[1]") && e.to_string().contains("keep_oob_fetch_window"),
+        "{e}"
+    );
     // The window of a group of 768 rows under the kept template: the encode's globalDim[1] is
     // the template's, so a box at row 768 is fetched from past the group's buffer; with the
     // rows rewritten it is the group's.
     let host = t.dim(1, 4096);
     let kept = GroupedMap::new_keep_oob_fetch_window(host, &addr_only, &[]).unwrap();
-    let rows = GroupedMap::new(t, &[TensorMapArg::GlobalAddress, TensorMapArg::GlobalDim(1)]).unwrap();
+    let rows = GroupedMap::new(
+        t,
+        &[TensorMapArg::GlobalAddress, TensorMapArg::GlobalDim(1)],
+    )
+    .unwrap();
     let g = GroupValues::new(0x7f00_0000_0000).dim(1, 768);
     assert_eq!(kept.group_map(&g).global_dim[1], Some(4096));
     assert_eq!(rows.group_map(&g).global_dim[1], Some(768));
@@ -343,7 +352,11 @@ fn a_shrinking_rewrite_must_handle_the_window() {
         );
     }
     assert_eq!(
-        GroupedMap::new_keep_oob_fetch_window(t, &[TensorMapArg::GlobalAddress, TensorMapArg::GlobalDim(1)], &[1]),
+        GroupedMap::new_keep_oob_fetch_window(
+            t,
+            &[TensorMapArg::GlobalAddress, TensorMapArg::GlobalDim(1)],
+            &[1]
+        ),
         Err(GroupedMapError::KeptNotOpen { dim: 1 })
     );
     // A rewrite that does not move the address shares the template's base and window.

@@ -250,8 +250,14 @@ fn a_dependent_pairs_two_sides_each_wait() {
     assert_eq!(leader, [Local, Wait, Read(0), Read(2)]);
     assert_eq!(peer, [Local, Wait, Read(1), Read(3)]);
     let primaries = [
-        vec![vec![Write(0), Write(1), Trigger], vec![Write(2), Write(3), Trigger]],
-        vec![vec![Trigger, Write(0), Write(1)], vec![Trigger, Write(2), Write(3)]],
+        vec![
+            vec![Write(0), Write(1), Trigger],
+            vec![Write(2), Write(3), Trigger],
+        ],
+        vec![
+            vec![Trigger, Write(0), Write(1)],
+            vec![Trigger, Write(2), Write(3)],
+        ],
         vec![vec![Write(0), Write(1)], vec![Write(2), Write(3)]],
     ];
     for p in &primaries {

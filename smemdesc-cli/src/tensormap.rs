@@ -138,8 +138,12 @@ pub fn run(cmd: &TensormapCommand) -> Result<String, CliError> {
             "--oob-base-128kb lints tiled maps (--tiled FILE)".into(),
         ));
     }
-    check_text_lint(&text, im2col, *arch, *oob_base_128kb)
-        .map_err(|e| CliError(format!("{}: {e}", path.display())))
+    if *oob_base_128kb {
+        check_text_lint(&text, im2col, *arch, true)
+    } else {
+        check_text(&text, im2col, *arch)
+    }
+    .map_err(|e| CliError(format!("{}: {e}", path.display())))
 }
 
 /// Judges every row of `text`: the report, or the first unreadable row's line and reason.

@@ -269,7 +269,11 @@ fn tiled_rows_linted_for_the_128k_window() {
     assert_eq!(code, 0, "{err}");
     let got = verdicts(&out);
     assert_eq!(got[0], ("big".into(), "ok".into(), String::new()));
-    assert_eq!((got[1].1.as_str(), got[1].2.contains("not 128 KiB-aligned")), ("ok", true), "{out}");
+    assert_eq!(
+        (got[1].1.as_str(), got[1].2.contains("not 128 KiB-aligned")),
+        ("ok", true),
+        "{out}"
+    );
     assert!(got[2].2.contains("owns 65536 B"), "{out}");
     assert_eq!(got[3], ("decode16".into(), "ok".into(), String::new()));
     assert_eq!(got[4].1, "refused");

@@ -6,7 +6,6 @@ use super::{GroupedMapDecl, MapSlot, Released};
 
 pub use super::workspace_decl::{MapSpace, MapWorkspaceDecl, MapWorkspaceError};
 
-
 /// `SLOTS` 128-B tensor-map slots per CTA and stage (`STAGES`, 1 unless given) of a grid,
 /// CTA-major, then stage, in global memory ([`LAYOUT`](Self::LAYOUT)): what a grouped kernel
 /// rewrites between groups. `#[repr(transparent)]` over the array's address, so
@@ -145,7 +144,11 @@ impl<const SLOTS: usize, const STAGES: usize> MapWorkspace<SLOTS, STAGES> {
         const {
             assert!(I < SLOTS, "map workspace: slot index I must be below SLOTS");
         }
-        let stage = if STAGES == 1 { 0 } else { stage % STAGES as u32 };
+        let stage = if STAGES == 1 {
+            0
+        } else {
+            stage % STAGES as u32
+        };
         let at = self
             .base
             .wrapping_add(Self::LAYOUT.slot_offset_wrapping(cta, stage, I as u32));

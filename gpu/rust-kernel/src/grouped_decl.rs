@@ -24,5 +24,6 @@ pub struct MapC;
 impl GroupedMapDecl for MapC {
     // N (dim 0) is the launch's and every group's (the host's encode gives it): its window is
     // kept by declaration; the rows are rewritten, so a small group's window is its own.
-    const MAP: GroupedMap = GroupedMap::declare_keep_oob_fetch_window(c_template(), &C_REWRITES, &[0]);
+    const MAP: GroupedMap =
+        GroupedMap::declare_keep_oob_fetch_window(c_template(), &C_REWRITES, &[0]);
 }

@@ -24,9 +24,9 @@ pub use conv_walk::Im2colWalk;
 pub use gather4::{Gather4, Gather4Error, GATHER4_ROWS};
 pub use grouped::{GroupValues, GroupedMap, GroupedMapError, MAX_REWRITES};
 pub use im2col::{Im2colArgs, Im2colMap};
-pub use oob_window::{check_oob_base_128kb, tensor_span_bytes, OobWindowError, OOB_WINDOW_128K};
 pub use im2col_check::{IM2COL_MAX_CHANNELS, IM2COL_MAX_PIXELS};
 pub use im2col_error::{im2col_corner_range, im2col_offset_max, Im2colArg, Im2colError};
+pub use oob_window::{check_oob_base_128kb, tensor_span_bytes, OobWindowError, OOB_WINDOW_128K};
 pub use tensor_map::{TensorMap, TensorMapArgs, TENSOR_MAP_MAX_BOX_BYTES};
 pub use tensor_map_error::{TensorMapArg, TensorMapError};
 pub use tensor_map_types::{

@@ -187,7 +187,8 @@ fn run_shape(
     let start = encode(&gm, &GroupValues::new(c.ptr).dim(1, 1))?;
     // The kernel's declared C workspace: `MapWorkspace<2>`, two maps per CTA, CTA-major.
     type Ws = smemdesc::grouped::MapWorkspace<2>;
-    let maps = Ws::bytes(grid).ok_or("C workspace size")? / u64::from(smemdesc::grouped::MapWorkspaceDecl::SLOT_BYTES);
+    let maps = Ws::bytes(grid).ok_or("C workspace size")?
+        / u64::from(smemdesc::grouped::MapWorkspaceDecl::SLOT_BYTES);
     let slots = cuda::Buf::from(&vec![start; maps as usize])?;
     // The variants, and for one group the no-rewrite diagnostic (exact only there).
     let names: Vec<&str> = KERNELS
