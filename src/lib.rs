@@ -180,6 +180,9 @@ pub mod tma {
     //! assert_eq!(TmaSwizzle::of(SwizzleMode::B128).value(), 3);
     //! ```
     pub use smemdesc_core::tma::{
+        check_oob_base_128kb, tensor_span_bytes, OobWindowError, OOB_WINDOW_128K,
+    };
+    pub use smemdesc_core::tma::{
         Conv2d, ConvError, FillMismatch, Gather4, Gather4Error, Im2colLoad, Im2colWalk,
         ImplicitGemmA, KStep, Spatial, GATHER4_ROWS,
     };

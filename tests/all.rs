@@ -18,6 +18,7 @@ mod common;
 mod accum;
 mod accum_types;
 mod checked_advice;
+mod clc_model;
 mod epilogue_cluster;
 mod epilogue_consts;
 mod errors;
