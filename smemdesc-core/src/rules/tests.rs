@@ -1,0 +1,104 @@
+//! The table's own checks: unique, well-formed ids, a complete source for every rule, and every
+//! variant of every error type mapped to a rule of the table.
+
+extern crate std;
+
+use super::{find, Rule, RULES};
+use std::collections::BTreeSet;
+use std::format;
+use std::string::ToString;
+use std::vec::Vec;
+
+/// Every error type's table of (variant, rule); `None`: the variant wraps another error type,
+/// whose own table is here too.
+fn tables() -> Vec<(
+    &'static str,
+    &'static [(&'static str, Option<&'static Rule>)],
+)> {
+    std::vec![("Error", crate::Error::RULE_TABLE)]
+}
+
+#[test]
+fn ids_are_unique_and_well_formed() {
+    let mut seen = BTreeSet::new();
+    for r in RULES {
+        assert!(seen.insert(r.id), "duplicate rule id {}", r.id);
+        let (topic, rest) = r.id.split_once('.').unwrap_or(("", ""));
+        assert!(
+            !topic.is_empty() && !rest.is_empty(),
+            "{}: want topic.what",
+            r.id
+        );
+        assert!(
+            r.id.bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'.' || b == b'-'),
+            "{}: lower-case kebab words and dots only",
+            r.id
+        );
+        assert_eq!(find(r.id), Some(r), "{}: find", r.id);
+    }
+}
+
+#[test]
+fn every_rule_has_text_source_and_arches() {
+    for r in RULES {
+        assert!(
+            r.text.ends_with('.') && r.text.len() > 20,
+            "{}: one sentence",
+            r.id
+        );
+        assert!(
+            r.source.is_complete(),
+            "{}: incomplete source {:?}",
+            r.id,
+            r.source
+        );
+        assert!(!r.arches.is_empty(), "{}: no architecture", r.id);
+        let suffix = r.suffix().to_string();
+        assert_eq!(suffix, format!(" [rule {}; {}]", r.id, r.source));
+    }
+}
+
+#[test]
+fn every_error_variant_maps_to_a_rule_of_the_table() {
+    let mut used = BTreeSet::new();
+    for (ty, table) in tables() {
+        assert!(!table.is_empty(), "{ty}: no variant");
+        for &(variant, rule) in table {
+            if let Some(rule) = rule {
+                assert_eq!(
+                    find(rule.id),
+                    Some(rule),
+                    "{ty}::{variant}: rule {} is not in RULES",
+                    rule.id
+                );
+                assert!(
+                    rule.source.is_complete(),
+                    "{ty}::{variant}: {} has no source",
+                    rule.id
+                );
+                used.insert(rule.id);
+            }
+        }
+    }
+    let unused: Vec<&str> = RULES
+        .iter()
+        .map(|r| r.id)
+        .filter(|id| !used.contains(id))
+        .collect();
+    assert!(unused.is_empty(), "rules no error uses: {unused:?}");
+}
+
+#[test]
+fn a_message_ends_with_its_rule() {
+    let e = crate::Error::ZeroStages;
+    let msg = e.to_string();
+    assert!(
+        msg.starts_with("stages = 0: a tile needs at least 1 pipeline stage"),
+        "{msg}"
+    );
+    assert!(
+        msg.ends_with(" [rule tile.stages; smemdesc model, smemdesc-core/src/tile/decl.rs]"),
+        "{msg}"
+    );
+}
