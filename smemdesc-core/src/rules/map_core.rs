@@ -35,7 +35,7 @@ crate::__rule_map! {
         IllegalMmaM => MMA_M,
         IllegalMmaN => MMA_N,
         TmaBoxWidth => BOX_WIDTH,
-        TmaBoxRowsOver256 => BOX_ROWS_256,
+        TmaBoxRowsOver256 => super::table_tma::BOX_DIM,
         TmaBoxRowsIllegal => BOX_ROWS,
         FormNotForElement => FORM,
         IllegalMmaK => MMA_K,

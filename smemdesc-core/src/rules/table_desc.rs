@@ -185,13 +185,6 @@ pub(super) const BOX_WIDTH: Rule = rule(
     ptx("8.0", WG_LAYOUT),
     "A tile's TMA box is exactly one swizzle atom wide (its inner extent is the swizzle span).",
 );
-pub(super) const BOX_ROWS_256: Rule = rule(
-    "tma.box-rows-256",
-    D,
-    ALL,
-    super::table_tma::DRV_TILED,
-    "A TMA box has at most 256 rows (boxDim[i] <= 256).",
-);
 pub(super) const BOX_ROWS: Rule = rule("tma.box-rows-atoms", D, ALL, model("smemdesc-core/src/tile/tma_plan.rs"),
     "A tile's TMA box rows are whole atoms that divide the tile and are contiguous in shared memory.");
 pub(super) const FORM: Rule = rule("tile.form-of-element", D, SM100, ptx("8.6", "tcgen05: Packing formats"),
@@ -254,7 +247,6 @@ pub(super) const LIST: &[Rule] = &[
     MMA_M,
     MMA_N,
     BOX_WIDTH,
-    BOX_ROWS_256,
     BOX_ROWS,
     FORM,
     MMA_K,

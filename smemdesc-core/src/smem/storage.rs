@@ -185,8 +185,9 @@ pub enum StorageProblem {
 /// let e = StorageProblem::ArchMismatch { member: 2 };
 /// assert_eq!(e.to_string(), "member 2 is a tile declared for another architecture than the storage");
 /// ```
-impl core::fmt::Display for StorageProblem {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+impl StorageProblem {
+    /// The message without its rule (`Display` adds the rule's id and source).
+    pub(crate) fn fmt_message(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match *self {
             StorageProblem::OverBudget => write!(
                 f,

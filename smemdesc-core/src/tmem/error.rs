@@ -262,8 +262,9 @@ impl TmemError {
     }
 }
 
-impl core::fmt::Display for TmemError {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+impl TmemError {
+    /// The message without its rule (`Display` adds the rule's id and source).
+    pub(crate) fn fmt_message(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.write_str(self.message().as_str())
     }
 }
