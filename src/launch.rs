@@ -48,8 +48,9 @@ pub enum LaunchError {
     },
 }
 
-impl core::fmt::Display for LaunchError {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+impl LaunchError {
+    /// The message without its rule (`Display` adds the rule's id and source).
+    pub(crate) fn fmt_message(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match *self {
             LaunchError::Operand { expected } => write!(
                 f,
