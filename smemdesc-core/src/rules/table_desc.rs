@@ -1,6 +1,6 @@
 //! Rules of SMEM tiles and their matrix descriptors (the core [`Error`](crate::Error)).
 
-use super::source::Topic::{Descriptor as D, Scale as Sc, Storage as St};
+use super::source::Topic::{Descriptor as D, Mma as M, Scale as Sc, Storage as St, Tma as T};
 use super::source::{cutlass, guide, model, ptx, rule, ALL, SM100, SM90};
 use super::Rule;
 
@@ -64,12 +64,12 @@ pub(super) const BASE32B: Rule = rule(
 );
 pub(super) const MN_MAJOR_SM90: Rule = rule(
     "mma.mn-major-sm90",
-    D,
+    M,
     SM90,
     ptx("8.0", "wgmma.mma_async"),
     "sm90 transposes (MN-major) f16 and bf16 operands only.",
 );
-pub(super) const MN_MAJOR_SM100: Rule = rule("mma.mn-major-sm100", D, SM100,
+pub(super) const MN_MAJOR_SM100: Rule = rule("mma.mn-major-sm100", M, SM100,
     cutlass("include/cute/arch/mma_sm100_umma.hpp"),
     "sm100 transposes 16- and 8-bit types and tf32, never fp6/fp4 nor the mxf4 kinds (CUTLASS's rule, stricter than PTX).");
 pub(super) const FIELD_14BIT: Rule = rule(
@@ -146,56 +146,56 @@ pub(super) const ELEMENT: Rule = rule(
 );
 pub(super) const DTYPE_ARCH: Rule = rule(
     "mma.dtype-on-arch",
-    D,
+    M,
     ALL,
     ptx("8.6", TC_SHAPE),
     "The element type has an MMA on the architecture (fp6 and fp4 have none on sm90).",
 );
-pub(super) const KIND_ARCH: Rule = rule("mma.kind-on-arch", D, ALL, ptx("8.6", TC_SHAPE),
+pub(super) const KIND_ARCH: Rule = rule("mma.kind-on-arch", M, ALL, ptx("8.6", TC_SHAPE),
     "The MMA kind exists on the architecture (sm90 has f16, tf32, f8f6f4 inputs of 8/16/32 bits and i8 only).");
 pub(super) const DTYPE_KIND: Rule = rule(
     "mma.dtype-of-kind",
-    D,
+    M,
     ALL,
     ptx("8.6", TC_SHAPE),
     "The element type is an input type of the MMA kind.",
 );
 pub(super) const CTA_GROUP: Rule = rule(
     "mma.cta-group",
-    D,
+    M,
     ALL,
     ptx("8.6", "tcgen05: CTA pair"),
     "cta_group is 1, or 2 on an architecture with CTA pairs (sm100).",
 );
 pub(super) const K_32B: Rule = rule(
     "mma.k-32-bytes",
-    D,
+    M,
     ALL,
     ptx("8.0", "wgmma: Matrix Shape"),
     "An instruction's K is 32 bytes of the element type.",
 );
-pub(super) const MMA_M: Rule = rule("mma.shape-m", D, ALL, ptx("8.6", TC_SHAPE),
+pub(super) const MMA_M: Rule = rule("mma.shape-m", M, ALL, ptx("8.6", TC_SHAPE),
     "M is 64 on sm90; on sm100 64 or 128 with cta_group 1 (block-scaled: 128) and 128 or 256 with cta_group 2.");
-pub(super) const MMA_N: Rule = rule("mma.shape-n", D, ALL, ptx("8.6", TC_SHAPE),
+pub(super) const MMA_N: Rule = rule("mma.shape-n", M, ALL, ptx("8.6", TC_SHAPE),
     "N is legal for the architecture, kind, CTA group and B's major-ness (sm90: multiples of 8 up to 256; sm100: multiples of 16, i8 and 8-bit MN-major B stricter).");
 pub(super) const BOX_WIDTH: Rule = rule(
     "tma.box-atom-width",
-    D,
+    T,
     ALL,
     ptx("8.0", WG_LAYOUT),
     "A tile's TMA box is exactly one swizzle atom wide (its inner extent is the swizzle span).",
 );
-pub(super) const BOX_ROWS: Rule = rule("tma.box-rows-atoms", D, ALL, model("smemdesc-core/src/tile/tma_plan.rs"),
+pub(super) const BOX_ROWS: Rule = rule("tma.box-rows-atoms", T, ALL, model("smemdesc-core/src/tile/tma_plan.rs"),
     "A tile's TMA box rows are whole atoms that divide the tile and are contiguous in shared memory.");
 pub(super) const FORM: Rule = rule("tile.form-of-element", D, SM100, ptx("8.6", "tcgen05: Packing formats"),
     "The element type can take the SMEM form (padded fp6/fp4 or packed fp4; never a padded 16-bit type).");
-pub(super) const MMA_K: Rule = rule("mma.shape-k", D, ALL, ptx("8.6", TC_SHAPE),
+pub(super) const MMA_K: Rule = rule("mma.shape-k", M, ALL, ptx("8.6", TC_SHAPE),
     "The instruction's K is one the kind and SMEM form have (K = 96 for packed fp4 with cta_group 2 only).");
 pub(super) const K_BLOCK: Rule = rule("desc.k-block-in-atom", D, SM100, ptx("8.6", TC_DESC),
     "A 48-byte K block (K = 96 packed fp4) needs swizzle none: with a swizzle it would cross an atom.");
 pub(super) const PADDED_BOX: Rule = rule(
     "tma.padded-box-128",
-    D,
+    T,
     SM100,
     super::table_tma::DRV_TILED,
     "A 16U4_ALIGN16B or 16U6_ALIGN16B TMA box is exactly 128 elements wide.",

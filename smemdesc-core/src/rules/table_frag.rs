@@ -65,7 +65,7 @@ pub(super) const EPI_STAGES: Rule = rule(
 );
 pub(super) const STMATRIX_16: Rule = rule(
     "frag.stmatrix-16bit",
-    E,
+    F,
     SM90,
     ptx("7.8", "stmatrix"),
     "stmatrix on sm90 stores 16-bit elements only.",
