@@ -47,20 +47,21 @@ crate::__rule_map! {
 }
 
 crate::__rule_map! {
-    ChainError, "use smemdesc_core::fragment::ChainError;\nassert_eq!(ChainError::NoWgmmaForm { dtype: smemdesc_core::ElementType::E2M1 }.rule().id, \"mma.dtype-on-arch\");";
+    ChainError, "use smemdesc_core::fragment::ChainError;\nassert_eq!(ChainError::KStepsNotWhole { n: 8, k: 16 }.rule().id, \"frag.chain-k-steps\");";
     rules {
-        Shape => m::CHAIN_SHAPE,
         AccumNotForType => m::ACCUM_SM90,
         NoWgmmaForm => d::DTYPE_ARCH,
         NotLaneLocal => m::LANE_LOCAL,
         AccumNotConvertible => m::CHAIN_CONVERT,
         KStepsNotWhole => m::CHAIN_K,
     }
-    inner {}
+    inner {
+        Shape.error,
+    }
 }
 
 crate::__rule_map! {
-    FragError, "use smemdesc_core::fragment::FragError;\nassert_eq!(FragError::IllegalScale.rule().id, \"frag.block-scale\");";
+    FragError, "use smemdesc_core::fragment::{FragError, SyncArch};\nlet e = FragError::IllegalArch { arch: SyncArch::Sm80, needs: \"sm_89\" };\nassert_eq!(e.rule().id, \"frag.form-on-arch\");";
     rules {
         IllegalType => m::FRAG_TYPES,
         IllegalArch => m::FRAG_ARCH,

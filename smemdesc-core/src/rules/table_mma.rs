@@ -158,13 +158,6 @@ pub(super) const SCALE_K96: Rule = rule(
     model(SCALE),
     "Scale factors of a K = 96 instruction (3 or 6 per row) are not modeled: the scale tile steps whole TMEM words of 4 factors.",
 );
-pub(super) const CHAIN_SHAPE: Rule = rule(
-    "frag.wgmma-shape",
-    F,
-    SM90,
-    ptx("8.0", "wgmma: Matrix Shape"),
-    "A chained wgmma has M = 64, K of 32 bytes and an N its type allows.",
-);
 pub(super) const LANE_LOCAL: Rule = rule(
     "frag.chain-lane-local",
     F,
@@ -232,7 +225,6 @@ pub(super) const LIST: &[Rule] = &[
     SCALE_TILE_FORMAT,
     SCALE_EXTENT,
     SCALE_K96,
-    CHAIN_SHAPE,
     LANE_LOCAL,
     CHAIN_CONVERT,
     CHAIN_K,

@@ -183,7 +183,7 @@ pub enum StorageProblem {
 /// ```
 /// # use smemdesc_core::*;
 /// let e = StorageProblem::ArchMismatch { member: 2 };
-/// assert_eq!(e.to_string(), "member 2 is a tile declared for another architecture than the storage");
+/// assert_eq!(e.to_string(), "member 2 is a tile declared for another architecture than the storage [rule storage.same-arch; smemdesc model, smemdesc-core/src/smem/storage.rs]");
 /// ```
 impl StorageProblem {
     /// The message without its rule (`Display` adds the rule's id and source).
