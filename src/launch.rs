@@ -82,7 +82,7 @@ impl LaunchError {
 ///     let b = TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::K, 128, 64).build()?;
 ///     Ok(GemmLaunch::new(&a, &b, m, 4096)?)
 /// }
-/// assert_eq!(launch(0).unwrap_err().to_string(), "m and n must be at least 1");
+/// assert_eq!(launch(0).unwrap_err().to_string(), "m and n must be at least 1 [rule launch.extent; smemdesc model, src/launch.rs]");
 /// ```
 impl core::error::Error for LaunchError {}
 
