@@ -2,7 +2,7 @@
 //! its id, architectures, topic, source and text; filtered by `--arch` and `--topic`; as text,
 //! `--json` or `--markdown` (the table of the guide's correctness chapter).
 
-use crate::CliError;
+use super::CliError;
 use smemdesc_core::rules::{Rule, Source, Topic, RULES};
 use smemdesc_core::Arch;
 
@@ -108,7 +108,7 @@ fn json(rules: &[&Rule]) -> Result<String, CliError> {
             })
         })
         .collect();
-    crate::to_json(&list)
+    super::to_json(&list)
 }
 
 /// One Markdown table per topic (the topics in the table's order).

@@ -11,10 +11,10 @@ use std::vec::Vec;
 
 /// Every error type's table of (variant, rule); `None`: the variant wraps another error type,
 /// whose own table is here too.
-fn tables() -> Vec<(
-    &'static str,
-    &'static [(&'static str, Option<&'static Rule>)],
-)> {
+/// One error type's (variant, rule) table.
+type Table = &'static [(&'static str, Option<&'static Rule>)];
+
+fn tables() -> Vec<(&'static str, Table)> {
     use crate::{cluster, epilogue, fragment, mma, pipeline, smem, tma, tmem};
     std::vec![
         ("Error", crate::Error::RULE_TABLE),
