@@ -141,3 +141,21 @@ fn a_message_ends_with_its_rule() {
         "{msg}"
     );
 }
+
+/// The numbers a rule's text states are the ones the checks use.
+#[test]
+fn texts_state_the_checks_numbers() {
+    let text = |id: &str| find(id).unwrap_or_else(|| panic!("{id}")).text;
+    for arch in crate::Arch::ALL {
+        let bytes = arch.max_smem_per_cta();
+        let grouped = format!("{},{:03}", bytes / 1000, bytes % 1000);
+        assert!(text("smem.per-cta").contains(&grouped), "{grouped}");
+    }
+    assert!(text("layout.capacity").contains(&format!("({})", crate::MAX_SUBMODES)));
+    // The measured box limit of `shared/notes/tensor-maps.md`: 233,472 B.
+    let max = crate::tma::TENSOR_MAP_MAX_BOX_BYTES;
+    assert_eq!(max, 233_472);
+    let e = crate::tma::TensorMapError::BoxBytesTooLarge { bytes: max + 1 };
+    assert_eq!(e.rule().id, "tma.box-bytes");
+    assert!(text("tma.box-bytes").contains(&format!("{},{:03}", max / 1000, max % 1000)));
+}
