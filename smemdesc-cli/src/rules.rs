@@ -128,10 +128,17 @@ fn markdown(rules: &[&Rule]) -> String {
                 "| `{}` | {} | {} | {} |\n",
                 r.id,
                 r.arches,
-                r.text.replace('|', "\\|"),
-                r.source.to_string().replace('|', "\\|")
+                md_escape(r.text),
+                md_escape(&r.source.to_string())
             );
         }
     }
     out
+}
+
+/// Escapes what Markdown (and rustdoc's links) would read: `|`, `[` and `]`.
+fn md_escape(text: &str) -> String {
+    text.replace('|', "\\|")
+        .replace('[', "\\[")
+        .replace(']', "\\]")
 }
