@@ -94,8 +94,9 @@ pub enum ClcError {
     },
 }
 
-impl core::fmt::Display for ClcError {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+impl ClcError {
+    /// The message without its rule (`Display` adds the rule's id and source).
+    pub(crate) fn fmt_message(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match *self {
             ClcError::ResponseMisaligned { address } => write!(
                 f,

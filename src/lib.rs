@@ -91,6 +91,7 @@ pub mod cuda;
 mod desc_set;
 pub mod guide;
 mod radix;
+mod rule_map;
 mod storage_items;
 mod tile_at;
 mod tile_entries;

@@ -1,12 +1,13 @@
-//! The messages of [`Error`]: its `Display` implementation.
+//! The messages of [`Error`] (`Display`, in `rules`, adds the rule's id and source).
 
 use crate::base::arch::Arch;
 use crate::base::error::Error;
 use crate::base::smem_form::SmemForm;
 use crate::base::swizzle::SwizzleMode;
 
-impl core::fmt::Display for Error {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+impl Error {
+    /// The message without its rule (`Display` adds the rule's id and source).
+    pub(crate) fn fmt_message(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match *self {
             Error::ZeroStages => write!(f, "stages = 0: a tile needs at least 1 pipeline stage"),
             Error::ZeroExtent { dim } => {

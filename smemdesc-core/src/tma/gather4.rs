@@ -97,8 +97,9 @@ pub enum Gather4Error {
     },
 }
 
-impl core::fmt::Display for Gather4Error {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+impl Gather4Error {
+    /// The message without its rule (`Display` adds the rule's id and source).
+    pub(crate) fn fmt_message(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match *self {
             Gather4Error::Arch => write!(f, ".tile::gather4 / .tile::scatter4 need sm_100a (or the sm_100f family); legal: arch = sm100"),
             Gather4Error::Rank { rank } => write!(f, "gather4/scatter4 maps are rank 2, not {rank}"),

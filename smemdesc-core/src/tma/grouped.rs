@@ -83,8 +83,9 @@ pub enum GroupedMapError {
     },
 }
 
-impl core::fmt::Display for GroupedMapError {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+impl GroupedMapError {
+    /// The message without its rule (`Display` adds the rule's id and source).
+    pub(crate) fn fmt_message(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match *self {
             GroupedMapError::Template(e) => write!(f, "the template map is illegal: {e}"),
             GroupedMapError::FixedByTile { field } => write!(
