@@ -1,7 +1,7 @@
 //! The rules of the facade's own errors (the table is the core's, `smemdesc_core::rules`).
 
 use crate::clc::ClcError;
-use crate::grouped::GroupedError;
+use crate::grouped::{GroupedError, MapWorkspaceError};
 use crate::launch::LaunchError;
 use smemdesc_core::rules::{find, Rule};
 
@@ -25,6 +25,9 @@ const G_TABLE: Rule = rule("grouped.table-length");
 const G_TABLE_GROUP: Rule = rule("grouped.table-group-bits");
 const G_TABLE_TILES: Rule = rule("grouped.table-tile-bits");
 const G_MULTICAST: Rule = rule("grouped.multicast-in-group");
+const G_SLOT_ALIGN: Rule = rule("grouped.map-slot-128b");
+const G_SLOT_COUNT: Rule = rule("grouped.workspace-slots");
+const CL_SIZE: Rule = rule("cluster.size");
 const L_OPERAND: Rule = rule("launch.operand");
 const L_AGREE: Rule = rule("launch.tiles-agree");
 const L_EXTENT: Rule = rule("launch.extent");
@@ -35,6 +38,7 @@ smemdesc_core::__rule_map! {
     rules {
         ResponseMisaligned => CLC_RESPONSE,
         BarrierMisaligned => MBAR_ALIGN,
+        ClusterSize => CL_SIZE,
     }
     inner {}
 }
@@ -51,6 +55,15 @@ smemdesc_core::__rule_map! {
         TableGroupTooLarge => G_TABLE_GROUP,
         TableTilesTooLarge => G_TABLE_TILES,
         MulticastAcrossGroups => G_MULTICAST,
+    }
+    inner {}
+}
+
+smemdesc_core::__rule_map! {
+    MapWorkspaceError, "use smemdesc::grouped::MapWorkspaceError;\nassert_eq!(MapWorkspaceError::SlotMisaligned { offset: 64 }.rule().id, \"grouped.map-slot-128b\");";
+    rules {
+        SlotMisaligned => G_SLOT_ALIGN,
+        SlotCount => G_SLOT_COUNT,
     }
     inner {}
 }
@@ -118,6 +131,7 @@ mod tests {
         let mut tables: Vec<(&str, Table)> = std::vec![
             ("ClcError", ClcError::RULE_TABLE),
             ("GroupedError", GroupedError::RULE_TABLE),
+            ("MapWorkspaceError", MapWorkspaceError::RULE_TABLE),
             ("LaunchError", LaunchError::RULE_TABLE),
         ];
         #[cfg(feature = "cudarc")]

@@ -84,6 +84,7 @@ fn source_json(s: &Source) -> serde_json::Value {
         Source::Measured { record, date } => {
             serde_json::json!({ "record": record, "date": date })
         }
+        Source::Report { reference } => serde_json::json!({ "reference": reference }),
     };
     v["kind"] = s.kind().into();
     v["text"] = s.to_string().into();

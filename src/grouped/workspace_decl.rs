@@ -53,8 +53,9 @@ pub enum MapWorkspaceError {
     },
 }
 
-impl core::fmt::Display for MapWorkspaceError {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+impl MapWorkspaceError {
+    /// The message without its rule (`Display` adds the rule's id and source).
+    pub(crate) fn fmt_message(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match *self {
             MapWorkspaceError::SlotMisaligned { offset } => write!(
                 f,

@@ -1,7 +1,9 @@
 //! The rules of the tensor-map, im2col, grouped-map, gather4 and convolution errors.
 
 use super::{table_desc as d, table_tma as m};
-use crate::tma::{ConvError, Gather4Error, GroupedMapError, Im2colError, TensorMapError};
+use crate::tma::{
+    ConvError, Gather4Error, GroupedMapError, Im2colError, OobWindowError, TensorMapError,
+};
 
 crate::__rule_map! {
     TensorMapError, "use smemdesc_core::tma::TensorMapError;\nassert_eq!(TensorMapError::RankOutOfRange { rank: 6 }.rule().id, \"tma.rank\");";
@@ -63,6 +65,8 @@ crate::__rule_map! {
         BeyondRank => m::BEYOND_RANK,
         Duplicate => m::DUPLICATE,
         DenseStrideUnknown => m::DENSE_KNOWN,
+        WindowKept => m::WINDOW_KEPT,
+        KeptNotOpen => m::KEPT_OPEN,
     }
     inner {
         Template.0,
@@ -107,4 +111,14 @@ crate::__rule_map! {
     inner {
         Map.error,
     }
+}
+
+crate::__rule_map! {
+    OobWindowError, "use smemdesc_core::tma::OobWindowError;\nassert_eq!(OobWindowError::AddressUnknown.rule().id, \"tma.oob-128kb-address-known\");";
+    rules {
+        Misaligned => m::OOB_128K_ALIGN,
+        Headroom => m::OOB_128K_HEADROOM,
+        AddressUnknown => m::OOB_128K_KNOWN,
+    }
+    inner {}
 }

@@ -41,6 +41,12 @@ pub enum Source {
         /// When it was measured (`YYYY-MM-DD`).
         date: &'static str,
     },
+    /// A public report of a failure and its fix in another project (an issue or pull request),
+    /// where no NVIDIA document states the rule.
+    Report {
+        /// The project and its reference (`"TensorRT-LLM #18133"`).
+        reference: &'static str,
+    },
     /// A limit of smemdesc's own model (not of the hardware): what smemdesc does not model, or
     /// a consistency rule of its declarations.
     Model {
@@ -50,7 +56,8 @@ pub enum Source {
 }
 
 impl Source {
-    /// The kind of source, one word (`ptx`, `driver`, `guide`, `cutlass`, `measured`, `model`).
+    /// The kind of source, one word (`ptx`, `driver`, `guide`, `cutlass`, `measured`, `report`,
+    /// `model`).
     ///
     /// ```
     /// use smemdesc_core::rules::Source;
@@ -63,6 +70,7 @@ impl Source {
             Source::Guide { .. } => "guide",
             Source::Cutlass { .. } => "cutlass",
             Source::Measured { .. } => "measured",
+            Source::Report { .. } => "report",
             Source::Model { .. } => "model",
         }
     }
@@ -80,6 +88,7 @@ impl Source {
             Source::Guide { section } => !section.is_empty(),
             Source::Cutlass { file } => !file.is_empty(),
             Source::Measured { record, date } => !record.is_empty() && date.len() == 10,
+            Source::Report { reference } => !reference.is_empty(),
             Source::Model { file } => !file.is_empty(),
         }
     }
@@ -93,6 +102,7 @@ impl core::fmt::Display for Source {
             Source::Guide { section } => write!(f, "CUDA C++ Programming Guide, \"{section}\""),
             Source::Cutlass { file } => write!(f, "CUTLASS {file}"),
             Source::Measured { record, date } => write!(f, "measured {date}, {record}"),
+            Source::Report { reference } => write!(f, "reported in {reference}"),
             Source::Model { file } => write!(f, "smemdesc model, {file}"),
         }
     }
@@ -233,6 +243,9 @@ pub(super) const fn cutlass(file: &'static str) -> Source {
 }
 pub(super) const fn measured(record: &'static str, date: &'static str) -> Source {
     Source::Measured { record, date }
+}
+pub(super) const fn report(reference: &'static str) -> Source {
+    Source::Report { reference }
 }
 pub(super) const fn model(file: &'static str) -> Source {
     Source::Model { file }

@@ -257,6 +257,20 @@ pub(super) const G_MULTICAST: Rule = rule(
     model(GROUPED),
     "A cluster sharing B stays within one group: each group's M tiles are a multiple of the cluster's x.",
 );
+pub(super) const G_SLOT_ALIGN: Rule = rule(
+    "grouped.map-slot-128b",
+    G,
+    ALL,
+    ptx("8.3", "tensormap.replace"),
+    "A map workspace's slots are 128-B aligned: tensormap.replace and the tensormap proxy fences take a 128-B aligned map.",
+);
+pub(super) const G_SLOT_COUNT: Rule = rule(
+    "grouped.workspace-slots",
+    G,
+    ALL,
+    model("src/grouped/workspace_decl.rs"),
+    "A map workspace has at least one slot per stage and one stage, and at most MAX_SLOTS slots per CTA.",
+);
 pub(super) const DRIVER_REFUSED: Rule = rule(
     "host.driver-refused",
     H,
@@ -342,6 +356,8 @@ pub(super) const LIST: &[Rule] = &[
     G_TABLE_GROUP,
     G_TABLE_TILES,
     G_MULTICAST,
+    G_SLOT_ALIGN,
+    G_SLOT_COUNT,
     DRIVER_REFUSED,
     DRIVER_CONTEXT,
     DRIVER_ERROR,

@@ -1,7 +1,7 @@
 //! Rules of tensor maps and TMA copies, grouped (rewritten) maps, gather4 and im2col convolution.
 
 use super::source::Topic::{Conv as C, Grouped as G, Tma as T};
-use super::source::{driver, measured, model, ptx, rule, Source, ALL, SM100};
+use super::source::{driver, measured, model, ptx, report, rule, Source, ALL, SM100};
 use super::Rule;
 
 /// `cuTensorMapEncodeTiled`'s documentation.
@@ -216,6 +216,41 @@ pub(super) const DENSE_KNOWN: Rule = rule(
     model(GROUPED),
     "A dense stride the rewrite writes depends only on fields the kernel knows (rewritten or constant).",
 );
+pub(super) const WINDOW_KEPT: Rule = rule(
+    "grouped.oob-window-shrink",
+    G,
+    ALL,
+    DRV_TILED,
+    "A grouped map that rewrites globalAddress also rewrites every globalDim its template leaves open, or declares that dim's out-of-bounds fetch window kept (every group has the template's extent there): globalDim bounds what TMA fetches.",
+);
+pub(super) const KEPT_OPEN: Rule = rule(
+    "grouped.kept-window-open-dim",
+    G,
+    ALL,
+    model(GROUPED),
+    "A dim declared keep_oob_fetch_window is an open, unrewritten dim of the template.",
+);
+pub(super) const OOB_128K_ALIGN: Rule = rule(
+    "tma.oob-128kb-aligned",
+    T,
+    SM100,
+    report("TensorRT-LLM #18133"),
+    "A buffer behind a map in OOB_ADDR_GEN_MODE_BASE_128kB is 128 KiB-aligned.",
+);
+pub(super) const OOB_128K_HEADROOM: Rule = rule(
+    "tma.oob-128kb-headroom",
+    T,
+    SM100,
+    report("TensorRT-LLM #18133"),
+    "A buffer behind a map in OOB_ADDR_GEN_MODE_BASE_128kB owns at least 128 KiB from its base.",
+);
+pub(super) const OOB_128K_KNOWN: Rule = rule(
+    "tma.oob-128kb-address-known",
+    T,
+    SM100,
+    model("smemdesc-core/src/tma/oob_window.rs"),
+    "The 128 KiB window is checked on a known globalAddress (an open one is checked on the buffer the host gives).",
+);
 pub(super) const G4_ARCH: Rule = rule(
     "tma.gather4-arch",
     T,
@@ -429,6 +464,11 @@ pub(super) const LIST: &[Rule] = &[
     BEYOND_RANK,
     DUPLICATE,
     DENSE_KNOWN,
+    WINDOW_KEPT,
+    KEPT_OPEN,
+    OOB_128K_ALIGN,
+    OOB_128K_HEADROOM,
+    OOB_128K_KNOWN,
     G4_ARCH,
     G4_RANK,
     G4_BOX,

@@ -32,6 +32,7 @@ fn tables() -> Vec<(&'static str, Table)> {
         ("GroupedMapError", tma::GroupedMapError::RULE_TABLE),
         ("Gather4Error", tma::Gather4Error::RULE_TABLE),
         ("ConvError", tma::ConvError::RULE_TABLE),
+        ("OobWindowError", tma::OobWindowError::RULE_TABLE),
     ]
 }
 
@@ -48,6 +49,8 @@ const FACADE: &[&str] = &[
     "grouped.table-group-bits",
     "grouped.table-tile-bits",
     "grouped.multicast-in-group",
+    "grouped.map-slot-128b",
+    "grouped.workspace-slots",
     "host.driver-refused",
     "host.driver-context",
     "host.driver-error",

@@ -38,8 +38,9 @@ pub enum OobWindowError {
     AddressUnknown,
 }
 
-impl core::fmt::Display for OobWindowError {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+impl OobWindowError {
+    /// The message without its rule (`Display` adds the rule's id and source).
+    pub(crate) fn fmt_message(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match *self {
             OobWindowError::Misaligned { address } => write!(
                 f,
