@@ -20,7 +20,6 @@
 use super::accum::TmemAccum;
 use super::error::TmemError;
 use super::scale::TmemScale;
-use crate::base::arch::Arch;
 use crate::base::text::ConstText;
 use crate::mma::format::is_block_scaled;
 use crate::mma::idesc_codec::Idesc;
@@ -158,7 +157,7 @@ impl TmemPlanDecl {
     #[inline]
     pub const fn build(&self) -> Result<TmemPlan, TmemError> {
         let p = &self.pair;
-        if !matches!(p.arch, Arch::Sm100) {
+        if !p.arch.has_tcgen05() {
             return Err(TmemError::NotSm100);
         }
         if self.stages == 0 {
