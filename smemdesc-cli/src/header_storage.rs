@@ -13,7 +13,7 @@ use super::tile::report_placed;
 use crate::CliError;
 use proc_macro2::Span;
 use smemdesc_core::epilogue::EpilogueTile;
-use smemdesc_core::{Arch, Placement, StorageMember, TilePlan};
+use smemdesc_core::{Placement, StorageMember, TilePlan};
 use syn::spanned::Spanned;
 
 /// The kind of one storage member.
