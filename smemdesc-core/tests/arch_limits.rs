@@ -77,7 +77,13 @@ fn tcgen05_kinds_are_cutlass_config() {
     assert!(MmaKind::I8.on(Arch::Sm100) && MmaKind::I8.on(Arch::Sm110));
     assert!(!MmaKind::I8.on(Arch::Sm100f) && !MmaKind::I8.on(Arch::Sm103));
     let e = TileDecl::new(Arch::Sm103, Operand::A, ElementType::S8, Major::K, 128, 64).build();
-    assert_eq!(e.unwrap_err(), Error::KindNotOnArch { kind: MmaKind::I8, arch: Arch::Sm103 });
+    assert_eq!(
+        e.unwrap_err(),
+        Error::KindNotOnArch {
+            kind: MmaKind::I8,
+            arch: Arch::Sm103
+        }
+    );
     // sm120/sm121 (CUTLASS config.hpp: CUTE_ARCH_MMA_SM120, mma.sync only): no descriptor kind.
     for k in all {
         assert!(!k.on(Arch::Sm120) && !k.on(Arch::Sm121));
@@ -123,9 +129,23 @@ fn sm107_is_refused_for_want_of_a_source() {
     assert_eq!(row.smem_per_cta, Fact::NoPublicSource);
     assert_eq!(row.tmem_columns, Fact::NoPublicSource);
     assert_eq!(Arch::Sm107.smem_per_cta(), None);
-    let e = TileDecl::new(Arch::Sm107, Operand::A, ElementType::BF16, Major::K, 128, 64).build();
+    let e = TileDecl::new(
+        Arch::Sm107,
+        Operand::A,
+        ElementType::BF16,
+        Major::K,
+        128,
+        64,
+    )
+    .build();
     let e = e.unwrap_err();
-    assert_eq!(e, Error::ArchRefused { arch: Arch::Sm107, gap: ArchGap::NoPublicLimits });
+    assert_eq!(
+        e,
+        Error::ArchRefused {
+            arch: Arch::Sm107,
+            gap: ArchGap::NoPublicLimits
+        }
+    );
     assert_eq!(e.argument(), Argument::Arch);
     assert!(e.to_string().contains("no public source"), "{e}");
 }
@@ -136,7 +156,13 @@ fn sm107_is_refused_for_want_of_a_source() {
 fn sm120_tiles_are_refused() {
     for arch in [Arch::Sm120, Arch::Sm121] {
         let e = TileDecl::new(arch, Operand::B, ElementType::F16, Major::K, 128, 64).build();
-        assert_eq!(e.unwrap_err(), Error::ArchRefused { arch, gap: ArchGap::NoSmemDescriptor });
+        assert_eq!(
+            e.unwrap_err(),
+            Error::ArchRefused {
+                arch,
+                gap: ArchGap::NoSmemDescriptor
+            }
+        );
     }
 }
 
@@ -147,8 +173,17 @@ fn table_rows_have_sources() {
     assert_eq!(ARCH_LIMITS.len(), Arch::EVERY.len());
     for (row, arch) in ARCH_LIMITS.iter().zip(Arch::EVERY) {
         assert_eq!(row.arch, arch);
-        assert_eq!(row.ptx_target.replace('_', "").trim_end_matches(['a', 'f']), arch.name().trim_end_matches('f'));
-        for fact in [row.smem_per_cta, row.tmem_columns, row.wgmma, row.tcgen05, row.cluster_portable] {
+        assert_eq!(
+            row.ptx_target.replace('_', "").trim_end_matches(['a', 'f']),
+            arch.name().trim_end_matches('f')
+        );
+        for fact in [
+            row.smem_per_cta,
+            row.tmem_columns,
+            row.wgmma,
+            row.tcgen05,
+            row.cluster_portable,
+        ] {
             if let Fact::Value(_, s) = fact {
                 assert!(s.len() > 20, "{}: {s}", arch.name());
             }

@@ -49,7 +49,10 @@ fn parse_arch(attr: TokenStream) -> syn::Result<Arch> {
             if k == "arch" && eq.as_char() == '=' =>
         {
             let arch = Arch::from_name(&v.to_string()).ok_or_else(|| {
-                syn::Error::new(v.span(), format!("unknown arch `{v}`; legal: {}", Arch::NAMES))
+                syn::Error::new(
+                    v.span(),
+                    format!("unknown arch `{v}`; legal: {}", Arch::NAMES),
+                )
             })?;
             // A storage is checked against the arch's shared memory per CTA: an arch whose
             // size no public source gives (sm107) is refused, not guessed.

@@ -94,7 +94,8 @@ impl Arch {
     /// ```
     /// assert!(smemdesc_core::Arch::NAMES.starts_with("sm90, sm100"));
     /// ```
-    pub const NAMES: &'static str = "sm90, sm100 (sm100a), sm100f, sm103, sm107, sm110, sm120, sm121";
+    pub const NAMES: &'static str =
+        "sm90, sm100 (sm100a), sm100f, sm103, sm107, sm110, sm120, sm121";
 
     /// Parses `sm90`/`sm_90`/`sm90a`, `sm100`/`sm_100`/`sm100a`, `sm100f`, and `sm103`, `sm107`,
     /// `sm110`, `sm120`, `sm121` (each with or without `_` and the `a` suffix), in any letter

@@ -124,49 +124,61 @@ pub struct ArchLimits {
     pub cluster_non_portable: Fact,
 }
 
-const SMEM_227K_SM90: &str = "CCCL arch_traits.h arch_traits<sm_90>: max_shared_memory_per_block_optin = \
+const SMEM_227K_SM90: &str =
+    "CCCL arch_traits.h arch_traits<sm_90>: max_shared_memory_per_block_optin = \
      228 KiB - 1 KiB reserved = 232448 B (CUDA C++ Programming Guide, Technical Specifications, \
      compute capability 9.0: 227 KB)";
-const SMEM_227K_SM100: &str = "CUTLASS 4.7.0 include/cutlass/arch/arch.h sm100_smem_capacity_bytes = 232448; \
+const SMEM_227K_SM100: &str =
+    "CUTLASS 4.7.0 include/cutlass/arch/arch.h sm100_smem_capacity_bytes = 232448; \
      CCCL arch_traits.h arch_traits<sm_100> (compute capability 10.0: 227 KB)";
 const SMEM_227K_SM103: &str = "CUTLASS 4.7.0 include/cutlass/arch/arch.h Sm103::kSharedMemoryCapacityBytes = \
      sm100_smem_capacity_bytes (232448); CCCL arch_traits.h arch_traits<sm_103> = arch_traits<sm_100>";
-const SMEM_227K_SM110: &str = "CCCL arch_traits.h arch_traits<sm_110>: arch_traits<sm_100> with its \
+const SMEM_227K_SM110: &str =
+    "CCCL arch_traits.h arch_traits<sm_110>: arch_traits<sm_100> with its \
      max_shared_memory_per_block_optin (232448 B) unchanged";
 const SMEM_99K_SM120: &str = "CUTLASS 4.7.0 include/cutlass/arch/arch.h sm120_smem_capacity_bytes = 101376; \
      CCCL arch_traits.h arch_traits<sm_120>: 100 KiB - 1 KiB reserved (compute capability 12.0: 99 KB)";
 const SMEM_99K_SM121: &str =
     "CCCL arch_traits.h arch_traits<sm_121> = arch_traits<sm_120> (101376 B)";
-const TMEM_512: &str = "PTX ISA 9.x, Tensor Memory (9.7.16.1): 512 columns x 128 lanes per CTA on sm_100a/sm_100f; \
+const TMEM_512: &str =
+    "PTX ISA 9.x, Tensor Memory (9.7.16.1): 512 columns x 128 lanes per CTA on sm_100a/sm_100f; \
      CUTLASS 4.7.0 include/cute/arch/tmem_allocator_sm100.hpp Sm100TmemCapacityColumns = 512";
 const TMEM_512_SM103: &str = "CUTLASS 4.7.0 include/cute/arch/config.hpp enables CUTE_ARCH_TCGEN05_TMEM_ENABLED \
      for SM103A/SM103F, whose allocator (tmem_allocator_sm100.hpp) has Sm100TmemCapacityColumns = 512; \
      sm_103 is in the sm_100f family of PTX ISA 9.x Tensor Memory (512 columns)";
-const TMEM_512_SM110: &str = "CUTLASS 4.7.0 include/cute/arch/config.hpp enables CUTE_ARCH_TCGEN05_TMEM_ENABLED \
+const TMEM_512_SM110: &str =
+    "CUTLASS 4.7.0 include/cute/arch/config.hpp enables CUTE_ARCH_TCGEN05_TMEM_ENABLED \
      for SM110A/SM110F (tmem_allocator_sm100.hpp: Sm100TmemCapacityColumns = 512)";
 const NO_TMEM_SM90: &str = "PTX ISA 9.x, Tensor Memory: a tcgen05 (sm_100a and later) resource; \
      sm_90a has none";
 const NO_TMEM_SM120: &str = "CUTLASS 4.7.0 include/cute/arch/config.hpp: SM120A/SM121A enable no \
      CUTE_ARCH_TCGEN05_* feature (their MMA is CUTE_ARCH_MMA_SM120, warp-level mma.sync)";
 const WGMMA_SM90A: &str = "PTX ISA 9.x, wgmma.mma_async Target ISA notes: requires sm_90a";
-const NO_WGMMA: &str =
-    "PTX ISA 9.x, wgmma.mma_async Target ISA notes: sm_90a only (arch-specific)";
-const TCGEN05_TARGETS: &str = "CCCL generated/tcgen05_mma.h: tcgen05.mma targets SM_100a, SM_100f, \
+const NO_WGMMA: &str = "PTX ISA 9.x, wgmma.mma_async Target ISA notes: sm_90a only (arch-specific)";
+const TCGEN05_TARGETS: &str =
+    "CCCL generated/tcgen05_mma.h: tcgen05.mma targets SM_100a, SM_100f, \
      SM_103a, SM_103f, SM_110a, SM_110f";
 const NO_TCGEN05: &str = "CCCL generated/tcgen05_mma.h: no tcgen05.mma variant targets this arch";
-const I8_YES: &str = "CUTLASS 4.7.0 include/cute/arch/config.hpp: CUTE_ARCH_TCGEN05_S8_MMA_ENABLED for \
+const I8_YES: &str =
+    "CUTLASS 4.7.0 include/cute/arch/config.hpp: CUTE_ARCH_TCGEN05_S8_MMA_ENABLED for \
      SM100A, SM101A/SM110A";
-const I8_NO: &str = "CUTLASS 4.7.0 include/cute/arch/config.hpp: CUTE_ARCH_TCGEN05_S8_MMA_ENABLED is not \
+const I8_NO: &str =
+    "CUTLASS 4.7.0 include/cute/arch/config.hpp: CUTE_ARCH_TCGEN05_S8_MMA_ENABLED is not \
      defined for SM100F, SM103A or SM103F (kind::i8 is arch-specific to sm_100a/sm_110a)";
-const SCALE_VEC_YES: &str = "CCCL generated/tcgen05_mma.h: .block_scale.scale_vec::NX variants: PTX ISA 86, \
+const SCALE_VEC_YES: &str =
+    "CCCL generated/tcgen05_mma.h: .block_scale.scale_vec::NX variants: PTX ISA 86, \
      SM_100a, SM_103a, SM_110a";
-const SCALE_VEC_NO: &str = "CCCL generated/tcgen05_mma.h: .block_scale.scale_vec::NX variants target \
+const SCALE_VEC_NO: &str =
+    "CCCL generated/tcgen05_mma.h: .block_scale.scale_vec::NX variants target \
      SM_100a, SM_103a, SM_110a only (not the family target sm_100f)";
-const BLOCK_N_YES: &str = "CCCL generated/tcgen05_mma.h: .block_scale.block16/.block32 variants: PTX ISA 88, \
+const BLOCK_N_YES: &str =
+    "CCCL generated/tcgen05_mma.h: .block_scale.block16/.block32 variants: PTX ISA 88, \
      SM_100a, SM_100f, SM_103a, SM_103f, SM_110a, SM_110f";
-const CLUSTER_8: &str = "CUDA C++ Programming Guide, Thread Block Clusters: 8 thread blocks is the \
+const CLUSTER_8: &str =
+    "CUDA C++ Programming Guide, Thread Block Clusters: 8 thread blocks is the \
      portable maximum cluster size";
-const CLUSTER_16_SM90: &str = "CUDA C++ Programming Guide, Thread Block Clusters: H100 supports 16 with \
+const CLUSTER_16_SM90: &str =
+    "CUDA C++ Programming Guide, Thread Block Clusters: H100 supports 16 with \
      cudaFuncAttributeNonPortableClusterSizeAllowed";
 const CLUSTER_16_SM100: &str = "no per-arch public number for compute capability 10.x; smemdesc keeps \
      sm90's 16 (CUDA C++ Programming Guide, Thread Block Clusters) as it did before this table, and \

@@ -350,9 +350,7 @@ impl SmemDescriptor {
         let always: u64 = (3 << 14) | (3 << 30);
         match self.arch.generation() {
             Arch::Sm90 => self.raw & (always | (7 << 46) | (0x3ff << 52)),
-            _ => {
-                (self.raw & (always | (0xff << 53))) | ((self.raw & (7 << 46)) ^ (1 << 46))
-            }
+            _ => (self.raw & (always | (0xff << 53))) | ((self.raw & (7 << 46)) ^ (1 << 46)),
         }
     }
 

@@ -274,7 +274,9 @@ impl TileDecl {
         if d.stages == 0 {
             return Err(Error::ZeroStages);
         }
-        if d.cta_group == 0 || d.cta_group > 2 || (d.cta_group == 2 && matches!(d.arch.generation(), Arch::Sm90))
+        if d.cta_group == 0
+            || d.cta_group > 2
+            || (d.cta_group == 2 && matches!(d.arch.generation(), Arch::Sm90))
         {
             return Err(Error::CtaGroupInvalid {
                 arch: d.arch,
