@@ -237,7 +237,7 @@ struct Outcome {
 }
 
 fn parse_arch_arg(s: &str) -> Result<Arch, String> {
-    Arch::from_name(s).ok_or_else(|| format!("unknown arch `{s}`; legal: sm90, sm100"))
+    Arch::from_name(s).ok_or_else(|| format!("unknown arch `{s}`; legal: {}", Arch::NAMES))
 }
 
 fn run(cli: Cli) -> Result<Outcome, CliError> {

@@ -106,7 +106,7 @@ pub enum TensormapCommand {
 
 /// `--arch`: sm90 or sm100 (the names `Arch::from_name` reads).
 fn parse_arch(s: &str) -> Result<Arch, String> {
-    Arch::from_name(s).ok_or_else(|| format!("unknown arch `{s}`; legal: sm90, sm100"))
+    Arch::from_name(s).ok_or_else(|| format!("unknown arch `{s}`; legal: {}", Arch::NAMES))
 }
 
 /// Runs `smemdesc tensormap ...`: the report.

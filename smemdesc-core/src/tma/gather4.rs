@@ -145,7 +145,9 @@ impl Gather4 {
         inner: u32,
         swizzle: TensorMapSwizzle,
     ) -> Result<Gather4, Gather4Error> {
-        if !matches!(arch, Arch::Sm100) {
+        // The sm100 TMA features (CUTLASS 4.7.0 cute/arch/config.hpp CUTE_ARCH_TMA_SM100_ENABLED)
+        // come with tcgen05 on every target that enables them.
+        if !arch.has_tcgen05() {
             return Err(Gather4Error::Arch);
         }
         let bits = data_type.box_bits();
