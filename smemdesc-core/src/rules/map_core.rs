@@ -27,6 +27,8 @@ crate::__rule_map! {
         UnknownLayoutCode => LAYOUT_CODE,
         ReservedBits => RESERVED,
         UnsupportedElement => ELEMENT,
+        ArchRefused { gap: crate::base::ArchGap::NoPublicLimits, } => ARCH_NO_LIMITS,
+        ArchRefused => ARCH_NO_DESC,
         DtypeNotOnArch => DTYPE_ARCH,
         KindNotOnArch => KIND_ARCH,
         DtypeKindMismatch => DTYPE_KIND,

@@ -91,7 +91,21 @@ pub(super) const SMEM_BUDGET: Rule = rule(
     St,
     ALL,
     guide("Technical Specifications per Compute Capability"),
-    "All stages of a tile fit the 227 KiB (232,448 B) of shared memory one CTA may opt into.",
+    "All stages of a tile fit the shared memory one CTA may opt into: 227 KiB (232,448 B) on sm90 and sm100 (the other arches' numbers and their sources: smemdesc_core::base::ARCH_LIMITS).",
+);
+pub(super) const ARCH_NO_LIMITS: Rule = rule(
+    "arch.no-public-limits",
+    D,
+    ALL,
+    model("smemdesc-core/src/base/arch_limits.rs"),
+    "An architecture whose limits no public source gives (sm107) is refused, not guessed.",
+);
+pub(super) const ARCH_NO_DESC: Rule = rule(
+    "arch.no-smem-descriptor",
+    D,
+    ALL,
+    cutlass("include/cutlass/arch/config.hpp"),
+    "sm120/sm121 have neither wgmma nor tcgen05, so no SMEM matrix descriptor: their tiles are register fragments.",
 );
 pub(super) const BASE_ALIGN: Rule = rule("desc.base-aligned", D, ALL, ptx("8.0", WG_DESC),
     "A tile starts aligned to its swizzle pattern's repeat (1024 B for 128B, 512 B for 64B, 256 B for 32B).");
@@ -218,6 +232,8 @@ pub(super) const BASE_HIGH: Rule = rule(
 );
 
 pub(super) const LIST: &[Rule] = &[
+    ARCH_NO_LIMITS,
+    ARCH_NO_DESC,
     STAGES,
     EXTENT,
     CHUNK,
