@@ -129,8 +129,11 @@ def main():
     kept = [e for e in doc.get("entries", []) if e.get("toolchain") != a.toolchain]
     doc["entries"] = kept + [{"toolchain": a.toolchain, "toolchain_commit": commit, **e} for e in new]
     with open(a.json, "w", encoding="utf-8") as f:
-        json.dump(doc, f, indent=1)
-        f.write("\n")
+        # one entry a line: a re-measurement's diff shows the entries that changed
+        rest = {k: v for k, v in doc.items() if k != "entries"}
+        f.write("{" + "".join(f"{json.dumps(k)}: {json.dumps(v)}, " for k, v in rest.items()) + '"entries": [\n')
+        f.write(",\n".join(json.dumps(e) for e in doc["entries"]))
+        f.write("\n]}\n")
     print(f"{a.json}: {len(new)} {a.toolchain} entries written, {len(kept)} of other toolchains kept")
     return 0
 

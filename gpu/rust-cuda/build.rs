@@ -10,12 +10,19 @@ fn main() {
     println!("cargo::rerun-if-changed=kernels");
     println!("cargo::rerun-if-changed=../../src");
     println!("cargo::rerun-if-changed=../../smemdesc-core/src");
+    println!("cargo::rerun-if-env-changed=SMEMDESC_NVVM_ARCH");
+    // `compute_100a` unless SMEMDESC_NVVM_ARCH names another (`compute_90a` shows why Hopper
+    // cannot be built this way: README.md).
+    let arch: NvvmArch = match std::env::var("SMEMDESC_NVVM_ARCH") {
+        Ok(a) => a.parse().unwrap_or_else(|e| panic!("SMEMDESC_NVVM_ARCH={a}: {e}")),
+        Err(_) => NvvmArch::Compute100a,
+    };
     let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap());
     let out = PathBuf::from(std::env::var("OUT_DIR").unwrap());
     let ptx = out.join("smemdesc_sm100.ptx");
     CudaBuilder::new(manifest.join("kernels"))
         // LLVM 19 bitcode: libNVVM reads it for compute_100 and later only (README.md).
-        .arch(NvvmArch::Compute100a)
+        .arch(arch)
         .copy_to(&ptx)
         .build()
         .unwrap();

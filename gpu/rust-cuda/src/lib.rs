@@ -44,5 +44,9 @@ mod tests {
             &PTX[..PTX.len().min(400)]
         );
         assert!(PTX.contains(".entry smemdesc_sm100_checked"));
+        assert!(PTX.contains(".entry smemdesc_sm100_mma"));
+        // the four K steps of stage 0, unrolled, with the instruction descriptor as an immediate
+        assert_eq!(PTX.matches(gemm::MNEMONIC).count(), 4);
+        assert!(PTX.contains(&gemm::IDESC.to_string()));
     }
 }
