@@ -57,9 +57,10 @@ fn offset_table_is_the_isa_swizzle() {
     assert_eq!(STAGE_BYTES, 64 * 128);
 }
 
-/// PTX ISA, wgmma "Matrix Descriptor Format": start address >> 4 in bits 0-13, stride byte offset
-/// >> 4 in bits 32-45 (1024 bytes between 8-row groups for the 128-byte swizzle), swizzle mode in
-/// bits 62-63 (1 = 128-byte). The tile's own descriptor is for address 0.
+/// PTX ISA, wgmma "Matrix Descriptor Format": the start address in 16-byte units in bits 0-13,
+/// the stride byte offset in 16-byte units in bits 32-45 (1024 bytes between 8-row groups for the
+/// 128-byte swizzle), the swizzle mode in bits 62-63 (1 = 128-byte). The tile's own descriptor is
+/// for address 0.
 #[test]
 fn descriptor_words_are_the_isa_fields() {
     assert_eq!(DESC_LO & 0x3fff, 0, "start address of a tile at 0");
