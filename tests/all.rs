@@ -39,6 +39,7 @@ mod pipeline_api;
 mod plan_macro;
 mod robustness;
 mod scale_tiles;
+mod shader_consts;
 mod spec_examples;
 mod storage;
 mod storage_members;
