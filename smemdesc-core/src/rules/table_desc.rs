@@ -104,7 +104,7 @@ pub(super) const ARCH_NO_DESC: Rule = rule(
     "arch.no-smem-descriptor",
     D,
     ALL,
-    cutlass("include/cutlass/arch/config.hpp"),
+    cutlass("include/cute/arch/config.hpp"),
     "sm120/sm121 have neither wgmma nor tcgen05, so no SMEM matrix descriptor: their tiles are register fragments.",
 );
 pub(super) const BASE_ALIGN: Rule = rule("desc.base-aligned", D, ALL, ptx("8.0", WG_DESC),
