@@ -36,11 +36,15 @@
 
 mod convert;
 #[cfg(target_arch = "nvptx64")]
+mod math;
+#[cfg(target_arch = "nvptx64")]
 mod nvptx;
 mod ops;
 mod unroll;
 
 pub use convert::{Bf16x2, F16x2, Pack};
+#[cfg(target_arch = "nvptx64")]
+pub use math::*;
 #[cfg(target_arch = "nvptx64")]
 pub use nvptx::*;
 pub use ops::PackedAcc;
