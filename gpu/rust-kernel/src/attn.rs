@@ -7,14 +7,19 @@
 //! through `QPipe`, then K and V of every key block through the 2-stage `KvPipe`); warpgroups 1
 //! and 2 are consumers, 64 query rows each. Per key block a consumer of the serial kernel
 //!
-//! 1. computes `S = Q·Kᵀ` (`wgmma m64n128k16`, both from shared memory, the tiles' descriptors
-//!    and K advances);
-//! 2. masks it (causal, diagonal block only), takes the row maxima over the declared row
-//!    ownership (`WgmmaAccum::row_elem`, a quad's lanes through `ROW_REDUCE_XOR`), rescales the
-//!    running O and sum, and exponentiates (`ex2.approx`, the scale folded into log2 units);
-//! 3. packs P into bf16 A registers as the declared chain says (`ChainedMma::source`: which two
-//!    accumulator elements form which A register of which k-step) and accumulates
-//!    `O += P·V` (`wgmma` with A from registers, V an MN-major B);
+//! 1. computes `S = Q·Kᵀ` (`accum::wgmma_m64n128k16_bf16` into a `WgmmaAcc<128>`, both operands
+//!    from shared memory, the tiles' descriptors and K advances);
+//! 2. masks it (`mask_causal`, diagonal block only), takes the row maxima over the declared row
+//!    ownership (`row_max_chains`: a row's elements in chains, then its quad), rescales the
+//!    running O and sum, and exponentiates (`exp2_scaled_row_sums`: `ex2.approx` of one `fma`,
+//!    the scale folded into log2 units);
+//! 3. packs P into bf16 A registers as the declared chain says (`pack` / `pack_ksteps`: the
+//!    elements `ChainedMma::source` names) and accumulates `O += P·V` (the RS `wgmma`, A from
+//!    registers, V an MN-major B);
+//!
+//! The register side is the library's (`smemdesc::accum`, issue 43 item 6): no fragment arrays,
+//! index tables or `asm!` of the kernel's own for the accumulators, the `wgmma`s, TMA,
+//! mbarriers or tensor maps.
 //!
 //! (`attn_fwd_d128[_causal]_pf_rust` packs P before the k-steps, `attn_fwd_d64[_causal]_rust`
 //! between them: measured beside the recorded overlapped kernel, `docs/guide/attention.md`),
