@@ -96,8 +96,27 @@ need whole_regs_issue_forms 'wgmma\.mma_async\.sync\.aligned\.m64n8k8\.f32\.tf32
 need whole_regs_issue_forms 'wgmma\.mma_async\.sync\.aligned\.m64n96k16\.f32\.f16\.f16' 2
 need whole_regs_issue_forms 'wgmma\.mma_async\.sync\.aligned\.m64n200k32\.f32\.e5m2\.e5m2' 1
 need whole_regs_issue_forms 'wgmma\.mma_async\.sync\.aligned\.m64n64k16\.f32\.bf16\.bf16' 1
-# The negative control: the same two kernels written the old way (src/regs_old_way.rs, feature
-# old-way) must be refused: a local depot in each, named a zeroing loop and an accumulator.
+# Every accumulator type (issue 43, item 1's rest): the f16-accumulator and s8 wgmma GEMMs and
+# the mma.sync attention loop in run-time loops (src/regs_types.rs), each keeping its MMAs, its
+# shuffles, its packing and its fragment loads, and every other issue form once.
+need whole_regs_f16acc_n128 'wgmma\.mma_async\.sync\.aligned\.m64n128k16\.f16\.f16\.f16' 4
+need whole_regs_f16acc_n128 'stmatrix\.sync\.aligned\.m8n8\.x4\.shared\.b16' 8
+need whole_regs_s8_n256 'wgmma\.mma_async\.sync\.aligned\.m64n256k32\.s32\.s8\.s8' 4
+need whole_regs_s8_n256 'cvt\.rn\.f32\.s32' 128
+need whole_regs_s8_n256 'cvt\.rn\.bf16x2\.f32' 64
+need whole_regs_mma_sync_attn 'mma\.sync\.aligned\.m16n8k16\.row\.col\.f32\.bf16\.bf16\.f32' 64
+need whole_regs_mma_sync_attn 'ldmatrix\.sync\.aligned\.m8n8\.x2\.trans\.shared\.b16' 32
+need whole_regs_mma_sync_attn 'shfl\.sync\.bfly\.b32' 8
+need whole_regs_mma_sync_attn 'cvt\.rn\.bf16x2\.f32' 16
+need whole_regs_acc_forms 'wgmma\.mma_async\.sync\.aligned\.m64n8k16\.f16\.f16\.f16' 1
+need whole_regs_acc_forms 'wgmma\.mma_async\.sync\.aligned\.m64n96k32\.f16\.e5m2\.e5m2' 1
+need whole_regs_acc_forms 'wgmma\.mma_async\.sync\.aligned\.m64n48k32\.s32\.s8\.u8' 1
+need whole_regs_acc_forms 'mma\.sync\.aligned\.m16n8k16\.row\.col\.f16\.f16\.f16\.f16' 2
+need whole_regs_acc_forms 'mma\.sync\.aligned\.m16n8k32\.row\.col\.s32\.u8\.u8\.s32' 1
+need whole_regs_acc_forms 'stmatrix\.sync\.aligned\.m8n8\.x4\.trans' 1
+# The negative control: the same two kernels and the s8 GEMM written the old way
+# (src/regs_old_way.rs, feature old-way) must be refused: a local depot in each, named a zeroing
+# loop and an accumulator.
 touch src/lib.rs
 if ! RUSTFLAGS="--remap-path-prefix=$root=smemdesc" cargo +nightly rustc --release -Zbuild-std=core \
     --target nvptx64-nvidia-cuda --features old-way --target-dir "${CARGO_TARGET_DIR:-$root/gpu/rust-kernel/target}/whole-kernel" -- \
@@ -107,10 +126,10 @@ if ! RUSTFLAGS="--remap-path-prefix=$root=smemdesc" cargo +nightly rustc --relea
     exit 1
 fi
 if (cd "$root" && cargo run -q -p smemdesc-cli -- check-ptx scripts/whole-kernel/out/old_way.ptx > scripts/whole-kernel/out/old_way.txt); then
-    echo "check_whole_kernel.sh: check-ptx passed the old-way control (expected two local depots)"
+    echo "check_whole_kernel.sh: check-ptx passed the old-way control (expected three local depots)"
     exit 1
 fi
-for k in old_regs_fp8_n256 old_regs_attn_bf16_n128; do
+for k in old_regs_fp8_n256 old_regs_attn_bf16_n128 old_regs_s8_n256; do
     if ! grep -A2 "__local_depot[0-9]*: [0-9]* bytes in kernel $k\$" out/old_way.txt | grep -q "why: a zeroing loop" ||
         ! grep -A2 "__local_depot[0-9]*: [0-9]* bytes in kernel $k\$" out/old_way.txt | grep -q "wgmma accumulator m64n"; then
         cat out/old_way.txt
@@ -130,4 +149,20 @@ if [ -z "$wait_line" ] || [ "$wait_line" -lt "$try_line" ] || [ "$query_line" -l
     echo "check_whole_kernel.sh: whole_clc_persistent reads its response before the barrier's wait"
     exit 1
 fi
-echo "whole-kernel gate: 12 kernels, clean"
+# The cluster-wide form: rank 0 asks with the multicast, every CTA decodes only after its own
+# barrier's wait, and arrives on rank 0's empty barrier (a remote arrive) after a canceled one.
+need whole_clc_broadcast 'clusterlaunchcontrol\.try_cancel\.async\.shared::cta\.mbarrier::complete_tx::bytes\.multicast::cluster::all\.b128' 1
+need whole_clc_broadcast 'clusterlaunchcontrol\.query_cancel\.is_canceled' 2
+need whole_clc_broadcast 'mbarrier\.arrive\.shared::cluster' 1
+if body whole_clc_broadcast | grep -E 'clusterlaunchcontrol\.try_cancel' | grep -qv 'multicast::cluster::all'; then
+    echo "check_whole_kernel.sh: whole_clc_broadcast has a try_cancel without .multicast::cluster::all"
+    exit 1
+fi
+try_line=$(body whole_clc_broadcast | grep -n 'clusterlaunchcontrol\.try_cancel' | head -1 | cut -d: -f1)
+query_line=$(body whole_clc_broadcast | grep -n 'clusterlaunchcontrol\.query_cancel' | head -1 | cut -d: -f1)
+wait_line=$(body whole_clc_broadcast | grep -n 'mbarrier\.try_wait' | head -1 | cut -d: -f1)
+if [ -z "$wait_line" ] || [ "$query_line" -lt "$wait_line" ]; then
+    echo "check_whole_kernel.sh: whole_clc_broadcast reads a response before a barrier's wait"
+    exit 1
+fi
+echo "whole-kernel gate: 17 kernels, clean"

@@ -8,7 +8,7 @@ Usage: ptxas_budget.py [--budget FILE] [--update] [--allow-missing] [--work DIR]
   SPEC       PATH[:OPTION]... a PTX module (path relative to the repository root, as the budget
              names it). OPTIONS: `retarget` (assemble each entry for its budget line's arch: the
              module's `.target` becomes that arch and its `.version` at least that arch's
-             minimum, 8.3 for sm_90a, 8.6 for sm_100a; for a module that is one crate's output
+             minimum, 8.4 for sm_90a, 8.6 for sm_100a; for a module that is one crate's output
              holding kernels of two architectures); `skip=PREFIX` (entries whose name starts with
              PREFIX are not assembled here: they are checked in another module).
   --budget   the budget file (default gpu/ptxas-budget.tsv).
@@ -48,8 +48,9 @@ import subprocess
 import sys
 
 # The lowest PTX ISA version a retargeted module gets, per arch: fence.proxy.tensormap (the
-# Hopper kernels) needs 8.3, tcgen05 (sm_100a) 8.6 (PTX ISA, "PTX ISA Version" notes of each).
-ARCH_MIN_VERSION = {"sm_90a": (8, 3), "sm_100a": (8, 6)}
+# Hopper kernels) needs 8.3, the mixed s8/u8 wgmma and the FP8 mma.sync (issue 43) 8.4, tcgen05
+# (sm_100a) 8.6 (PTX ISA, "PTX ISA Version" notes of each).
+ARCH_MIN_VERSION = {"sm_90a": (8, 4), "sm_100a": (8, 6)}
 ENTRY_RE = re.compile(r"^(?:\.visible\s+|\.weak\s+)?\.entry\s+([A-Za-z_$%][\w$]*)\s*\(")
 CODE_RE = re.compile(r"\((C\d{4})\)")
 FIELDS = ["module", "entry", "arch", "registers", "stack", "spill_stores", "spill_loads", "warnings", "why"]

@@ -36,12 +36,14 @@
 //! `cfg` keeps it out of the stable host build, where the crate still forbids `unsafe` code.
 
 mod fence;
+mod matrix;
 mod mbarrier;
 mod ops;
 mod sreg;
 mod tma;
 
 pub use fence::*;
+pub use matrix::*;
 pub use mbarrier::*;
 pub use ops::{Spin, Watchdog, WATCHDOG_CYCLES};
 pub use sreg::*;

@@ -16,7 +16,9 @@ const FACADE_DIR: &str = env!("CARGO_MANIFEST_DIR");
 mod common;
 
 mod accum;
+mod accum_types;
 mod checked_advice;
+mod clc_model;
 mod epilogue_cluster;
 mod epilogue_consts;
 mod errors;
@@ -37,6 +39,7 @@ mod pipeline_api;
 mod plan_macro;
 mod robustness;
 mod scale_tiles;
+mod shader_consts;
 mod spec_examples;
 mod storage;
 mod storage_members;

@@ -3,7 +3,7 @@
 
 use proc_macro2::{Ident, Literal, Span, TokenStream};
 use quote::{format_ident, quote};
-use smemdesc_core::{Arch, MmaPair, PairOptions, ScaleFormat};
+use smemdesc_core::{AccumType, Arch, MmaPair, PairOptions, ScaleFormat};
 
 pub(crate) fn items(
     p: &MmaPair,
@@ -64,7 +64,7 @@ pub(crate) fn items(
             "#[smem_mma]: expansion-time and compile-time shapes differ"
         );
     };
-    let arch_items = match p.arch {
+    let arch_items = match p.arch.generation() {
         Arch::Sm100 => {
             let i = p
                 .idesc()
@@ -140,7 +140,7 @@ pub(crate) fn items(
                 }
             }
         }
-        Arch::Sm90 => {
+        _ => {
             let (ta, tb) = p.imm_trans();
             let (sa, sb) = p.imm_scale();
             let mut imms = Vec::new();
@@ -153,7 +153,21 @@ pub(crate) fn items(
                 imms.push(tb.to_string());
             }
             let imms = Literal::string(&imms.join(", "));
+            // The accumulator type of this pairing's `wgmma`: its element count from the
+            // declaration (issue 43), the type chosen by `accum`.
+            let nn = Literal::usize_unsuffixed(n as usize);
+            let (acc_ty, acc_doc) = match po.accum {
+                AccumType::F32 => (quote! { WgmmaAcc }, "f32"),
+                AccumType::F16 => (quote! { WgmmaAccF16 }, "f16"),
+                AccumType::S32 => (quote! { WgmmaAccS32 }, "s32"),
+            };
+            let acc_doc = format!(
+                "The {acc_doc} accumulator of this pairing's `wgmma` (`m64n{n}`, `accum = {acc_doc}`): \
+                 `Acc::zero()` in the kernel, never an array typed by hand."
+            );
             quote! {
+                #[doc = #acc_doc]
+                pub type Acc = ::smemdesc::accum::#acc_ty<#nn>;
                 /// `imm-trans-a` (1 = A MN-major; meaningful for `.f16`/`.bf16`).
                 pub const IMM_TRANS_A: u32 = #ta;
                 /// `imm-trans-b` (1 = B MN-major).

@@ -116,3 +116,38 @@ fn f16_rne(x: f32) -> u16 {
     let q = round_even(((e as u32) << 10) | (man >> 13), man & 0x1FFF, 13);
     sign | q as u16
 }
+
+/// The two f16 halves of a `.b32` register as f32 (`lo` from bits 0..16): exact (every f16 is
+/// an f32). On nvptx64 `cvt.f32.f16`, elsewhere the same in integer arithmetic.
+#[inline(always)]
+pub(crate) fn unpack_f16x2(r: u32) -> (f32, f32) {
+    #[cfg(target_arch = "nvptx64")]
+    {
+        super::nvptx::cvt_f32_f16x2(r)
+    }
+    #[cfg(not(target_arch = "nvptx64"))]
+    {
+        (f16_to_f32(r as u16), f16_to_f32((r >> 16) as u16))
+    }
+}
+
+/// f16 (IEEE binary16) bits → f32, exact; subnormals, infinities and NaN (kept quiet) included.
+#[cfg(not(target_arch = "nvptx64"))]
+fn f16_to_f32(h: u16) -> f32 {
+    let sign = ((h as u32) & 0x8000) << 16;
+    let exp = ((h >> 10) & 0x1F) as u32;
+    let man = (h & 0x3FF) as u32;
+    let bits = match (exp, man) {
+        (0, 0) => sign,
+        // A subnormal: man·2^-24, exactly an f32 product.
+        (0, m) => {
+            // A subnormal: m·2^-24, exact in f32.
+            let v = m as f32 * f32::from_bits(0x3380_0000);
+            return if sign != 0 { -v } else { v };
+        }
+        (0x1F, 0) => sign | 0x7F80_0000,
+        (0x1F, m) => sign | 0x7FC0_0000 | (m << 13),
+        (e, m) => sign | ((e + 127 - 15) << 23) | (m << 13),
+    };
+    f32::from_bits(bits)
+}

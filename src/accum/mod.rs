@@ -1,8 +1,12 @@
-//! Whole-fragment operations on the `wgmma` f32 accumulator: a typed accumulator per `m64nN`
-//! shape ([`WgmmaAcc`]; on nvptx64 its `wgmma` issue functions `wgmma_m64n{N}k{K}_{type}` for
-//! every sm90 N of f16, bf16, tf32, e4m3 and e5m2), zeroed without a loop, with row reductions,
-//! masks, the chained-MMA packing of S into the A registers of the next `wgmma`, and the
-//! epilogue's register groups.
+//! Whole-fragment operations on the `wgmma` and `mma.sync` accumulators: a typed accumulator per
+//! `m64nN` shape and D type — [`WgmmaAcc`] (f32; on nvptx64 its `wgmma` issue functions
+//! `wgmma_m64n{N}k{K}_{type}` for every sm90 N of f16, bf16, tf32, e4m3 and e5m2),
+//! [`WgmmaAccF16`] (`.f16` D: `wgmma_m64n{N}k16_f16[_rs]_f16acc`, `…k32_{e4m3,e5m2}_f16acc`) and
+//! [`WgmmaAccS32`] (`.s32` D: `wgmma_m64n{N}k32_{s8,u8,s8u8,u8s8}`, `_s8_rs`) — and a warp's
+//! `mma.sync` strips ([`MmaAcc`], [`MmaAccF16`], [`MmaAccS32`]: the same types with the lane as
+//! thread, `mma_sync_m16n8k*` per fragment), zeroed without a loop (`#[smem_mma]`'s `Acc` names
+//! the declared one), with row reductions, masks, the chained-MMA packing of S into the A
+//! registers of the next MMA, dequantisation, and the epilogue's register groups.
 //!
 //! Every operation is `#[inline(always)]` and expands to straight-line code with constant
 //! indices (each element named by a constant), so the accumulator stays in registers in an
@@ -35,19 +39,90 @@
 //! ```
 
 mod convert;
+mod f16acc;
 #[cfg(target_arch = "nvptx64")]
 mod math;
 #[cfg(target_arch = "nvptx64")]
 mod nvptx;
+#[cfg(target_arch = "nvptx64")]
+mod nvptx_f16;
+#[cfg(target_arch = "nvptx64")]
+mod nvptx_s32;
+#[cfg(target_arch = "nvptx64")]
+mod nvptx_sync;
 mod ops;
+mod s32acc;
 mod unroll;
 
 pub use convert::{Bf16x2, F16x2, Pack};
+pub use f16acc::WgmmaAccF16;
 #[cfg(target_arch = "nvptx64")]
 pub use math::*;
 #[cfg(target_arch = "nvptx64")]
 pub use nvptx::*;
+#[cfg(target_arch = "nvptx64")]
+pub use nvptx_f16::*;
+#[cfg(target_arch = "nvptx64")]
+pub use nvptx_s32::*;
+#[cfg(target_arch = "nvptx64")]
+pub use nvptx_sync::*;
 pub use ops::PackedAcc;
+pub use s32acc::WgmmaAccS32;
+
+/// A warp's strip of `mma.sync.m16n8k*` f32 accumulators, 16 × N (`N / 8` fragments of four
+/// f32 side by side, fragment `j` in elements `4j … 4j + 3`): the rows 0..16 of the `m64nN` map,
+/// so the same type and operations as [`WgmmaAcc`] with the lane (0..32) as `thread`
+/// ([`WgmmaAcc::coord`]; `tests/accum_types.rs` checks it against the PTX ISA's C/D figure and
+/// [`MmaSync::coord`](crate::fragment::MmaSync::coord)). [`WgmmaAcc::for_each_frag_mut`] hands
+/// each fragment (a `WgmmaAcc<8>`) to the `mma_sync_*` issue on nvptx64; the quad shuffles of
+/// `row_max`/`row_sum` are the `mma.sync` row reductions; [`WgmmaAcc::pack`] then
+/// [`PackedAcc::for_each_kstep`] gives the A fragments of the next `m16n8k16` (a k16 step of
+/// P from two C fragments, flash-attention style).
+///
+/// ```
+/// use smemdesc::accum::MmaAcc;
+/// let mut s = MmaAcc::<64>::zero(); // 16 x 64 per warp: 8 fragments, 32 f32 per lane
+/// assert_eq!(MmaAcc::<64>::ELEMS, 32);
+/// assert_eq!(MmaAcc::<64>::coord(5, 6), (9, 10)); // lane 5, c2 of fragment 1
+/// s.mask_causal(5, 0, 0);
+/// assert_eq!(s.regs()[6], f32::NEG_INFINITY); // key 10 > query 9: masked
+/// ```
+pub type MmaAcc<const N: usize> = WgmmaAcc<N>;
+
+/// A warp's strip of `mma.sync.m16n8k16` f16 accumulators (two f16x2 registers per fragment):
+/// [`WgmmaAccF16`] with the lane as `thread`.
+///
+/// ```
+/// assert_eq!(smemdesc::accum::MmaAccF16::<16>::REGS, 4);
+/// ```
+pub type MmaAccF16<const N: usize> = WgmmaAccF16<N>;
+
+/// A warp's strip of `mma.sync.m16n8k32` s32 accumulators: [`WgmmaAccS32`] with the lane as
+/// `thread` (any multiple of 8 for `N`).
+///
+/// ```
+/// assert_eq!(smemdesc::accum::MmaAccS32::<40>::ELEMS, 20);
+/// ```
+pub type MmaAccS32<const N: usize> = WgmmaAccS32<N>;
+
+/// The A fragment of one `mma.sync.m16n8k16` (16-bit), `m16n8k32` (8-bit) or `m16n8k8` (tf32):
+/// four `.b32` registers, `a0 …` packed in register order (PTX ISA figures; the element map is
+/// [`MmaSync::coord`](crate::fragment::MmaSync::coord)`(FragOperand::A, lane, e)`).
+///
+/// ```
+/// let a: smemdesc::accum::MmaA = [0; 4];
+/// assert_eq!(a.len(), 4);
+/// ```
+pub type MmaA = [u32; 4];
+
+/// The B fragment of one `mma.sync.m16n8k16` / `m16n8k32` / `m16n8k8`: two `.b32` registers
+/// (the element map is [`MmaSync::coord`](crate::fragment::MmaSync::coord)`(FragOperand::B, lane, e)`).
+///
+/// ```
+/// let b: smemdesc::accum::MmaB = [0; 2];
+/// assert_eq!(b.len(), 2);
+/// ```
+pub type MmaB = [u32; 2];
 
 /// The `wgmma` accumulator widths: implemented for `Cols<N>` with `N` a multiple of 8 in
 /// `8..=256` (PTX ISA, "Matrix Shape" of `wgmma.mma_async`: `m64nNk*`), its register array
@@ -73,6 +148,10 @@ pub trait AccCols {
     type Packed: Copy + core::fmt::Debug + AsRef<[u32]> + AsMut<[u32]>;
     /// All zero.
     const PACKED_ZERO: Self::Packed;
+    /// The `.s32` accumulator's registers, `[i32; N / 2]` ([`WgmmaAccS32`]).
+    type IRegs: Copy + core::fmt::Debug + AsRef<[i32]> + AsMut<[i32]>;
+    /// All zero.
+    const IZERO: Self::IRegs;
 }
 
 /// The width `N` of an `m64nN` accumulator, as a type ([`AccCols`]).
@@ -91,6 +170,8 @@ macro_rules! cols {
             const ZERO: [f32; $n / 2] = [0.0; $n / 2];
             type Packed = [u32; $n / 4];
             const PACKED_ZERO: [u32; $n / 4] = [0; $n / 4];
+            type IRegs = [i32; $n / 2];
+            const IZERO: [i32; $n / 2] = [0; $n / 2];
         }
     )*};
 }

@@ -27,6 +27,30 @@ pub fn shfl_bfly(v: f32, xor: u32) -> f32 {
     r
 }
 
+/// `shfl.sync.bfly.b32` of a 32-bit integer over the full warp.
+#[inline(always)]
+pub(super) fn shfl_bfly_b32(v: u32, xor: u32) -> u32 {
+    let r: u32;
+    // SAFETY: a warp shuffle; every lane of the warp executes it (`.sync` with a full mask).
+    unsafe {
+        asm!("shfl.sync.bfly.b32 {0}, {1}, {2}, 0x1f, 0xffffffff;",
+            out(reg32) r, in(reg32) v, in(reg32) xor, options(nomem, nostack));
+    }
+    r
+}
+
+/// `cvt.f32.f16` of both halves of `r`: `(low, high)`.
+#[inline(always)]
+pub(super) fn cvt_f32_f16x2(r: u32) -> (f32, f32) {
+    let (lo, hi): (f32, f32);
+    // SAFETY: register-only.
+    unsafe {
+        asm!("{{ .reg .b16 l, h; mov.b32 {{l, h}}, {2}; cvt.f32.f16 {0}, l; cvt.f32.f16 {1}, h; }}",
+            out(reg32) lo, out(reg32) hi, in(reg32) r, options(pure, nomem, nostack));
+    }
+    (lo, hi)
+}
+
 /// `wgmma.fence.sync.aligned`: the accumulator registers and the shared memory the next
 /// `wgmma.mma_async` reads are ordered before it (PTX ISA, `wgmma.fence`: needed before the
 /// first `wgmma` of a group and whenever the registers were touched in between). Every thread

@@ -7,7 +7,7 @@ use super::{AccCols, Cols, Pack, WgmmaAcc};
 /// The row and column of element `e` of thread `thread` in the 64 × N accumulator (PTX ISA,
 /// "Matrix fragments for wgmma.mma_async.m64nNk*"); `thread` taken modulo 128.
 #[inline(always)]
-const fn coord(thread: u32, e: usize) -> (u32, u32) {
+pub(crate) const fn coord(thread: u32, e: usize) -> (u32, u32) {
     let lane = thread & 31;
     let e = e as u32;
     (
@@ -20,6 +20,45 @@ impl<const N: usize> WgmmaAcc<N>
 where
     Cols<N>: AccCols,
 {
+    /// The `(row, col)` of element `e` of thread `thread` (0..128, taken modulo 128) in the
+    /// 64 × N tile: `(16·warp + lane / 4 + 8·((e >> 1) & 1), 8·(e >> 2) + 2·(lane % 4) + (e & 1))`
+    /// (PTX ISA, "Matrix fragments for wgmma.mma_async.m64nNk*", D). For a warp's `mma.sync`
+    /// strip pass the lane (0..32): rows 0..16, fragment `e / 4` the columns `8·(e / 4) …`.
+    ///
+    /// ```
+    /// use smemdesc::accum::WgmmaAcc;
+    /// assert_eq!(WgmmaAcc::<256>::coord(37, 6), (25, 10));
+    /// ```
+    #[inline(always)]
+    pub const fn coord(thread: u32, e: usize) -> (u32, u32) {
+        coord(thread, e)
+    }
+
+    /// Calls `f(j, &mut frag)` for every 8-column fragment `j` in `0..N / 8` (each at a constant
+    /// `j`): `frag` holds elements `4j … 4j + 3`, columns `8j …`; for a warp's strip of
+    /// `mma.sync.m16n8k*` accumulators, the C/D fragment of the `j`-th instruction (`c0 … c3`, PTX
+    /// ISA "Matrix Fragments for mma.m16n8k16"), what `mma_sync_*` takes on nvptx64. Written
+    /// back after `f`.
+    ///
+    /// ```
+    /// let mut a = smemdesc::accum::WgmmaAcc::<16>::zero();
+    /// a.for_each_frag_mut(|j, c| c.fill(j as f32 + 1.0));
+    /// assert_eq!(a.regs(), &[1.0, 1.0, 1.0, 1.0, 2.0, 2.0, 2.0, 2.0]);
+    /// ```
+    #[inline(always)]
+    pub fn for_each_frag_mut(&mut self, mut f: impl FnMut(usize, &mut WgmmaAcc<8>)) {
+        let r = self.regs.as_mut();
+        each!(64: N / 8, |j| {
+            let mut c = WgmmaAcc::<8>::from_regs([r[4 * j], r[4 * j + 1], r[4 * j + 2], r[4 * j + 3]]);
+            f(j, &mut c);
+            let c = c.into_regs();
+            r[4 * j] = c[0];
+            r[4 * j + 1] = c[1];
+            r[4 * j + 2] = c[2];
+            r[4 * j + 3] = c[3];
+        });
+    }
+
     /// Calls `f(e, &mut element)` for every element `e` in order, each call at a constant `e`.
     ///
     /// ```
@@ -336,7 +375,7 @@ pub struct PackedAcc<const N: usize>
 where
     Cols<N>: AccCols,
 {
-    regs: <Cols<N> as AccCols>::Packed,
+    pub(crate) regs: <Cols<N> as AccCols>::Packed,
 }
 
 impl<const N: usize> PackedAcc<N>

@@ -37,6 +37,7 @@ pub mod error_data;
 pub mod fp8_k;
 pub mod ptx_ops;
 pub mod regs;
+pub mod regs_types;
 #[cfg(feature = "old-way")]
 pub mod regs_old_way;
 pub mod sm100;

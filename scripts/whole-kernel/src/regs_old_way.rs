@@ -226,3 +226,100 @@ pub unsafe extern "ptx-kernel" fn old_regs_attn_bf16_n128(
     }
     *out.add(tid as usize) = o[0] / l[0] + o[63] / l[1];
 }
+
+/// `regs_types.rs`'s s8 GEMM the old way: a `[0i32; 128]` accumulator and the dequantising
+/// epilogue by the epilogue tile's `pair` in run-time loops.
+#[no_mangle]
+pub unsafe extern "ptx-kernel" fn old_regs_s8_n256(
+    map_a: u64,
+    map_b: u64,
+    map_c: u64,
+    scale_a: *const f32,
+    m0: u32,
+    k_tiles: u32,
+) {
+    use crate::regs_types::{i8g, I8Storage, I8C};
+    let base = I8Storage::aligned_base(smem_dyn());
+    let tid = tid();
+    let wg = tid / 128;
+    let (a, b) = (I8Storage::a(base), I8Storage::b(base));
+    if tid == 0 {
+        let mut s = 0;
+        while s < 3 {
+            mbar_init(I8Storage::full_at(base, s), 1);
+            mbar_init(I8Storage::empty_at(base, s), 2);
+            s += 1;
+        }
+        fence_barrier_init();
+    }
+    sync_threads();
+    if wg == 0 {
+        if tid == 0 {
+            let mut kt = 0;
+            while kt < k_tiles {
+                let (stage, phase) = (kt % 3, (kt / 3) & 1);
+                mbar_wait(I8Storage::empty_at(base, stage), phase ^ 1);
+                let full = I8Storage::full_at(base, stage);
+                mbar_expect_tx(full, 1);
+                load_stage(a, map_a, stage, kt * 128, m0, full);
+                load_stage(b, map_b, stage, kt * 128, 0, full);
+                kt += 1;
+            }
+        }
+        return;
+    }
+    let im = wg - 1;
+    let mut d = [0i32; 128];
+    let mut kt = 0;
+    while kt < k_tiles {
+        let (stage, phase) = (kt % 3, (kt / 3) & 1);
+        mbar_wait(I8Storage::full_at(base, stage), phase);
+        wgmma_fence();
+        let mut k = 0;
+        while k < i8g::A::MMAS_K {
+            let mut acc = accum::WgmmaAccS32::<256>::from_regs(d);
+            accum::wgmma_m64n256k32_s8(
+                &mut acc,
+                a.desc(im, k, stage),
+                b.desc(0, k, stage),
+                kt | k != 0,
+            );
+            d = acc.into_regs();
+            k += 1;
+        }
+        wgmma_commit();
+        wgmma_wait::<0>();
+        if tid % 128 == 0 {
+            mbar_arrive(I8Storage::empty_at(base, stage));
+        }
+        kt += 1;
+    }
+    let (warp, lane) = ((tid % 128) / 32, tid % 32);
+    let row = (m0 + 64 * im + 16 * warp + lane / 4) as usize;
+    let rs = [*scale_a.add(row), *scale_a.add(row + 8)];
+    let c = I8Storage::c(base);
+    let mut chunk = 0;
+    while chunk < I8C::CHUNKS {
+        let mut i = 0;
+        while i < I8C::INSTRUCTIONS {
+            let mut r = [0u32; 4];
+            for q in 0..4 {
+                let e = I8C::pair(chunk, i, q) as usize * 2;
+                let s = rs[(e >> 1) & 1];
+                r[q as usize] = bf16x2(d[e] as f32 * s, d[e + 1] as f32 * s);
+            }
+            stmatrix_x4(c + I8C::writer_offset(im, warp, i, lane), r);
+            i += 1;
+        }
+        fence_proxy_async_shared();
+        named_bar(1, 256);
+        if tid == 128 {
+            let (off, (c0, r0)) = I8C::tma_box(0);
+            tma_store_2d(map_c, c + off, 64 * chunk + c0, m0 + r0);
+            bulk_commit();
+            bulk_wait_read::<0>();
+        }
+        named_bar(1, 256);
+        chunk += 1;
+    }
+}

@@ -69,9 +69,9 @@ impl Placement {
     /// ```
     #[inline]
     pub const fn min_align(self, tile: &TileLayout) -> u32 {
-        match tile.spec().arch {
+        match tile.spec().arch.generation() {
             Arch::Sm90 => 128,
-            Arch::Sm100 => tile.align(),
+            _ => tile.align(),
         }
     }
 
