@@ -89,6 +89,9 @@ need whole_regs_fp8_n256 'stmatrix\.sync\.aligned' 16
 need whole_regs_attn_bf16_n128 'wgmma\.mma_async\.sync\.aligned\.m64n128k16\.f32\.bf16\.bf16' 12
 need whole_regs_attn_bf16_n128 'shfl\.sync\.bfly\.b32' 8
 need whole_regs_attn_bf16_n128 'cvt\.rn\.bf16x2\.f32' 32
+need whole_regs_attn_bf16_n128 'ex2\.approx\.ftz\.f32' 66
+need whole_regs_attn_bf16_n128 'fma\.rn\.f32' 64
+need whole_regs_issue_forms 'wgmma\.fence\.sync\.aligned' 3
 need whole_regs_issue_forms 'wgmma\.mma_async\.sync\.aligned\.m64n8k8\.f32\.tf32\.tf32' 1
 need whole_regs_issue_forms 'wgmma\.mma_async\.sync\.aligned\.m64n96k16\.f32\.f16\.f16' 2
 need whole_regs_issue_forms 'wgmma\.mma_async\.sync\.aligned\.m64n200k32\.f32\.e5m2\.e5m2' 1
