@@ -444,7 +444,7 @@ fn emit(st: &syn::DeriveInput, arch: &TokenStream, members: &[Member]) -> TokenS
             pub const #align_c: u32 = #align_v;
             #(#cfg)*
             #[doc = #doc_ptr]
-            #[inline]
+            #[inline(always)]
             pub fn #ptr(base: *mut u8) -> *mut #ty {
                 ::smemdesc::__private::member_ptr(base, Self::#off)
             }
@@ -460,7 +460,7 @@ fn emit(st: &syn::DeriveInput, arch: &TokenStream, members: &[Member]) -> TokenS
                 items.push(quote! {
                     #(#cfg)*
                     #[doc = #doc]
-                    #[inline]
+                    #[inline(always)]
                     pub const fn #f(base: u32) -> ::smemdesc::smem::TileAt<#ty, #model> {
                         ::smemdesc::smem::TileAt::new_unvalidated(base.wrapping_add(Self::#off))
                     }
@@ -476,13 +476,13 @@ fn emit(st: &syn::DeriveInput, arch: &TokenStream, members: &[Member]) -> TokenS
                 items.push(quote! {
                     #(#cfg)*
                     #[doc = #doc]
-                    #[inline]
+                    #[inline(always)]
                     pub const fn #f(base: u32) -> u32 {
                         base + Self::#off
                     }
                     #(#cfg)*
                     #[doc = #doc_at]
-                    #[inline]
+                    #[inline(always)]
                     pub const fn #at(base: u32, i: u32) -> u32 {
                         base + Self::#off + i * ::core::mem::size_of::<#elem>() as u32
                     }
@@ -494,7 +494,7 @@ fn emit(st: &syn::DeriveInput, arch: &TokenStream, members: &[Member]) -> TokenS
                 items.push(quote! {
                     #(#cfg)*
                     #[doc = #doc]
-                    #[inline]
+                    #[inline(always)]
                     pub const fn #f(base: u32) -> u32 {
                         base + Self::#off
                     }
@@ -526,9 +526,10 @@ fn emit(st: &syn::DeriveInput, arch: &TokenStream, members: &[Member]) -> TokenS
             #[doc = #doc_launch]
             pub const LAUNCH_BYTES: u32 = #launch;
             #[doc = #doc_aligned_base]
-            #[inline]
+            #[inline(always)]
             pub const fn aligned_base(dyn_base: u32) -> u32 {
-                Self::LAYOUT.aligned_base(dyn_base)
+                // `LAYOUT.aligned_base` from the constant: a kernel reads no layout value.
+                (dyn_base + (Self::ALIGN - 1)) & !(Self::ALIGN - 1)
             }
             #(#items)*
         }

@@ -220,7 +220,7 @@ impl<P: Pipeline> Consumers<P> {
         Consumer {
             at: self.at,
             it: 0,
-            arrives,
+            arrives: arrives as u32,
         }
     }
 }
@@ -239,7 +239,8 @@ const fn arrival_stride<P: Pipeline>() -> u32 {
 pub struct Consumer<P> {
     at: At<P>,
     it: u32,
-    arrives: bool,
+    /// 1: this thread arrives (an integer, as `Full`'s).
+    arrives: u32,
 }
 
 impl<P: Pipeline> Consumer<P> {
@@ -272,7 +273,11 @@ impl<P: Pipeline> Consumer<P> {
 pub struct Full<P> {
     at: At<P>,
     stage: u32,
-    arrives: bool,
+    /// 1: this thread arrives. An integer, not a `bool`: `Option<Full>` (what
+    /// [`Consumer::wait`] returns) then has a tag of its own instead of the `bool`'s niche,
+    /// which a codegen backend lowering enum payloads through the tag's bytes (cuda-oxide)
+    /// would spill to the stack at every wait.
+    arrives: u32,
 }
 
 impl<P: Pipeline> Full<P> {
@@ -286,7 +291,7 @@ impl<P: Pipeline> Full<P> {
     /// empty barrier of every CTA whose producer wrote into it.
     #[inline(always)]
     pub fn release<O: PipelineOps>(self) {
-        if !const { P::LAYOUT.spec().empty_barriers } || !self.arrives {
+        if !const { P::LAYOUT.spec().empty_barriers } || self.arrives == 0 {
             return;
         }
         let e = P::empty(self.at.base, self.stage);
@@ -310,7 +315,7 @@ impl<P: Pipeline> Full<P> {
     /// MMAs reading the stage completed). Only threads that arrive call `f`.
     #[inline(always)]
     pub fn release_with(self, f: impl FnOnce(u32, u16)) {
-        if !const { P::LAYOUT.spec().empty_barriers } || !self.arrives {
+        if !const { P::LAYOUT.spec().empty_barriers } || self.arrives == 0 {
             return;
         }
         f(
