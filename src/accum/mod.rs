@@ -41,6 +41,9 @@
 mod convert;
 mod f16acc;
 #[cfg(target_arch = "nvptx64")]
+#[macro_use]
+mod wgmma_fn;
+#[cfg(target_arch = "nvptx64")]
 mod math;
 #[cfg(target_arch = "nvptx64")]
 mod nvptx;

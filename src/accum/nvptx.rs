@@ -192,123 +192,47 @@ where
 
 /// Writes the issue functions of one `m64nN` width: `$list` the accumulator's element indices.
 macro_rules! issue {
-    (@ss $name:ident, $n:literal, $instr:expr, [$f:literal $($i:literal)*]) => {
-        #[doc = concat!("`", $instr, "` (SS): `d = A·B + d` (`accumulate`) or `d = A·B`, A and B")]
-        /// from shared-memory descriptors; `TA`/`TB` are `imm-trans-a`/`imm-trans-b` (1 for an
-        /// MN-major operand).
-        ///
-        /// # Safety
-        /// The whole warpgroup executes it (`.sync.aligned`) after `wgmma.fence` and before
-        /// `wgmma.commit_group`, with descriptors of operands resident in shared memory.
-        #[inline(always)]
-        pub unsafe fn $name<const TA: u32, const TB: u32>(
-            d: &mut WgmmaAcc<$n>,
-            desc_a: u64,
-            desc_b: u64,
-            accumulate: bool,
-        ) {
-            // SAFETY: the caller's contract.
-            unsafe {
-                asm!(
-                    "{{ .reg .pred p; setp.ne.b32 p, {sd}, 0;",
-                    $instr,
-                    concat!("{{{", $f, "}", $(", {", $i, "}",)* "}},"),
-                    "{da}, {db}, p, 1, 1, {ta}, {tb}; }}",
-                    inout(reg32) d.regs[$f],
-                    $(inout(reg32) d.regs[$i],)*
-                    da = in(reg64) desc_a,
-                    db = in(reg64) desc_b,
-                    sd = in(reg32) accumulate as u32,
-                    ta = const TA,
-                    tb = const TB,
-                    options(nostack),
-                );
-            }
-        }
+    (@ss $name:ident, $n:literal, $instr:expr, $list:tt) => {
+        wgmma_fn!(ss
+            #[doc = concat!("`", $instr, "` (SS): `d = A·B + d` (`accumulate`) or `d = A·B`, A and B")]
+            /// from shared-memory descriptors; `TA`/`TB` are `imm-trans-a`/`imm-trans-b` (1 for an
+            /// MN-major operand).
+            ///
+            /// # Safety
+            /// The whole warpgroup executes it (`.sync.aligned`) after `wgmma.fence` and before
+            /// `wgmma.commit_group`, with descriptors of operands resident in shared memory.
+            $name [ta: TA, tb: TB] WgmmaAcc<$n>, $instr, "p, 1, 1, {ta}, {tb}", $list);
     };
-    (@ss8 $name:ident, $n:literal, $instr:expr, [$f:literal $($i:literal)*]) => {
-        #[doc = concat!("`", $instr, "` (SS): `d = A·B + d` (`accumulate`) or `d = A·B`, A and B")]
-        /// from shared-memory descriptors (tf32 and the 8-bit types: both K-major, no transpose
-        /// immediates).
-        ///
-        /// # Safety
-        /// The whole warpgroup executes it (`.sync.aligned`) after `wgmma.fence` and before
-        /// `wgmma.commit_group`, with descriptors of operands resident in shared memory.
-        #[inline(always)]
-        pub unsafe fn $name(d: &mut WgmmaAcc<$n>, desc_a: u64, desc_b: u64, accumulate: bool) {
-            // SAFETY: the caller's contract.
-            unsafe {
-                asm!(
-                    "{{ .reg .pred p; setp.ne.b32 p, {sd}, 0;",
-                    $instr,
-                    concat!("{{{", $f, "}", $(", {", $i, "}",)* "}},"),
-                    "{da}, {db}, p, 1, 1; }}",
-                    inout(reg32) d.regs[$f],
-                    $(inout(reg32) d.regs[$i],)*
-                    da = in(reg64) desc_a,
-                    db = in(reg64) desc_b,
-                    sd = in(reg32) accumulate as u32,
-                    options(nostack),
-                );
-            }
-        }
+    (@ss8 $name:ident, $n:literal, $instr:expr, $list:tt) => {
+        wgmma_fn!(ss
+            #[doc = concat!("`", $instr, "` (SS): `d = A·B + d` (`accumulate`) or `d = A·B`, A and B")]
+            /// from shared-memory descriptors (tf32 and the 8-bit types: both K-major, no transpose
+            /// immediates).
+            ///
+            /// # Safety
+            /// The whole warpgroup executes it (`.sync.aligned`) after `wgmma.fence` and before
+            /// `wgmma.commit_group`, with descriptors of operands resident in shared memory.
+            $name [] WgmmaAcc<$n>, $instr, "p, 1, 1", $list);
     };
-    (@rs $name:ident, $n:literal, $instr:expr, [$f:literal $($i:literal)*]) => {
-        #[doc = concat!("`", $instr, "` (RS): A from four `.b32` registers (a k-step of a chained")]
-        /// accumulator, [`PackedAcc::for_each_kstep`](super::PackedAcc::for_each_kstep)), B from its descriptor; `TB` is
-        /// `imm-trans-b` (1 for an MN-major B, attention's V).
-        ///
-        /// # Safety
-        /// As for the SS form.
-        #[inline(always)]
-        pub unsafe fn $name<const TB: u32>(
-            d: &mut WgmmaAcc<$n>,
-            a: [u32; 4],
-            desc_b: u64,
-            accumulate: bool,
-        ) {
-            // SAFETY: the caller's contract.
-            unsafe {
-                asm!(
-                    "{{ .reg .pred p; setp.ne.b32 p, {sd}, 0;",
-                    $instr,
-                    concat!("{{{", $f, "}", $(", {", $i, "}",)* "}},"),
-                    "{{{a0}, {a1}, {a2}, {a3}}}, {db}, p, 1, 1, {tb}; }}",
-                    inout(reg32) d.regs[$f],
-                    $(inout(reg32) d.regs[$i],)*
-                    a0 = in(reg32) a[0],
-                    a1 = in(reg32) a[1],
-                    a2 = in(reg32) a[2],
-                    a3 = in(reg32) a[3],
-                    db = in(reg64) desc_b,
-                    sd = in(reg32) accumulate as u32,
-                    tb = const TB,
-                    options(nostack),
-                );
-            }
-        }
+    (@rs $name:ident, $n:literal, $instr:expr, $list:tt) => {
+        wgmma_fn!(rs
+            #[doc = concat!("`", $instr, "` (RS): A from four `.b32` registers (a k-step of a chained")]
+            /// accumulator, [`PackedAcc::for_each_kstep`](super::PackedAcc::for_each_kstep)), B from its descriptor; `TB` is
+            /// `imm-trans-b` (1 for an MN-major B, attention's V).
+            ///
+            /// # Safety
+            /// As for the SS form.
+            $name [tb: TB] WgmmaAcc<$n>, $instr, "p, 1, 1, {tb}", $list);
     };
-    (@fence $n:literal, [$f:literal $($i:literal)*]) => {
-        impl WgmmaAcc<$n> {
+    (@fence $n:literal, $list:tt) => {
+        wgmma_fn!(fence
             /// Holds every later read or write of the accumulator below the preceding
             /// `wgmma.wait_group` (CUTLASS's `warpgroup_fence_operand`): an empty `asm!` that
             /// takes each register `inout` and may touch memory, so the compiler keeps it after
             /// the wait and every use of the registers after it. The issue takes the registers
             /// `inout` when it is issued; without this, a read may be scheduled above the wait
             /// and see the value before the `wgmma` wrote it. Emits no instruction.
-            #[inline(always)]
-            pub fn fence_operands(&mut self) {
-                // SAFETY: an empty template (a PTX comment naming the registers).
-                unsafe {
-                    asm!(
-                        concat!("// fence_operands {", $f, "}", $(" {", $i, "}",)*),
-                        inout(reg32) self.regs[$f],
-                        $(inout(reg32) self.regs[$i],)*
-                        options(nostack),
-                    );
-                }
-            }
-        }
+            WgmmaAcc<$n>, $list);
     };
     ($n:literal, $list:tt, $bf:ident, $bfrs:ident, $f16:ident, $f16rs:ident, $e4:ident, $e5:ident, $tf:ident) => {
         issue!(@ss8 $tf, $n, concat!("wgmma.mma_async.sync.aligned.m64n", $n, "k8.f32.tf32.tf32"), $list);

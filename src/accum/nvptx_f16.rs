@@ -48,119 +48,43 @@ where
 
 /// Writes the issue functions of one `m64nN` width: `$list` the accumulator's register indices.
 macro_rules! issue16 {
-    (@ss $name:ident, $n:literal, $instr:expr, [$f:literal $($i:literal)*]) => {
-        #[doc = concat!("`", $instr, "` (SS): `d = A·B + d` (`accumulate`) or `d = A·B`, f16")]
-        /// accumulator, A and B from shared-memory descriptors; `TA`/`TB` are
-        /// `imm-trans-a`/`imm-trans-b` (1 for an MN-major operand).
-        ///
-        /// # Safety
-        /// The whole warpgroup executes it (`.sync.aligned`) after `wgmma.fence` and before
-        /// `wgmma.commit_group`, with descriptors of operands resident in shared memory.
-        #[inline(always)]
-        pub unsafe fn $name<const TA: u32, const TB: u32>(
-            d: &mut WgmmaAccF16<$n>,
-            desc_a: u64,
-            desc_b: u64,
-            accumulate: bool,
-        ) {
-            // SAFETY: the caller's contract.
-            unsafe {
-                asm!(
-                    "{{ .reg .pred p; setp.ne.b32 p, {sd}, 0;",
-                    $instr,
-                    concat!("{{{", $f, "}", $(", {", $i, "}",)* "}},"),
-                    "{da}, {db}, p, 1, 1, {ta}, {tb}; }}",
-                    inout(reg32) d.regs[$f],
-                    $(inout(reg32) d.regs[$i],)*
-                    da = in(reg64) desc_a,
-                    db = in(reg64) desc_b,
-                    sd = in(reg32) accumulate as u32,
-                    ta = const TA,
-                    tb = const TB,
-                    options(nostack),
-                );
-            }
-        }
+    (@ss $name:ident, $n:literal, $instr:expr, $list:tt) => {
+        wgmma_fn!(ss
+            #[doc = concat!("`", $instr, "` (SS): `d = A·B + d` (`accumulate`) or `d = A·B`, f16")]
+            /// accumulator, A and B from shared-memory descriptors; `TA`/`TB` are
+            /// `imm-trans-a`/`imm-trans-b` (1 for an MN-major operand).
+            ///
+            /// # Safety
+            /// The whole warpgroup executes it (`.sync.aligned`) after `wgmma.fence` and before
+            /// `wgmma.commit_group`, with descriptors of operands resident in shared memory.
+            $name [ta: TA, tb: TB] WgmmaAccF16<$n>, $instr, "p, 1, 1, {ta}, {tb}", $list);
     };
-    (@ss8 $name:ident, $n:literal, $instr:expr, [$f:literal $($i:literal)*]) => {
-        #[doc = concat!("`", $instr, "` (SS): f16 accumulator, A and B (8-bit, both K-major)")]
-        /// from shared-memory descriptors.
-        ///
-        /// # Safety
-        /// The whole warpgroup executes it (`.sync.aligned`) after `wgmma.fence` and before
-        /// `wgmma.commit_group`, with descriptors of operands resident in shared memory.
-        #[inline(always)]
-        pub unsafe fn $name(d: &mut WgmmaAccF16<$n>, desc_a: u64, desc_b: u64, accumulate: bool) {
-            // SAFETY: the caller's contract.
-            unsafe {
-                asm!(
-                    "{{ .reg .pred p; setp.ne.b32 p, {sd}, 0;",
-                    $instr,
-                    concat!("{{{", $f, "}", $(", {", $i, "}",)* "}},"),
-                    "{da}, {db}, p, 1, 1; }}",
-                    inout(reg32) d.regs[$f],
-                    $(inout(reg32) d.regs[$i],)*
-                    da = in(reg64) desc_a,
-                    db = in(reg64) desc_b,
-                    sd = in(reg32) accumulate as u32,
-                    options(nostack),
-                );
-            }
-        }
+    (@ss8 $name:ident, $n:literal, $instr:expr, $list:tt) => {
+        wgmma_fn!(ss
+            #[doc = concat!("`", $instr, "` (SS): f16 accumulator, A and B (8-bit, both K-major)")]
+            /// from shared-memory descriptors.
+            ///
+            /// # Safety
+            /// The whole warpgroup executes it (`.sync.aligned`) after `wgmma.fence` and before
+            /// `wgmma.commit_group`, with descriptors of operands resident in shared memory.
+            $name [] WgmmaAccF16<$n>, $instr, "p, 1, 1", $list);
     };
-    (@rs $name:ident, $n:literal, $instr:expr, [$f:literal $($i:literal)*]) => {
-        #[doc = concat!("`", $instr, "` (RS): f16 accumulator, A from four `.b32` registers (a")]
-        /// k-step of [`PackedAcc::for_each_kstep`](super::PackedAcc::for_each_kstep), e.g. of
-        /// [`WgmmaAccF16::as_packed`]), B from its descriptor; `TB` is `imm-trans-b`.
-        ///
-        /// # Safety
-        /// As for the SS form.
-        #[inline(always)]
-        pub unsafe fn $name<const TB: u32>(
-            d: &mut WgmmaAccF16<$n>,
-            a: [u32; 4],
-            desc_b: u64,
-            accumulate: bool,
-        ) {
-            // SAFETY: the caller's contract.
-            unsafe {
-                asm!(
-                    "{{ .reg .pred p; setp.ne.b32 p, {sd}, 0;",
-                    $instr,
-                    concat!("{{{", $f, "}", $(", {", $i, "}",)* "}},"),
-                    "{{{a0}, {a1}, {a2}, {a3}}}, {db}, p, 1, 1, {tb}; }}",
-                    inout(reg32) d.regs[$f],
-                    $(inout(reg32) d.regs[$i],)*
-                    a0 = in(reg32) a[0],
-                    a1 = in(reg32) a[1],
-                    a2 = in(reg32) a[2],
-                    a3 = in(reg32) a[3],
-                    db = in(reg64) desc_b,
-                    sd = in(reg32) accumulate as u32,
-                    tb = const TB,
-                    options(nostack),
-                );
-            }
-        }
+    (@rs $name:ident, $n:literal, $instr:expr, $list:tt) => {
+        wgmma_fn!(rs
+            #[doc = concat!("`", $instr, "` (RS): f16 accumulator, A from four `.b32` registers (a")]
+            /// k-step of [`PackedAcc::for_each_kstep`](super::PackedAcc::for_each_kstep), e.g. of
+            /// [`WgmmaAccF16::as_packed`]), B from its descriptor; `TB` is `imm-trans-b`.
+            ///
+            /// # Safety
+            /// As for the SS form.
+            $name [tb: TB] WgmmaAccF16<$n>, $instr, "p, 1, 1, {tb}", $list);
     };
-    (@fence $n:literal, [$f:literal $($i:literal)*]) => {
-        impl WgmmaAccF16<$n> {
+    (@fence $n:literal, $list:tt) => {
+        wgmma_fn!(fence
             /// Holds every later read or write of the accumulator below the preceding
             /// `wgmma.wait_group` (as [`WgmmaAcc::fence_operands`](super::WgmmaAcc::fence_operands)):
             /// an empty `asm!` taking each register `inout`. Emits no instruction.
-            #[inline(always)]
-            pub fn fence_operands(&mut self) {
-                // SAFETY: an empty template (a PTX comment naming the registers).
-                unsafe {
-                    asm!(
-                        concat!("// fence_operands {", $f, "}", $(" {", $i, "}",)*),
-                        inout(reg32) self.regs[$f],
-                        $(inout(reg32) self.regs[$i],)*
-                        options(nostack),
-                    );
-                }
-            }
-        }
+            WgmmaAccF16<$n>, $list);
     };
     ($n:literal, $list:tt, $f16:ident, $f16rs:ident, $e4:ident, $e5:ident) => {
         issue16!(@ss $f16, $n, concat!("wgmma.mma_async.sync.aligned.m64n", $n, "k16.f16.f16.f16"), $list);

@@ -50,79 +50,32 @@ where
 
 /// Writes the issue functions of one `m64nN` width: `$list` the accumulator's element indices.
 macro_rules! issue32 {
-    (@ss $name:ident, $n:literal, $instr:expr, [$f:literal $($i:literal)*]) => {
-        #[doc = concat!("`", $instr, "` (SS): `d = A·B + d` (`accumulate`) or `d = A·B`, s32")]
-        /// accumulator, A and B (8-bit integers, K-major) from shared-memory descriptors. The
-        /// mixed forms (`.s8.u8`, `.u8.s8`) need PTX ISA 8.4 (`-C target-feature=+ptx84`).
-        ///
-        /// # Safety
-        /// The whole warpgroup executes it (`.sync.aligned`) after `wgmma.fence` and before
-        /// `wgmma.commit_group`, with descriptors of operands resident in shared memory.
-        #[inline(always)]
-        pub unsafe fn $name(d: &mut WgmmaAccS32<$n>, desc_a: u64, desc_b: u64, accumulate: bool) {
-            // SAFETY: the caller's contract.
-            unsafe {
-                asm!(
-                    "{{ .reg .pred p; setp.ne.b32 p, {sd}, 0;",
-                    $instr,
-                    concat!("{{{", $f, "}", $(", {", $i, "}",)* "}},"),
-                    "{da}, {db}, p; }}",
-                    inout(reg32) d.regs[$f],
-                    $(inout(reg32) d.regs[$i],)*
-                    da = in(reg64) desc_a,
-                    db = in(reg64) desc_b,
-                    sd = in(reg32) accumulate as u32,
-                    options(nostack),
-                );
-            }
-        }
+    (@ss $name:ident, $n:literal, $instr:expr, $list:tt) => {
+        wgmma_fn!(ss
+            #[doc = concat!("`", $instr, "` (SS): `d = A·B + d` (`accumulate`) or `d = A·B`, s32")]
+            /// accumulator, A and B (8-bit integers, K-major) from shared-memory descriptors. The
+            /// mixed forms (`.s8.u8`, `.u8.s8`) need PTX ISA 8.4 (`-C target-feature=+ptx84`).
+            ///
+            /// # Safety
+            /// The whole warpgroup executes it (`.sync.aligned`) after `wgmma.fence` and before
+            /// `wgmma.commit_group`, with descriptors of operands resident in shared memory.
+            $name [] WgmmaAccS32<$n>, $instr, "p", $list);
     };
-    (@rs $name:ident, $n:literal, $instr:expr, [$f:literal $($i:literal)*]) => {
-        #[doc = concat!("`", $instr, "` (RS): s32 accumulator, A from four `.b32` registers")]
-        /// (16 8-bit values: the wgmma A fragment of a k32 step), B from its descriptor.
-        ///
-        /// # Safety
-        /// As for the SS form.
-        #[inline(always)]
-        pub unsafe fn $name(d: &mut WgmmaAccS32<$n>, a: [u32; 4], desc_b: u64, accumulate: bool) {
-            // SAFETY: the caller's contract.
-            unsafe {
-                asm!(
-                    "{{ .reg .pred p; setp.ne.b32 p, {sd}, 0;",
-                    $instr,
-                    concat!("{{{", $f, "}", $(", {", $i, "}",)* "}},"),
-                    "{{{a0}, {a1}, {a2}, {a3}}}, {db}, p; }}",
-                    inout(reg32) d.regs[$f],
-                    $(inout(reg32) d.regs[$i],)*
-                    a0 = in(reg32) a[0],
-                    a1 = in(reg32) a[1],
-                    a2 = in(reg32) a[2],
-                    a3 = in(reg32) a[3],
-                    db = in(reg64) desc_b,
-                    sd = in(reg32) accumulate as u32,
-                    options(nostack),
-                );
-            }
-        }
+    (@rs $name:ident, $n:literal, $instr:expr, $list:tt) => {
+        wgmma_fn!(rs
+            #[doc = concat!("`", $instr, "` (RS): s32 accumulator, A from four `.b32` registers")]
+            /// (16 8-bit values: the wgmma A fragment of a k32 step), B from its descriptor.
+            ///
+            /// # Safety
+            /// As for the SS form.
+            $name [] WgmmaAccS32<$n>, $instr, "p", $list);
     };
-    (@fence $n:literal, [$f:literal $($i:literal)*]) => {
-        impl WgmmaAccS32<$n> {
+    (@fence $n:literal, $list:tt) => {
+        wgmma_fn!(fence
             /// Holds every later read or write of the accumulator below the preceding
             /// `wgmma.wait_group` (as [`WgmmaAcc::fence_operands`](super::WgmmaAcc::fence_operands)):
             /// an empty `asm!` taking each register `inout`. Emits no instruction.
-            #[inline(always)]
-            pub fn fence_operands(&mut self) {
-                // SAFETY: an empty template (a PTX comment naming the registers).
-                unsafe {
-                    asm!(
-                        concat!("// fence_operands {", $f, "}", $(" {", $i, "}",)*),
-                        inout(reg32) self.regs[$f],
-                        $(inout(reg32) self.regs[$i],)*
-                        options(nostack),
-                    );
-                }
-            }
-        }
+            WgmmaAccS32<$n>, $list);
     };
     ($n:literal, $list:tt, $s8:ident, $u8:ident, $s8u8:ident, $u8s8:ident, $s8rs:ident) => {
         issue32!(@ss $s8, $n, concat!("wgmma.mma_async.sync.aligned.m64n", $n, "k32.s32.s8.s8"), $list);
