@@ -55,6 +55,7 @@ mod grouped;
 mod grouped_decl;
 mod im2col_walk;
 mod pdl;
+mod pdl_gemm;
 mod pipeline;
 mod reduce;
 use gemm::{gemm_json, run_gemm, Kind};
@@ -391,8 +392,12 @@ fn run(args: Vec<String>, torch: Option<grouped::TorchTimer>) -> i32 {
         return 0;
     }
     if o.pdl {
-        let v = pdl::run_pdl(&module, &gpu, o.rounds).unwrap_or_else(|e| {
+        let mut v = pdl::run_pdl(&module, &gpu, o.rounds).unwrap_or_else(|e| {
             println!("pdl run: error {e}");
+            serde_json::json!({"error": e})
+        });
+        v["gemm_pair"] = pdl_gemm::run_gemm_pair(&module, &gpu, o.rounds).unwrap_or_else(|e| {
+            println!("pdl gemm pair: error {e}");
             serde_json::json!({"error": e})
         });
         let path = o.out.join("pdl_results.json");

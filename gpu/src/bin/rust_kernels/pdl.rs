@@ -1,4 +1,4 @@
-//! `--pdl` (issue 47, run 3): a chain of `LINKS` `pdl_step` launches (`gpu/rust-kernel/src/pdl.rs`:
+//! `--pdl` (issue 47, run 3; its GEMM pair: pdl_gemm.rs): a chain of `LINKS` `pdl_step` launches (`gpu/rust-kernel/src/pdl.rs`:
 //! `y = 3 x + 1`, each reading the previous link's output as an `Upstream` after
 //! `griddepcontrol.wait`) launched as programmatic dependents, against the same chain launched
 //! back to back without the attribute. Exact: the chain's output against the CPU's
