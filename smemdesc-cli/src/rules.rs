@@ -80,7 +80,9 @@ fn source_json(s: &Source) -> serde_json::Value {
         }
         Source::Driver { function } => serde_json::json!({ "function": function }),
         Source::Guide { section } => serde_json::json!({ "section": section }),
-        Source::Cutlass { file } | Source::Model { file } => serde_json::json!({ "file": file }),
+        Source::Cutlass { file } | Source::Cccl { file } | Source::Model { file } => {
+            serde_json::json!({ "file": file })
+        }
         Source::Measured { record, date } => {
             serde_json::json!({ "record": record, "date": date })
         }
@@ -95,7 +97,7 @@ fn json(rules: &[&Rule]) -> Result<String, CliError> {
     let list: Vec<serde_json::Value> = rules
         .iter()
         .map(|r| {
-            let arches: Vec<&str> = Arch::ALL
+            let arches: Vec<&str> = Arch::EVERY
                 .iter()
                 .filter(|&&a| r.arches.contains(a))
                 .map(|a| a.name())

@@ -1,6 +1,9 @@
 //! The rules of the MMA, fragment, epilogue, Tensor Memory, pipeline, cluster and storage errors.
 
-use super::{table_desc as d, table_frag as f, table_mma as m, table_pipe as p, table_tmem as t};
+use super::{
+    table_arch as a, table_desc as d, table_frag as f, table_mma as m, table_pipe as p,
+    table_tmem as t,
+};
 use crate::cluster::ClusterError;
 use crate::epilogue::EpiError;
 use crate::fragment::{ChainError, FragError, TileError};
@@ -75,6 +78,8 @@ crate::__rule_map! {
     rules {
         TransNeeds16Bit => f::TRANS_16,
         Extent => f::WHOLE,
+        TooLarge { max: a::BYTES_99K, } => a::SMEM_99K,
+        TooLarge { max: a::BYTES_227K, } => a::SMEM_227K,
         TooLarge => d::SMEM_BUDGET,
         StmatrixArch => f::STMATRIX_ARCH,
         TmaRowTooWide => super::table_tma::BOX_DIM,
@@ -144,6 +149,8 @@ crate::__rule_map! {
         MulticastNotShared => p::MC_SHARED,
         MulticastUneven => p::MC_EVEN,
         NoEmptyBarriers => p::EMPTY_BARRIERS,
+        OverBudget { max: a::BYTES_99K, } => a::SMEM_99K,
+        OverBudget { max: a::BYTES_227K, } => a::SMEM_227K,
         OverBudget => d::SMEM_BUDGET,
         ExpectTx => p::EXPECT_TX,
         FullArrivals => p::FULL_ARRIVALS,
@@ -174,8 +181,10 @@ crate::__rule_map! {
 }
 
 crate::__rule_map! {
-    StorageProblem, "use smemdesc_core::StorageProblem;\nassert_eq!(StorageProblem::OverBudget.rule().id, \"smem.per-cta\");";
+    StorageProblem, "use smemdesc_core::StorageProblem;\nassert_eq!(StorageProblem::OverBudget { limit: 232448 }.rule().id, \"smem.per-cta-227k\");";
     rules {
+        OverBudget { limit: a::BYTES_99K, } => a::SMEM_99K,
+        OverBudget { limit: a::BYTES_227K, } => a::SMEM_227K,
         OverBudget => d::SMEM_BUDGET,
         AlignNotPowerOfTwo => p::ALIGN_POW2,
         ArchMismatch => p::STORAGE_ARCH,

@@ -23,6 +23,7 @@ mod map_core;
 mod map_more;
 mod map_tma;
 mod source;
+mod table_arch;
 mod table_desc;
 mod table_frag;
 mod table_mma;
@@ -67,7 +68,8 @@ impl Rule {
     }
 }
 
-const PARTS: [&[Rule]; 6] = [
+const PARTS: [&[Rule]; 7] = [
+    table_arch::LIST,
     table_desc::LIST,
     table_mma::LIST,
     table_tma::LIST,
