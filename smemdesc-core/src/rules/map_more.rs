@@ -171,7 +171,11 @@ crate::__rule_map! {
     ClusterError, "use smemdesc_core::cluster::ClusterError;\nassert_eq!(ClusterError::Empty.rule().id, \"cluster.extent\");";
     rules {
         Empty => p::CL_EXTENT,
-        TooLarge => p::CL_SIZE,
+        TooLarge { max: 8, } => a::CL_PORTABLE,
+        TooLarge { arch: crate::Arch::Sm90, } => a::CL_NP_SM90,
+        TooLarge => a::CL_NP_SM100,
+        Unsourced { arch: crate::Arch::Sm107, } => d::ARCH_NO_LIMITS,
+        Unsourced => a::CL_NP_NONE,
         NotDividing => p::CL_SLICES,
         Pair => p::CL_PAIR,
     }

@@ -40,6 +40,7 @@ fn tables() -> Vec<(&'static str, Table)> {
 /// `Im2colEncodeError`, `ClcError`, `LaunchError`) use; its `tests/rules.rs` checks them.
 const FACADE: &[&str] = &[
     "clc.response-16b",
+    "cluster.size",
     "pipe.mbarrier-8b",
     "grouped.groups",
     "grouped.whole-blocks",
