@@ -335,6 +335,24 @@ fn decode_runs_the_same_rules_and_lints() {
     }
     let sw = run(&["decode", "--tensor-map", &rows[3].replace('|', "\t")]).1;
     assert!(sw.contains("[rule tma.box-inner-swizzle; "), "{sw}");
+    // The guide's example (docs/guide/cli.md; its quoted row keeps it out of readme.rs) is real.
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let guide = std::fs::read_to_string(root.join("docs/guide/cli.md")).unwrap();
+    let block = guide
+        .split("$ smemdesc decode --tensor-map \"")
+        .nth(1)
+        .expect("the guide's decode --tensor-map example");
+    let (row, rest) = block.split_once('"').unwrap();
+    let (flags, shown) = rest.split_once('\n').unwrap();
+    let mut argv = vec!["decode", "--tensor-map", row];
+    argv.extend(flags.split_whitespace());
+    let (code, out, _) = run(&argv);
+    assert_eq!(code, 0);
+    assert_eq!(
+        out,
+        shown.split("```").next().unwrap(),
+        "the guide's example is stale"
+    );
     // An unreadable row is a usage error naming the fields.
     let (code, _, err) = run(&["decode", "--tensor-map", "m 9 2"]);
     assert_eq!(code, 2);

@@ -78,8 +78,8 @@ crate::__rule_map! {
     rules {
         TransNeeds16Bit => f::TRANS_16,
         Extent => f::WHOLE,
-        TooLarge { max: a::BYTES_99K, } => a::SMEM_99K,
-        TooLarge { max: a::BYTES_227K, } => a::SMEM_227K,
+        // A fragment arch (SyncArch: sm80 to sm120) may share a number with another arch
+        // (sm86's and sm120's 99 KiB): the general rule.
         TooLarge => d::SMEM_BUDGET,
         StmatrixArch => f::STMATRIX_ARCH,
         TmaRowTooWide => super::table_tma::BOX_DIM,
