@@ -4,7 +4,7 @@
 //! strides, alignment, ...) and the lints of `tensormap check` (with `--oob-base-128kb`: the
 //! Blackwell 128 KiB out-of-bounds window), each message ending with its rule's id and source.
 
-use crate::tensormap::{self, Row};
+use super::tensormap::{self, Row};
 use smemdesc_core::Arch;
 use std::fmt::Write as _;
 

@@ -127,7 +127,7 @@ impl ClusterError {
                 "a cluster of {ctas} CTAs on {}: no public source gives this architecture's {}cluster size, so smemdesc refuses it rather than guess (legal: x * y <= {})",
                 arch.name(),
                 if arch.limits().cluster_portable.value().is_some() { "non-portable " } else { "" },
-                match arch.limits().cluster_portable.value() { Some(v) => v, None => 1 },
+                arch.limits().cluster_portable.value().unwrap_or(1),
             ),
             ClusterError::NotDividing { operand, count, box_rows, atom_rows, legal } => {
                 write!(
