@@ -250,6 +250,22 @@ fn each_arch_lists_its_rules() {
         arch: Sm103,
     };
     assert_eq!(i8.rule().id, "mma.kind-i8-arch");
+    // Block-scaled kinds are tcgen05's: on sm90 the error cites the tcgen05 targets.
+    let mx = crate::Error::KindNotOnArch {
+        kind: crate::MmaKind::Mxf4,
+        arch: Sm90,
+    };
+    assert_eq!(mx.rule().id, "mma.tcgen05-targets");
+    let p = crate::pipeline::PipelineError::OverBudget {
+        stages: 9,
+        stage_bytes: 16384,
+        max: Sm121.max_smem_per_cta(),
+    };
+    assert_eq!(p.rule().id, "smem.per-cta-99k");
+    let s = crate::StorageProblem::OverBudget {
+        limit: Sm103.max_smem_per_cta(),
+    };
+    assert_eq!(s.rule().id, "smem.per-cta-227k");
     for arch in crate::Arch::EVERY {
         let Some(limit) = arch.smem_per_cta() else {
             continue;
