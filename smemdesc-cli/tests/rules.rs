@@ -94,6 +94,32 @@ fn arch_filter_for_every_arch() {
     }
 }
 
+/// The PTX ISA section numbers looked up (PTX ISA 9.2: 9.7.16.4.1 "Shared Memory Descriptor",
+/// 9.7.16.4.2 "Instruction Descriptor", 9.7.16.2.3 "Data Movement Shape") are listed with their
+/// rules' sources, in text and JSON; an error's suffix keeps the section's name only.
+#[test]
+fn ptx_section_numbers() {
+    let text = ok(&["rules", "--topic", "mma"]);
+    let at = text.find("idesc.saturate  [").expect("idesc.saturate");
+    let entry: Vec<&str> = text[at..].lines().take(3).collect();
+    assert_eq!(
+        entry[2].trim(),
+        "source: PTX ISA 8.6, \"tcgen05: Instruction descriptor\" (section 9.7.16.4.2 of PTX ISA 9.2)"
+    );
+    let v: serde_json::Value =
+        serde_json::from_str(&ok(&["rules", "--json", "--topic", "tmem"])).unwrap();
+    let ld = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["source"]["section"] == "tcgen05.ld: Data movement shape")
+        .expect("a tcgen05.ld shape rule");
+    assert_eq!(ld["source"]["number"], "9.7.16.2.3");
+    assert_eq!(ld["source"]["numbered_in"], "9.2");
+    let desc = ok(&["rules", "--arch", "sm100", "--topic", "descriptor"]);
+    assert!(desc.contains("Shared Memory Descriptor\" (section 9.7.16.4.1 of PTX ISA 9.2)"));
+}
+
 #[test]
 fn topic_filter_and_bad_values() {
     let tma = ok(&["rules", "--topic", "tma"]);

@@ -32,7 +32,7 @@ mod table_tma;
 mod table_tmem;
 
 pub use arches::Arches;
-pub use source::{Source, Suffix, Topic};
+pub use source::{Source, Suffix, Topic, PTX_NUMBERED_IN};
 
 /// One legality rule.
 ///

@@ -101,6 +101,46 @@ impl Source {
     }
 }
 
+/// The PTX ISA version whose section numbers [`Source::ptx_number`] gives (the numbers shift
+/// between versions; the section names do not).
+///
+/// ```
+/// assert_eq!(smemdesc_core::rules::PTX_NUMBERED_IN, "9.2");
+/// ```
+pub const PTX_NUMBERED_IN: &str = "9.2";
+
+/// The PTX ISA sections whose numbers were looked up (PTX ISA 9.2, read 2026-12-06), by name.
+pub(super) const PTX_NUMBERS: [(&str, &str); 3] = [
+    ("tcgen05: Shared Memory Descriptor", "9.7.16.4.1"),
+    ("tcgen05: Instruction descriptor", "9.7.16.4.2"),
+    ("tcgen05.ld: Data movement shape", "9.7.16.2.3"),
+];
+
+impl Source {
+    /// The section's number in PTX ISA [`PTX_NUMBERED_IN`], where it was looked up (`None`
+    /// for other sections and other kinds of source).
+    ///
+    /// ```
+    /// use smemdesc_core::rules::Source;
+    /// let s = Source::Ptx { version: "8.6", section: "tcgen05: Instruction descriptor" };
+    /// assert_eq!(s.ptx_number(), Some("9.7.16.4.2"));
+    /// assert_eq!(Source::Driver { function: "cuTensorMapEncodeTiled" }.ptx_number(), None);
+    /// ```
+    pub const fn ptx_number(&self) -> Option<&'static str> {
+        let Source::Ptx { section, .. } = self else {
+            return None;
+        };
+        let mut i = 0;
+        while i < PTX_NUMBERS.len() {
+            if super::str_eq(PTX_NUMBERS[i].0, section) {
+                return Some(PTX_NUMBERS[i].1);
+            }
+            i += 1;
+        }
+        None
+    }
+}
+
 impl core::fmt::Display for Source {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {

@@ -285,6 +285,18 @@ fn each_arch_lists_its_rules() {
     }
 }
 
+/// Every looked-up PTX ISA section number belongs to a section some rule cites.
+#[test]
+fn ptx_numbers_name_cited_sections() {
+    for (name, number) in super::source::PTX_NUMBERS {
+        assert!(
+            RULES.iter().any(|r| r.source.ptx_number() == Some(number)
+                && matches!(r.source, super::Source::Ptx { section, .. } if section == name)),
+            "{name}: no rule cites it"
+        );
+    }
+}
+
 /// The numbers a rule's text states are the ones the checks use.
 #[test]
 fn texts_state_the_checks_numbers() {
