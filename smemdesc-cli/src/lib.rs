@@ -222,10 +222,12 @@ enum Command {
         command: tensormap::TensormapCommand,
     },
     /// List the legality rules smemdesc checks: id, topic, architectures, source (PTX ISA
-    /// section, CUDA document, CUTLASS file, a measured fact or smemdesc's own model) and text.
+    /// section, CUDA document, CUTLASS or CCCL file, a measured fact or smemdesc's own model) and
+    /// text.
     /// Every error message ends with its rule's id and source.
     Rules {
-        /// Only the rules that apply to this architecture.
+        /// Only the rules that apply to this architecture (sm90, sm100, sm100f, sm103, sm107,
+        /// sm110, sm120, sm121).
         #[arg(long, value_parser = parse_arch_arg)]
         arch: Option<Arch>,
         /// Only the rules of this topic (descriptor, mma, scale, tma, conv, grouped, tmem,
