@@ -1,6 +1,6 @@
 //! For `smemdesc header --from` ([`crate::header_src`]): the `cluster = (x, y)` of an
 //! `#[smem_mma]` module as header values. The cluster and both operands' multicast plans come
-//! from the core ([`Cluster::new`] / [`Cluster::non_portable`], [`Cluster::multicast`] with each
+//! from the core ([`Cluster::for_arch`] with the tiles' arch, [`Cluster::multicast`] with each
 //! tile's TMA box), checked as the macro checks them; this module only lists the numbers.
 
 use super::header::{item, scalar, Item, Val};
@@ -39,12 +39,8 @@ pub(crate) fn cluster_items(
             ),
         ));
     }
-    let c = if o.non_portable {
-        Cluster::non_portable(x, y)
-    } else {
-        Cluster::new(x, y)
-    }
-    .map_err(|e| src.err(span, format!("#[smem_mma] cluster ({x}, {y}): {e}")))?;
+    let c = Cluster::for_arch(a.decl.arch, x, y, o.non_portable)
+        .map_err(|e| src.err(span, format!("#[smem_mma] cluster ({x}, {y}): {e}")))?;
     let cast = |op: Operand, p: &TilePlan| -> Result<Multicast, CliError> {
         c.multicast(op, &p.tile, Some((p.tma.box_rows, p.tma.box_inner)))
             .map_err(|e| src.err(span, format!("#[smem_mma] cluster ({x}, {y}): {e}")))

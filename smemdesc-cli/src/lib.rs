@@ -17,6 +17,7 @@ mod check_ptx_text;
 mod check_ptx_why;
 mod decode;
 mod decode_input;
+pub mod decode_map;
 mod draw;
 mod execute;
 mod fragment;
@@ -90,7 +91,7 @@ enum Command {
     Decode {
         /// The descriptor(s): 0x-prefixed hex (bare hex with a letter a-f, or decimal with
         /// --decimal, are read too, and the report says how).
-        #[arg(required_unless_present = "idesc")]
+        #[arg(required_unless_present_any = ["idesc", "tensor_map"])]
         descriptors: Vec<String>,
         /// Architecture whose encoding to use: sm90 or sm100 (default: read from bit 46, the
         /// sm100 version bit, which sm90 descriptors leave 0; the report says so).
@@ -103,6 +104,17 @@ enum Command {
         /// With --idesc: the kind whose table to read it with.
         #[arg(long, requires = "idesc")]
         kind: Option<String>,
+        /// Decode a tensor map's cuTensorMapEncodeTiled arguments instead: one row of
+        /// `tensormap check --tiled` (fields separated by tabs or spaces: id dtype rank addr_off
+        /// dims strides box element_strides interleave swizzle l2 oob), each argument by name,
+        /// the verdict of every rule and `tensormap check`'s lints, each with its rule id; exit
+        /// status 1 when the map is refused. `--arch` is the encoding context's (default sm90).
+        #[arg(long, value_name = "ROW", conflicts_with_all = ["descriptors", "idesc"])]
+        tensor_map: Option<String>,
+        /// With --tensor-map: lint it as a map in the Blackwell out-of-bounds address generation
+        /// mode OOB_ADDR_GEN_MODE_BASE_128kB (as `tensormap check --oob-base-128kb`).
+        #[arg(long, requires = "tensor_map")]
+        oob_base_128kb: bool,
         /// Read values written without 0x as decimal.
         #[arg(long)]
         decimal: bool,
@@ -210,10 +222,12 @@ enum Command {
         command: tensormap::TensormapCommand,
     },
     /// List the legality rules smemdesc checks: id, topic, architectures, source (PTX ISA
-    /// section, CUDA document, CUTLASS file, a measured fact or smemdesc's own model) and text.
+    /// section, CUDA document, CUTLASS or CCCL file, a measured fact or smemdesc's own model) and
+    /// text.
     /// Every error message ends with its rule's id and source.
     Rules {
-        /// Only the rules that apply to this architecture.
+        /// Only the rules that apply to this architecture (sm90, sm100, sm100f, sm103, sm107,
+        /// sm110, sm120, sm121).
         #[arg(long, value_parser = parse_arch_arg)]
         arch: Option<Arch>,
         /// Only the rules of this topic (descriptor, mma, scale, tma, conv, grouped, tmem,
@@ -253,6 +267,17 @@ fn run(cli: Cli) -> Result<Outcome, CliError> {
             json,
             ..
         } => return decode_idesc(text, kind.as_deref(), *decimal, *json),
+        Command::Decode {
+            tensor_map: Some(row),
+            arch,
+            oob_base_128kb,
+            ..
+        } => {
+            let (text, problems) =
+                decode_map::report(row, arch.unwrap_or(Arch::Sm90), *oob_base_128kb)
+                    .map_err(CliError)?;
+            return Ok(Outcome { text, problems });
+        }
         _ => {}
     }
     run_report(cli).map(|text| Outcome {
@@ -335,6 +360,14 @@ fn run_report(cli: Cli) -> Result<String, CliError> {
             json,
             ..
         } => decode_idesc(&text, kind.as_deref(), decimal, json).map(|o| o.text),
+        Command::Decode {
+            tensor_map: Some(row),
+            arch,
+            oob_base_128kb,
+            ..
+        } => decode_map::report(&row, arch.unwrap_or(Arch::Sm90), oob_base_128kb)
+            .map(|r| r.0)
+            .map_err(CliError),
         Command::Decode {
             descriptors,
             arch,

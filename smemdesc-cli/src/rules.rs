@@ -3,7 +3,7 @@
 //! `--json` or `--markdown` (the table of the guide's correctness chapter).
 
 use super::CliError;
-use smemdesc_core::rules::{Rule, Source, Topic, RULES};
+use smemdesc_core::rules::{Rule, Source, Topic, PTX_NUMBERED_IN, RULES};
 use smemdesc_core::Arch;
 
 /// The marker lines between which `docs/guide/correctness.md` holds `smemdesc rules --markdown`.
@@ -66,11 +66,19 @@ fn text(rules: &[&Rule]) -> String {
             r.topic.name(),
             r.arches,
             r.text,
-            r.source
+            source_text(&r.source)
         );
     }
     out += &format!("{} rules\n", rules.len());
     out
+}
+
+/// The source, with its PTX ISA section number where one was looked up.
+fn source_text(s: &Source) -> String {
+    match s.ptx_number() {
+        Some(n) => format!("{s} (section {n} of PTX ISA {PTX_NUMBERED_IN})"),
+        None => s.to_string(),
+    }
 }
 
 fn source_json(s: &Source) -> serde_json::Value {
@@ -80,12 +88,18 @@ fn source_json(s: &Source) -> serde_json::Value {
         }
         Source::Driver { function } => serde_json::json!({ "function": function }),
         Source::Guide { section } => serde_json::json!({ "section": section }),
-        Source::Cutlass { file } | Source::Model { file } => serde_json::json!({ "file": file }),
+        Source::Cutlass { file } | Source::Cccl { file } | Source::Model { file } => {
+            serde_json::json!({ "file": file })
+        }
         Source::Measured { record, date } => {
             serde_json::json!({ "record": record, "date": date })
         }
         Source::Report { reference } => serde_json::json!({ "reference": reference }),
     };
+    if let Some(n) = s.ptx_number() {
+        v["number"] = n.into();
+        v["numbered_in"] = PTX_NUMBERED_IN.into();
+    }
     v["kind"] = s.kind().into();
     v["text"] = s.to_string().into();
     v
@@ -95,7 +109,7 @@ fn json(rules: &[&Rule]) -> Result<String, CliError> {
     let list: Vec<serde_json::Value> = rules
         .iter()
         .map(|r| {
-            let arches: Vec<&str> = Arch::ALL
+            let arches: Vec<&str> = Arch::EVERY
                 .iter()
                 .filter(|&&a| r.arches.contains(a))
                 .map(|a| a.name())
@@ -130,7 +144,7 @@ fn markdown(rules: &[&Rule]) -> String {
                 r.id,
                 r.arches,
                 md_escape(r.text),
-                md_escape(&r.source.to_string())
+                md_escape(&source_text(&r.source))
             );
         }
     }

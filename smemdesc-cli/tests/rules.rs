@@ -63,14 +63,72 @@ fn arch_filter_keeps_the_rules_of_that_arch() {
     assert!(ids(&sm90).len() < RULES.len() && ids(&sm100).len() < RULES.len());
 }
 
+/// `--arch` for every arch smemdesc knows: a rule its sources say applies, and one they say does
+/// not (CUTLASS 4.7.0 cute/arch/config.hpp: kind::i8 on SM100A/SM110A, not SM100F/SM103; CCCL
+/// tcgen05_mma.h: `.scale_vec::NX` not on sm_100f, `.block16` on every tcgen05 target; CCCL
+/// arch_traits.h: 99 KiB on sm_120/sm_121; PTX ISA: wgmma sm_90a only; sm107: no public limits).
+#[test]
+fn arch_filter_for_every_arch() {
+    for (arch, yes, no) in [
+        ("sm90", "smem.per-cta-227k", "mma.kind-i8-arch"),
+        ("sm100", "mma.kind-i8-arch", "smem.per-cta-99k"),
+        ("sm100f", "scale.block-n-spelling", "arch.no-public-limits"),
+        ("sm103", "scale.scale-vec-spelling", "mma.accum-sm90"),
+        (
+            "sm_103a",
+            "tmem.columns-512",
+            "cluster.non-portable-unsourced",
+        ),
+        ("sm107", "arch.no-public-limits", "smem.per-cta-227k"),
+        (
+            "sm110",
+            "cluster.non-portable-unsourced",
+            "cluster.non-portable-16-sm100",
+        ),
+        ("sm120", "smem.per-cta-99k", "tmem.columns-512"),
+        ("sm121", "arch.no-smem-descriptor", "desc.canonical"),
+    ] {
+        let out = ok(&["rules", "--arch", arch]);
+        assert!(ids(&out).contains(&yes), "{arch} lacks {yes}");
+        assert!(!ids(&out).contains(&no), "{arch} lists {no}");
+    }
+}
+
+/// The PTX ISA section numbers looked up (PTX ISA 9.2: 9.7.16.4.1 "Shared Memory Descriptor",
+/// 9.7.16.4.2 "Instruction Descriptor", 9.7.16.2.3 "Data Movement Shape") are listed with their
+/// rules' sources, in text and JSON; an error's suffix keeps the section's name only.
+#[test]
+fn ptx_section_numbers() {
+    let text = ok(&["rules", "--topic", "mma"]);
+    let at = text.find("idesc.saturate  [").expect("idesc.saturate");
+    let entry: Vec<&str> = text[at..].lines().take(3).collect();
+    assert_eq!(
+        entry[2].trim(),
+        "source: PTX ISA 8.6, \"tcgen05: Instruction descriptor\" (section 9.7.16.4.2 of PTX ISA 9.2)"
+    );
+    let v: serde_json::Value =
+        serde_json::from_str(&ok(&["rules", "--json", "--topic", "tmem"])).unwrap();
+    let ld = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["source"]["section"] == "tcgen05.ld: Data movement shape")
+        .expect("a tcgen05.ld shape rule");
+    assert_eq!(ld["source"]["number"], "9.7.16.2.3");
+    assert_eq!(ld["source"]["numbered_in"], "9.2");
+    let desc = ok(&["rules", "--arch", "sm100", "--topic", "descriptor"]);
+    assert!(desc.contains("Shared Memory Descriptor\" (section 9.7.16.4.1 of PTX ISA 9.2)"));
+}
+
 #[test]
 fn topic_filter_and_bad_values() {
     let tma = ok(&["rules", "--topic", "tma"]);
     assert!(!ids(&tma).is_empty());
     assert!(ids(&tma).iter().all(|id| id.starts_with("tma.")), "{tma}");
     let both = ok(&["rules", "--topic", "TMEM", "--arch", "sm90"]);
-    assert_eq!(ids(&both), Vec::<&str>::new());
-    assert!(both.ends_with("0 rules\n"));
+    // sm90 has no Tensor Memory: only the rule that refuses a plan there applies.
+    assert_eq!(ids(&both), vec!["tmem.sm100-only"]);
+    assert!(both.ends_with("1 rules\n"));
     let (code, _, err) = run(&["rules", "--topic", "gemm"]);
     assert_eq!(code, 2);
     assert!(
@@ -97,7 +155,11 @@ fn json_has_every_field() {
         .find(|r| r["id"] == "conv.rank")
         .expect("conv.rank");
     assert_eq!(rank["source"]["function"], "cuTensorMapEncodeIm2col");
-    assert_eq!(rank["arches"], serde_json::json!(["sm90", "sm100"]));
+    // Every arch with TMA and public limits (sm107 is refused).
+    assert_eq!(
+        rank["arches"],
+        serde_json::json!(["sm90", "sm100", "sm100f", "sm103", "sm110", "sm120", "sm121"])
+    );
 }
 
 #[test]

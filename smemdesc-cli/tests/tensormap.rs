@@ -284,3 +284,77 @@ fn tiled_rows_linted_for_the_128k_window() {
     let (code, _, err) = check("--im2col", &[], &["--oob-base-128kb"]);
     assert_eq!(code, 2, "{err}");
 }
+
+/// `decode --tensor-map ROW` runs `tensormap check`'s rules and lints on one row, each message
+/// with its rule id: the rows of the driver documentation and of TensorRT-LLM #18133 above get
+/// the same verdicts and lints from both commands.
+#[test]
+fn decode_runs_the_same_rules_and_lints() {
+    let rows = [
+        "big|9|2|0|4096,4096|8192|64,128|1,1|0|3|3|0",
+        "slice|9|2|512|4096,4096|8192|64,128|1,1|0|3|3|0",
+        "decode8|9|2|0|4096,8|8192|64,8|1,1|0|3|3|0",
+        // "CU_TENSOR_MAP_SWIZZLE_128B requires the bounding box inner dimension to be <= 128"
+        "sw|9|2|0|4096,4096|8192|128,64|1,1|0|3|3|0",
+        "stride|9|2|0|100,8|200|8,8|1,1|0|0|3|0",
+    ];
+    let (_, table, _) = check("--tiled", &rows, &["--arch", "sm100", "--oob-base-128kb"]);
+    for (row, (id, verdict, reason)) in rows.iter().zip(verdicts(&table)) {
+        let spaced = row.replace('|', " ");
+        let (code, out, err) = run(&[
+            "decode",
+            "--tensor-map",
+            &spaced,
+            "--arch",
+            "sm100",
+            "--oob-base-128kb",
+        ]);
+        assert!(out.starts_with(&format!("tensor map `{id}`")), "{out}{err}");
+        assert!(out.contains("  boxDim          = ["), "{out}");
+        if verdict == "refused" {
+            assert_eq!(code, 1, "{id}");
+            assert!(
+                out.contains(&format!("verdict: refused: {reason}")),
+                "{out}"
+            );
+            assert!(reason.contains("[rule "), "{reason}");
+        } else {
+            assert_eq!(code, 0, "{id}: {err}");
+            assert!(out.contains("verdict: ok"), "{out}");
+            match reason.strip_prefix("lint: ") {
+                Some(lint) => {
+                    assert!(out.contains(lint), "{out}");
+                    assert!(lint.contains("[rule tma.oob-128kb-"), "{lint}");
+                }
+                None => assert!(
+                    out.contains("lint (OOB_ADDR_GEN_MODE_BASE_128kB): holds"),
+                    "{out}"
+                ),
+            }
+        }
+    }
+    let sw = run(&["decode", "--tensor-map", &rows[3].replace('|', "\t")]).1;
+    assert!(sw.contains("[rule tma.box-inner-swizzle; "), "{sw}");
+    // The guide's example (docs/guide/cli.md; its quoted row keeps it out of readme.rs) is real.
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let guide = std::fs::read_to_string(root.join("docs/guide/cli.md")).unwrap();
+    let block = guide
+        .split("$ smemdesc decode --tensor-map \"")
+        .nth(1)
+        .expect("the guide's decode --tensor-map example");
+    let (row, rest) = block.split_once('"').unwrap();
+    let (flags, shown) = rest.split_once('\n').unwrap();
+    let mut argv = vec!["decode", "--tensor-map", row];
+    argv.extend(flags.split_whitespace());
+    let (code, out, _) = run(&argv);
+    assert_eq!(code, 0);
+    assert_eq!(
+        out,
+        shown.split("```").next().unwrap(),
+        "the guide's example is stale"
+    );
+    // An unreadable row is a usage error naming the fields.
+    let (code, _, err) = run(&["decode", "--tensor-map", "m 9 2"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("fields: id dtype rank"), "{err}");
+}

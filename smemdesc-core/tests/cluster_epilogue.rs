@@ -167,6 +167,71 @@ fn cluster_legality() {
     );
 }
 
+/// Cluster sizes per arch: 8 portable CTAs everywhere (CUDA C++ Programming Guide, "Thread Block
+/// Clusters"), 16 non-portable on H100 (same section); sm100/sm100f/sm103 keep sm90's 16 (no
+/// per-arch public number); sm110/sm120/sm121 have no public non-portable number: refused.
+#[test]
+fn cluster_sizes_per_arch() {
+    use smemdesc_core::Arch;
+    for arch in [
+        Arch::Sm90,
+        Arch::Sm100,
+        Arch::Sm100f,
+        Arch::Sm103,
+        Arch::Sm110,
+        Arch::Sm120,
+        Arch::Sm121,
+    ] {
+        assert!(
+            Cluster::for_arch(arch, 2, 4, false).is_ok(),
+            "{}",
+            arch.name()
+        );
+        let e = Cluster::for_arch(arch, 3, 3, false).unwrap_err();
+        assert!(
+            matches!(
+                e,
+                ClusterError::TooLarge {
+                    ctas: 9,
+                    max: 8,
+                    ..
+                }
+            ),
+            "{e}"
+        );
+        assert_eq!(e.rule().id, "cluster.portable-8");
+    }
+    let e = Cluster::for_arch(Arch::Sm90, 17, 1, true).unwrap_err();
+    assert_eq!(e.rule().id, "cluster.non-portable-16-sm90");
+    assert!(Cluster::for_arch(Arch::Sm90, 4, 4, true).is_ok());
+    for arch in [Arch::Sm100, Arch::Sm100f, Arch::Sm103] {
+        assert!(Cluster::for_arch(arch, 4, 4, true).is_ok());
+        let e = Cluster::for_arch(arch, 4, 5, true).unwrap_err();
+        assert!(matches!(e, ClusterError::TooLarge { max: 16, .. }), "{e}");
+        assert_eq!(e.rule().id, "cluster.non-portable-16-sm100");
+    }
+    for arch in [Arch::Sm110, Arch::Sm120, Arch::Sm121] {
+        assert!(Cluster::for_arch(arch, 2, 4, true).is_ok());
+        let e = Cluster::for_arch(arch, 3, 3, true).unwrap_err();
+        assert_eq!(e, ClusterError::Unsourced { arch, ctas: 9 });
+        assert!(e.to_string().contains("no public source"), "{e}");
+        assert!(
+            e.to_string()
+                .contains("[rule cluster.non-portable-unsourced; "),
+            "{e}"
+        );
+        let portable = Cluster::for_arch(arch, 3, 3, false)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            portable.contains("no public source gives a non-portable size"),
+            "{portable}"
+        );
+    }
+    let e = Cluster::for_arch(Arch::Sm107, 2, 1, false).unwrap_err();
+    assert_eq!(e.rule().id, "arch.no-public-limits");
+}
+
 #[test]
 fn cta_pair_splits() {
     let p = CtaPair::new(256, 128).unwrap();

@@ -388,12 +388,7 @@ fn cluster_items(
         return Err(syn::Error::new(span, pair_cluster_refusal(x, y)));
     }
     let np = o.non_portable.is_some_and(|v| v.0);
-    let c = if np {
-        Cluster::non_portable(x, y)
-    } else {
-        Cluster::new(x, y)
-    }
-    .map_err(|e| syn::Error::new(span, e))?;
+    let c = Cluster::for_arch(a.0.decl.arch, x, y, np).map_err(|e| syn::Error::new(span, e))?;
     for (op, (plan, _)) in [(Operand::A, a), (Operand::B, b)] {
         c.multicast(
             op,

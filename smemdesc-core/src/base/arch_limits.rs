@@ -1,7 +1,9 @@
 //! Every per-architecture number and feature flag smemdesc checks, in one table, each with the
 //! public document it comes from.
 //!
-//! The table is [`ARCH_LIMITS`] (one [`ArchLimits`] row per [`Arch`]); every accessor of
+//! The table is [`ARCH_LIMITS`] (one [`ArchLimits`] row per [`Arch`]); each fact names the rule
+//! of the rule table (`smemdesc_core::rules`, `smemdesc rules`) that states it with its source,
+//! and the checks that read the number cite that rule in their errors. Every accessor of
 //! [`Arch`] that answers a limit (`max_smem_per_cta`, `tmem_columns`, `has_tcgen05`, …) reads it.
 //! A fact no public source gives is [`Fact::NoPublicSource`], and what depends on it is refused
 //! with a message saying so ([`ArchGap`]), never guessed.
@@ -31,23 +33,23 @@
 //! ```
 //! use smemdesc_core::{Arch, base::{ArchLimits, Fact}};
 //! let row: &ArchLimits = Arch::Sm120.limits();
-//! assert_eq!(row.smem_per_cta, Fact::Value(101_376, row.smem_per_cta.source()));
+//! assert_eq!(row.smem_per_cta, Fact::Value(101_376, "smem.per-cta-99k"));
 //! assert!(matches!(Arch::Sm107.limits().smem_per_cta, Fact::NoPublicSource));
 //! ```
 
 use crate::base::arch::Arch;
 
-/// One fact of the table: a number (or, for a feature, 1 = has it, 0 = has not) with its
-/// source, or no public source.
+/// One fact of the table: a number (or, for a feature, 1 = has it, 0 = has not) with the id of
+/// the rule that states it and its source (`smemdesc_core::rules::find`), or no public source.
 ///
 /// ```
 /// use smemdesc_core::base::Fact;
-/// assert_eq!(Fact::Value(512, "x").value(), Some(512));
+/// assert_eq!(Fact::Value(512, "tmem.columns-512").value(), Some(512));
 /// assert_eq!(Fact::NoPublicSource.value(), None);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Fact {
-    /// The value and the document (title, version, section or file) that gives it.
+    /// The value and the id of the rule whose source gives it (`smemdesc rules`).
     Value(u32, &'static str),
     /// No public source gives it: whatever depends on it is refused.
     NoPublicSource,
@@ -66,15 +68,18 @@ impl Fact {
         }
     }
 
-    /// The source's text (`"no public source"` for [`Fact::NoPublicSource`]).
+    /// The id of the rule that states the fact, with its source (`None`: no public source).
     ///
     /// ```
-    /// assert_eq!(smemdesc_core::base::Fact::NoPublicSource.source(), "no public source");
+    /// use smemdesc_core::{Arch, rules::find};
+    /// let id = Arch::Sm90.limits().smem_per_cta.rule_id().unwrap();
+    /// assert_eq!(find(id).unwrap().id, "smem.per-cta-227k");
+    /// assert_eq!(smemdesc_core::base::Fact::NoPublicSource.rule_id(), None);
     /// ```
-    pub const fn source(self) -> &'static str {
+    pub const fn rule_id(self) -> Option<&'static str> {
         match self {
-            Fact::Value(_, s) => s,
-            Fact::NoPublicSource => "no public source",
+            Fact::Value(_, s) => Some(s),
+            Fact::NoPublicSource => None,
         }
     }
 
@@ -91,7 +96,7 @@ impl Fact {
     }
 }
 
-/// One architecture's limits and features, each a [`Fact`] with its source.
+/// One architecture's limits and features, each a [`Fact`] with its rule.
 ///
 /// ```
 /// let r = smemdesc_core::Arch::Sm103.limits();
@@ -124,65 +129,20 @@ pub struct ArchLimits {
     pub cluster_non_portable: Fact,
 }
 
-const SMEM_227K_SM90: &str =
-    "CCCL arch_traits.h arch_traits<sm_90>: max_shared_memory_per_block_optin = \
-     228 KiB - 1 KiB reserved = 232448 B (CUDA C++ Programming Guide, Technical Specifications, \
-     compute capability 9.0: 227 KB)";
-const SMEM_227K_SM100: &str =
-    "CUTLASS 4.7.0 include/cutlass/arch/arch.h sm100_smem_capacity_bytes = 232448; \
-     CCCL arch_traits.h arch_traits<sm_100> (compute capability 10.0: 227 KB)";
-const SMEM_227K_SM103: &str = "CUTLASS 4.7.0 include/cutlass/arch/arch.h Sm103::kSharedMemoryCapacityBytes = \
-     sm100_smem_capacity_bytes (232448); CCCL arch_traits.h arch_traits<sm_103> = arch_traits<sm_100>";
-const SMEM_227K_SM110: &str =
-    "CCCL arch_traits.h arch_traits<sm_110>: arch_traits<sm_100> with its \
-     max_shared_memory_per_block_optin (232448 B) unchanged";
-const SMEM_99K_SM120: &str = "CUTLASS 4.7.0 include/cutlass/arch/arch.h sm120_smem_capacity_bytes = 101376; \
-     CCCL arch_traits.h arch_traits<sm_120>: 100 KiB - 1 KiB reserved (compute capability 12.0: 99 KB)";
-const SMEM_99K_SM121: &str =
-    "CCCL arch_traits.h arch_traits<sm_121> = arch_traits<sm_120> (101376 B)";
-const TMEM_512: &str =
-    "PTX ISA 9.x, Tensor Memory (9.7.16.1): 512 columns x 128 lanes per CTA on sm_100a/sm_100f; \
-     CUTLASS 4.7.0 include/cute/arch/tmem_allocator_sm100.hpp Sm100TmemCapacityColumns = 512";
-const TMEM_512_SM103: &str = "CUTLASS 4.7.0 include/cute/arch/config.hpp enables CUTE_ARCH_TCGEN05_TMEM_ENABLED \
-     for SM103A/SM103F, whose allocator (tmem_allocator_sm100.hpp) has Sm100TmemCapacityColumns = 512; \
-     sm_103 is in the sm_100f family of PTX ISA 9.x Tensor Memory (512 columns)";
-const TMEM_512_SM110: &str =
-    "CUTLASS 4.7.0 include/cute/arch/config.hpp enables CUTE_ARCH_TCGEN05_TMEM_ENABLED \
-     for SM110A/SM110F (tmem_allocator_sm100.hpp: Sm100TmemCapacityColumns = 512)";
-const NO_TMEM_SM90: &str = "PTX ISA 9.x, Tensor Memory: a tcgen05 (sm_100a and later) resource; \
-     sm_90a has none";
-const NO_TMEM_SM120: &str = "CUTLASS 4.7.0 include/cute/arch/config.hpp: SM120A/SM121A enable no \
-     CUTE_ARCH_TCGEN05_* feature (their MMA is CUTE_ARCH_MMA_SM120, warp-level mma.sync)";
-const WGMMA_SM90A: &str = "PTX ISA 9.x, wgmma.mma_async Target ISA notes: requires sm_90a";
-const NO_WGMMA: &str = "PTX ISA 9.x, wgmma.mma_async Target ISA notes: sm_90a only (arch-specific)";
-const TCGEN05_TARGETS: &str =
-    "CCCL generated/tcgen05_mma.h: tcgen05.mma targets SM_100a, SM_100f, \
-     SM_103a, SM_103f, SM_110a, SM_110f";
-const NO_TCGEN05: &str = "CCCL generated/tcgen05_mma.h: no tcgen05.mma variant targets this arch";
-const I8_YES: &str =
-    "CUTLASS 4.7.0 include/cute/arch/config.hpp: CUTE_ARCH_TCGEN05_S8_MMA_ENABLED for \
-     SM100A, SM101A/SM110A";
-const I8_NO: &str =
-    "CUTLASS 4.7.0 include/cute/arch/config.hpp: CUTE_ARCH_TCGEN05_S8_MMA_ENABLED is not \
-     defined for SM100F, SM103A or SM103F (kind::i8 is arch-specific to sm_100a/sm_110a)";
-const SCALE_VEC_YES: &str =
-    "CCCL generated/tcgen05_mma.h: .block_scale.scale_vec::NX variants: PTX ISA 86, \
-     SM_100a, SM_103a, SM_110a";
-const SCALE_VEC_NO: &str =
-    "CCCL generated/tcgen05_mma.h: .block_scale.scale_vec::NX variants target \
-     SM_100a, SM_103a, SM_110a only (not the family target sm_100f)";
-const BLOCK_N_YES: &str =
-    "CCCL generated/tcgen05_mma.h: .block_scale.block16/.block32 variants: PTX ISA 88, \
-     SM_100a, SM_100f, SM_103a, SM_103f, SM_110a, SM_110f";
-const CLUSTER_8: &str =
-    "CUDA C++ Programming Guide, Thread Block Clusters: 8 thread blocks is the \
-     portable maximum cluster size";
-const CLUSTER_16_SM90: &str =
-    "CUDA C++ Programming Guide, Thread Block Clusters: H100 supports 16 with \
-     cudaFuncAttributeNonPortableClusterSizeAllowed";
-const CLUSTER_16_SM100: &str = "no per-arch public number for compute capability 10.x; smemdesc keeps \
-     sm90's 16 (CUDA C++ Programming Guide, Thread Block Clusters) as it did before this table, and \
-     the run-time cudaOccupancyMaxPotentialClusterSize is authoritative";
+// The id of the rule (`smemdesc_core::rules`, `smemdesc rules`) that states each fact, with its
+// source: the rule table is where the sources live (the comments above say where each was read).
+const SMEM_227K: &str = "smem.per-cta-227k";
+const SMEM_99K: &str = "smem.per-cta-99k";
+const TMEM_512: &str = "tmem.columns-512";
+const NO_TMEM: &str = "tmem.sm100-only";
+const WGMMA: &str = "mma.wgmma-sm90a";
+const TCGEN05: &str = "mma.tcgen05-targets";
+const I8: &str = "mma.kind-i8-arch";
+const SCALE_VEC: &str = "scale.scale-vec-spelling";
+const BLOCK_N: &str = "scale.block-n-spelling";
+const CLUSTER_8: &str = "cluster.portable-8";
+const CLUSTER_16_SM90: &str = "cluster.non-portable-16-sm90";
+const CLUSTER_16_SM100: &str = "cluster.non-portable-16-sm100";
 
 const fn f(v: u32, s: &'static str) -> Fact {
     Fact::Value(v, s)
@@ -202,52 +162,52 @@ pub const ARCH_LIMITS: [ArchLimits; 8] = [
     ArchLimits {
         arch: Arch::Sm90,
         ptx_target: "sm_90a",
-        smem_per_cta: f(232_448, SMEM_227K_SM90),
-        tmem_columns: f(0, NO_TMEM_SM90),
-        wgmma: f(1, WGMMA_SM90A),
-        tcgen05: f(0, NO_TCGEN05),
-        tcgen05_i8: f(0, NO_TCGEN05),
-        scale_vec_spelling: f(0, NO_TCGEN05),
-        block_n_spelling: f(0, NO_TCGEN05),
+        smem_per_cta: f(232_448, SMEM_227K),
+        tmem_columns: f(0, NO_TMEM),
+        wgmma: f(1, WGMMA),
+        tcgen05: f(0, TCGEN05),
+        tcgen05_i8: f(0, TCGEN05),
+        scale_vec_spelling: f(0, TCGEN05),
+        block_n_spelling: f(0, TCGEN05),
         cluster_portable: f(8, CLUSTER_8),
         cluster_non_portable: f(16, CLUSTER_16_SM90),
     },
     ArchLimits {
         arch: Arch::Sm100,
         ptx_target: "sm_100a",
-        smem_per_cta: f(232_448, SMEM_227K_SM100),
+        smem_per_cta: f(232_448, SMEM_227K),
         tmem_columns: f(512, TMEM_512),
-        wgmma: f(0, NO_WGMMA),
-        tcgen05: f(1, TCGEN05_TARGETS),
-        tcgen05_i8: f(1, I8_YES),
-        scale_vec_spelling: f(1, SCALE_VEC_YES),
-        block_n_spelling: f(1, BLOCK_N_YES),
+        wgmma: f(0, WGMMA),
+        tcgen05: f(1, TCGEN05),
+        tcgen05_i8: f(1, I8),
+        scale_vec_spelling: f(1, SCALE_VEC),
+        block_n_spelling: f(1, BLOCK_N),
         cluster_portable: f(8, CLUSTER_8),
         cluster_non_portable: f(16, CLUSTER_16_SM100),
     },
     ArchLimits {
         arch: Arch::Sm100f,
         ptx_target: "sm_100f",
-        smem_per_cta: f(232_448, SMEM_227K_SM100),
+        smem_per_cta: f(232_448, SMEM_227K),
         tmem_columns: f(512, TMEM_512),
-        wgmma: f(0, NO_WGMMA),
-        tcgen05: f(1, TCGEN05_TARGETS),
-        tcgen05_i8: f(0, I8_NO),
-        scale_vec_spelling: f(0, SCALE_VEC_NO),
-        block_n_spelling: f(1, BLOCK_N_YES),
+        wgmma: f(0, WGMMA),
+        tcgen05: f(1, TCGEN05),
+        tcgen05_i8: f(0, I8),
+        scale_vec_spelling: f(0, SCALE_VEC),
+        block_n_spelling: f(1, BLOCK_N),
         cluster_portable: f(8, CLUSTER_8),
         cluster_non_portable: f(16, CLUSTER_16_SM100),
     },
     ArchLimits {
         arch: Arch::Sm103,
         ptx_target: "sm_103a",
-        smem_per_cta: f(232_448, SMEM_227K_SM103),
-        tmem_columns: f(512, TMEM_512_SM103),
-        wgmma: f(0, NO_WGMMA),
-        tcgen05: f(1, TCGEN05_TARGETS),
-        tcgen05_i8: f(0, I8_NO),
-        scale_vec_spelling: f(1, SCALE_VEC_YES),
-        block_n_spelling: f(1, BLOCK_N_YES),
+        smem_per_cta: f(232_448, SMEM_227K),
+        tmem_columns: f(512, TMEM_512),
+        wgmma: f(0, WGMMA),
+        tcgen05: f(1, TCGEN05),
+        tcgen05_i8: f(0, I8),
+        scale_vec_spelling: f(1, SCALE_VEC),
+        block_n_spelling: f(1, BLOCK_N),
         cluster_portable: f(8, CLUSTER_8),
         cluster_non_portable: f(16, CLUSTER_16_SM100),
     },
@@ -267,39 +227,39 @@ pub const ARCH_LIMITS: [ArchLimits; 8] = [
     ArchLimits {
         arch: Arch::Sm110,
         ptx_target: "sm_110a",
-        smem_per_cta: f(232_448, SMEM_227K_SM110),
-        tmem_columns: f(512, TMEM_512_SM110),
-        wgmma: f(0, NO_WGMMA),
-        tcgen05: f(1, TCGEN05_TARGETS),
-        tcgen05_i8: f(1, I8_YES),
-        scale_vec_spelling: f(1, SCALE_VEC_YES),
-        block_n_spelling: f(1, BLOCK_N_YES),
+        smem_per_cta: f(232_448, SMEM_227K),
+        tmem_columns: f(512, TMEM_512),
+        wgmma: f(0, WGMMA),
+        tcgen05: f(1, TCGEN05),
+        tcgen05_i8: f(1, I8),
+        scale_vec_spelling: f(1, SCALE_VEC),
+        block_n_spelling: f(1, BLOCK_N),
         cluster_portable: f(8, CLUSTER_8),
         cluster_non_portable: NONE,
     },
     ArchLimits {
         arch: Arch::Sm120,
         ptx_target: "sm_120a",
-        smem_per_cta: f(101_376, SMEM_99K_SM120),
-        tmem_columns: f(0, NO_TMEM_SM120),
-        wgmma: f(0, NO_WGMMA),
-        tcgen05: f(0, NO_TCGEN05),
-        tcgen05_i8: f(0, NO_TCGEN05),
-        scale_vec_spelling: f(0, NO_TCGEN05),
-        block_n_spelling: f(0, NO_TCGEN05),
+        smem_per_cta: f(101_376, SMEM_99K),
+        tmem_columns: f(0, NO_TMEM),
+        wgmma: f(0, WGMMA),
+        tcgen05: f(0, TCGEN05),
+        tcgen05_i8: f(0, TCGEN05),
+        scale_vec_spelling: f(0, TCGEN05),
+        block_n_spelling: f(0, TCGEN05),
         cluster_portable: f(8, CLUSTER_8),
         cluster_non_portable: NONE,
     },
     ArchLimits {
         arch: Arch::Sm121,
         ptx_target: "sm_121a",
-        smem_per_cta: f(101_376, SMEM_99K_SM121),
-        tmem_columns: f(0, NO_TMEM_SM120),
-        wgmma: f(0, NO_WGMMA),
-        tcgen05: f(0, NO_TCGEN05),
-        tcgen05_i8: f(0, NO_TCGEN05),
-        scale_vec_spelling: f(0, NO_TCGEN05),
-        block_n_spelling: f(0, NO_TCGEN05),
+        smem_per_cta: f(101_376, SMEM_99K),
+        tmem_columns: f(0, NO_TMEM),
+        wgmma: f(0, WGMMA),
+        tcgen05: f(0, TCGEN05),
+        tcgen05_i8: f(0, TCGEN05),
+        scale_vec_spelling: f(0, TCGEN05),
+        block_n_spelling: f(0, TCGEN05),
         cluster_portable: f(8, CLUSTER_8),
         cluster_non_portable: NONE,
     },

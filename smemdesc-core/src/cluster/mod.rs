@@ -24,12 +24,19 @@ mod pair;
 pub use multicast::Multicast;
 pub use pair::CtaPair;
 
-use crate::Operand;
+use crate::{Arch, Operand};
 
-/// Most CTAs a cluster may have without the non-portable opt-in.
-pub const MAX_PORTABLE_CTAS: u32 = 8;
-/// Most CTAs with `cudaFuncAttributeNonPortableClusterSizeAllowed` on sm90.
-pub const MAX_NON_PORTABLE_CTAS: u32 = 16;
+/// Most CTAs a cluster may have without the non-portable opt-in (rule `cluster.portable-8`).
+pub const MAX_PORTABLE_CTAS: u32 = match Arch::Sm90.limits().cluster_portable.value() {
+    Some(v) => v,
+    None => 0,
+};
+/// Most CTAs with `cudaFuncAttributeNonPortableClusterSizeAllowed` on sm90 (rule
+/// `cluster.non-portable-16-sm90`; other arches: [`Cluster::for_arch`]).
+pub const MAX_NON_PORTABLE_CTAS: u32 = match Arch::Sm90.limits().cluster_non_portable.value() {
+    Some(v) => v,
+    None => 0,
+};
 
 /// A cluster's shape: `x` CTAs along M, `y` along N.
 ///
@@ -64,8 +71,18 @@ pub enum ClusterError {
         y: u32,
         /// `x · y`.
         ctas: u32,
-        /// The limit (8 portable, 16 non-portable).
+        /// The limit (8 portable, 16 non-portable on sm90).
         max: u32,
+        /// The architecture whose limit it is.
+        arch: Arch,
+    },
+    /// More CTAs than the portable 8 on an architecture whose larger (non-portable) cluster size,
+    /// or whose cluster size at all (sm107), no public source gives.
+    Unsourced {
+        /// The architecture.
+        arch: Arch,
+        /// `x · y`.
+        ctas: u32,
     },
     /// The multicast count does not cut a TMA box into whole swizzle-atom row groups.
     NotDividing {
@@ -96,10 +113,21 @@ impl ClusterError {
     pub(crate) fn fmt_message(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match *self {
             ClusterError::Empty => write!(f, "a cluster extent is 0; legal: x, y >= 1"),
-            ClusterError::TooLarge { x, y, ctas, max } => write!(
+            ClusterError::TooLarge { x, y, ctas, max, arch } => {
+                write!(f, "cluster ({x}, {y}) has {ctas} CTAs; at most {max} are allowed")?;
+                match arch.limits().cluster_non_portable.value() {
+                    _ if max != MAX_PORTABLE_CTAS => write!(f, " (non-portable, {})", arch.name())?,
+                    Some(np) => write!(f, " portably, {np} with non_portable")?,
+                    None => write!(f, " on {} (no public source gives a non-portable size)", arch.name())?,
+                }
+                write!(f, " (legal: x * y <= {max})")
+            }
+            ClusterError::Unsourced { arch, ctas } => write!(
                 f,
-                "cluster ({x}, {y}) has {ctas} CTAs; at most {max} are allowed{} (legal: x * y <= {max})",
-                if max == MAX_PORTABLE_CTAS { " portably, 16 with non_portable" } else { " (non-portable)" }
+                "a cluster of {ctas} CTAs on {}: no public source gives this architecture's {}cluster size, so smemdesc refuses it rather than guess (legal: x * y <= {})",
+                arch.name(),
+                if arch.limits().cluster_portable.value().is_some() { "non-portable " } else { "" },
+                arch.limits().cluster_portable.value().unwrap_or(1),
             ),
             ClusterError::NotDividing { operand, count, box_rows, atom_rows, legal } => {
                 write!(
@@ -136,10 +164,10 @@ impl Cluster {
     /// ```
     #[inline]
     pub const fn new(x: u32, y: u32) -> Result<Cluster, ClusterError> {
-        Cluster::checked(x, y, false)
+        Cluster::for_arch(Arch::Sm90, x, y, false)
     }
 
-    /// A non-portable cluster (`x · y <= 16`; the kernel must set
+    /// A non-portable cluster on sm90 (`x · y <= 16`; the kernel must set
     /// `cudaFuncAttributeNonPortableClusterSizeAllowed`).
     ///
     /// ```
@@ -147,22 +175,56 @@ impl Cluster {
     /// ```
     #[inline]
     pub const fn non_portable(x: u32, y: u32) -> Result<Cluster, ClusterError> {
-        Cluster::checked(x, y, true)
+        Cluster::for_arch(Arch::Sm90, x, y, true)
     }
 
+    /// A cluster of `x × y` CTAs checked against `arch`'s cluster sizes
+    /// ([`ARCH_LIMITS`](crate::base::ARCH_LIMITS): 8 portable everywhere, 16 non-portable on
+    /// sm90 and, as smemdesc models it, sm100/sm100f/sm103); where no public source gives the
+    /// non-portable size (sm110, sm120, sm121) a cluster over 8 CTAs is
+    /// [`ClusterError::Unsourced`].
+    ///
+    /// ```
+    /// use smemdesc_core::{Arch, cluster::{Cluster, ClusterError}};
+    /// assert!(Cluster::for_arch(Arch::Sm103, 4, 4, true).is_ok());
+    /// let e = Cluster::for_arch(Arch::Sm120, 4, 4, true).unwrap_err();
+    /// assert!(matches!(e, ClusterError::Unsourced { arch: Arch::Sm120, ctas: 16 }));
+    /// assert_eq!(e.rule().id, "cluster.non-portable-unsourced");
+    /// ```
     #[inline]
-    const fn checked(x: u32, y: u32, non_portable: bool) -> Result<Cluster, ClusterError> {
+    pub const fn for_arch(
+        arch: Arch,
+        x: u32,
+        y: u32,
+        non_portable: bool,
+    ) -> Result<Cluster, ClusterError> {
         if x == 0 || y == 0 {
             return Err(ClusterError::Empty);
         }
-        let max = if non_portable {
-            MAX_NON_PORTABLE_CTAS
-        } else {
-            MAX_PORTABLE_CTAS
-        };
         let ctas = x.saturating_mul(y);
+        let limits = arch.limits();
+        let fact = if non_portable {
+            limits.cluster_non_portable
+        } else {
+            limits.cluster_portable
+        };
+        let max = match fact.value() {
+            Some(v) => v,
+            None => match limits.cluster_portable.value() {
+                // No non-portable number: the portable one holds, more is unsourced.
+                Some(v) if ctas <= v => v,
+                _ if ctas <= 1 => 1,
+                _ => return Err(ClusterError::Unsourced { arch, ctas }),
+            },
+        };
         if ctas > max {
-            return Err(ClusterError::TooLarge { x, y, ctas, max });
+            return Err(ClusterError::TooLarge {
+                x,
+                y,
+                ctas,
+                max,
+                arch,
+            });
         }
         Ok(Cluster { x, y, non_portable })
     }

@@ -69,7 +69,7 @@ impl PipelineLayout {
                 cta_group: spec.cta_group,
             });
         }
-        let cluster = match Cluster::new(spec.cluster.0, spec.cluster.1) {
+        let cluster = match Cluster::for_arch(spec.arch, spec.cluster.0, spec.cluster.1, false) {
             Ok(c) => c,
             Err(e) => return Err(PipelineError::Cluster(e)),
         };

@@ -2,12 +2,12 @@
 
 use crate::base::Arch;
 
-/// The architectures a rule applies to: a bit set over [`Arch::ALL`].
+/// The architectures a rule applies to: a bit set over [`Arch::EVERY`].
 ///
 /// ```
 /// use smemdesc_core::rules::Arches;
 /// use smemdesc_core::Arch;
-/// assert!(Arches::ALL.contains(Arch::Sm90) && Arches::ALL.contains(Arch::Sm100));
+/// assert!(Arches::ALL.contains(Arch::Sm90) && Arches::ALL.contains(Arch::Sm121));
 /// assert!(!Arches::only(Arch::Sm100).contains(Arch::Sm90));
 /// assert_eq!(Arches::only(Arch::Sm90).to_string(), "sm90");
 /// ```
@@ -15,17 +15,17 @@ use crate::base::Arch;
 pub struct Arches(u64);
 
 impl Arches {
-    /// Every architecture of [`Arch::ALL`].
+    /// Every architecture of [`Arch::EVERY`].
     ///
     /// ```
     /// use smemdesc_core::rules::Arches;
-    /// assert_eq!(Arches::ALL.len(), smemdesc_core::Arch::ALL.len());
+    /// assert_eq!(Arches::ALL.len(), smemdesc_core::Arch::EVERY.len());
     /// ```
     pub const ALL: Arches = {
         let mut bits = 0;
         let mut i = 0;
-        while i < Arch::ALL.len() {
-            bits |= Arches::bit(Arch::ALL[i]);
+        while i < Arch::EVERY.len() {
+            bits |= Arches::bit(Arch::EVERY[i]);
             i += 1;
         }
         Arches(bits)
@@ -56,10 +56,32 @@ impl Arches {
     ///
     /// ```
     /// use smemdesc_core::{rules::Arches, Arch};
-    /// assert_eq!(Arches::only(Arch::Sm90).with(Arch::Sm100), Arches::ALL);
+    /// let two = Arches::only(Arch::Sm90).with(Arch::Sm100);
+    /// assert!(two.contains(Arch::Sm100) && two.len() == 2);
     /// ```
     pub const fn with(self, arch: Arch) -> Arches {
         Arches(self.0 | Arches::bit(arch))
+    }
+
+    /// This set without `arch`.
+    ///
+    /// ```
+    /// use smemdesc_core::{rules::Arches, Arch};
+    /// assert!(!Arches::ALL.without(Arch::Sm107).contains(Arch::Sm107));
+    /// ```
+    pub const fn without(self, arch: Arch) -> Arches {
+        Arches(self.0 & !Arches::bit(arch))
+    }
+
+    /// The architectures of both sets.
+    ///
+    /// ```
+    /// use smemdesc_core::{rules::Arches, Arch};
+    /// let a = Arches::only(Arch::Sm90).with(Arch::Sm103);
+    /// assert_eq!(a.and(Arches::only(Arch::Sm103)), Arches::only(Arch::Sm103));
+    /// ```
+    pub const fn and(self, other: Arches) -> Arches {
+        Arches(self.0 & other.0)
     }
 
     /// Whether `arch` is in the set.
@@ -91,11 +113,11 @@ impl Arches {
     }
 }
 
-/// The names, oldest first, comma-separated (`sm90, sm100`).
+/// The names, in [`Arch::EVERY`] order, comma-separated (`sm90, sm100`).
 impl core::fmt::Display for Arches {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         let mut first = true;
-        for arch in Arch::ALL {
+        for arch in Arch::EVERY {
             if self.contains(arch) {
                 if !first {
                     f.write_str(", ")?;

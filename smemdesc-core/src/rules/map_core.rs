@@ -1,7 +1,8 @@
 //! The core [`Error`]'s rules.
 
+use super::table_arch as arch;
 use super::table_desc::*;
-use crate::base::{Arch, Error};
+use crate::base::{Arch, Error, MmaKind};
 
 crate::__rule_map! {
     Error, "let e = smemdesc_core::Error::ZeroStages;\nassert_eq!(e.rule().id, \"tile.stages\");\nassert!(e.to_string().contains(\"[rule tile.stages; \"));";
@@ -18,6 +19,8 @@ crate::__rule_map! {
         MnMajorForbidden => MN_MAJOR_SM100,
         FieldOverflow => FIELD_14BIT,
         FieldMisaligned => FIELD_16B,
+        SmemBudget { limit: arch::BYTES_99K, } => arch::SMEM_99K,
+        SmemBudget { limit: arch::BYTES_227K, } => arch::SMEM_227K,
         SmemBudget => SMEM_BUDGET,
         UnalignedBase => BASE_ALIGN,
         IndexOutOfRange => INDEX,
@@ -30,6 +33,8 @@ crate::__rule_map! {
         ArchRefused { gap: crate::base::ArchGap::NoPublicLimits, } => ARCH_NO_LIMITS,
         ArchRefused => ARCH_NO_DESC,
         DtypeNotOnArch => DTYPE_ARCH,
+        KindNotOnArch { kind: MmaKind::I8, arch: Arch::Sm100f | Arch::Sm103, } => arch::I8,
+        KindNotOnArch { arch: Arch::Sm90, } => arch::TCGEN05,
         KindNotOnArch => KIND_ARCH,
         DtypeKindMismatch => DTYPE_KIND,
         CtaGroupInvalid => CTA_GROUP,

@@ -1,6 +1,9 @@
 //! The rules of the MMA, fragment, epilogue, Tensor Memory, pipeline, cluster and storage errors.
 
-use super::{table_desc as d, table_frag as f, table_mma as m, table_pipe as p, table_tmem as t};
+use super::{
+    table_arch as a, table_desc as d, table_frag as f, table_mma as m, table_pipe as p,
+    table_tmem as t,
+};
 use crate::cluster::ClusterError;
 use crate::epilogue::EpiError;
 use crate::fragment::{ChainError, FragError, TileError};
@@ -75,6 +78,8 @@ crate::__rule_map! {
     rules {
         TransNeeds16Bit => f::TRANS_16,
         Extent => f::WHOLE,
+        // A fragment arch (SyncArch: sm80 to sm120) may share a number with another arch
+        // (sm86's and sm120's 99 KiB): the general rule.
         TooLarge => d::SMEM_BUDGET,
         StmatrixArch => f::STMATRIX_ARCH,
         TmaRowTooWide => super::table_tma::BOX_DIM,
@@ -144,6 +149,8 @@ crate::__rule_map! {
         MulticastNotShared => p::MC_SHARED,
         MulticastUneven => p::MC_EVEN,
         NoEmptyBarriers => p::EMPTY_BARRIERS,
+        OverBudget { max: a::BYTES_99K, } => a::SMEM_99K,
+        OverBudget { max: a::BYTES_227K, } => a::SMEM_227K,
         OverBudget => d::SMEM_BUDGET,
         ExpectTx => p::EXPECT_TX,
         FullArrivals => p::FULL_ARRIVALS,
@@ -164,7 +171,11 @@ crate::__rule_map! {
     ClusterError, "use smemdesc_core::cluster::ClusterError;\nassert_eq!(ClusterError::Empty.rule().id, \"cluster.extent\");";
     rules {
         Empty => p::CL_EXTENT,
-        TooLarge => p::CL_SIZE,
+        TooLarge { max: 8, } => a::CL_PORTABLE,
+        TooLarge { arch: crate::Arch::Sm90, } => a::CL_NP_SM90,
+        TooLarge => a::CL_NP_SM100,
+        Unsourced { arch: crate::Arch::Sm107, } => d::ARCH_NO_LIMITS,
+        Unsourced => a::CL_NP_NONE,
         NotDividing => p::CL_SLICES,
         Pair => p::CL_PAIR,
     }
@@ -174,8 +185,10 @@ crate::__rule_map! {
 }
 
 crate::__rule_map! {
-    StorageProblem, "use smemdesc_core::StorageProblem;\nassert_eq!(StorageProblem::OverBudget.rule().id, \"smem.per-cta\");";
+    StorageProblem, "use smemdesc_core::StorageProblem;\nassert_eq!(StorageProblem::OverBudget { limit: 232448 }.rule().id, \"smem.per-cta-227k\");";
     rules {
+        OverBudget { limit: a::BYTES_99K, } => a::SMEM_99K,
+        OverBudget { limit: a::BYTES_227K, } => a::SMEM_227K,
         OverBudget => d::SMEM_BUDGET,
         AlignNotPowerOfTwo => p::ALIGN_POW2,
         ArchMismatch => p::STORAGE_ARCH,

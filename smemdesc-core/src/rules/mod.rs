@@ -23,6 +23,7 @@ mod map_core;
 mod map_more;
 mod map_tma;
 mod source;
+mod table_arch;
 mod table_desc;
 mod table_frag;
 mod table_mma;
@@ -31,7 +32,7 @@ mod table_tma;
 mod table_tmem;
 
 pub use arches::Arches;
-pub use source::{Source, Suffix, Topic};
+pub use source::{Source, Suffix, Topic, PTX_NUMBERED_IN};
 
 /// One legality rule.
 ///
@@ -67,7 +68,8 @@ impl Rule {
     }
 }
 
-const PARTS: [&[Rule]; 6] = [
+const PARTS: [&[Rule]; 7] = [
+    table_arch::LIST,
     table_desc::LIST,
     table_mma::LIST,
     table_tma::LIST,

@@ -34,6 +34,12 @@ pub enum Source {
         /// The file, from the repository's root (`"include/cute/arch/mma_sm100_desc.hpp"`).
         file: &'static str,
     },
+    /// A CCCL (CUDA Core Compute Libraries) source file: `libcudacxx`'s architecture traits and
+    /// the PTX wrappers generated from the PTX ISA.
+    Cccl {
+        /// The file, from the repository's root (`"libcudacxx/include/cuda/__device/arch_traits.h"`).
+        file: &'static str,
+    },
     /// A fact of ours measured on a GPU (where the documents say nothing).
     Measured {
         /// The record of the measurement, from the repository's root.
@@ -56,8 +62,8 @@ pub enum Source {
 }
 
 impl Source {
-    /// The kind of source, one word (`ptx`, `driver`, `guide`, `cutlass`, `measured`, `report`,
-    /// `model`).
+    /// The kind of source, one word (`ptx`, `driver`, `guide`, `cutlass`, `cccl`, `measured`,
+    /// `report`, `model`).
     ///
     /// ```
     /// use smemdesc_core::rules::Source;
@@ -69,6 +75,7 @@ impl Source {
             Source::Driver { .. } => "driver",
             Source::Guide { .. } => "guide",
             Source::Cutlass { .. } => "cutlass",
+            Source::Cccl { .. } => "cccl",
             Source::Measured { .. } => "measured",
             Source::Report { .. } => "report",
             Source::Model { .. } => "model",
@@ -86,11 +93,51 @@ impl Source {
             Source::Ptx { version, section } => !version.is_empty() && !section.is_empty(),
             Source::Driver { function } => !function.is_empty(),
             Source::Guide { section } => !section.is_empty(),
-            Source::Cutlass { file } => !file.is_empty(),
+            Source::Cutlass { file } | Source::Cccl { file } => !file.is_empty(),
             Source::Measured { record, date } => !record.is_empty() && date.len() == 10,
             Source::Report { reference } => !reference.is_empty(),
             Source::Model { file } => !file.is_empty(),
         }
+    }
+}
+
+/// The PTX ISA version whose section numbers [`Source::ptx_number`] gives (the numbers shift
+/// between versions; the section names do not).
+///
+/// ```
+/// assert_eq!(smemdesc_core::rules::PTX_NUMBERED_IN, "9.2");
+/// ```
+pub const PTX_NUMBERED_IN: &str = "9.2";
+
+/// The PTX ISA sections whose numbers were looked up (PTX ISA 9.2, read 2026-12-06), by name.
+pub(super) const PTX_NUMBERS: [(&str, &str); 3] = [
+    ("tcgen05: Shared Memory Descriptor", "9.7.16.4.1"),
+    ("tcgen05: Instruction descriptor", "9.7.16.4.2"),
+    ("tcgen05.ld: Data movement shape", "9.7.16.2.3"),
+];
+
+impl Source {
+    /// The section's number in PTX ISA [`PTX_NUMBERED_IN`], where it was looked up (`None`
+    /// for other sections and other kinds of source).
+    ///
+    /// ```
+    /// use smemdesc_core::rules::Source;
+    /// let s = Source::Ptx { version: "8.6", section: "tcgen05: Instruction descriptor" };
+    /// assert_eq!(s.ptx_number(), Some("9.7.16.4.2"));
+    /// assert_eq!(Source::Driver { function: "cuTensorMapEncodeTiled" }.ptx_number(), None);
+    /// ```
+    pub const fn ptx_number(&self) -> Option<&'static str> {
+        let Source::Ptx { section, .. } = self else {
+            return None;
+        };
+        let mut i = 0;
+        while i < PTX_NUMBERS.len() {
+            if super::str_eq(PTX_NUMBERS[i].0, section) {
+                return Some(PTX_NUMBERS[i].1);
+            }
+            i += 1;
+        }
+        None
     }
 }
 
@@ -101,6 +148,7 @@ impl core::fmt::Display for Source {
             Source::Driver { function } => write!(f, "CUDA driver API, {function}"),
             Source::Guide { section } => write!(f, "CUDA C++ Programming Guide, \"{section}\""),
             Source::Cutlass { file } => write!(f, "CUTLASS {file}"),
+            Source::Cccl { file } => write!(f, "CCCL {file}"),
             Source::Measured { record, date } => write!(f, "measured {date}, {record}"),
             Source::Report { reference } => write!(f, "reported in {reference}"),
             Source::Model { file } => write!(f, "smemdesc model, {file}"),
@@ -222,12 +270,24 @@ impl core::fmt::Display for Suffix {
 
 // Shorthands for the table files.
 
-/// Every architecture.
-pub(super) const ALL: crate::rules::Arches = crate::rules::Arches::ALL;
-/// Hopper only.
-pub(super) const SM90: crate::rules::Arches = crate::rules::Arches::only(crate::base::Arch::Sm90);
-/// Blackwell datacenter only.
-pub(super) const SM100: crate::rules::Arches = crate::rules::Arches::only(crate::base::Arch::Sm100);
+use crate::base::Arch as A;
+use crate::rules::Arches as R;
+
+/// Every architecture but sm107 (which is refused: no public source gives its limits).
+pub(super) const KNOWN: R = R::ALL.without(A::Sm107);
+/// Hopper only (`wgmma`, `sm_90a`).
+pub(super) const SM90: R = R::only(A::Sm90);
+/// Every tcgen05 architecture (Blackwell datacenter: sm100, sm100f, sm103, sm110).
+pub(super) const SM100: R = R::only(A::Sm100)
+    .with(A::Sm100f)
+    .with(A::Sm103)
+    .with(A::Sm110);
+/// The architectures with an SMEM matrix descriptor (wgmma or tcgen05): sm90 and [`SM100`].
+pub(super) const DESC: R = SM100.with(A::Sm90);
+/// sm107 alone (refused).
+pub(super) const SM107: R = R::only(A::Sm107);
+/// Consumer Blackwell (sm120, sm121): no wgmma, no tcgen05.
+pub(super) const SM120: R = R::only(A::Sm120).with(A::Sm121);
 
 pub(super) const fn ptx(version: &'static str, section: &'static str) -> Source {
     Source::Ptx { version, section }
@@ -240,6 +300,9 @@ pub(super) const fn guide(section: &'static str) -> Source {
 }
 pub(super) const fn cutlass(file: &'static str) -> Source {
     Source::Cutlass { file }
+}
+pub(super) const fn cccl(file: &'static str) -> Source {
+    Source::Cccl { file }
 }
 pub(super) const fn measured(record: &'static str, date: &'static str) -> Source {
     Source::Measured { record, date }

@@ -1,7 +1,7 @@
 //! Rules of SMEM tiles and their matrix descriptors (the core [`Error`](crate::Error)).
 
 use super::source::Topic::{Descriptor as D, Mma as M, Scale as Sc, Storage as St, Tma as T};
-use super::source::{cutlass, guide, model, ptx, rule, ALL, SM100, SM90};
+use super::source::{cutlass, guide, model, ptx, rule, DESC, KNOWN, SM100, SM107, SM120, SM90};
 use super::Rule;
 
 const DECL: &str = "smemdesc-core/src/tile/decl.rs";
@@ -14,44 +14,44 @@ const TC_SHAPE: &str = "tcgen05: Matrix Shape";
 pub(super) const STAGES: Rule = rule(
     "tile.stages",
     D,
-    ALL,
+    DESC,
     model(DECL),
     "A tile has at least one pipeline stage.",
 );
 pub(super) const EXTENT: Rule = rule(
     "tile.extent-positive",
     D,
-    ALL,
+    DESC,
     model(DECL),
     "Every tile extent is positive.",
 );
 pub(super) const CHUNK: Rule = rule(
     "tile.contiguous-16b",
     D,
-    ALL,
+    DESC,
     ptx("8.0", WG_LAYOUT),
     "The contiguous extent is a whole number of 16-byte chunks (a core matrix is 8 rows of 16 B).",
 );
 pub(super) const WHOLE_ATOMS: Rule = rule(
     "swizzle.whole-atoms",
     D,
-    ALL,
+    DESC,
     ptx("8.0", WG_LAYOUT),
     "Each tile extent is a whole number of swizzle atoms (8 rows by the swizzle's width).",
 );
 pub(super) const WHOLE_MMAS: Rule = rule(
     "tile.whole-mmas",
     D,
-    ALL,
+    DESC,
     model(DECL),
     "Each tile extent is a whole number of MMA subtiles (one descriptor each).",
 );
-pub(super) const MN_ATOM: Rule = rule("swizzle.mn-major-atom", D, ALL, ptx("8.0", WG_LAYOUT),
+pub(super) const MN_ATOM: Rule = rule("swizzle.mn-major-atom", D, DESC, ptx("8.0", WG_LAYOUT),
     "An MN-major MMA subtile is at least one swizzle atom wide along MN (no canonical layout is narrower).");
 pub(super) const SWIZZLE_ARCH: Rule = rule(
     "swizzle.on-arch",
     D,
-    ALL,
+    DESC,
     ptx("8.6", TC_DESC),
     "The 32-byte-atom 128B modes exist on sm100 only; sm90 has none, 32B, 64B and 128B.",
 );
@@ -75,135 +75,135 @@ pub(super) const MN_MAJOR_SM100: Rule = rule("mma.mn-major-sm100", M, SM100,
 pub(super) const FIELD_14BIT: Rule = rule(
     "desc.field-14bit",
     D,
-    ALL,
+    DESC,
     ptx("8.0", WG_DESC),
     "LBO, SBO and the start address are 14-bit fields in 16-byte units: each is below 256 KiB.",
 );
 pub(super) const FIELD_16B: Rule = rule(
     "desc.field-16b",
     D,
-    ALL,
+    DESC,
     ptx("8.0", WG_DESC),
     "Descriptor byte values are multiples of 16 (the fields drop the low 4 bits).",
 );
 pub(super) const SMEM_BUDGET: Rule = rule(
     "smem.per-cta",
     St,
-    ALL,
+    KNOWN,
     guide("Technical Specifications per Compute Capability"),
-    "All stages of a tile fit the shared memory one CTA may opt into: 227 KiB (232,448 B) on sm90 and sm100 (the other arches' numbers and their sources: smemdesc_core::base::ARCH_LIMITS).",
+    "All stages of a tile fit the shared memory one CTA may opt into (the numbers per arch: rules smem.per-cta-227k and smem.per-cta-99k; a fragment arch's: SyncArch::max_smem_per_block).",
 );
 pub(super) const ARCH_NO_LIMITS: Rule = rule(
     "arch.no-public-limits",
     D,
-    ALL,
+    SM107,
     model("smemdesc-core/src/base/arch_limits.rs"),
     "An architecture whose limits no public source gives (sm107) is refused, not guessed.",
 );
 pub(super) const ARCH_NO_DESC: Rule = rule(
     "arch.no-smem-descriptor",
     D,
-    ALL,
+    SM120,
     cutlass("include/cute/arch/config.hpp"),
     "sm120/sm121 have neither wgmma nor tcgen05, so no SMEM matrix descriptor: their tiles are register fragments.",
 );
-pub(super) const BASE_ALIGN: Rule = rule("desc.base-aligned", D, ALL, ptx("8.0", WG_DESC),
+pub(super) const BASE_ALIGN: Rule = rule("desc.base-aligned", D, DESC, ptx("8.0", WG_DESC),
     "A tile starts aligned to its swizzle pattern's repeat (1024 B for 128B, 512 B for 64B, 256 B for 32B).");
 pub(super) const INDEX: Rule = rule(
     "tile.index",
     D,
-    ALL,
+    DESC,
     model(DECL),
     "A subtile, stage or element index is below its count.",
 );
 pub(super) const CANONICAL: Rule = rule(
     "desc.canonical",
     D,
-    ALL,
+    DESC,
     ptx("8.6", "tcgen05: Canonical Layouts"),
     "Every MMA subtile is one of the canonical layouts a descriptor can describe.",
 );
 pub(super) const DIVISIBLE: Rule = rule(
     "layout.divisible",
     D,
-    ALL,
+    DESC,
     model("smemdesc-core/src/layout/algebra.rs"),
     "A layout extent divides evenly where the layout algebra splits it.",
 );
 pub(super) const CAPACITY: Rule = rule(
     "layout.capacity",
     D,
-    ALL,
+    DESC,
     model("smemdesc-core/src/layout/algebra.rs"),
     "A layout has at most MAX_SUBMODES (4) sub-modes per mode.",
 );
 pub(super) const LAYOUT_CODE: Rule = rule(
     "desc.layout-code",
     D,
-    ALL,
+    DESC,
     ptx("8.6", TC_DESC),
     "A descriptor's layout-type (swizzle) code is one the architecture defines.",
 );
 pub(super) const RESERVED: Rule = rule(
     "desc.reserved-bits",
     D,
-    ALL,
+    DESC,
     ptx("8.0", WG_DESC),
     "A descriptor's reserved bits are zero and its fixed bits hold their fixed value.",
 );
 pub(super) const ELEMENT: Rule = rule(
     "tile.element-supported",
     D,
-    ALL,
+    DESC,
     model(DECL),
     "The element type has an SMEM layout smemdesc models.",
 );
 pub(super) const DTYPE_ARCH: Rule = rule(
     "mma.dtype-on-arch",
     M,
-    ALL,
+    DESC,
     ptx("8.6", TC_SHAPE),
     "The element type has an MMA on the architecture (fp6 and fp4 have none on sm90).",
 );
-pub(super) const KIND_ARCH: Rule = rule("mma.kind-on-arch", M, ALL, ptx("8.6", TC_SHAPE),
+pub(super) const KIND_ARCH: Rule = rule("mma.kind-on-arch", M, DESC, ptx("8.6", TC_SHAPE),
     "The MMA kind exists on the architecture (sm90 has f16, tf32, f8f6f4 inputs of 8/16/32 bits and i8 only).");
 pub(super) const DTYPE_KIND: Rule = rule(
     "mma.dtype-of-kind",
     M,
-    ALL,
+    DESC,
     ptx("8.6", TC_SHAPE),
     "The element type is an input type of the MMA kind.",
 );
 pub(super) const CTA_GROUP: Rule = rule(
     "mma.cta-group",
     M,
-    ALL,
+    DESC,
     ptx("8.6", "tcgen05: CTA pair"),
     "cta_group is 1, or 2 on an architecture with CTA pairs (sm100).",
 );
 pub(super) const K_32B: Rule = rule(
     "mma.k-32-bytes",
     M,
-    ALL,
+    DESC,
     ptx("8.0", "wgmma: Matrix Shape"),
     "An instruction's K is 32 bytes of the element type.",
 );
-pub(super) const MMA_M: Rule = rule("mma.shape-m", M, ALL, ptx("8.6", TC_SHAPE),
+pub(super) const MMA_M: Rule = rule("mma.shape-m", M, DESC, ptx("8.6", TC_SHAPE),
     "M is 64 on sm90; on sm100 64 or 128 with cta_group 1 (block-scaled: 128) and 128 or 256 with cta_group 2.");
-pub(super) const MMA_N: Rule = rule("mma.shape-n", M, ALL, ptx("8.6", TC_SHAPE),
+pub(super) const MMA_N: Rule = rule("mma.shape-n", M, DESC, ptx("8.6", TC_SHAPE),
     "N is legal for the architecture, kind, CTA group and B's major-ness (sm90: multiples of 8 up to 256; sm100: multiples of 16, i8 and 8-bit MN-major B stricter).");
 pub(super) const BOX_WIDTH: Rule = rule(
     "tma.box-atom-width",
     T,
-    ALL,
+    DESC,
     ptx("8.0", WG_LAYOUT),
     "A tile's TMA box is exactly one swizzle atom wide (its inner extent is the swizzle span).",
 );
-pub(super) const BOX_ROWS: Rule = rule("tma.box-rows-atoms", T, ALL, model("smemdesc-core/src/tile/tma_plan.rs"),
+pub(super) const BOX_ROWS: Rule = rule("tma.box-rows-atoms", T, DESC, model("smemdesc-core/src/tile/tma_plan.rs"),
     "A tile's TMA box rows are whole atoms that divide the tile and are contiguous in shared memory.");
 pub(super) const FORM: Rule = rule("tile.form-of-element", D, SM100, ptx("8.6", "tcgen05: Packing formats"),
     "The element type can take the SMEM form (padded fp6/fp4 or packed fp4; never a padded 16-bit type).");
-pub(super) const MMA_K: Rule = rule("mma.shape-k", M, ALL, ptx("8.6", TC_SHAPE),
+pub(super) const MMA_K: Rule = rule("mma.shape-k", M, DESC, ptx("8.6", TC_SHAPE),
     "The instruction's K is one the kind and SMEM form have (K = 96 for packed fp4 with cta_group 2 only).");
 pub(super) const K_BLOCK: Rule = rule("desc.k-block-in-atom", D, SM100, ptx("8.6", TC_DESC),
     "A 48-byte K block (K = 96 packed fp4) needs swizzle none: with a swizzle it would cross an atom.");
@@ -226,7 +226,7 @@ pub(super) const SCALE_ATOMS: Rule = rule(
 pub(super) const BASE_HIGH: Rule = rule(
     "desc.base-in-range",
     D,
-    ALL,
+    DESC,
     ptx("8.0", WG_DESC),
     "Every subtile of every stage starts below 256 KiB, the 14-bit start address's range.",
 );

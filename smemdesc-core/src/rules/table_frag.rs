@@ -1,7 +1,7 @@
 //! Rules of register-fragment tiles (ldmatrix, stmatrix, st.shared) and epilogues.
 
 use super::source::Topic::{Epilogue as E, Fragment as F};
-use super::source::{model, ptx, rule, ALL, SM90};
+use super::source::{model, ptx, rule, KNOWN, SM90};
 use super::Rule;
 
 const TILES: &str = "smemdesc-core/src/fragment/tile_types.rs";
@@ -10,42 +10,42 @@ const EPI: &str = "smemdesc-core/src/epilogue/spec.rs";
 pub(super) const TRANS_16: Rule = rule(
     "frag.ldmatrix-trans-16bit",
     F,
-    ALL,
+    KNOWN,
     ptx("6.5", "ldmatrix"),
     "ldmatrix and stmatrix .trans move 16-bit elements only.",
 );
 pub(super) const WHOLE: Rule = rule(
     "frag.tile-whole-fragments",
     F,
-    ALL,
+    KNOWN,
     model(TILES),
     "A fragment tile's MN and K extents are whole fragments and k-steps.",
 );
 pub(super) const STMATRIX_ARCH: Rule = rule(
     "frag.stmatrix-sm90",
     F,
-    ALL,
+    KNOWN,
     ptx("7.8", "stmatrix"),
     "stmatrix needs sm_90 or higher.",
 );
 pub(super) const MATRIX_COUNT: Rule = rule(
     "frag.matrix-count",
     F,
-    ALL,
+    KNOWN,
     ptx("6.5", "ldmatrix"),
     "ldmatrix and stmatrix move .x1, .x2 or .x4 matrices, dividing the registers of one step; st.shared moves 4, 8 or 16 bytes.",
 );
 pub(super) const SWIZZLE_ROWS: Rule = rule(
     "frag.swizzle-rows",
     F,
-    ALL,
+    KNOWN,
     model(TILES),
     "A swizzled fragment tile's row bytes are a multiple of the swizzle width, and a TMA writer has a swizzle mode that fits.",
 );
 pub(super) const CONFLICT: Rule = rule(
     "frag.conflict-free",
     F,
-    ALL,
+    KNOWN,
     model("smemdesc-core/src/fragment/banks.rs"),
     "Every reader and writer access of a fragment tile is free of shared-memory bank conflicts.",
 );

@@ -1,7 +1,7 @@
 //! Rules of MMA instructions, their instruction descriptors, the pairing of A with B, scale-factor tiles and chained register fragments.
 
 use super::source::Topic::{Fragment as F, Mma as M, Scale as Sc};
-use super::source::{model, ptx, rule, ALL, SM100, SM90};
+use super::source::{model, ptx, rule, DESC, KNOWN, SM100, SM90};
 use super::Rule;
 
 const TC_IDESC: &str = "tcgen05: Instruction descriptor";
@@ -84,14 +84,14 @@ pub(super) const IDESC_ACCUM: Rule = rule(
 pub(super) const SAME_ARCH: Rule = rule(
     "pair.same-arch",
     M,
-    ALL,
+    DESC,
     model(PAIR),
     "The A and B tiles of one MMA are declared for the same architecture.",
 );
 pub(super) const SAME_KIND: Rule = rule(
     "pair.same-kind",
     M,
-    ALL,
+    DESC,
     model(PAIR),
     "The A and B tiles of one MMA are declared for the same MMA kind.",
 );
@@ -105,14 +105,14 @@ pub(super) const SAME_CTA_GROUP: Rule = rule(
 pub(super) const SAME_SHAPE: Rule = rule(
     "pair.same-shape",
     M,
-    ALL,
+    DESC,
     model(PAIR),
     "The A and B tiles of one MMA agree on the instruction's M, N and K.",
 );
 pub(super) const ROLE: Rule = rule(
     "pair.operand-role",
     M,
-    ALL,
+    DESC,
     model(PAIR),
     "A tile given as A is declared operand = A, and one given as B operand = B.",
 );
@@ -182,21 +182,21 @@ pub(super) const CHAIN_K: Rule = rule(
 pub(super) const FRAG_TYPES: Rule = rule(
     "frag.type-pair",
     F,
-    ALL,
+    KNOWN,
     ptx("6.4", FRAGS),
     "The type pair is legal for the fragment's shape and kind.",
 );
 pub(super) const FRAG_ARCH: Rule = rule(
     "frag.form-on-arch",
     F,
-    ALL,
+    KNOWN,
     ptx("6.4", FRAGS),
     "The fragment form exists on the architecture.",
 );
 pub(super) const FRAG_SCALE: Rule = rule(
     "frag.block-scale",
     F,
-    ALL,
+    KNOWN,
     ptx(
         "8.7",
         "Warp Level Matrix Multiply-Accumulate Instructions: Block Scaling",

@@ -1,7 +1,7 @@
 //! Rules of Tensor Memory: accumulator placement, tcgen05.ld shapes, allocations.
 
 use super::source::Topic::Tmem as T;
-use super::source::{model, ptx, rule, SM100};
+use super::source::{model, ptx, rule, KNOWN, SM100};
 use super::Rule;
 
 const DP: &str = "tcgen05: Data path layout organization";
@@ -76,7 +76,7 @@ pub(super) const COLUMNS: Rule = rule(
     T,
     SM100,
     ptx("8.6", "tcgen05: Tensor Memory"),
-    "A CTA's Tensor Memory plan fits the 512 columns of an SM.",
+    "A CTA's Tensor Memory plan fits its 512 columns x 128 lanes (sm100a/sm100f per the PTX ISA; sm103 and sm110 per CUTLASS config.hpp and tmem_allocator_sm100.hpp, Sm100TmemCapacityColumns = 512).",
 );
 pub(super) const ALLOC_POW2: Rule = rule(
     "tmem.alloc-pow2",
@@ -95,9 +95,9 @@ pub(super) const ALLOC_HOLDS: Rule = rule(
 pub(super) const SM100_ONLY: Rule = rule(
     "tmem.sm100-only",
     T,
-    SM100,
+    KNOWN,
     ptx("8.6", "tcgen05.mma"),
-    "Tensor Memory plans are for sm100 tcgen05.mma pairings only.",
+    "Tensor Memory is a tcgen05 resource (sm100, sm100f, sm103, sm110): sm90, sm120 and sm121 have 0 columns, so a Tensor Memory plan is for a tcgen05.mma pairing only.",
 );
 pub(super) const STAGES: Rule = rule(
     "tmem.stages",

@@ -40,6 +40,7 @@ fn tables() -> Vec<(&'static str, Table)> {
 /// `Im2colEncodeError`, `ClcError`, `LaunchError`) use; its `tests/rules.rs` checks them.
 const FACADE: &[&str] = &[
     "clc.response-16b",
+    "cluster.size",
     "pipe.mbarrier-8b",
     "grouped.groups",
     "grouped.whole-blocks",
@@ -123,6 +124,12 @@ fn every_error_variant_maps_to_a_rule_of_the_table() {
             }
         }
     }
+    // The rules that state a number or flag of ARCH_LIMITS (which the checks read).
+    for (_, fact) in facts() {
+        if let Some(id) = fact.rule_id() {
+            used.insert(id);
+        }
+    }
     let unused: Vec<&str> = RULES
         .iter()
         .map(|r| r.id)
@@ -145,15 +152,155 @@ fn a_message_ends_with_its_rule() {
     );
 }
 
+/// Every fact of `ARCH_LIMITS` with its arch.
+fn facts() -> Vec<(crate::Arch, crate::base::Fact)> {
+    let mut out = Vec::new();
+    for row in crate::base::ARCH_LIMITS {
+        for fact in [
+            row.smem_per_cta,
+            row.tmem_columns,
+            row.wgmma,
+            row.tcgen05,
+            row.tcgen05_i8,
+            row.scale_vec_spelling,
+            row.block_n_spelling,
+            row.cluster_portable,
+            row.cluster_non_portable,
+        ] {
+            out.push((row.arch, fact));
+        }
+    }
+    out
+}
+
+/// Every number of `ARCH_LIMITS` is a rule of the table that applies to its arch; a number (not
+/// a 0/1 flag) is stated in the rule's text, as `232,448` or `512`.
+#[test]
+fn every_arch_limit_is_a_rule() {
+    let mut n = 0;
+    for (arch, fact) in facts() {
+        let Some(id) = fact.rule_id() else { continue };
+        let r = find(id).unwrap_or_else(|| panic!("{}: fact rule {id} not in RULES", arch.name()));
+        assert!(
+            r.arches.contains(arch),
+            "{id} does not list {}",
+            arch.name()
+        );
+        let v = fact.value().unwrap();
+        if v > 1 {
+            let shown = if v >= 1000 {
+                format!("{},{:03}", v / 1000, v % 1000)
+            } else {
+                v.to_string()
+            };
+            assert!(r.text.contains(&shown), "{id}: text lacks {shown}");
+        }
+        n += 1;
+    }
+    assert!(n >= 60, "{n} facts");
+}
+
+/// `smemdesc rules --arch X`: for each arch, a rule its sources say applies and one they say
+/// does not (CUTLASS 4.7.0 config.hpp: no kind::i8 on SM100F/SM103; CCCL tcgen05_mma.h: no
+/// scale_vec::NX on sm_100f; PTX ISA: wgmma is sm_90a only, Tensor Memory is tcgen05's; CCCL
+/// arch_traits.h: 99 KiB on sm_120/sm_121; sm107 has no public limits).
+#[test]
+fn each_arch_lists_its_rules() {
+    use crate::Arch::*;
+    let listed = |id: &str, a: crate::Arch| {
+        find(id)
+            .unwrap_or_else(|| panic!("{id}"))
+            .arches
+            .contains(a)
+    };
+    for (arch, yes, no) in [
+        (Sm90, "mma.accum-sm90", "tmem.columns-512"),
+        (Sm90, "smem.per-cta-227k", "smem.per-cta-99k"),
+        (Sm100, "mma.kind-i8-arch", "mma.accum-sm90"),
+        (
+            Sm100f,
+            "scale.block-n-spelling",
+            "cluster.non-portable-unsourced",
+        ),
+        (Sm103, "tmem.columns-512", "arch.no-smem-descriptor"),
+        (Sm107, "arch.no-public-limits", "tmem.columns-512"),
+        (
+            Sm110,
+            "cluster.non-portable-unsourced",
+            "cluster.non-portable-16-sm90",
+        ),
+        (Sm120, "smem.per-cta-99k", "tmem.columns-512"),
+        (Sm120, "arch.no-smem-descriptor", "smem.per-cta-227k"),
+        (Sm121, "cluster.portable-8", "idesc.saturate"),
+    ] {
+        assert!(listed(yes, arch), "{} should list {yes}", arch.name());
+        assert!(!listed(no, arch), "{} should not list {no}", arch.name());
+    }
+    for arch in crate::Arch::EVERY {
+        assert!(
+            RULES.iter().any(|r| r.arches.contains(arch)),
+            "{}",
+            arch.name()
+        );
+    }
+    // The per-arch facts' rules: i8 is checked on sm100f/sm103 (no kind::i8 there), the 99 KiB
+    // limit on sm120/sm121 only.
+    let i8 = crate::Error::KindNotOnArch {
+        kind: crate::MmaKind::I8,
+        arch: Sm103,
+    };
+    assert_eq!(i8.rule().id, "mma.kind-i8-arch");
+    // Block-scaled kinds are tcgen05's: on sm90 the error cites the tcgen05 targets.
+    let mx = crate::Error::KindNotOnArch {
+        kind: crate::MmaKind::Mxf4,
+        arch: Sm90,
+    };
+    assert_eq!(mx.rule().id, "mma.tcgen05-targets");
+    let p = crate::pipeline::PipelineError::OverBudget {
+        stages: 9,
+        stage_bytes: 16384,
+        max: Sm121.max_smem_per_cta(),
+    };
+    assert_eq!(p.rule().id, "smem.per-cta-99k");
+    let s = crate::StorageProblem::OverBudget {
+        limit: Sm103.max_smem_per_cta(),
+    };
+    assert_eq!(s.rule().id, "smem.per-cta-227k");
+    for arch in crate::Arch::EVERY {
+        let Some(limit) = arch.smem_per_cta() else {
+            continue;
+        };
+        let e = crate::Error::SmemBudget {
+            bytes: limit + 1,
+            stage_bytes: limit + 1,
+            stages: 1,
+            limit,
+        };
+        assert_eq!(
+            Some(e.rule().id),
+            arch.limits().smem_per_cta.rule_id(),
+            "{}",
+            arch.name()
+        );
+    }
+}
+
+/// Every looked-up PTX ISA section number belongs to a section some rule cites.
+#[test]
+fn ptx_numbers_name_cited_sections() {
+    for (name, number) in super::source::PTX_NUMBERS {
+        assert!(
+            RULES.iter().any(|r| r.source.ptx_number() == Some(number)
+                && matches!(r.source, super::Source::Ptx { section, .. } if section == name)),
+            "{name}: no rule cites it"
+        );
+    }
+}
+
 /// The numbers a rule's text states are the ones the checks use.
 #[test]
 fn texts_state_the_checks_numbers() {
     let text = |id: &str| find(id).unwrap_or_else(|| panic!("{id}")).text;
-    for arch in crate::Arch::ALL {
-        let bytes = arch.max_smem_per_cta();
-        let grouped = format!("{},{:03}", bytes / 1000, bytes % 1000);
-        assert!(text("smem.per-cta").contains(&grouped), "{grouped}");
-    }
     assert!(text("layout.capacity").contains(&format!("({})", crate::MAX_SUBMODES)));
     // The measured box limit of `shared/notes/tensor-maps.md`: 233,472 B.
     let max = crate::tma::TENSOR_MAP_MAX_BOX_BYTES;

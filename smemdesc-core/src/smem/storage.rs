@@ -165,7 +165,10 @@ pub struct MemberTile {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum StorageProblem {
     /// The members (plus the slack to align the dynamic base) exceed the per-CTA limit.
-    OverBudget,
+    OverBudget {
+        /// The architecture's limit per CTA, in bytes.
+        limit: u32,
+    },
     /// Member `member`'s alignment is 0 or not a power of two.
     AlignNotPowerOfTwo {
         /// Index of the member.
@@ -189,7 +192,7 @@ impl StorageProblem {
     /// The message without its rule (`Display` adds the rule's id and source).
     pub(crate) fn fmt_message(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match *self {
-            StorageProblem::OverBudget => write!(
+            StorageProblem::OverBudget { .. } => write!(
                 f,
                 "the members plus the slack to align the dynamic shared-memory base exceed the per-CTA shared-memory limit"
             ),
@@ -442,7 +445,7 @@ impl<const N: usize> StorageLayout<N> {
     /// let s = StorageLayout::plan("S", Arch::Sm90, [StorageMember::new("x", 232448, 16)]);
     /// assert_eq!(s.check(), Ok(()));
     /// let s = StorageLayout::plan("S", Arch::Sm90, [StorageMember::new("x", 232448, 32)]);
-    /// assert_eq!(s.check(), Err(StorageProblem::OverBudget)); // + 16 B slack
+    /// assert_eq!(s.check(), Err(StorageProblem::OverBudget { limit: 232448 })); // + 16 B slack
     /// ```
     pub const fn check(&self) -> Result<(), StorageProblem> {
         let mut i = 0;
@@ -459,7 +462,9 @@ impl<const N: usize> StorageLayout<N> {
             i += 1;
         }
         if self.launch_bytes() > self.arch.max_smem_per_cta() {
-            return Err(StorageProblem::OverBudget);
+            return Err(StorageProblem::OverBudget {
+                limit: self.arch.max_smem_per_cta(),
+            });
         }
         Ok(())
     }
@@ -495,7 +500,7 @@ impl<const N: usize> StorageLayout<N> {
             .str("` ");
         let t = match self.check() {
             Ok(()) => t.str("fits: "),
-            Err(StorageProblem::OverBudget) => t.str("does not fit: "),
+            Err(StorageProblem::OverBudget { .. }) => t.str("does not fit: "),
             Err(StorageProblem::AlignNotPowerOfTwo { member }) => t
                 .str("member `")
                 .str(self.members[member].name)
@@ -511,7 +516,7 @@ impl<const N: usize> StorageLayout<N> {
                 .str("; members: "),
         };
         let t = match self.check() {
-            Ok(()) | Err(StorageProblem::OverBudget) => {
+            Ok(()) | Err(StorageProblem::OverBudget { .. }) => {
                 let t = bytes_or_overflow(t, self.bytes)
                     .str(" of members + ")
                     .num(self.slack())
