@@ -4,7 +4,8 @@
 # this script): the ptxas summary of the module (registers, spills, warnings, SASS instruction
 # counts), the smoke run (exactness on small shapes, both negative controls), then the full
 # measurement (16 configurations) if the smoke passed. $1: rounds (default 7); EXPERIMENTS=1 also
-# times the experiments (persistent, 4 stages). Results to $OUT.
+# times the experiments (persistent, 4 stages); BEFORE_LIB=LIB2.so BEFORE_PTX=PTX2 times a recorded
+# build beside it in the same rounds. Results to $OUT.
 cd "$(dirname "$0")"
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-} PATH=/usr/local/cuda/bin:$PATH PYTHONUNBUFFERED=1
 O=${OUT:-/tmp/out}; mkdir -p $O
@@ -24,6 +25,6 @@ d=json.load(open('$O/attention_smoke.json'))
 print(int(all((not r['nan']) and r['max_abs_err']<0.05 and all((not r[k]['nan']) and r[k]['max_abs_err']<0.05 for k in r if k.startswith('ours_')) for r in d['smoke']) and all(c['fails'] for c in d['negative_controls'])))" 2>/dev/null)
 echo "smoke ok: $ok"
 if [ "$ok" = "1" ] && [ "${SMOKE_ONLY:-0}" = "0" ]; then
-  timeout ${FULL_TIMEOUT:-330} python3 attention_same_process.py ./libsmemdesc_rust_kernels.so $MOD $O --rounds ${1:-7} ${ONLY:+--only $ONLY} ${EXPERIMENTS:+--experiments} > $O/full.log 2>&1; echo "full rc $?"
+  timeout ${FULL_TIMEOUT:-330} python3 attention_same_process.py ./libsmemdesc_rust_kernels.so $MOD $O --rounds ${1:-7} ${ONLY:+--only $ONLY} ${EXPERIMENTS:+--experiments} ${BEFORE_LIB:+--before $BEFORE_LIB $BEFORE_PTX} > $O/full.log 2>&1; echo "full rc $?"
   cat $O/full.log | cut -c1-700
 fi

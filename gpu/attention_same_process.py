@@ -17,7 +17,13 @@ of the primary context torch uses. For each configuration this script
 
 and runs the negative control (P's A registers paired wrongly) which must fail.
 
+With `--before LIB2.so PTX2` a second build (the recorded commit's library and PTX; LIB2 must be
+another file than LIB, so the process holds two copies of the library's state) is timed in the
+same rounds as `before` (its variant 8), its O and LSE compared bit for bit with ours, and
+`ours_again` (variant 8 a second time) is the noise control.
+
 Usage: attention_same_process.py LIB.so KERNELS.ptx OUT_DIR [--smoke] [--rounds R] [--only N]
+       [--before LIB2.so PTX2]
 """
 import argparse
 import ctypes
@@ -41,6 +47,7 @@ SMOKE = [(1, 2, 256, 64, False), (1, 2, 256, 64, True), (1, 2, 384, 128, False),
          (4, 16, 1024, 128, True), (4, 16, 1024, 64, False),  # these two: more tiles than SMs
          (2, 3, 1024, 128, False)]
 EXPERIMENTS = False
+BEFORE = None  # Ours of the recorded build (--before)
 BACKENDS = {"cudnn": SDPBackend.CUDNN_ATTENTION, "flash": SDPBackend.FLASH_ATTENTION,
             "efficient": SDPBackend.EFFICIENT_ATTENTION}
 
@@ -182,6 +189,18 @@ def run_config(ours, cfg, rounds, timing=True):
         else:
             row[name] = {"max_abs_err": mx, "mean_abs_err": mean, "lse_max_abs_err": lmx, "nan": nan}
         impls[name] = (lambda var=var: ours(q, k, v, causal, o, lse, variant=var))
+    if BEFORE is not None:
+        o2, lse2 = torch.empty_like(o), torch.empty_like(lse)
+        o2.fill_(float("nan"))
+        BEFORE(q, k, v, causal, o2, lse2, variant=8)
+        torch.cuda.synchronize()
+        ours(q, k, v, causal, o, lse, variant=8)
+        torch.cuda.synchronize()
+        row["before"] = {"max_abs_err": errors(o2, ref)[0],
+                         "o_bit_equal_to_ours": bool(torch.equal(o, o2)),
+                         "lse_bit_equal_to_ours": bool(torch.equal(lse, lse2))}
+        impls["before"] = (lambda: BEFORE(q, k, v, causal, o2, lse2, variant=8))
+        impls["ours_again"] = (lambda: ours(q, k, v, causal, o, lse, variant=8))
     torch_err = {}
     for name, be in BACKENDS.items():
         f = sdpa(be, causal)
@@ -223,12 +242,15 @@ def run_config(ours, cfg, rounds, timing=True):
         row["round_ms"] = ms
         row["median_tflops"] = tf
         row["ours_median_tflops"] = tf["ours"]
-        best = max((n for n in tf if not n.startswith("ours")), key=lambda n: tf[n], default=None)
+        best = max((n for n in tf if n in BACKENDS), key=lambda n: tf[n], default=None)
         row["torch_best_backend"] = best
         row["torch_best_median_tflops"] = tf.get(best)
         if best is not None and not isinstance(torch_err[best], str):
             row["torch_best_max_abs_err"], row["torch_best_mean_abs_err"] = torch_err[best]
         row["ours_vs_best"] = tf["ours"] / tf[best] if best else None
+        if "before" in tf:
+            row["new_vs_before"] = tf["ours"] / tf["before"]
+            row["ours_vs_ours_again"] = tf["ours"] / tf["ours_again"]
     ok_err = [v[0] for v in torch_err.values() if not isinstance(v, str)]
     row["within_torch_max_err"] = bool(ok_err) and row["max_abs_err"] <= max(ok_err) * 1.0 + 1e-6
     return row
@@ -264,11 +286,17 @@ def main():
     ap.add_argument("--rounds", type=int, default=7)
     ap.add_argument("--only", type=str, default=None, help="comma-separated config indices")
     ap.add_argument("--experiments", action="store_true", help="also time variants 2, 4, 5")
+    ap.add_argument("--before", nargs=2, metavar=("LIB2", "PTX2"), default=None,
+                    help="a second build timed beside ours (another file than LIB)")
     a = ap.parse_args()
-    global EXPERIMENTS
+    global EXPERIMENTS, BEFORE
     EXPERIMENTS = a.experiments or a.smoke
     os.makedirs(a.out, exist_ok=True)
     ours = Ours(a.lib, a.ptx)
+    if a.before:
+        if os.path.realpath(a.before[0]) == os.path.realpath(a.lib):
+            sys.exit("--before: LIB2 must be another file than LIB (one library state each)")
+        BEFORE = Ours(*a.before)
     info = ours.info()
     print(json.dumps(info["kernels"]), f"load {ours.load_s:.1f} s", flush=True)
     if a.smoke:
@@ -294,7 +322,8 @@ def main():
         print(json.dumps({k: r[k] for k in ("batch", "heads", "seqlen", "head_dim", "causal",
                                             "max_abs_err", "lse_max_abs_err", "median_tflops",
                                             "ours_median_tflops", "torch_best_backend",
-                                            "torch_best_median_tflops", "torch_best_max_abs_err")
+                                            "torch_best_median_tflops", "torch_best_max_abs_err",
+                                            "before", "new_vs_before", "ours_vs_ours_again")
                           if k in r}), flush=True)
         rows.append(r)
         json.dump(res, open(path, "w"), indent=1)

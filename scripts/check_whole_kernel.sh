@@ -89,6 +89,9 @@ need whole_regs_fp8_n256 'stmatrix\.sync\.aligned' 16
 need whole_regs_attn_bf16_n128 'wgmma\.mma_async\.sync\.aligned\.m64n128k16\.f32\.bf16\.bf16' 12
 need whole_regs_attn_bf16_n128 'shfl\.sync\.bfly\.b32' 8
 need whole_regs_attn_bf16_n128 'cvt\.rn\.bf16x2\.f32' 32
+need whole_regs_attn_bf16_n128 'ex2\.approx\.ftz\.f32' 66
+need whole_regs_attn_bf16_n128 'fma\.rn\.f32' 64
+need whole_regs_issue_forms 'wgmma\.fence\.sync\.aligned' 3
 need whole_regs_issue_forms 'wgmma\.mma_async\.sync\.aligned\.m64n8k8\.f32\.tf32\.tf32' 1
 need whole_regs_issue_forms 'wgmma\.mma_async\.sync\.aligned\.m64n96k16\.f32\.f16\.f16' 2
 need whole_regs_issue_forms 'wgmma\.mma_async\.sync\.aligned\.m64n200k32\.f32\.e5m2\.e5m2' 1
@@ -146,4 +149,20 @@ if [ -z "$wait_line" ] || [ "$wait_line" -lt "$try_line" ] || [ "$query_line" -l
     echo "check_whole_kernel.sh: whole_clc_persistent reads its response before the barrier's wait"
     exit 1
 fi
-echo "whole-kernel gate: 16 kernels, clean"
+# The cluster-wide form: rank 0 asks with the multicast, every CTA decodes only after its own
+# barrier's wait, and arrives on rank 0's empty barrier (a remote arrive) after a canceled one.
+need whole_clc_broadcast 'clusterlaunchcontrol\.try_cancel\.async\.shared::cta\.mbarrier::complete_tx::bytes\.multicast::cluster::all\.b128' 1
+need whole_clc_broadcast 'clusterlaunchcontrol\.query_cancel\.is_canceled' 2
+need whole_clc_broadcast 'mbarrier\.arrive\.shared::cluster' 1
+if body whole_clc_broadcast | grep -E 'clusterlaunchcontrol\.try_cancel' | grep -qv 'multicast::cluster::all'; then
+    echo "check_whole_kernel.sh: whole_clc_broadcast has a try_cancel without .multicast::cluster::all"
+    exit 1
+fi
+try_line=$(body whole_clc_broadcast | grep -n 'clusterlaunchcontrol\.try_cancel' | head -1 | cut -d: -f1)
+query_line=$(body whole_clc_broadcast | grep -n 'clusterlaunchcontrol\.query_cancel' | head -1 | cut -d: -f1)
+wait_line=$(body whole_clc_broadcast | grep -n 'mbarrier\.try_wait' | head -1 | cut -d: -f1)
+if [ -z "$wait_line" ] || [ "$query_line" -lt "$wait_line" ]; then
+    echo "check_whole_kernel.sh: whole_clc_broadcast reads a response before a barrier's wait"
+    exit 1
+fi
+echo "whole-kernel gate: 17 kernels, clean"

@@ -55,6 +55,12 @@
 
 use crate::pipeline::PipelineOps;
 
+mod broadcast;
+pub use broadcast::{
+    ClcCastNext, ClcCastPending, ClcCastResponse, ClcCluster, ClcDrain, ClcIssuer, ClcListener,
+    ClcMulticastOps, ClcRole, MAX_CLUSTER_CTAS,
+};
+
 /// The two `clusterlaunchcontrol` instructions (sm100), implemented once by the kernel crate.
 pub trait ClcOps {
     /// `clusterlaunchcontrol.try_cancel.async.shared::cta.mbarrier::complete_tx::bytes.b128
@@ -80,10 +86,17 @@ pub enum ClcError {
         /// The address given.
         address: u32,
     },
+    /// A cluster-wide scheduler ([`ClcCluster`]) over no CTA or more than
+    /// [`MAX_CLUSTER_CTAS`].
+    ClusterSize {
+        /// The CTAs given.
+        ctas: u32,
+    },
 }
 
-impl core::fmt::Display for ClcError {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+impl ClcError {
+    /// The message without its rule (`Display` adds the rule's id and source).
+    pub(crate) fn fmt_message(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match *self {
             ClcError::ResponseMisaligned { address } => write!(
                 f,
@@ -93,9 +106,15 @@ impl core::fmt::Display for ClcError {
                 f,
                 "cluster launch control: the mbarrier at {address:#x} is not 8-B aligned (PTX ISA, mbarrier: an 8-byte object); legal: a multiple of 8"
             ),
+            ClcError::ClusterSize { ctas } => write!(
+                f,
+                "cluster launch control: a cluster-wide scheduler over {ctas} CTAs (CUDA programming guide, thread block clusters: at most 16, non-portable); legal: 1 to 16"
+            ),
         }
     }
 }
+
+impl core::error::Error for ClcError {}
 
 /// The scheduler of one CTA: its response slot, its barrier and the barrier's phase. Not
 /// `Copy`: each [`request`](Self::request) consumes it.

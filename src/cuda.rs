@@ -213,8 +213,9 @@ impl From<TensorMapError> for EncodeError {
     }
 }
 
-impl core::fmt::Display for EncodeError {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+impl EncodeError {
+    /// The message without its rule (`Display` adds the rule's id and source).
+    pub(crate) fn fmt_message(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {
             EncodeError::Invalid(e) => write!(f, "cuTensorMapEncodeTiled argument: {e}"),
             EncodeError::DriverRefused { args } => write!(

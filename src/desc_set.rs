@@ -7,8 +7,10 @@
 //! and ptxas serialises every `wgmma` of the kernel (C7518/C7520, issue 43; the CLI chapter of
 //! the guide shows the pattern).
 
+use crate::radix::reduce;
 use crate::smem::TileAt;
-use crate::{Error, SmemTile};
+use crate::{Error, Indexed, SmemTile};
+use smemdesc_core::access::__cold::{__index_error, __start_result, __unaligned_error};
 use smemdesc_core::PlacementModel;
 
 /// The descriptors of one stage of a placed tile, checked once by
@@ -63,10 +65,18 @@ impl<T: SmemTile, M: PlacementModel> TileAt<T, M> {
     /// ```
     #[inline(always)]
     pub const fn stage_descs(&self, stage: u32) -> Result<StageDescs<T, M>, Error> {
-        match self.try_desc(0, 0, stage) {
-            Ok(_) => Ok(StageDescs { at: *self, stage }),
-            Err(e) => Err(e),
+        // `try_desc(0, 0, stage)`'s checks (subtile (0, 0) always exists), the error built in a
+        // cold function: this builds no `Error` and unwraps no `Result`.
+        if stage >= T::STAGES {
+            return __index_error(Indexed::Stage, stage, T::STAGES);
         }
+        if reduce!(self.addr(), T::ACCESS.align) != 0 {
+            return __unaligned_error(self.addr(), T::ACCESS.align);
+        }
+        if self.start_out_of_range() {
+            return __start_result(self.addr(), T::ACCESS.last_start, T::ACCESS.align);
+        }
+        Ok(StageDescs { at: *self, stage })
     }
 }
 

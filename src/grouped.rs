@@ -69,11 +69,14 @@ pub use smemdesc_core::tma::{GroupValues, GroupedMap, GroupedMapError, MAX_REWRI
 
 mod problem;
 mod workspace;
+mod workspace_decl;
 pub use problem::{
     check_groups, pack_tile, unpack_tile, GroupMatrix, GroupShape, GroupTile, GroupedError,
     GroupedTiles,
 };
-pub use workspace::{MapWorkspace, MisalignedWorkspace};
+pub use workspace::{
+    MapSpace, MapWorkspace, MapWorkspaceDecl, MapWorkspaceError, MisalignedWorkspace,
+};
 
 /// The `tensormap` instructions a rewrite issues, implemented once by the kernel crate (`asm!`,
 /// or cuda-oxide's intrinsics). `slot` is the global address of the 128-B map.

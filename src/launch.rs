@@ -48,8 +48,9 @@ pub enum LaunchError {
     },
 }
 
-impl core::fmt::Display for LaunchError {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+impl LaunchError {
+    /// The message without its rule (`Display` adds the rule's id and source).
+    pub(crate) fn fmt_message(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match *self {
             LaunchError::Operand { expected } => write!(
                 f,
@@ -81,7 +82,7 @@ impl core::fmt::Display for LaunchError {
 ///     let b = TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::K, 128, 64).build()?;
 ///     Ok(GemmLaunch::new(&a, &b, m, 4096)?)
 /// }
-/// assert_eq!(launch(0).unwrap_err().to_string(), "m and n must be at least 1");
+/// assert_eq!(launch(0).unwrap_err().to_string(), "m and n must be at least 1 [rule launch.extent; smemdesc model, src/launch.rs]");
 /// ```
 impl core::error::Error for LaunchError {}
 

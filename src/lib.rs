@@ -91,6 +91,7 @@ pub mod cuda;
 mod desc_set;
 pub mod guide;
 mod radix;
+mod rule_map;
 mod storage_items;
 mod tile_at;
 mod tile_entries;
@@ -179,6 +180,9 @@ pub mod tma {
     //! use smemdesc::tile::SwizzleMode;
     //! assert_eq!(TmaSwizzle::of(SwizzleMode::B128).value(), 3);
     //! ```
+    pub use smemdesc_core::tma::{
+        check_oob_base_128kb, tensor_span_bytes, OobWindowError, OOB_WINDOW_128K,
+    };
     pub use smemdesc_core::tma::{
         Conv2d, ConvError, FillMismatch, Gather4, Gather4Error, Im2colLoad, Im2colWalk,
         ImplicitGemmA, KStep, Spatial, GATHER4_ROWS,

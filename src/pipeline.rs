@@ -235,7 +235,8 @@ pub trait Pipeline: Sized {
     type Group: CtaGroup;
     /// [`Independent`], or [`Dependent`] for a programmatic dependent launch (`dependent =
     /// true`): its handles come only with the proof of `griddepcontrol.wait`
-    /// ([`PipeAt::split_after`]), so no load of it reads the primary's output before the wait.
+    /// ([`PipeAt::split_after`], an sm100 pair's [`PipeAt::split_pair_after`]), so no load of
+    /// it reads the primary's output before the wait.
     type Launch: LaunchKind;
     /// `full[s]` of the storage at `base`.
     fn full(base: u32, s: u32) -> u32;

@@ -42,7 +42,7 @@ pub const fn tile_member<T: SmemTile>(
 /// let p: *mut u64 = smemdesc::__private::member_ptr(buf.as_mut_ptr(), 16);
 /// assert_eq!(p as usize, buf.as_ptr() as usize + 16);
 /// ```
-#[inline]
+#[inline(always)]
 pub fn member_ptr<T>(base: *mut u8, offset: u32) -> *mut T {
     base.wrapping_add(offset as usize).cast()
 }

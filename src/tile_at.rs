@@ -22,8 +22,12 @@
 
 use crate::radix::{__nonzero, mode_eval, reduce};
 use crate::{Error, Indexed, SmemDescriptor, SmemTile};
+
 use core::marker::PhantomData;
-use smemdesc_core::access::{__fail, __start_error};
+use smemdesc_core::access::__cold::{
+    __fail_index, __index_error, __start_result, __unaligned_error,
+};
+use smemdesc_core::access::__fail;
 use smemdesc_core::{Absolute, PlacedTile, Placement, PlacementModel};
 
 /// Tile `T` placed at a shared-window address under placement model `M` (the absolute model TMA
@@ -111,15 +115,20 @@ impl<T: SmemTile, M: PlacementModel> TileAt<T, M> {
     /// assert!(TileAt::<T>::place(0x480).is_ok());
     /// assert_eq!(TileAt::<T>::place(0x440), Err(Error::UnalignedBase { addr: 0x440, align: 128 }));
     /// ```
-    #[inline]
+    #[inline(always)]
     pub const fn place(addr: u32) -> Result<Self, Error> {
-        // The layout's numbers as constants: a run-time `addr` reads no layout value.
+        // The layout's numbers as constants: a run-time `addr` reads no layout value. The
+        // checks of `__place_check`, on plain numbers; the error is built out of line.
         let align = const { M::PLACEMENT.min_align(&T::PLAN.tile) };
         let bytes = const { T::PLAN.tile.bytes() };
-        match smemdesc_core::smem::__place_check(addr, align, bytes) {
-            Ok(()) => Ok(Self::new_unvalidated(addr)),
-            Err(e) => Err(e),
+        if reduce!(addr, M::PLACEMENT.min_align(&T::PLAN.tile)) != 0 {
+            return __unaligned_error(addr, align);
         }
+        let end = addr as u64 + bytes as u64;
+        if end > 1 << 18 {
+            return smemdesc_core::access::__cold::__start_overflow(end);
+        }
+        Ok(Self::new_unvalidated(addr))
     }
 
     /// The tile's start address (element (0, 0) of stage 0).
@@ -252,47 +261,41 @@ impl<T: SmemTile, M: PlacementModel> TileAt<T, M> {
     /// ```
     #[inline(always)]
     pub const fn try_desc(&self, mn: u32, k: u32, stage: u32) -> Result<SmemDescriptor, Error> {
+        // Plain compares inline; each failure returns a `Result` built in a cold function
+        // (`smemdesc_core::access::__cold`), so this never builds an `Error` itself.
         if mn >= T::MMAS_MN {
-            return Err(Error::IndexOutOfRange {
-                what: Indexed::SubtileMn,
-                index: mn,
-                count: T::MMAS_MN,
-            });
+            return __index_error(Indexed::SubtileMn, mn, T::MMAS_MN);
         }
         if k >= T::MMAS_K {
-            return Err(Error::IndexOutOfRange {
-                what: Indexed::SubtileK,
-                index: k,
-                count: T::MMAS_K,
-            });
+            return __index_error(Indexed::SubtileK, k, T::MMAS_K);
         }
         if stage >= T::STAGES {
-            return Err(Error::IndexOutOfRange {
-                what: Indexed::Stage,
-                index: stage,
-                count: T::STAGES,
-            });
+            return __index_error(Indexed::Stage, stage, T::STAGES);
         }
         if reduce!(self.addr, T::ACCESS.align) != 0 {
-            return Err(Error::UnalignedBase {
-                addr: self.addr,
-                align: T::ACCESS.align,
-            });
+            return __unaligned_error(self.addr, T::ACCESS.align);
         }
-        // addr + last_start < 2^18, without a 64-bit add: addr <= 2^18 - 1 - last_start.
-        if const { T::ACCESS.last_start >= 1 << 18 }
-            || self.addr > const { ((1u32 << 18) - 1).saturating_sub(T::ACCESS.last_start) }
-        {
-            return Err(__start_error(
-                self.addr,
-                T::ACCESS.last_start,
-                T::ACCESS.align,
-            ));
+        if self.start_out_of_range() {
+            return __start_result(self.addr, T::ACCESS.last_start, T::ACCESS.align);
         }
         Ok(SmemDescriptor::from_raw(
             T::ARCH,
-            self.encode(Self::grid(mn, k).wrapping_add(stage.wrapping_mul(T::ADVANCE_STAGE))),
+            self.encode(Self::units(mn, k, stage)),
         ))
+    }
+
+    /// `addr + last_start` at or past 2^18 (the 14-bit start field), without a 64-bit add:
+    /// `addr > 2^18 - 1 - last_start`.
+    #[inline(always)]
+    pub(crate) const fn start_out_of_range(&self) -> bool {
+        let too_big = const { T::ACCESS.last_start >= 1 << 18 };
+        too_big || self.addr > const { ((1u32 << 18) - 1).saturating_sub(T::ACCESS.last_start) }
+    }
+
+    /// 16-byte units of subtile `(mn, k)` of `stage` (in range) from the tile's start.
+    #[inline(always)]
+    const fn units(mn: u32, k: u32, stage: u32) -> u32 {
+        Self::grid(mn, k).wrapping_add(stage.wrapping_mul(T::ADVANCE_STAGE))
     }
 
     /// The descriptor of MMA subtile `(mn, k)` of `stage`: [`try_desc`](Self::try_desc)'s value,
@@ -310,9 +313,25 @@ impl<T: SmemTile, M: PlacementModel> TileAt<T, M> {
     #[inline(always)]
     #[track_caller]
     pub const fn desc(&self, mn: u32, k: u32, stage: u32) -> u64 {
+        // The `Err` is not unwrapped here: the cold `desc_fail` rebuilds it and fails.
         match self.try_desc(mn, k, stage) {
             Ok(d) => d.raw(),
+            Err(_) => self.desc_fail(mn, k, stage),
+        }
+    }
+
+    /// The asserting [`desc`](Self::desc)'s failure: [`try_desc`](Self::try_desc)'s error for
+    /// these arguments, as the panic. Cold (rustc's MIR inliner leaves it out of line; LLVM may
+    /// inline it on the cold edge, and on nvptx64 it is inlined: a `trap`).
+    #[cfg_attr(not(target_arch = "nvptx64"), cold)]
+    #[track_caller]
+    #[cfg_attr(target_arch = "nvptx64", inline(always))]
+    #[cfg_attr(not(target_arch = "nvptx64"), inline)]
+    const fn desc_fail(&self, mn: u32, k: u32, stage: u32) -> ! {
+        match self.try_desc(mn, k, stage) {
             Err(e) => __fail(&e),
+            // Not reached: `desc` calls this only for arguments `try_desc` refuses.
+            Ok(_) => __fail_index(Indexed::SubtileMn, mn, T::MMAS_MN),
         }
     }
 
@@ -393,25 +412,13 @@ impl<T: SmemTile, M: PlacementModel> TileAt<T, M> {
     #[inline(always)]
     pub const fn try_address(&self, mn: u32, k: u32, stage: u32) -> Result<u32, Error> {
         if mn >= T::TILE_MN {
-            return Err(Error::IndexOutOfRange {
-                what: Indexed::ElementMn,
-                index: mn,
-                count: T::TILE_MN,
-            });
+            return __index_error(Indexed::ElementMn, mn, T::TILE_MN);
         }
         if k >= T::TILE_K {
-            return Err(Error::IndexOutOfRange {
-                what: Indexed::ElementK,
-                index: k,
-                count: T::TILE_K,
-            });
+            return __index_error(Indexed::ElementK, k, T::TILE_K);
         }
         if stage >= T::STAGES {
-            return Err(Error::IndexOutOfRange {
-                what: Indexed::Stage,
-                index: stage,
-                count: T::STAGES,
-            });
+            return __index_error(Indexed::Stage, stage, T::STAGES);
         }
         Ok(self.address(mn, k, stage))
     }
@@ -431,7 +438,20 @@ impl<T: SmemTile, M: PlacementModel> TileAt<T, M> {
     pub const fn element_offset(mn: u32, k: u32) -> u32 {
         match TileAt::<T, crate::Relative>::new_unvalidated(0).try_address(mn, k, 0) {
             Ok(o) => o,
-            Err(e) => __fail(&e),
+            Err(_) => Self::element_fail(mn, k),
+        }
+    }
+
+    /// [`element_offset`](Self::element_offset)'s failure (cold, as [`desc`](Self::desc)'s).
+    #[cfg_attr(not(target_arch = "nvptx64"), cold)]
+    #[track_caller]
+    #[cfg_attr(target_arch = "nvptx64", inline(always))]
+    #[cfg_attr(not(target_arch = "nvptx64"), inline)]
+    const fn element_fail(mn: u32, k: u32) -> ! {
+        if mn >= T::TILE_MN {
+            __fail_index(Indexed::ElementMn, mn, T::TILE_MN)
+        } else {
+            __fail_index(Indexed::ElementK, k, T::TILE_K)
         }
     }
 

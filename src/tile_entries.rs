@@ -4,8 +4,8 @@
 
 use crate::radix::mode_eval;
 use crate::smem::TileAt;
-use crate::{Error, Indexed, SmemTile};
-use smemdesc_core::access::__fail;
+use crate::{Indexed, SmemTile};
+use smemdesc_core::access::__cold::__fail_index;
 use smemdesc_core::PlacementModel;
 
 impl<T: SmemTile, M: PlacementModel> TileAt<T, M> {
@@ -23,11 +23,7 @@ impl<T: SmemTile, M: PlacementModel> TileAt<T, M> {
     #[track_caller]
     pub const fn advance_mn(i: u32) -> u16 {
         if i >= T::MMAS_MN {
-            __fail(&Error::IndexOutOfRange {
-                what: Indexed::SubtileMn,
-                index: i,
-                count: T::MMAS_MN,
-            });
+            __fail_index(Indexed::SubtileMn, i, T::MMAS_MN);
         }
         mode_eval!(T::ACCESS.grid.mn, i) as u16
     }
@@ -44,11 +40,7 @@ impl<T: SmemTile, M: PlacementModel> TileAt<T, M> {
     #[track_caller]
     pub const fn advance_k(i: u32) -> u16 {
         if i >= T::MMAS_K {
-            __fail(&Error::IndexOutOfRange {
-                what: Indexed::SubtileK,
-                index: i,
-                count: T::MMAS_K,
-            });
+            __fail_index(Indexed::SubtileK, i, T::MMAS_K);
         }
         mode_eval!(T::ACCESS.grid.k, i) as u16
     }
@@ -87,11 +79,7 @@ impl<T: SmemTile, M: PlacementModel> TileAt<T, M> {
     #[track_caller]
     const fn check_box(b: u32) {
         if b >= T::TMA_BOXES {
-            __fail(&Error::IndexOutOfRange {
-                what: Indexed::TmaBox,
-                index: b,
-                count: T::TMA_BOXES,
-            });
+            __fail_index(Indexed::TmaBox, b, T::TMA_BOXES);
         }
     }
 

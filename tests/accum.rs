@@ -302,3 +302,118 @@ fn a_warp_strip_of_mma_sync_fragments_is_the_accumulator_map() {
         assert!(kept <= 2);
     }
 }
+
+/// The `K`-chain reduction of a list, written from its definition: element `j` into chain
+/// `j % K` (the first `K` elements start the chains), then the chains pairwise, halving.
+fn chains_model(xs: &[f32], k: usize, f: fn(f32, f32) -> f32) -> f32 {
+    let mut c: Vec<f32> = xs[..k].to_vec();
+    for (j, &x) in xs.iter().enumerate().skip(k) {
+        c[j % k] = f(c[j % k], x);
+    }
+    while c.len() > 1 {
+        let w = c.len() / 2;
+        c = (0..w).map(|i| f(c[i], c[i + w])).collect();
+    }
+    c[0]
+}
+
+fn chains_match<const N: usize, const K: usize>()
+where
+    Cols<N>: AccCols,
+{
+    let map = WgmmaAccum::new(N as u32).unwrap();
+    // Values whose f32 sum depends on the order (1 + tiny is lost, tiny + tiny is not).
+    let value = |m: u32, n: u32| {
+        if (m + n) % 3 == 0 {
+            1.0e8
+        } else {
+            1.0 + ((m * 7 + n) % 5) as f32
+        }
+    };
+    for thread in [0u32, 5, 37, 127] {
+        let mut a = WgmmaAcc::<N>::zero();
+        for (e, x) in a.regs_mut().iter_mut().enumerate() {
+            let (m, n) = map.coord(thread, e as u32).unwrap();
+            *x = value(m, n);
+        }
+        let sums = a.row_reduce_chains::<K>(|x, y| x + y);
+        let maxs = a.row_reduce_chains::<K>(f32::max);
+        for h in 0..2 {
+            // The row's elements in column order, from the independent map.
+            let row: Vec<f32> = (0..map.row_elems())
+                .map(|j| a.regs()[map.row_elem(h, j).unwrap() as usize])
+                .collect();
+            let model = chains_model(&row, K, |x, y| x + y);
+            assert_eq!(
+                sums[h as usize].to_bits(),
+                model.to_bits(),
+                "N {N} K {K} thread {thread} half {h}"
+            );
+            assert_eq!(maxs[h as usize], chains_model(&row, K, f32::max));
+        }
+    }
+}
+
+#[test]
+fn chained_row_reductions_keep_their_order() {
+    chains_match::<16, 1>();
+    chains_match::<16, 2>();
+    chains_match::<128, 1>();
+    chains_match::<128, 4>();
+    chains_match::<128, 16>();
+    chains_match::<256, 32>();
+    // K = 1 is the column order of row_reduce_local.
+    let mut a = WgmmaAcc::<64>::zero();
+    a.for_each_mut(|e, x| *x = 1.0 + (e as f32) * 0.1);
+    assert_eq!(a.row_reduce_chains::<1>(|x, y| x + y), a.row_sum_local());
+}
+
+#[test]
+fn map_rows_passes_each_elements_row() {
+    let map = WgmmaAccum::new(128).unwrap();
+    let thread = 77;
+    let rows = map.rows(thread).unwrap();
+    let mut a = WgmmaAcc::<128>::zero();
+    a.map_rows(|h, _| h as f32);
+    for e in 0..64u32 {
+        let (m, _) = map.coord(thread, e).unwrap();
+        assert_eq!(a.regs()[e as usize], if m == rows[0] { 0.0 } else { 1.0 });
+    }
+}
+
+fn ksteps_match<const N: usize>()
+where
+    Cols<N>: AccCols,
+{
+    let s = WgmmaInstr::new(
+        MmaShape::new(64, N as u32, 16),
+        ElementType::BF16,
+        AccumType::F32,
+    )
+    .unwrap();
+    let o = WgmmaInstr::new(MmaShape::new(64, 64, 16), ElementType::BF16, AccumType::F32).unwrap();
+    let chain = ChainedMma::new(s, o).unwrap();
+    let mut a = WgmmaAcc::<N>::zero();
+    a.for_each_mut(|e, x| *x = e as f32);
+    let mut seen = 0;
+    a.pack_ksteps::<Bf16x2>(|ks, regs| {
+        for (r, &reg) in regs.iter().enumerate() {
+            let [lo, hi] = chain.source(ks as u32, r as u32).unwrap();
+            assert_eq!(
+                reg,
+                bf16(hi as f32) << 16 | bf16(lo as f32),
+                "k-step {ks} reg {r}"
+            );
+        }
+        assert_eq!(ks, seen);
+        seen += 1;
+    });
+    assert_eq!(seen as u32, chain.ksteps());
+}
+
+#[test]
+fn kstep_packing_follows_the_chained_mma() {
+    ksteps_match::<16>();
+    ksteps_match::<128>();
+    ksteps_match::<256>();
+}

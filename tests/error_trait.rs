@@ -122,3 +122,49 @@ fn encode_error_through_question_mark() {
     assert!(matches!(direct, cuda::EncodeError::Invalid(_)));
     check(e, direct);
 }
+
+/// The errors of issue 46's declarations (cluster launch control, map workspaces, the 128 KiB
+/// out-of-bounds window) through `?`.
+#[test]
+fn issue_46_errors_through_question_mark() {
+    use smemdesc::clc::{ClcError, ClcScheduler};
+    use smemdesc::grouped::{
+        MapSpace, MapWorkspace, MapWorkspaceDecl, MapWorkspaceError, MisalignedWorkspace,
+    };
+    use smemdesc::tma::{check_oob_base_128kb, OobWindowError};
+    fn clc(resp: u32) -> Res<()> {
+        ClcScheduler::new(resp, 0x110)?;
+        Ok(())
+    }
+    fn ws(offset: u32) -> Res<()> {
+        MapWorkspaceDecl::new(MapSpace::Shared { offset }, 2, 2)?;
+        Ok(())
+    }
+    fn param(base: u64) -> Res<()> {
+        MapWorkspace::<2>::from_param(base)?;
+        Ok(())
+    }
+    fn window(base: u64) -> Res<()> {
+        check_oob_base_128kb(base, 1 << 20)?;
+        Ok(())
+    }
+    assert!(
+        clc(0x100).is_ok() && ws(0x100).is_ok() && param(0x100).is_ok() && window(0x20000).is_ok()
+    );
+    check(
+        clc(0x108).unwrap_err(),
+        ClcError::ResponseMisaligned { address: 0x108 },
+    );
+    check(
+        ws(0x140).unwrap_err(),
+        MapWorkspaceError::SlotMisaligned { offset: 0x140 },
+    );
+    check(
+        param(0x140).unwrap_err(),
+        MisalignedWorkspace { address: 0x140 },
+    );
+    check(
+        window(0x20200).unwrap_err(),
+        OobWindowError::Misaligned { address: 0x20200 },
+    );
+}

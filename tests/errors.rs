@@ -1,4 +1,5 @@
-//! Each error variant, triggered the way a kernel author would trigger it, with its message checked.
+//! Each error variant, triggered the way a kernel author would trigger it, with its message (and
+//! the rule it ends with) checked.
 
 use smemdesc::core::*;
 
@@ -17,6 +18,10 @@ macro_rules! rejects {
         let msg = e.to_string();
         $(assert!(msg.contains($text), "message {msg:?} lacks {:?}", $text);)+
         assert!(!e.summary().is_empty());
+        // The message ends with its rule: id and source, a rule of the table.
+        let rule = e.rule();
+        assert!(msg.ends_with(&format!(" [rule {}; {}]", rule.id, rule.source)), "{msg}");
+        assert_eq!(smemdesc::core::rules::find(rule.id), Some(rule));
     }};
 }
 

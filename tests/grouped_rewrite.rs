@@ -301,10 +301,66 @@ fn a_dense_stride_of_a_dim_the_kernel_cannot_know_is_refused() {
     let with_k = [rows[0], rows[1], TensorMapArg::GlobalDim(0)];
     assert!(GroupedMap::new(t, &with_k).is_ok());
     let with_stride = [rows[0], rows[1], TensorMapArg::GlobalStrides(1)];
-    let g = GroupedMap::new(t, &with_stride).unwrap();
+    // (K is the host's and every group's: its window is kept by declaration.)
+    let g = GroupedMap::new_keep_oob_fetch_window(t, &with_stride, &[0]).unwrap();
     assert!(!g.dense_rewrite(1));
     // A K the host gives stays possible when nothing rewritten depends on it (C's map in gpu/).
-    assert!(GroupedMap::new(t, &[TensorMapArg::GlobalAddress]).is_ok());
+    assert!(
+        GroupedMap::new_keep_oob_fetch_window(t, &[TensorMapArg::GlobalAddress], &[0, 1]).is_ok()
+    );
+}
+
+/// A rewrite that moves the map to each group's buffer but leaves an open dim at the template's
+/// extent keeps the template's out-of-bounds fetch window: refused unless the rewrite bounds it
+/// (the dim rewritten) or the declaration keeps it (every group has the template's extent).
+#[test]
+fn a_shrinking_rewrite_must_handle_the_window() {
+    // C of a grouped GEMM: [N, rows], N = 4096 constant, rows open (the host encodes the
+    // template for the largest group, 4096 rows).
+    let t = TensorMap::new(Arch::Sm90, TensorMapDataType::Bfloat16, 2)
+        .dim(0, 4096)
+        .box_dim(0, 64)
+        .box_dim(1, 128);
+    let addr_only = [TensorMapArg::GlobalAddress];
+    let e = GroupedMap::new(t, &addr_only).unwrap_err();
+    assert_eq!(e, GroupedMapError::WindowKept { dim: 1 });
+    assert!(
+        e.to_string().contains("globalDim[1]") && e.to_string().contains("keep_oob_fetch_window"),
+        "{e}"
+    );
+    // The window of a group of 768 rows under the kept template: the encode's globalDim[1] is
+    // the template's, so a box at row 768 is fetched from past the group's buffer; with the
+    // rows rewritten it is the group's.
+    let host = t.dim(1, 4096);
+    let kept = GroupedMap::new_keep_oob_fetch_window(host, &addr_only, &[]).unwrap();
+    let rows = GroupedMap::new(
+        t,
+        &[TensorMapArg::GlobalAddress, TensorMapArg::GlobalDim(1)],
+    )
+    .unwrap();
+    let g = GroupValues::new(0x7f00_0000_0000).dim(1, 768);
+    assert_eq!(kept.group_map(&g).global_dim[1], Some(4096));
+    assert_eq!(rows.group_map(&g).global_dim[1], Some(768));
+    // Kept by declaration: every group has 4096 rows (a dim the rewrite leaves open and alone).
+    let k = GroupedMap::new_keep_oob_fetch_window(t, &addr_only, &[1]).unwrap();
+    assert!(k.keeps_oob_fetch_window(1) && !k.keeps_oob_fetch_window(0));
+    // Only such a dim can be kept: a constant one, a rewritten one or one past the rank cannot.
+    for d in [0, 2] {
+        assert_eq!(
+            GroupedMap::new_keep_oob_fetch_window(t, &addr_only, &[d]),
+            Err(GroupedMapError::KeptNotOpen { dim: d })
+        );
+    }
+    assert_eq!(
+        GroupedMap::new_keep_oob_fetch_window(
+            t,
+            &[TensorMapArg::GlobalAddress, TensorMapArg::GlobalDim(1)],
+            &[1]
+        ),
+        Err(GroupedMapError::KeptNotOpen { dim: 1 })
+    );
+    // A rewrite that does not move the address shares the template's base and window.
+    assert!(GroupedMap::new(t, &[TensorMapArg::GlobalDim(1)]).is_ok());
 }
 
 /// Rank 5 with every global field rewritten: the address, 5 dims and 4 strides.

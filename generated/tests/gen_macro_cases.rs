@@ -107,11 +107,11 @@ fn core_expr(d: &TileDecl) -> String {
 fn golden_decl(row: &std::collections::HashMap<String, String>) -> TileDecl {
     let (a, dt, block) = (arch(row), dtype(row), num(row, "block_mn"));
     let k = dt.mma_k();
-    let (operand, mma) = match (a, block) {
+    let (operand, mma) = match (a.generation(), block) {
         (_, 64) => (Operand::A, MmaShape::new(64, 256, k)),
         (Arch::Sm100, 128) => (Operand::A, MmaShape::new(128, 256, k)),
         (Arch::Sm90, n) => (Operand::B, MmaShape::new(64, n, k)),
-        (Arch::Sm100, n) => (Operand::B, MmaShape::new(128, n, k)),
+        (_, n) => (Operand::B, MmaShape::new(128, n, k)),
     };
     TileDecl::new(
         a,
@@ -181,11 +181,11 @@ fn grid(count: usize) -> Vec<Gen> {
             // An explicit instruction: the operand's extent is a divisor of the tile.
             let k = dtype.mma_k();
             let ext = [64, 128, 256][rng.next(3)];
-            d = d.mma(match (operand, arch) {
+            d = d.mma(match (operand, arch.generation()) {
                 (Operand::A, Arch::Sm90) => MmaShape::new(64, [64, 128, 256][rng.next(3)], k),
-                (Operand::A, Arch::Sm100) => MmaShape::new(ext.min(128) * cta, 256, k),
+                (Operand::A, _) => MmaShape::new(ext.min(128) * cta, 256, k),
                 (Operand::B, Arch::Sm90) => MmaShape::new(64, ext, k),
-                (Operand::B, Arch::Sm100) => MmaShape::new(128 * cta, ext, k),
+                (Operand::B, _) => MmaShape::new(128 * cta, ext, k),
             });
         }
         if arch == Arch::Sm100 && MmaKind::of(dtype) == MmaKind::F8f6f4 && rng.next(3) == 0 {

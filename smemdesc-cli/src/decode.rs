@@ -80,14 +80,16 @@ pub fn infer_arch(raw: u64) -> Arch {
 
 /// The report's note for an architecture read from bit 46.
 pub fn inferred_note(arch: Arch) -> String {
-    match arch {
-        Arch::Sm100 => "--arch not given: read as sm100 (bit 46, the sm100 version bit, is set; give --arch sm90 to read it as sm90)".to_string(),
+    match arch.generation() {
         Arch::Sm90 => "--arch not given: read as sm90 (bit 46, the sm100 version bit, is clear; give --arch sm100 to read it as sm100)".to_string(),
+        _ => "--arch not given: read as sm100 (bit 46, the sm100 version bit, is set; give --arch sm90 to read it as sm90)".to_string(),
     }
 }
 
 /// Decodes `raw` for `arch` into a report. Never fails: malformed values produce warnings.
 pub fn decode(arch: Arch, raw: u64) -> DecodeReport {
+    // Every tcgen05 arch (sm100f, sm103, sm110) reads the sm100 descriptor.
+    let arch = arch.generation();
     let d = SmemDescriptor::from_raw(arch, raw);
     let layout = d.layout();
     let mut warnings = Vec::new();
@@ -134,7 +136,7 @@ pub fn decode(arch: Arch, raw: u64) -> DecodeReport {
         bytes: None,
         meaning: match arch {
             Arch::Sm90 => "reserved on sm90 (must be 0)".to_string(),
-            Arch::Sm100 => "tcgen05 descriptor version (must be 1)".to_string(),
+            _ => "tcgen05 descriptor version (must be 1)".to_string(),
         },
     });
     fields.push(FieldReport {
@@ -160,15 +162,15 @@ pub fn decode(arch: Arch, raw: u64) -> DecodeReport {
         bytes: None,
         meaning: match arch {
             Arch::Sm90 => "reserved on sm90 (must be 0)".to_string(),
-            Arch::Sm100 if d.lbo_absolute() => {
+            _ if d.lbo_absolute() => {
                 "absolute LBO (only for the 48-byte K of K=96 mxf4 layouts)".to_string()
             }
-            Arch::Sm100 => "relative LBO (the mode of every dense 32-byte-K layout)".to_string(),
+            _ => "relative LBO (the mode of every dense 32-byte-K layout)".to_string(),
         },
     });
     let (layout_bits, layout_legal) = match arch {
         Arch::Sm90 => ("62-63", "0 none, 1 128B, 2 64B, 3 32B"),
-        Arch::Sm100 => ("61-63", "0 none, 1 128B_base32B, 2 128B, 4 64B, 6 32B"),
+        _ => ("61-63", "0 none, 1 128B_base32B, 2 128B, 4 64B, 6 32B"),
     };
     fields.push(FieldReport {
         name: "layout_type",
@@ -262,9 +264,9 @@ fn lookalike_hints(arch: Arch, raw: u64, warnings: &mut Vec<String>, notes: &mut
             ));
         }
     }
-    let other = match arch {
+    let other = match arch.generation() {
         Arch::Sm90 => Arch::Sm100,
-        Arch::Sm100 => Arch::Sm90,
+        _ => Arch::Sm90,
     };
     let (here, there) = (
         SmemDescriptor::from_raw(arch, raw),
@@ -273,8 +275,8 @@ fn lookalike_hints(arch: Arch, raw: u64, warnings: &mut Vec<String>, notes: &mut
     let clean = |d: &SmemDescriptor| d.reserved_bits() == 0 && d.layout().is_some();
     if !clean(&here) && clean(&there) {
         let why = match other {
-            Arch::Sm100 => "bit 46, the tcgen05 descriptor version, is set",
             Arch::Sm90 => "bit 46 is clear, and every sm100 descriptor sets it",
+            _ => "bit 46, the tcgen05 descriptor version, is set",
         };
         warnings.push(format!(
             "this looks like an {o} descriptor ({why}): read as {o}, every fixed and reserved bit is right and the layout is {l}; decode it with --arch {o}",

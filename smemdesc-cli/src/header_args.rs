@@ -403,14 +403,26 @@ pub(crate) fn mma_options(src: &Src, attr: &syn::Attribute) -> Result<MmaOpts, C
     })
 }
 
-/// `#[smem_storage(arch = sm90 | sm100)]`.
+/// `#[smem_storage(arch = <arch>)]` (any of `Arch::NAMES`).
 pub(crate) fn storage_arch(src: &Src, attr: &syn::Attribute) -> Result<Arch, CliError> {
     let metas = args(src, attr)?;
     let given = pairs(src, &metas, &["arch"])?;
     match given.first() {
         Some((_, m)) => {
             let e = value(src, m, "arch")?;
-            named(src, e, "arch", Arch::from_name)
+            let arch = named(src, e, "arch", Arch::from_name)?;
+            // As #[smem_storage] refuses it: no public source gives sm107's shared memory.
+            if arch.smem_per_cta().is_none() {
+                return Err(src.err(
+                    e.span(),
+                    format!(
+                        "#[smem_storage] cannot check `arch = {}` against its shared memory per CTA: {}",
+                        arch.name(),
+                        smemdesc_core::base::ArchGap::NoPublicLimits.message()
+                    ),
+                ));
+            }
+            Ok(arch)
         }
         None => Err(src.err(
             attr.span(),

@@ -283,7 +283,7 @@ fn pairing(
             "instruction mnemonic",
         ),
     ];
-    match p.arch {
+    match p.arch.generation() {
         Arch::Sm90 => {
             let (ta_, tb_) = p.imm_trans();
             let (sa, sb) = p.imm_scale();
@@ -307,7 +307,7 @@ fn pairing(
                 ),
             ]);
         }
-        Arch::Sm100 => {
+        _ => {
             let i = p.idesc().map_err(|e| {
                 cx.src
                     .err(attr.pound_token.span, format!("#[smem_mma]: {e}"))

@@ -13,7 +13,7 @@ use super::tile::report_placed;
 use crate::CliError;
 use proc_macro2::Span;
 use smemdesc_core::epilogue::EpilogueTile;
-use smemdesc_core::{Arch, Placement, StorageMember, TilePlan};
+use smemdesc_core::{Placement, StorageMember, TilePlan};
 use syn::spanned::Spanned;
 
 /// The kind of one storage member.
@@ -75,7 +75,7 @@ pub(crate) fn storage(
                 )
             }))
         };
-        if is_tmem_slot(&f.ty) && !arch.is(Arch::Sm100) {
+        if is_tmem_slot(&f.ty) && !arch.has_tcgen05() {
             // As #[smem_storage] refuses it.
             return Err(src.err(f.ty.span(), format!("member `{fname}`: `TmemSlot` holds a `tcgen05.alloc` Tensor Memory address, and Tensor Memory exists on sm100 only (PTX ISA, tcgen05: sm_100a); this storage is for {} (legal: arch = sm100, or remove the member)", arch.name())));
         }

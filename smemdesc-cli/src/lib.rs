@@ -35,6 +35,7 @@ mod header_pipeline;
 mod header_src;
 mod header_storage;
 mod idesc;
+pub mod rules;
 // `pub(crate)`: `gpu/` (which includes this file) judges the same rows against the driver.
 pub(crate) mod tensormap;
 mod tile;
@@ -208,6 +209,24 @@ enum Command {
         #[command(subcommand)]
         command: tensormap::TensormapCommand,
     },
+    /// List the legality rules smemdesc checks: id, topic, architectures, source (PTX ISA
+    /// section, CUDA document, CUTLASS file, a measured fact or smemdesc's own model) and text.
+    /// Every error message ends with its rule's id and source.
+    Rules {
+        /// Only the rules that apply to this architecture.
+        #[arg(long, value_parser = parse_arch_arg)]
+        arch: Option<Arch>,
+        /// Only the rules of this topic (descriptor, mma, scale, tma, conv, grouped, tmem,
+        /// pipeline, cluster, storage, fragment, epilogue, host).
+        #[arg(long, value_parser = rules::parse_topic_arg)]
+        topic: Option<smemdesc_core::rules::Topic>,
+        /// Print a JSON array instead of text.
+        #[arg(long, conflicts_with = "markdown")]
+        json: bool,
+        /// Print Markdown tables, one per topic (the guide's correctness chapter holds them).
+        #[arg(long)]
+        markdown: bool,
+    },
 }
 
 /// What a command prints, and whether it found problems (`check-ptx`, `decode --idesc`: exit
@@ -218,7 +237,7 @@ struct Outcome {
 }
 
 fn parse_arch_arg(s: &str) -> Result<Arch, String> {
-    Arch::from_name(s).ok_or_else(|| format!("unknown arch `{s}`; legal: sm90, sm100"))
+    Arch::from_name(s).ok_or_else(|| format!("unknown arch `{s}`; legal: {}", Arch::NAMES))
 }
 
 fn run(cli: Cli) -> Result<Outcome, CliError> {
@@ -295,6 +314,20 @@ fn run_report(cli: Cli) -> Result<String, CliError> {
     match cli.command {
         Command::CheckPtx { file, json } => check_ptx::run(&file, json).map(|(text, _)| text),
         Command::Tensormap { command } => tensormap::run(&command),
+        Command::Rules {
+            arch,
+            topic,
+            json,
+            markdown,
+        } => rules::run(
+            arch,
+            topic,
+            match (json, markdown) {
+                (true, _) => rules::Format::Json,
+                (_, true) => rules::Format::Markdown,
+                _ => rules::Format::Text,
+            },
+        ),
         Command::Decode {
             idesc: Some(text),
             kind,

@@ -95,12 +95,18 @@ pub enum TensormapCommand {
         /// The architecture of the context that would encode the maps: sm90 or sm100.
         #[arg(long, default_value = "sm90", value_parser = parse_arch)]
         arch: Arch,
+        /// Lint each legal tiled row as a map in the Blackwell out-of-bounds address generation
+        /// mode OOB_ADDR_GEN_MODE_BASE_128kB (TensorRT-LLM #18133): its buffer, taken to be the
+        /// tensor's own span from its address, must start 128 KiB-aligned and own at least
+        /// 128 KiB. A row that breaks it prints `id<TAB>ok<TAB>lint: reason`.
+        #[arg(long)]
+        oob_base_128kb: bool,
     },
 }
 
 /// `--arch`: sm90 or sm100 (the names `Arch::from_name` reads).
 fn parse_arch(s: &str) -> Result<Arch, String> {
-    Arch::from_name(s).ok_or_else(|| format!("unknown arch `{s}`; legal: sm90, sm100"))
+    Arch::from_name(s).ok_or_else(|| format!("unknown arch `{s}`; legal: {}", Arch::NAMES))
 }
 
 /// Runs `smemdesc tensormap ...`: the report.
@@ -109,6 +115,7 @@ pub fn run(cmd: &TensormapCommand) -> Result<String, CliError> {
         im2col,
         tiled,
         arch,
+        oob_base_128kb,
     } = cmd;
     let (path, im2col) = match (im2col, tiled) {
         (Some(p), None) => (p, true),
@@ -126,11 +133,31 @@ pub fn run(cmd: &TensormapCommand) -> Result<String, CliError> {
         std::fs::read_to_string(path)
             .map_err(|e| CliError(format!("cannot read {}: {e}", path.display())))?
     };
-    check_text(&text, im2col, *arch).map_err(|e| CliError(format!("{}: {e}", path.display())))
+    if *oob_base_128kb && im2col {
+        return Err(CliError(
+            "--oob-base-128kb lints tiled maps (--tiled FILE)".into(),
+        ));
+    }
+    if *oob_base_128kb {
+        check_text_lint(&text, im2col, *arch, true)
+    } else {
+        check_text(&text, im2col, *arch)
+    }
+    .map_err(|e| CliError(format!("{}: {e}", path.display())))
 }
 
 /// Judges every row of `text`: the report, or the first unreadable row's line and reason.
 pub fn check_text(text: &str, im2col: bool, arch: Arch) -> Result<String, String> {
+    check_text_lint(text, im2col, arch, false)
+}
+
+/// [`check_text`], with `oob_128kb` the lint of `--oob-base-128kb` on every legal tiled row.
+pub fn check_text_lint(
+    text: &str,
+    im2col: bool,
+    arch: Arch,
+    oob_128kb: bool,
+) -> Result<String, String> {
     let mut out = String::new();
     for (n, line) in text.lines().enumerate() {
         let line = line.strip_suffix('\r').unwrap_or(line);
@@ -140,13 +167,29 @@ pub fn check_text(text: &str, im2col: bool, arch: Arch) -> Result<String, String
         }
         let (id, verdict) =
             check_row(line, im2col, arch).map_err(|e| format!("line {}: {e}", n + 1))?;
-        match verdict {
-            Ok(()) => writeln!(out, "{id}\tok"),
-            Err(reason) => writeln!(out, "{id}\trefused\t{reason}"),
+        let lint = match (&verdict, oob_128kb && !im2col) {
+            (Ok(()), true) => lint_oob_128kb(&parse_row(line, false)?, arch),
+            _ => None,
+        };
+        match (verdict, lint) {
+            (Ok(()), Some(l)) => writeln!(out, "{id}\tok\tlint: {l}"),
+            (Ok(()), None) => writeln!(out, "{id}\tok"),
+            (Err(reason), _) => writeln!(out, "{id}\trefused\t{reason}"),
         }
         .expect("writing to a String");
     }
     Ok(out)
+}
+
+/// The 128 KiB out-of-bounds window's rule on a legal tiled row (`None`: it holds): the
+/// buffer is the tensor's span from the row's address (`smemdesc_core::tma::tensor_span_bytes`).
+pub fn lint_oob_128kb(row: &Row, arch: Arch) -> Option<String> {
+    let o = row.options().ok()?;
+    let a = row.tiled_map(arch, &o).try_args().ok()?;
+    let span = smemdesc_core::tma::tensor_span_bytes(&a);
+    smemdesc_core::tma::check_oob_base_128kb(a.global_address, span)
+        .err()
+        .map(|e| e.to_string())
 }
 
 /// One row: its id and verdict (`Err(reason)` for a refused map), or why it cannot be read.

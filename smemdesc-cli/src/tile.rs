@@ -86,7 +86,7 @@ pub enum SwizzleChoice {
 }
 
 fn parse_arch(s: &str) -> Result<Arch, String> {
-    Arch::from_name(s).ok_or_else(|| format!("unknown arch `{s}`; legal: sm90, sm100"))
+    Arch::from_name(s).ok_or_else(|| format!("unknown arch `{s}`; legal: {}", Arch::NAMES))
 }
 
 fn parse_operand(s: &str) -> Result<Operand, String> {

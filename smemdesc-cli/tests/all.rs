@@ -30,6 +30,7 @@ mod idesc;
 mod messages;
 mod pairing;
 mod readme;
+mod rules;
 mod sub_byte;
 mod tensormap;
 mod tmem;

@@ -247,3 +247,40 @@ fn guide_example_is_real() {
         .collect();
     assert_eq!(v, ["ok", "refused", "refused", "refused", "refused", ""]);
 }
+
+/// `--oob-base-128kb`: the Blackwell 128 KiB out-of-bounds window (TensorRT-LLM #18133: with
+/// OOB_ADDR_GEN_MODE_BASE_128kB the buffer must start 128 KiB-aligned and own 128 KiB from
+/// its base). The row's buffer is its tensor's span from 0x7f0000000000 + addr_off.
+#[test]
+fn tiled_rows_linted_for_the_128k_window() {
+    let rows = [
+        // 4096 x 4096 bf16 (32 MiB) at the 128 KiB-aligned base: clean
+        "big|9|2|0|4096,4096|8192|64,128|1,1|0|3|3|0",
+        // the same at a 512-B offset (a caching pool's slice): misaligned
+        "slice|9|2|512|4096,4096|8192|64,128|1,1|0|3|3|0",
+        // 8 rows of 4096 bf16 = 64 KiB: legal for the encode, but no headroom
+        "decode8|9|2|0|4096,8|8192|64,8|1,1|0|3|3|0",
+        // 16 rows = 128 KiB exactly: enough
+        "decode16|9|2|0|4096,16|8192|64,16|1,1|0|3|3|0",
+        // refused by the encode's own rule: no lint
+        "stride|9|2|0|100,8|200|8,8|1,1|0|0|3|0",
+    ];
+    let (code, out, err) = check("--tiled", &rows, &["--arch", "sm100", "--oob-base-128kb"]);
+    assert_eq!(code, 0, "{err}");
+    let got = verdicts(&out);
+    assert_eq!(got[0], ("big".into(), "ok".into(), String::new()));
+    assert_eq!(
+        (got[1].1.as_str(), got[1].2.contains("not 128 KiB-aligned")),
+        ("ok", true),
+        "{out}"
+    );
+    assert!(got[2].2.contains("owns 65536 B"), "{out}");
+    assert_eq!(got[3], ("decode16".into(), "ok".into(), String::new()));
+    assert_eq!(got[4].1, "refused");
+    // Without the flag the same rows carry no lint.
+    let (_, plain, _) = check("--tiled", &rows, &["--arch", "sm100"]);
+    assert!(!plain.contains("lint:"), "{plain}");
+    // It lints tiled maps only.
+    let (code, _, err) = check("--im2col", &[], &["--oob-base-128kb"]);
+    assert_eq!(code, 2, "{err}");
+}

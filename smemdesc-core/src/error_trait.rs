@@ -26,5 +26,6 @@ impl core::error::Error for StorageProblem {}
 impl core::error::Error for crate::pipeline::PipelineError {}
 
 impl core::error::Error for crate::tma::GroupedMapError {}
+impl core::error::Error for crate::tma::OobWindowError {}
 
 impl core::error::Error for crate::fragment::ChainError {}

@@ -47,6 +47,7 @@ pub mod pairing;
 pub mod pipeline;
 #[cfg(test)]
 mod plain_errors;
+pub mod rules;
 pub mod scale;
 pub mod smem;
 pub mod tile;

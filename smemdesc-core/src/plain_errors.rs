@@ -13,6 +13,7 @@
 //! `legal` fields and `TmemError::OutOfRange::what`, `bool: Plain` for
 //! `TmaPaddedBoxInner::requested` and `char: Plain` for `TmemError::ScaleIdMismatch::operand`).
 
+use crate::base::ArchGap;
 use crate::fragment::{ChainError, ChainSide};
 use crate::{AccumType, Arch, BoxSource, Dim, ElementType, Error, Field, Indexed, Legal, Major};
 use crate::{MmaKind, Operand, ScaleFormat, SmemForm, SwizzleMode, TmaDataType, TmemError};
@@ -39,6 +40,7 @@ macro_rules! unit_only_enums {
 
 unit_only_enums!(
     AccumType::F32,
+    ArchGap::NoPublicLimits,
     ChainSide::First,
     Arch::Sm90,
     BoxSource::Swizzle,
@@ -119,6 +121,7 @@ fn walk(e: Error) {
         Error::UnsupportedElement { dtype } => plain!(dtype),
         Error::DtypeNotOnArch { dtype, arch } => plain!(dtype, arch),
         Error::KindNotOnArch { kind, arch } => plain!(kind, arch),
+        Error::ArchRefused { arch, gap } => plain!(arch, gap),
         Error::DtypeKindMismatch { dtype, kind } => plain!(dtype, kind),
         Error::CtaGroupInvalid { arch, cta_group } => plain!(arch, cta_group),
         Error::MmaKNot32Bytes { k, dtype, expected } => plain!(k, dtype, expected),

@@ -7,6 +7,7 @@
 //! Cargo.toml sets `autotests = false`, so a new file in `tests/` runs only once it is declared
 //! here (or is a `[[test]]` of its own); `every_test_file_is_declared` fails until then.
 
+mod arch_limits;
 mod cluster_epilogue;
 mod conv_hostile;
 mod conv_im2col_model;

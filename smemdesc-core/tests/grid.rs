@@ -47,7 +47,7 @@ fn grid() -> Vec<TileDecl> {
                                         let tile_k = k_bytes / eb;
                                         let mmas: &[u32] = match (operand, arch) {
                                             (Operand::A, Arch::Sm90) => &[64],
-                                            (Operand::A, Arch::Sm100) => &[64, 128],
+                                            (Operand::A, _) => &[64, 128],
                                             (Operand::B, _) => &[64, 128, 256],
                                         };
                                         for &mn in mmas {

@@ -357,11 +357,10 @@ pub(crate) fn plan_literal(plan: &TilePlan) -> TokenStream {
     }
 }
 
-fn arch_path(a: Arch) -> TokenStream {
-    match a {
-        Arch::Sm90 => quote!(::smemdesc::Arch::Sm90),
-        Arch::Sm100 => quote!(::smemdesc::Arch::Sm100),
-    }
+/// `::smemdesc::Arch::<variant>` for `a` (the variant's name is its `Debug` text).
+pub(crate) fn arch_path(a: Arch) -> TokenStream {
+    let v = quote::format_ident!("{}", format!("{a:?}"));
+    quote!(::smemdesc::Arch::#v)
 }
 
 fn operand_path(o: Operand) -> TokenStream {

@@ -64,7 +64,7 @@ pub(crate) fn items(
             "#[smem_mma]: expansion-time and compile-time shapes differ"
         );
     };
-    let arch_items = match p.arch {
+    let arch_items = match p.arch.generation() {
         Arch::Sm100 => {
             let i = p
                 .idesc()
@@ -140,7 +140,7 @@ pub(crate) fn items(
                 }
             }
         }
-        Arch::Sm90 => {
+        _ => {
             let (ta, tb) = p.imm_trans();
             let (sa, sb) = p.imm_scale();
             let mut imms = Vec::new();

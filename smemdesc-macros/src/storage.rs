@@ -43,14 +43,30 @@ struct Member {
 
 fn parse_arch(attr: TokenStream) -> syn::Result<Arch> {
     let toks: Vec<TokenTree> = attr.into_iter().collect();
-    let legal = "expected `arch = sm90` or `arch = sm100`";
+    let legal = format!("expected `arch = <arch>`, one of {}", Arch::NAMES);
     match toks.as_slice() {
         [TokenTree::Ident(k), TokenTree::Punct(eq), TokenTree::Ident(v)]
             if k == "arch" && eq.as_char() == '=' =>
         {
-            Arch::from_name(&v.to_string()).ok_or_else(|| {
-                syn::Error::new(v.span(), format!("unknown arch `{v}`; legal: sm90, sm100"))
-            })
+            let arch = Arch::from_name(&v.to_string()).ok_or_else(|| {
+                syn::Error::new(
+                    v.span(),
+                    format!("unknown arch `{v}`; legal: {}", Arch::NAMES),
+                )
+            })?;
+            // A storage is checked against the arch's shared memory per CTA: an arch whose
+            // size no public source gives (sm107) is refused, not guessed.
+            if arch.smem_per_cta().is_none() {
+                return Err(syn::Error::new(
+                    v.span(),
+                    format!(
+                        "#[smem_storage] cannot check `arch = {}` against its shared memory per CTA: {}",
+                        arch.name(),
+                        smemdesc_core::base::ArchGap::NoPublicLimits.message()
+                    ),
+                ));
+            }
+            Ok(arch)
         }
         [] => Err(syn::Error::new(
             Span::call_site(),
@@ -82,7 +98,7 @@ fn is_tmem_slot(ty: &syn::Type) -> bool {
 
 /// `TmemSlot` members of a storage for an architecture without Tensor Memory (sm90): refused.
 fn check_tmem(arch: Arch, fields: &[&syn::Field], errs: &mut Vec<syn::Error>) {
-    if arch.is(Arch::Sm100) {
+    if arch.has_tcgen05() {
         return;
     }
     for f in fields.iter().filter(|f| is_tmem_slot(&f.ty)) {
@@ -90,7 +106,8 @@ fn check_tmem(arch: Arch, fields: &[&syn::Field], errs: &mut Vec<syn::Error>) {
             f.ty.span(),
             format!(
                 "`TmemSlot` holds a `tcgen05.alloc` Tensor Memory address, and Tensor Memory exists \
-                 on sm100 only; this storage is for {} (legal: arch = sm100, or remove the member)",
+                 on the tcgen05 arches only (sm100, sm100f, sm103, sm110); this storage is for {} \
+                 (legal: arch = sm100, or remove the member)",
                 arch.name()
             ),
         ));
@@ -210,10 +227,7 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenS
         }
         return Err(e);
     }
-    let arch = match arch.expect("checked") {
-        Arch::Sm90 => quote!(::smemdesc::Arch::Sm90),
-        Arch::Sm100 => quote!(::smemdesc::Arch::Sm100),
-    };
+    let arch = crate::emit::arch_path(arch.expect("checked"));
     check_names(&members)?;
     Ok(emit(&st, &arch, &members))
 }
@@ -430,7 +444,7 @@ fn emit(st: &syn::DeriveInput, arch: &TokenStream, members: &[Member]) -> TokenS
             pub const #align_c: u32 = #align_v;
             #(#cfg)*
             #[doc = #doc_ptr]
-            #[inline]
+            #[inline(always)]
             pub fn #ptr(base: *mut u8) -> *mut #ty {
                 ::smemdesc::__private::member_ptr(base, Self::#off)
             }
@@ -446,7 +460,7 @@ fn emit(st: &syn::DeriveInput, arch: &TokenStream, members: &[Member]) -> TokenS
                 items.push(quote! {
                     #(#cfg)*
                     #[doc = #doc]
-                    #[inline]
+                    #[inline(always)]
                     pub const fn #f(base: u32) -> ::smemdesc::smem::TileAt<#ty, #model> {
                         ::smemdesc::smem::TileAt::new_unvalidated(base.wrapping_add(Self::#off))
                     }
@@ -462,13 +476,13 @@ fn emit(st: &syn::DeriveInput, arch: &TokenStream, members: &[Member]) -> TokenS
                 items.push(quote! {
                     #(#cfg)*
                     #[doc = #doc]
-                    #[inline]
+                    #[inline(always)]
                     pub const fn #f(base: u32) -> u32 {
                         base + Self::#off
                     }
                     #(#cfg)*
                     #[doc = #doc_at]
-                    #[inline]
+                    #[inline(always)]
                     pub const fn #at(base: u32, i: u32) -> u32 {
                         base + Self::#off + i * ::core::mem::size_of::<#elem>() as u32
                     }
@@ -480,7 +494,7 @@ fn emit(st: &syn::DeriveInput, arch: &TokenStream, members: &[Member]) -> TokenS
                 items.push(quote! {
                     #(#cfg)*
                     #[doc = #doc]
-                    #[inline]
+                    #[inline(always)]
                     pub const fn #f(base: u32) -> u32 {
                         base + Self::#off
                     }
@@ -512,9 +526,10 @@ fn emit(st: &syn::DeriveInput, arch: &TokenStream, members: &[Member]) -> TokenS
             #[doc = #doc_launch]
             pub const LAUNCH_BYTES: u32 = #launch;
             #[doc = #doc_aligned_base]
-            #[inline]
+            #[inline(always)]
             pub const fn aligned_base(dyn_base: u32) -> u32 {
-                Self::LAYOUT.aligned_base(dyn_base)
+                // `LAYOUT.aligned_base` from the constant: a kernel reads no layout value.
+                (dyn_base + (Self::ALIGN - 1)) & !(Self::ALIGN - 1)
             }
             #(#items)*
         }

@@ -41,6 +41,8 @@
 mod convert;
 mod f16acc;
 #[cfg(target_arch = "nvptx64")]
+mod math;
+#[cfg(target_arch = "nvptx64")]
 mod nvptx;
 #[cfg(target_arch = "nvptx64")]
 mod nvptx_f16;
@@ -54,6 +56,8 @@ mod unroll;
 
 pub use convert::{Bf16x2, F16x2, Pack};
 pub use f16acc::WgmmaAccF16;
+#[cfg(target_arch = "nvptx64")]
+pub use math::*;
 #[cfg(target_arch = "nvptx64")]
 pub use nvptx::*;
 #[cfg(target_arch = "nvptx64")]

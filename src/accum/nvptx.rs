@@ -101,6 +101,31 @@ pub unsafe fn wgmma_wait_group<const N: u32>() {
     unsafe { asm!("wgmma.wait_group.sync.aligned {0};", const N, options(nostack)) };
 }
 
+/// [`wgmma_wait_group`] that stays below the instructions before it: ptxas schedules a
+/// `wgmma.wait_group` like any instruction of its basic block and may hoist it above work that
+/// does not need it (measured in the overlapped attention kernel: the wait for `P·V` went above
+/// the softmax it was to overlap). Issued on both arms of a branch on `uniform` (any
+/// warpgroup-uniform value; both arms wait), it is the first instruction of its block and stays.
+///
+/// ```ignore
+/// unsafe { smemdesc::accum::wgmma_wait_group_after::<0>(j) }; // nvptx64 only
+/// ```
+///
+/// # Safety
+///
+/// As [`wgmma_fence`]; `uniform` is the same in every thread of the warpgroup.
+#[inline(always)]
+pub unsafe fn wgmma_wait_group_after<const N: u32>(uniform: u32) {
+    // SAFETY: the caller's promise (every thread of the warpgroup, on the same arm).
+    unsafe {
+        if uniform & 1 == 0 {
+            asm!("wgmma.wait_group.sync.aligned {0}; // even arm", const N, options(nostack));
+        } else {
+            asm!("wgmma.wait_group.sync.aligned {0}; // odd arm", const N, options(nostack));
+        }
+    }
+}
+
 /// `cvt.rn.bf16x2.f32`: `lo` in the low half, `hi` in the high half.
 #[inline(always)]
 pub(super) fn cvt_bf16x2(lo: f32, hi: f32) -> u32 {

@@ -122,6 +122,73 @@ where
         acc
     }
 
+    /// The thread-local part of a row reduction in `K` chains: the thread's `N / 4` elements of
+    /// each row (column order, `j` = 0, 1, …) folded into `K` accumulators (element `j` into
+    /// chain `j % K`, the first `K` elements their starting values), then the chains combined
+    /// pairwise (`c[i] = f(c[i], c[i + K/2])`, halving `K` until one is left). `K = 1` is
+    /// [`row_reduce_local`](Self::row_reduce_local)'s column order; a larger `K` holds `K`
+    /// values at once for fewer dependent steps (`K = N / 8`: a pairwise tree over the row). For
+    /// `max` the order does not change the result; for a sum it is the rounding order, fixed by
+    /// `K`. `K` a power of two, at most `N / 8` (a compile error otherwise).
+    ///
+    /// ```
+    /// use smemdesc::accum::WgmmaAcc;
+    /// // m64n32: 8 elements per row; the upper row is elements 0, 1, 4, 5, 8, 9, 12, 13
+    /// let mut a = WgmmaAcc::<32>::zero();
+    /// a.for_each_mut(|e, x| *x = e as f32);
+    /// // K = 4: chains (0 + 8), (1 + 9), (4 + 12), (5 + 13), then (8 + 16) + (10 + 18)
+    /// assert_eq!(a.row_reduce_chains::<4>(|x, y| x + y), [52.0, 68.0]);
+    /// assert_eq!(a.row_reduce_chains::<2>(f32::max), [13.0, 15.0]);
+    /// ```
+    #[inline(always)]
+    pub fn row_reduce_chains<const K: usize>(&self, f: impl Fn(f32, f32) -> f32) -> [f32; 2] {
+        const {
+            assert!(
+                K.is_power_of_two() && K <= N / 8,
+                "row_reduce_chains: K must be a power of two, at most N / 8"
+            )
+        };
+        let r = self.regs.as_ref();
+        let row = N / 4;
+        let mut out = [0.0f32; 2];
+        each!(8: 2, |h| {
+            // Element j of row h: 4 (j >> 1) + 2 h + (j & 1) (WgmmaAccum::row_elem).
+            let mut c = [0.0f32; K];
+            each!(32: K, |k| {
+                c[k] = r[4 * (k >> 1) + 2 * h + (k & 1)];
+            });
+            each!(64: row - K, |i| {
+                let j = i + K;
+                c[j % K] = f(c[j % K], r[4 * (j >> 1) + 2 * h + (j & 1)]);
+            });
+            each!(8: K.trailing_zeros() as usize, |level| {
+                let w = K >> (level + 1);
+                each!(32: K / 2, |i| {
+                    if i < w {
+                        c[i] = f(c[i], c[i + w]);
+                    }
+                });
+            });
+            out[h] = c[0];
+        });
+        out
+    }
+
+    /// Each element replaced by `f(h, x)`, `h` its row half (0: the thread's upper row, 1: the
+    /// row 8 below), every call at a constant element index (the softmax's per-row
+    /// exponentiation: `f` subtracts row `h`'s maximum).
+    ///
+    /// ```
+    /// let mut a = smemdesc::accum::WgmmaAcc::<8>::from_regs([1.0, 2.0, 3.0, 4.0]);
+    /// a.map_rows(|h, x| x - [10.0, 20.0][h]);
+    /// assert_eq!(a.regs(), &[-9.0, -8.0, -17.0, -16.0]);
+    /// ```
+    #[inline(always)]
+    pub fn map_rows(&mut self, mut f: impl FnMut(usize, f32) -> f32) {
+        let r = self.regs.as_mut();
+        each!(Self::ELEMS, |e| { r[e] = f((e >> 1) & 1, r[e]) });
+    }
+
     /// The thread-local row maxima `[upper, lower]` (`f32::max`).
     ///
     /// ```
@@ -219,6 +286,42 @@ where
             out[i] = P::pack(r[2 * i], r[2 * i + 1]);
         });
         PackedAcc { regs: p }
+    }
+
+    /// Calls `f(ks, a)` for every k16 step `ks` in `0..N / 16` (each at a constant `ks`), `a`
+    /// the step's four A registers of the chained 16-bit `wgmma` packed with `P`'s conversion
+    /// right before the call: register `r` of step `ks` packs elements `8·ks + 2r` (low half)
+    /// and `8·ks + 2r + 1` ([`ChainedMma::source`](crate::fragment::ChainedMma::source)`(ks,
+    /// r)`). The same registers as [`pack`](Self::pack) then
+    /// [`PackedAcc::for_each_kstep`], converted step by step: inside one `wgmma.fence` region
+    /// ptxas fences each conversion (C7519); [`pack`](Self::pack) before the fence avoids it.
+    ///
+    /// ```
+    /// use smemdesc::accum::{Bf16x2, WgmmaAcc};
+    /// let mut s = WgmmaAcc::<32>::zero();
+    /// s.for_each_mut(|e, x| *x = e as f32);
+    /// let mut seen = [[0u32; 4]; 2];
+    /// s.pack_ksteps::<Bf16x2>(|ks, a| seen[ks] = a);
+    /// assert_eq!(seen[1][0], 0x4110_4100); // step 1, register 0: elements 8 (low), 9
+    /// let mut whole = [[0u32; 4]; 2];
+    /// s.pack::<Bf16x2>().for_each_kstep(|ks, a| whole[ks] = a);
+    /// assert_eq!(seen, whole);
+    /// ```
+    #[inline(always)]
+    pub fn pack_ksteps<P: Pack>(&self, mut f: impl FnMut(usize, [u32; 4])) {
+        let r = self.regs.as_ref();
+        each!(16: N / 16, |ks| {
+            let e = 8 * ks;
+            f(
+                ks,
+                [
+                    P::pack(r[e], r[e + 1]),
+                    P::pack(r[e + 2], r[e + 3]),
+                    P::pack(r[e + 4], r[e + 5]),
+                    P::pack(r[e + 6], r[e + 7]),
+                ],
+            );
+        });
     }
 
     /// Calls `f(g, regs)` for every group `g` of `G` (1..=8) consecutive element pairs (`g` in

@@ -3,11 +3,14 @@
 //! index inside is a constant and the accumulator stays in registers. LLVM unrolls loops of 8
 //! trips, not of 32 or 64: a run-time loop over the elements would demote the array to local
 //! memory (issue 43). At most 128 copies (the m64n256 f32 accumulator's elements); `each!(8: …)`,
-//! `each!(16: …)`, `each!(64: …)` for shorter counts (k-steps, pair groups).
+//! `each!(16: …)`, `each!(32: …)`, `each!(64: …)` for shorter counts (k-steps, pair groups).
 
 macro_rules! each {
     (8: $n:expr, |$i:ident| $body:block) => {
         each!(@ $n, $i, $body, [0 1 2 3 4 5 6 7])
+    };
+    (32: $n:expr, |$i:ident| $body:block) => {
+        each!(@ $n, $i, $body, [0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31])
     };
     (16: $n:expr, |$i:ident| $body:block) => {
         each!(@ $n, $i, $body, [0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15])

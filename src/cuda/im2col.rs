@@ -45,8 +45,9 @@ impl From<Im2colError> for Im2colEncodeError {
     }
 }
 
-impl core::fmt::Display for Im2colEncodeError {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+impl Im2colEncodeError {
+    /// The message without its rule (`Display` adds the rule's id and source).
+    pub(crate) fn fmt_message(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self {
             Im2colEncodeError::Invalid(e) => write!(f, "cuTensorMapEncodeIm2col argument: {e}"),
             Im2colEncodeError::DriverRefused { args } => write!(

@@ -108,8 +108,9 @@ pub enum GroupedError {
     },
 }
 
-impl core::fmt::Display for GroupedError {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+impl GroupedError {
+    /// The message without its rule (`Display` adds the rule's id and source).
+    pub(crate) fn fmt_message(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match *self {
             GroupedError::NoGroups => f.write_str("a grouped GEMM needs at least one group"),
             GroupedError::ZeroTile => f.write_str("the tile extents must be non-zero"),

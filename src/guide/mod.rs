@@ -20,6 +20,7 @@
 //! | [`attention`] | attention on Hopper: the chained `wgmma` pair, V as an MN-major B, row ownership; the forward kernel and its numbers |
 //! | [`cli`] | the `smemdesc` command: `decode`, `tile`, `draw`, `idesc`, `tensormap check` |
 //! | [`header`] | `smemdesc header`: tiles, pairs and storages as a C/C++ header |
+//! | [`toolchains`] | nvptx64, cuda-oxide, Rust-CUDA, rust-gpu, CUDA C++: what each supports, its measured cost, the versions tested, the limits |
 //! | [`correctness`] | the facts smemdesc settles and how every number is checked |
 //!
 //! The chapters live in `docs/guide/` of the repository; this module only shows them.
@@ -65,6 +66,9 @@ pub mod cli {}
 
 #[doc = include_str!("../../docs/guide/header.md")]
 pub mod header {}
+
+#[doc = include_str!("../../docs/guide/toolchains.md")]
+pub mod toolchains {}
 
 #[doc = include_str!("../../docs/guide/correctness.md")]
 pub mod correctness {}

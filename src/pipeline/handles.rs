@@ -147,6 +147,38 @@ impl<P: Pipeline<Group = Single, Launch = Dependent>> PipeAt<P> {
     }
 }
 
+impl<P: Pipeline<Group = Pair, Launch = Dependent>> PipeAt<P> {
+    /// [`split_pair`](PipeAt::split_pair) for a programmatic dependent launch of an sm100 pair
+    /// (`cta_group = 2, dependent = true`): each CTA of the pair gets its side's handles only
+    /// with the proof that *its own* `griddepcontrol.wait` returned (the proof is per thread),
+    /// so neither the leader's nor the peer's half loads the primary's output before it.
+    ///
+    /// ```
+    /// # use smemdesc::{smem_pipeline, smem_storage, smem_tile, Mbarrier, pipeline::*};
+    /// # use smemdesc::pdl::{GridDepOps, Prologue};
+    /// # struct Gdc;
+    /// # impl GridDepOps for Gdc { fn wait() {} fn launch_dependents() {} }
+    /// #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (128, 64), major = K, stages = 2, cta_group = 2)]
+    /// pub struct A;
+    /// #[smem_storage(arch = sm100)]
+    /// pub struct S { a: A, full: [Mbarrier; 2], empty: [Mbarrier; 2] }
+    /// #[smem_pipeline(storage = S, loads = (a: A), consumers = 1, cta_group = 2, dependent = true)]
+    /// pub struct P;
+    /// let prologue = Prologue::start();
+    /// let pipe = PipeAt::<P>::new(0, 1); // init / init_sync here, before the wait
+    /// let done = prologue.wait::<Gdc>();
+    /// assert!(matches!(pipe.split_pair_after(&done), PairRole::Peer(..)));
+    /// ```
+    #[inline(always)]
+    pub const fn split_pair_after(self, _waited: &crate::pdl::Resolved) -> PairRole<P> {
+        if self.at.rank & 1 == 0 {
+            PairRole::Leader(Producer::new(self.at), Consumers { at: self.at })
+        } else {
+            PairRole::Peer(PeerProducer::new(self.at))
+        }
+    }
+}
+
 /// One CTA's side of an sm100 pair ([`PipeAt::split_pair`]).
 pub enum PairRole<P> {
     /// The even rank: its producer arrives with the pair's `expect_tx`; its consumers (the MMA
@@ -188,7 +220,7 @@ impl<P: Pipeline> Consumers<P> {
         Consumer {
             at: self.at,
             it: 0,
-            arrives,
+            arrives: arrives as u32,
         }
     }
 }
@@ -207,7 +239,8 @@ const fn arrival_stride<P: Pipeline>() -> u32 {
 pub struct Consumer<P> {
     at: At<P>,
     it: u32,
-    arrives: bool,
+    /// 1: this thread arrives (an integer, as `Full`'s).
+    arrives: u32,
 }
 
 impl<P: Pipeline> Consumer<P> {
@@ -240,7 +273,11 @@ impl<P: Pipeline> Consumer<P> {
 pub struct Full<P> {
     at: At<P>,
     stage: u32,
-    arrives: bool,
+    /// 1: this thread arrives. An integer, not a `bool`: `Option<Full>` (what
+    /// [`Consumer::wait`] returns) then has a tag of its own instead of the `bool`'s niche,
+    /// which a codegen backend lowering enum payloads through the tag's bytes (cuda-oxide)
+    /// would spill to the stack at every wait.
+    arrives: u32,
 }
 
 impl<P: Pipeline> Full<P> {
@@ -254,7 +291,7 @@ impl<P: Pipeline> Full<P> {
     /// empty barrier of every CTA whose producer wrote into it.
     #[inline(always)]
     pub fn release<O: PipelineOps>(self) {
-        if !const { P::LAYOUT.spec().empty_barriers } || !self.arrives {
+        if !const { P::LAYOUT.spec().empty_barriers } || self.arrives == 0 {
             return;
         }
         let e = P::empty(self.at.base, self.stage);
@@ -278,7 +315,7 @@ impl<P: Pipeline> Full<P> {
     /// MMAs reading the stage completed). Only threads that arrive call `f`.
     #[inline(always)]
     pub fn release_with(self, f: impl FnOnce(u32, u16)) {
-        if !const { P::LAYOUT.spec().empty_barriers } || !self.arrives {
+        if !const { P::LAYOUT.spec().empty_barriers } || self.arrives == 0 {
             return;
         }
         f(

@@ -70,6 +70,30 @@ pub unsafe fn fence_tensormap_acquire(map: u64) {
     }
 }
 
+/// [`fence_tensormap_acquire`] at system scope, `fence.proxy.tensormap::generic.acquire.sys
+/// [map], 128`: the scope the CUDA Programming Guide's example of a tensor map the host wrote to
+/// global memory acquires at (GPU scope is enough for a map written before the launch; this
+/// form is for kernels measured with it).
+///
+/// ```ignore
+/// // SAFETY: `map_q` is the device address of the host's uploaded map.
+/// unsafe { smemdesc::ptx::fence_tensormap_acquire_sys(map_q) };
+/// ```
+///
+/// # Safety
+/// As [`fence_tensormap_acquire`].
+#[inline(always)]
+pub unsafe fn fence_tensormap_acquire_sys(map: u64) {
+    // SAFETY: what the caller promises (`# Safety`).
+    unsafe {
+        asm!(
+            "fence.proxy.tensormap::generic.acquire.sys [{0}], 128;",
+            in(reg64) map,
+            options(nostack)
+        );
+    }
+}
+
 /// [`fence_tensormap_acquire`] on a map the kernel holds by reference: the reference proves
 /// what the raw form's caller promises.
 ///
@@ -113,6 +137,44 @@ pub unsafe fn sync_cta() {
     // SAFETY: what the caller promises (`# Safety`).
     unsafe {
         asm!("barrier.sync 0;", options(nostack));
+    }
+}
+
+/// `bar.sync id, threads`: named barrier `id` (0..16) over `threads` threads (a multiple of
+/// 32): the warps of a subset of the CTA (a consumer warpgroup's epilogue, warpgroups taking
+/// turns) wait for each other.
+///
+/// ```ignore
+/// // SAFETY: the 128 threads of this warpgroup reach barrier 1.
+/// unsafe { smemdesc::ptx::named_barrier_sync(1, 128) };
+/// ```
+///
+/// # Safety
+/// Exactly `threads` threads, whole warps, use barrier `id` in this phase (a different count
+/// or a missing warp hangs the others).
+#[inline(always)]
+pub unsafe fn named_barrier_sync(id: u32, threads: u32) {
+    // SAFETY: what the caller promises (`# Safety`).
+    unsafe {
+        asm!("bar.sync {0}, {1};", in(reg32) id, in(reg32) threads, options(nostack));
+    }
+}
+
+/// `bar.arrive id, threads`: arrives on named barrier `id` without waiting (the producer side
+/// of [`named_barrier_sync`]: the arriving warps count towards `threads`).
+///
+/// ```ignore
+/// // SAFETY: 128 threads arrive here, 128 others wait on barrier 3 (256 in all).
+/// unsafe { smemdesc::ptx::named_barrier_arrive(3, 256) };
+/// ```
+///
+/// # Safety
+/// As [`named_barrier_sync`]: `threads` counts the arriving and the waiting threads of the phase.
+#[inline(always)]
+pub unsafe fn named_barrier_arrive(id: u32, threads: u32) {
+    // SAFETY: what the caller promises (`# Safety`).
+    unsafe {
+        asm!("bar.arrive {0}, {1};", in(reg32) id, in(reg32) threads, options(nostack));
     }
 }
 

@@ -229,6 +229,20 @@ macro_rules! clc_ops {
                 if ok != 0 { Some([x, y, z]) } else { None }
             }
         }
+        impl<$($gen)*> crate::clc::ClcMulticastOps for $ty {
+            #[inline(always)]
+            fn try_cancel_multicast(resp: u32, bar: u32) {
+                // SAFETY: `ClcCluster` passes its 16-B aligned response and 8-B aligned barrier,
+                // the same offsets in every CTA, from rank 0 only, once every CTA read the last
+                // response (`ClcDrain::wait_readers`).
+                unsafe {
+                    core::arch::asm!(
+                        "clusterlaunchcontrol.try_cancel.async.shared::cta.mbarrier::complete_tx::bytes.multicast::cluster::all.b128 [{0}], [{1}];",
+                        in(reg32) resp, in(reg32) bar, options(nostack)
+                    )
+                }
+            }
+        }
     )*};
 }
 clc_ops! {

@@ -7,14 +7,19 @@
 //! through `QPipe`, then K and V of every key block through the 2-stage `KvPipe`); warpgroups 1
 //! and 2 are consumers, 64 query rows each. Per key block a consumer of the serial kernel
 //!
-//! 1. computes `S = Q·Kᵀ` (`wgmma m64n128k16`, both from shared memory, the tiles' descriptors
-//!    and K advances);
-//! 2. masks it (causal, diagonal block only), takes the row maxima over the declared row
-//!    ownership (`WgmmaAccum::row_elem`, a quad's lanes through `ROW_REDUCE_XOR`), rescales the
-//!    running O and sum, and exponentiates (`ex2.approx`, the scale folded into log2 units);
-//! 3. packs P into bf16 A registers as the declared chain says (`ChainedMma::source`: which two
-//!    accumulator elements form which A register of which k-step) and accumulates
-//!    `O += P·V` (`wgmma` with A from registers, V an MN-major B);
+//! 1. computes `S = Q·Kᵀ` (`accum::wgmma_m64n128k16_bf16` into a `WgmmaAcc<128>`, both operands
+//!    from shared memory, the tiles' descriptors and K advances);
+//! 2. masks it (`mask_causal`, diagonal block only), takes the row maxima over the declared row
+//!    ownership (`row_max_chains`: a row's elements in chains, then its quad), rescales the
+//!    running O and sum, and exponentiates (`exp2_scaled_row_sums`: `ex2.approx` of one `fma`,
+//!    the scale folded into log2 units);
+//! 3. packs P into bf16 A registers as the declared chain says (`pack` / `pack_ksteps`: the
+//!    elements `ChainedMma::source` names) and accumulates `O += P·V` (the RS `wgmma`, A from
+//!    registers, V an MN-major B);
+//!
+//! The register side is the library's (`smemdesc::accum`, issue 43 item 6): no fragment arrays,
+//! index tables or `asm!` of the kernel's own for the accumulators, the `wgmma`s, TMA,
+//! mbarriers or tensor maps.
 //!
 //! (`attn_fwd_d128[_causal]_pf_rust` packs P before the k-steps, `attn_fwd_d64[_causal]_rust`
 //! between them: measured beside the recorded overlapped kernel, `docs/guide/attention.md`),
@@ -25,63 +30,90 @@
 //! Tensors: Q, K, V, O are `[b·h·s, d]` bf16 row-major (`[b, h, s, d]` contiguous); LSE is
 //! `[b·h·s]` f32.
 
-use crate::attn_decl::{AttnDecl, BM, BN, MAX_O, S_ACC};
-use crate::attn_math::*;
-use crate::attn_wgmma as mma;
+use crate::attn_decl::{d128, d64, d64s4, AttnDecl, BM, BN, MAX_O, S_ACC};
 use crate::pipe_ops::PtxSpin;
 use crate::ptx::*;
+use smemdesc::accum::{self, Bf16x2, PackedAcc, WgmmaAcc};
 use smemdesc::pipeline::{Consumers, PipeAt};
 use smemdesc::SmemTile;
 
-/// Two arrays of 32 f32: a 64-element accumulator fragment (m64n128 f32), element `e` at
-/// `[e / 32][e % 32]`; indexed with constants only.
-pub struct Frag {
-    d0: [f32; 32],
-    d1: [f32; 32],
+/// S = Q·Kᵀ of one consumer warpgroup: the m64n128 f32 accumulator (64 registers per thread).
+pub(crate) type SAcc = WgmmaAcc<128>;
+/// P, S packed to bf16 pairs: the A registers of every k-step of `O += P·V`.
+pub(crate) type PAcc = PackedAcc<128>;
+
+/// O's accumulator, m64n{head_dim}: the library's typed accumulator and its `wgmma` issue with
+/// A = P from registers and B = V, MN-major (`imm-trans-b` 1).
+pub(crate) trait OAcc: Copy {
+    /// All zero.
+    fn zero() -> Self;
+    /// `O += A·V` for one k-step: A the step's four P registers, `desc_b` V's descriptor there.
+    ///
+    /// # Safety
+    /// As `smemdesc::accum::wgmma_m64n128k16_bf16_rs`.
+    unsafe fn pv_kstep(&mut self, a: [u32; 4], desc_b: u64);
+    /// `WgmmaAcc::scale_rows`.
+    fn scale_rows(&mut self, f: [f32; 2]);
+    /// `WgmmaAcc::fence_operands`.
+    fn fence_operands(&mut self);
+    /// `WgmmaAcc::for_each_group::<4, Bf16x2>`: the epilogue's `stmatrix.x4` register groups.
+    fn for_each_group4(&self, f: impl FnMut(usize, [u32; 4]));
 }
 
-impl Frag {
-    #[inline(always)]
-    pub(crate) const fn zero() -> Frag {
-        Frag {
-            d0: [0.0; 32],
-            d1: [0.0; 32],
+macro_rules! o_acc {
+    ($n:literal, $rs:ident) => {
+        impl OAcc for WgmmaAcc<$n> {
+            #[inline(always)]
+            fn zero() -> Self {
+                WgmmaAcc::<$n>::zero()
+            }
+            #[inline(always)]
+            unsafe fn pv_kstep(&mut self, a: [u32; 4], desc_b: u64) {
+                accum::$rs::<1>(self, a, desc_b, true)
+            }
+            #[inline(always)]
+            fn scale_rows(&mut self, f: [f32; 2]) {
+                WgmmaAcc::<$n>::scale_rows(self, f)
+            }
+            #[inline(always)]
+            fn fence_operands(&mut self) {
+                WgmmaAcc::<$n>::fence_operands(self)
+            }
+            #[inline(always)]
+            fn for_each_group4(&self, f: impl FnMut(usize, [u32; 4])) {
+                self.for_each_group::<4, Bf16x2>(f)
+            }
         }
-    }
-    #[inline(always)]
-    pub(crate) fn get(&self, e: u32) -> f32 {
-        if e < 32 {
-            self.d0[e as usize]
-        } else {
-            self.d1[(e - 32) as usize]
-        }
-    }
-    #[inline(always)]
-    pub(crate) fn set(&mut self, e: u32, v: f32) {
-        if e < 32 {
-            self.d0[e as usize] = v
-        } else {
-            self.d1[(e - 32) as usize] = v
-        }
-    }
-}
-
-/// Runs `$body` for `$e` in `0..$n` (`$n` ≤ 64), straight-line.
-macro_rules! unroll64 {
-    ($n:expr, |$e:ident| $body:block) => {
-        unroll!(2, |hi| {
-            unroll!(32, |lo| {
-                let $e = hi * 32 + lo;
-                if $e < $n $body
-            });
-        });
     };
+}
+o_acc!(64, wgmma_m64n64k16_bf16_rs);
+o_acc!(128, wgmma_m64n128k16_bf16_rs);
+
+/// A head dimension's declaration with its O accumulator type.
+pub(crate) trait AttnKernel: AttnDecl {
+    /// O's accumulator, `WgmmaAcc<HD>`.
+    type ORegs: OAcc;
+}
+impl AttnKernel for d64::Decl {
+    type ORegs = WgmmaAcc<64>;
+}
+impl AttnKernel for d64s4::Decl {
+    type ORegs = WgmmaAcc<64>;
+}
+impl AttnKernel for d128::Decl {
+    type ORegs = WgmmaAcc<128>;
 }
 
 /// The wgmma of `S = Q·Kᵀ` for consumer `im` on K stage `stage`: the tiles' descriptors, one
 /// k-step per `Q::MMAS_K`, K advances from the tiles' tables.
 #[inline(always)]
-pub(crate) unsafe fn qk<D: AttnDecl>(s: &mut Frag, q_addr: u32, k_addr: u32, im: u32, stage: u32) {
+pub(crate) unsafe fn qk<D: AttnKernel>(
+    s: &mut SAcc,
+    q_addr: u32,
+    k_addr: u32,
+    im: u32,
+    stage: u32,
+) {
     let da = <D::Q as SmemTile>::ACCESS.desc_wrapping(q_addr, im, 0, 0);
     let db = <D::K as SmemTile>::ACCESS.desc_wrapping(k_addr, 0, 0, stage);
     unroll!(<D::Q as SmemTile>::MMAS_K, |k| {
@@ -89,96 +121,55 @@ pub(crate) unsafe fn qk<D: AttnDecl>(s: &mut Frag, q_addr: u32, k_addr: u32, im:
             <D::Q as SmemTile>::advance_k(k) as u64,
             <D::K as SmemTile>::advance_k(k) as u64,
         );
-        crate::wgmma::m64n128k16_bf16(&mut s.d0, &mut s.d1, da + ka, db + kb, (k != 0) as u32);
+        accum::wgmma_m64n128k16_bf16::<0, 0>(s, da + ka, db + kb, k != 0);
     });
 }
 
-/// P's A registers of k-step `ks`: `cvt.rn.bf16x2.f32` of the two S elements the declared chain
-/// names for each register. `BAD`: the negative control, registers 0/1 and 2/3 swapped (rows
-/// `g` and `g + 8` exchanged: a wrong pairing of accumulator rows with A rows).
+/// One k-step's A registers as the declared chain pairs them (`BAD`: the negative control,
+/// registers 0/1 and 2/3 swapped: rows `g` and `g + 8` exchanged, a wrong pairing of
+/// accumulator rows with A rows).
 #[inline(always)]
-pub(crate) fn pack_p<D: AttnDecl, const BAD: bool>(p: &Frag, ks: u32) -> [u32; 4] {
-    let mut a = [0u32; 4];
-    unroll!(4, |r| {
-        let src = match D::CHAIN.source(ks, if BAD { r ^ 1 } else { r }) {
-            Some(s) => s,
-            None => trap(),
-        };
-        a[r as usize] = bf16x2(p.get(src[0]), p.get(src[1]));
-    });
-    a
-}
-
-/// `O += P·V` for key block stage `stage`: one wgmma per k-step of the chain, its A registers
-/// packed right before it. `FENCE_EACH`: a `wgmma.fence` of ours after each packing (else
-/// `ptxas` injects one there: C7519; the caller fences before the first either way).
-#[inline(always)]
-pub(crate) unsafe fn pv<D: AttnDecl, const BAD: bool, const FENCE_EACH: bool>(
-    o: &mut Frag,
-    p: &Frag,
-    v_addr: u32,
-    stage: u32,
-) {
-    let db = <D::V as SmemTile>::ACCESS.desc_wrapping(v_addr, 0, 0, stage);
-    unroll!(D::CHAIN.ksteps(), |ks| {
-        let a = pack_p::<D, BAD>(p, ks);
-        if FENCE_EACH {
-            wgmma_fence();
-        }
-        let dk = db + <D::V as SmemTile>::advance_k(ks) as u64;
-        if D::HD == 128 {
-            mma::rs_m64n128k16_tb(&mut o.d0, &mut o.d1, a, dk, 1);
-        } else {
-            mma::rs_m64n64k16_tb(&mut o.d0, a, dk, 1);
-        }
-    });
-}
-
-/// Elements per row a thread holds of S (m64n128: 32).
-const ROW: u32 = 32;
-
-/// The `jj`-th S element of the thread's row half `h` (the declared row ownership).
-#[inline(always)]
-fn row_elem(h: u32, jj: u32) -> u32 {
-    match S_ACC.row_elem(h, jj) {
-        Some(e) => e,
-        None => trap(),
+fn pairing<const BAD: bool>(a: [u32; 4]) -> [u32; 4] {
+    if BAD {
+        [a[1], a[0], a[3], a[2]]
+    } else {
+        a
     }
 }
 
-/// `f` over 32 values in `K` independent chains (`K` values live at once besides `v`), then a
-/// pairwise tree over the chains: `K = 16` is a pairwise tree over all 32 (5 dependent steps, 16
-/// temporaries); fewer chains hold fewer registers for more dependent steps.
+/// `O += P·V` for key block stage `stage`: one wgmma per k-step of the chain, its A registers
+/// packed right before it (`WgmmaAcc::pack_ksteps`). `FENCE_EACH`: a `wgmma.fence` of ours
+/// after each packing (else `ptxas` injects one there: C7519; the caller fences before the
+/// first either way).
 #[inline(always)]
-fn tree<const K: usize>(v: [f32; ROW as usize], f: impl Fn(f32, f32) -> f32) -> f32 {
-    const { assert!(K.is_power_of_two() && K <= ROW as usize / 2) };
-    let mut acc = [0.0f32; K];
-    unroll!(K as u32, |k| {
-        acc[k as usize] = v[k as usize];
-    });
-    unroll!(ROW - K as u32, |i| {
-        let i = i as usize + K;
-        acc[i % K] = f(acc[i % K], v[i]);
-    });
-    unroll!(K.trailing_zeros(), |level| {
-        let w = K >> (level + 1);
-        unroll!(K as u32 / 2, |i| {
-            if (i as usize) < w {
-                acc[i as usize] = f(acc[i as usize], acc[i as usize + w]);
+pub(crate) unsafe fn pv<D: AttnKernel, const BAD: bool, const FENCE_EACH: bool>(
+    o: &mut D::ORegs,
+    p: &SAcc,
+    v_addr: u32,
+    stage: u32,
+) {
+    const { assert!(SAcc::KSTEPS as u32 == BN / 16) };
+    let db = <D::V as SmemTile>::ACCESS.desc_wrapping(v_addr, 0, 0, stage);
+    p.pack_ksteps::<Bf16x2>(
+        #[inline(always)]
+        |ks, a| {
+            if FENCE_EACH {
+                accum::wgmma_fence();
             }
-        });
-    });
-    acc[0]
+            let dk = db + <D::V as SmemTile>::advance_k(ks as u32) as u64;
+            o.pv_kstep(pairing::<BAD>(a), dk);
+        },
+    );
 }
 
 /// Causal mask of key block `j` (where it reaches past the CTA's first query row), row maxima
-/// over the declared row ownership (a thread's elements of each row, then its quad through
-/// `ROW_REDUCE_XOR`), the running max `m` and sum `l` (log2 units), and S turned into P in
-/// place. Returns each row's correction factor for O. `K`: the row reductions' chains ([`tree`]).
+/// (the thread's elements of each row in `K` chains, then its quad: `row_max_chains`), the
+/// running max `m` and sum `l` (log2 units), and S turned into P in place
+/// (`exp2_scaled_row_sums`). Returns each row's correction factor for O.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn softmax<const CAUSAL: bool, const K: usize>(
-    s: &mut Frag,
+    s: &mut SAcc,
     m: &mut [f32; 2],
     l: &mut [f32; 2],
     t: u32,
@@ -189,95 +180,48 @@ pub(crate) fn softmax<const CAUSAL: bool, const K: usize>(
 ) -> [f32; 2] {
     if CAUSAL && j * BN + BN > qt * BM {
         // Key column (block j) past the query row: -inf.
-        unroll64!(S_ACC.elems(), |e| {
-            let (r, c) = match S_ACC.coord(t, e) {
-                Some(rc) => rc,
-                None => trap(),
-            };
-            if j * BN + c > qt * BM + im * 64 + r {
-                s.set(e, f32::NEG_INFINITY);
-            }
-        });
+        s.mask_causal(t, qt * BM + im * 64, j * BN);
     }
-    // Row maxima over the thread's elements of each row (in `K` chains, then a tree: with
-    // `K = 16`, 5 dependent steps, not 32; max is exact in any order), then across the row's
-    // quad.
-    const { assert!(S_ACC.row_elems() == ROW) };
+    let mx = s.row_max_chains::<K>();
     let mut corr = [0.0f32; 2];
+    let mut m_new = [0.0f32; 2];
     unroll!(2, |h| {
-        let mut v = [0.0f32; ROW as usize];
-        unroll!(ROW, |jj| {
-            v[jj as usize] = s.get(row_elem(h, jj));
-        });
-        let mut mx = tree::<K>(v, fmax);
-        unroll!(2, |x| {
-            mx = fmax(
-                mx,
-                shfl_xor(
-                    mx,
-                    smemdesc::fragment::WgmmaAccum::ROW_REDUCE_XOR[x as usize],
-                ),
-            );
-        });
-        let m_new = fmax(m[h as usize], mx * scale_log2);
-        corr[h as usize] = ex2(m[h as usize] - m_new);
-        m[h as usize] = m_new;
-        unroll!(ROW, |jj| {
-            let e = row_elem(h, jj);
-            let p = ex2(fma(s.get(e), scale_log2, -m_new));
-            s.set(e, p);
-            v[jj as usize] = p;
-        });
-        // The row sum in `K` chains too (f32 sums in another order: within rounding).
-        let sum = tree::<K>(v, |a, b| a + b);
-        l[h as usize] = l[h as usize] * corr[h as usize] + sum;
+        let h = h as usize;
+        m_new[h] = accum::max_f32(m[h], mx[h] * scale_log2);
+        corr[h] = accum::ex2_approx(m[h] - m_new[h]);
+        m[h] = m_new[h];
+    });
+    // The row sums in `K` chains too (f32 sums in that order).
+    let sum = s.exp2_scaled_row_sums::<K>(scale_log2, m_new);
+    unroll!(2, |h| {
+        let h = h as usize;
+        l[h] = l[h] * corr[h] + sum[h];
     });
     corr
 }
 
-/// Every k-step's A registers of P (the chain's `ksteps()` ≤ 8).
+/// Every k-step's A registers of P, packed before the k-steps' fence.
 #[inline(always)]
-pub(crate) fn pack_all<D: AttnDecl, const BAD: bool>(p: &Frag) -> [[u32; 4]; 8] {
-    const { assert!(BN / 16 <= 8) };
-    let mut a = [[0u32; 4]; 8];
-    unroll!(D::CHAIN.ksteps(), |ks| {
-        a[ks as usize] = pack_p::<D, BAD>(p, ks);
-    });
-    a
+pub(crate) fn pack_all(p: &SAcc) -> PAcc {
+    p.pack::<Bf16x2>()
 }
 
 /// `O += P·V` from packed registers `pa` (issued, not waited for).
 #[inline(always)]
-pub(crate) unsafe fn pv_regs<D: AttnDecl>(
-    o: &mut Frag,
-    pa: &[[u32; 4]; 8],
+pub(crate) unsafe fn pv_regs<D: AttnKernel, const BAD: bool>(
+    o: &mut D::ORegs,
+    pa: &PAcc,
     v_addr: u32,
     stage: u32,
 ) {
     let db = <D::V as SmemTile>::ACCESS.desc_wrapping(v_addr, 0, 0, stage);
-    unroll!(D::CHAIN.ksteps(), |ks| {
-        let dk = db + <D::V as SmemTile>::advance_k(ks) as u64;
-        if D::HD == 128 {
-            mma::rs_m64n128k16_tb(&mut o.d0, &mut o.d1, pa[ks as usize], dk, 1);
-        } else {
-            mma::rs_m64n64k16_tb(&mut o.d0, pa[ks as usize], dk, 1);
-        }
-    });
-}
-
-/// O's rows times their factors `f`: an O element's row half is `(e >> 1) & 1` (the
-/// accumulator map).
-#[inline(always)]
-pub(crate) fn scale_rows<D: AttnDecl>(o: &mut Frag, f: [f32; 2]) {
-    unroll64!(D::HD / 2, |e| {
-        o.set(e, o.get(e) * f[((e >> 1) & 1) as usize]);
-    });
-}
-
-/// Keeps the compiler from moving accesses of `f` above the `wgmma.wait_group` just before.
-#[inline(always)]
-pub(crate) fn fence_frag(f: &mut Frag) {
-    mma::fence_regs(&mut f.d0, &mut f.d1);
+    pa.for_each_kstep(
+        #[inline(always)]
+        |ks, a| {
+            let dk = db + <D::V as SmemTile>::advance_k(ks as u32) as u64;
+            o.pv_kstep(pairing::<BAD>(a), dk);
+        },
+    );
 }
 
 /// The query tile a CTA computes.
@@ -404,7 +348,7 @@ unsafe fn gpu_scope_acquire(map: u64) {
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 pub(crate) unsafe fn attn_body<
-    D: AttnDecl,
+    D: AttnKernel,
     const CAUSAL: bool,
     const BAD: bool,
     const OV: bool,
@@ -499,7 +443,7 @@ pub(crate) const PV_FENCED: u8 = 2;
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 pub(crate) unsafe fn serial_consumer<
-    D: AttnDecl,
+    D: AttnKernel,
     const CAUSAL: bool,
     const BAD: bool,
     const PV: u8,
@@ -523,8 +467,8 @@ pub(crate) unsafe fn serial_consumer<
     } = tile;
     let mut m = [f32::NEG_INFINITY; 2];
     let mut l = [0.0f32; 2];
-    let mut o = Frag::zero();
-    let mut s = Frag::zero();
+    let mut o = D::ORegs::zero();
+    let mut s = SAcc::zero();
     let mut qc = qpipe.thread(t);
     if let Some(q) = qc.wait::<PtxSpin>() {
         q.release::<PtxSpin>();
@@ -537,31 +481,31 @@ pub(crate) unsafe fn serial_consumer<
             break;
         };
         let stage = full.stage();
-        wgmma_fence();
+        accum::wgmma_fence();
         qk::<D>(&mut s, q_addr, k_addr, im, stage);
-        wgmma_commit();
-        wgmma_wait::<0>();
-        fence_frag(&mut s);
+        accum::wgmma_commit_group();
+        accum::wgmma_wait_group::<0>();
+        s.fence_operands();
         let corr = softmax::<CAUSAL, K>(&mut s, &mut m, &mut l, t, j, qt, im, scale_log2);
-        scale_rows::<D>(&mut o, corr);
+        o.scale_rows(corr);
         if PV == PV_PACK_FIRST {
             // Every A register first, then one fence and the k-steps back to back (packing
             // between the wgmma makes ptxas inject a warpgroup.arrive before each: C7519).
-            let pa = pack_all::<D, BAD>(&s);
-            wgmma_fence();
-            pv_regs::<D>(&mut o, &pa, v_addr, stage);
+            let pa = pack_all(&s);
+            accum::wgmma_fence();
+            pv_regs::<D, BAD>(&mut o, &pa, v_addr, stage);
         } else if PV == PV_FENCED {
             pv::<D, BAD, true>(&mut o, &s, v_addr, stage);
         } else {
-            wgmma_fence();
+            accum::wgmma_fence();
             pv::<D, BAD, false>(&mut o, &s, v_addr, stage);
         }
-        wgmma_commit();
-        wgmma_wait::<0>();
+        accum::wgmma_commit_group();
+        accum::wgmma_wait_group::<0>();
         full.release::<PtxSpin>();
         j += 1;
     }
-    fence_frag(&mut o);
+    o.fence_operands();
     finish_tile::<D>(&mut o, m, l, rows, t, im, q_row, lse, base, map_o, true);
 }
 
@@ -572,8 +516,8 @@ pub(crate) unsafe fn serial_consumer<
 /// them visible); otherwise the next tile's `store_o` waits before it reuses a stage.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-pub(crate) unsafe fn finish_tile<D: AttnDecl>(
-    o: &mut Frag,
+pub(crate) unsafe fn finish_tile<D: AttnKernel>(
+    o: &mut D::ORegs,
     m: [f32; 2],
     l: [f32; 2],
     rows: [u32; 2],
@@ -589,19 +533,19 @@ pub(crate) unsafe fn finish_tile<D: AttnDecl>(
     unroll!(2, |h| {
         let mut sum = l[h as usize];
         unroll!(2, |x| {
-            sum += shfl_xor(
+            sum += accum::shfl_bfly(
                 sum,
                 smemdesc::fragment::WgmmaAccum::ROW_REDUCE_XOR[x as usize],
             );
         });
-        inv[h as usize] = rcp(sum);
+        inv[h as usize] = accum::rcp_approx(sum);
         if t.is_multiple_of(4) {
             let row = q_row + im * 64 + rows[h as usize];
-            let v = (m[h as usize] + lg2(sum)) * core::f32::consts::LN_2;
+            let v = (m[h as usize] + accum::lg2_approx(sum)) * core::f32::consts::LN_2;
             st_global_u32(lse + 4 * row as u64, v.to_bits());
         }
     });
-    scale_rows::<D>(o, inv);
+    o.scale_rows(inv);
     store_o::<D>(o, D::o(base, im), t, 1 + im, map_o, q_row + im * 64);
     if wait_read && t == 0 {
         bulk_wait_read::<0>();
@@ -609,51 +553,71 @@ pub(crate) unsafe fn finish_tile<D: AttnDecl>(
 }
 
 /// O of one consumer warpgroup through its declared epilogue tile: chunk `c` (64 columns) into
-/// stage `c % STAGES` with the declaration's stmatrix offsets and register pairs, then thread 0
-/// stores the stage's TMA boxes at columns `64c + ..`, rows `row0 + ..`.
+/// stage `c % STAGES` with the declaration's stmatrix offsets and the library's register groups
+/// (`WgmmaAcc::for_each_group`: group `g` is instruction `g % instrs` of chunk `g / instrs`),
+/// then thread 0 stores the stage's TMA boxes at columns `64c + ..`, rows `row0 + ..`.
 #[inline(always)]
-pub(crate) unsafe fn store_o<D: AttnDecl>(
-    o: &Frag,
+pub(crate) unsafe fn store_o<D: AttnKernel>(
+    o: &D::ORegs,
     obase: u32,
     t: u32,
     bar_id: u32,
     map: u64,
     row0: u32,
 ) {
+    // The library's groups are the declaration's register pairs: pair(c, i, q) = 4 (c·instrs + i) + q.
+    const {
+        let o = D::O;
+        assert!(4 * o.chunks * o.instrs == D::HD / 4); // pairs per thread
+        let mut c = 0;
+        while c < o.chunks {
+            let mut i = 0;
+            while i < o.instrs {
+                let mut q = 0;
+                while q < 4 {
+                    assert!(
+                        o.pair[c as usize][i as usize][q as usize] == 4 * (c * o.instrs + i) + q
+                    );
+                    q += 1;
+                }
+                i += 1;
+            }
+            c += 1;
+        }
+    };
     let (warp, lane) = (t / 32, t % 32);
     // This thread's stmatrix row address per writer instruction, from the declaration.
     let mut off = [0u32; MAX_O];
     unroll!(D::O.instrs, |i| {
         off[i as usize] = D::O_EPI.writer_offset(0, warp, i, lane);
     });
-    unroll!(D::O.chunks, |c| {
-        let buf = obase + (c % D::O.stages) * D::O.stage_bytes;
-        // Chunk 0's stage may still be read by the previous tile's stores (the persistent
-        // kernel), and a chunk past the stages reuses one: wait for those reads. A later chunk
-        // of the first round has a stage of its own (waiting there for the stores just issued
-        // held up every tile's end).
-        if c == 0 || c >= D::O.stages {
-            if t == 0 {
-                bulk_wait_read::<0>();
+    o.for_each_group4(
+        #[inline(always)]
+        |g, regs| {
+            let (c, i) = (g as u32 / D::O.instrs, g as u32 % D::O.instrs);
+            let buf = obase + (c % D::O.stages) * D::O.stage_bytes;
+            // Chunk 0's stage may still be read by the previous tile's stores (the persistent
+            // kernel), and a chunk past the stages reuses one: wait for those reads. A later chunk
+            // of the first round has a stage of its own (waiting there for the stores just issued
+            // held up every tile's end).
+            if i == 0 && (c == 0 || c >= D::O.stages) {
+                if t == 0 {
+                    bulk_wait_read::<0>();
+                }
+                named_bar(bar_id, 128);
             }
-            named_bar(bar_id, 128);
-        }
-        unroll!(D::O.instrs, |i| {
-            let mut r = [0u32; 4];
-            unroll!(4, |q| {
-                let p = D::O.pair[c as usize][i as usize][q as usize];
-                r[q as usize] = bf16x2(o.get(2 * p), o.get(2 * p + 1));
-            });
-            stmatrix_x4(buf + off[i as usize], r);
-        });
-        fence_proxy_async_shared();
-        named_bar(bar_id, 128);
-        if t == 0 {
-            unroll!(D::O.boxes, |b| {
-                let (boff, (inner0, r0)) = D::O.box_at[b as usize];
-                tma_store_2d(map, buf + boff, c * D::O.n + inner0, row0 + r0);
-            });
-            bulk_commit();
-        }
-    });
+            stmatrix_x4(buf + off[i as usize], regs);
+            if i == D::O.instrs - 1 {
+                fence_proxy_async_shared();
+                named_bar(bar_id, 128);
+                if t == 0 {
+                    unroll!(D::O.boxes, |b| {
+                        let (boff, (inner0, r0)) = D::O.box_at[b as usize];
+                        tma_store_2d(map, buf + boff, c * D::O.n + inner0, row0 + r0);
+                    });
+                    bulk_commit();
+                }
+            }
+        },
+    );
 }

@@ -11,8 +11,8 @@
 //! The schedule is the serial kernel's (`attn.rs`): the overlapped one holds S, P and O at once
 //! and does not fit in 128 registers.
 
-use crate::attn::{serial_consumer, storage, Tile, PV_FENCED};
-use crate::attn_decl::{AttnDecl, BM, BN, S_ACC};
+use crate::attn::{serial_consumer, storage, AttnKernel, Tile, PV_FENCED};
+use crate::attn_decl::{BM, BN, S_ACC};
 use crate::pipe_ops::PtxSpin;
 use crate::ptx::*;
 use smemdesc::pipeline::{PipeAt, Pipeline};
@@ -25,7 +25,7 @@ use smemdesc::pipeline::{PipeAt, Pipeline};
 /// at once and `ptxas` serialises them all (C7512); 4 leaves them asynchronous.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-pub(crate) unsafe fn attn_ns_body<D: AttnDecl, const CAUSAL: bool, const CHAINS: usize>(
+pub(crate) unsafe fn attn_ns_body<D: AttnKernel, const CAUSAL: bool, const CHAINS: usize>(
     map_q: u64,
     map_k: u64,
     map_v: u64,

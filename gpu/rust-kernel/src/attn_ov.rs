@@ -15,18 +15,18 @@
 //! both: the declared `KPipe2` / `VPipe2`). Without the mask, head dim 128 runs both at once.
 
 use crate::attn::{
-    consumer_start_x, fence_frag, finish_tile, pack_all, producer_start_x, pv_regs, qk, scale_rows,
-    softmax, storage, Frag, Tile,
+    consumer_start_x, finish_tile, pack_all, producer_start_x, pv_regs, qk, softmax, storage,
+    AttnKernel, OAcc, PAcc, SAcc, Tile,
 };
-use crate::attn_decl::AttnDecl;
 use crate::pipe_ops::PtxSpin;
 use crate::ptx::*;
 use smemdesc::pipeline::{Independent, Load, PipeAt, Pipeline, Single, TileLoad};
 
-/// `bar.arrive id, threads`: arrive on named barrier `id` without waiting.
+/// `bar.arrive id, threads`: arrive on named barrier `id` without waiting
+/// (`smemdesc::ptx::named_barrier_arrive`).
 #[inline(always)]
 unsafe fn named_bar_arrive(id: u32, threads: u32) {
-    core::arch::asm!("bar.arrive {0}, {1};", in(reg32) id, in(reg32) threads, options(nostack));
+    smemdesc::ptx::named_barrier_arrive(id, threads)
 }
 
 /// `atom.global.add.u32`: adds `v` to the word at `ptr`, returns the old value.
@@ -74,16 +74,16 @@ const SCHED_BAR: u32 = 3;
 /// then the turn passed on: the loop's and the tile's last `P·V` (their rescales of O differ, and
 /// the V wait stays with the caller: inside, its returned stage made the PTX differ).
 #[inline(always)]
-unsafe fn issue_pv<D: AttnDecl>(
-    o: &mut Frag,
-    pa: &[[u32; 4]; 8],
+unsafe fn issue_pv<D: AttnKernel, const BAD: bool>(
+    o: &mut D::ORegs,
+    pa: &PAcc,
     v_addr: u32,
     stage: u32,
     pass: impl Fn(),
 ) {
-    wgmma_fence();
-    pv_regs::<D>(o, pa, v_addr, stage);
-    wgmma_commit();
+    smemdesc::accum::wgmma_fence();
+    pv_regs::<D, BAD>(o, pa, v_addr, stage);
+    smemdesc::accum::wgmma_commit_group();
     pass();
 }
 
@@ -99,7 +99,7 @@ unsafe fn issue_pv<D: AttnDecl>(
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 pub(crate) unsafe fn attn_ov_body<
-    D: AttnDecl,
+    D: AttnKernel,
     KP: Pipeline<Loads = (Load<0>, ()), Group = Single, Launch = Independent>
         + TileLoad<0, Tile = D::K>,
     VP: Pipeline<Loads = (Load<0>, ()), Group = Single, Launch = Independent>
@@ -214,7 +214,7 @@ pub(crate) unsafe fn attn_ov_body<
             }
         };
     }
-    let mut s = Frag::zero();
+    let mut s = SAcc::zero();
     let mut qc = qcs.thread(t);
     let (mut kc, mut vc) = (kcs.thread(t), vcs.thread(t));
     // Turns: a warpgroup issues its wgmma only on its turn (bar.sync on its barrier), then hands
@@ -261,62 +261,62 @@ pub(crate) unsafe fn attn_ov_body<
         } = Tile::of_cta::<CAUSAL>(w, seqlen);
         let mut m = [f32::NEG_INFINITY; 2];
         let mut l = [0.0f32; 2];
-        let mut o = Frag::zero();
+        let mut o = D::ORegs::zero();
         let Some(k0) = kc.wait::<PtxSpin>() else {
             return;
         };
         st!(w, 1);
         turn();
-        wgmma_fence();
+        smemdesc::accum::wgmma_fence();
         qk::<D>(&mut s, q_addr, k_addr, im, k0.stage());
-        wgmma_commit();
+        smemdesc::accum::wgmma_commit_group();
         pass();
-        wgmma_wait::<0>();
-        fence_frag(&mut s);
+        smemdesc::accum::wgmma_wait_group::<0>();
+        s.fence_operands();
         st!(w, 2);
         k0.release::<PtxSpin>();
         let mut corr = softmax::<CAUSAL, 16>(&mut s, &mut m, &mut l, t, 0, qt, im, scale_log2);
-        let mut pa = pack_all::<D, BAD>(&s);
+        let mut pa = pack_all(&s);
         let mut j = 1;
         while j < blocks {
             let Some(kj) = kc.wait::<PtxSpin>() else {
                 return;
             };
             turn();
-            wgmma_fence();
+            smemdesc::accum::wgmma_fence();
             qk::<D>(&mut s, q_addr, k_addr, im, kj.stage());
-            wgmma_commit();
+            smemdesc::accum::wgmma_commit_group();
             // Skipped when no row of the warp has a new maximum (every factor exactly 1).
             if vote_any(corr[0] != 1.0 || corr[1] != 1.0) {
-                scale_rows::<D>(&mut o, corr);
+                o.scale_rows(corr);
             }
             let Some(vp) = vc.wait::<PtxSpin>() else {
                 return;
             };
-            issue_pv::<D>(&mut o, &pa, v_addr, vp.stage(), pass);
-            wgmma_wait::<1>();
-            fence_frag(&mut s);
+            issue_pv::<D, BAD>(&mut o, &pa, v_addr, vp.stage(), pass);
+            smemdesc::accum::wgmma_wait_group::<1>();
+            s.fence_operands();
             kj.release::<PtxSpin>();
             corr = softmax::<CAUSAL, 16>(&mut s, &mut m, &mut l, t, j, qt, im, scale_log2);
             // ptxas hoists a `wgmma.wait_group` above work of its basic block that does not
             // need it (here: the whole softmax); on both arms of a branch it stays below it.
-            wgmma_wait_after::<0>(j);
-            fence_frag(&mut o);
+            smemdesc::accum::wgmma_wait_group_after::<0>(j);
+            o.fence_operands();
             vp.release::<PtxSpin>();
-            pa = pack_all::<D, BAD>(&s);
+            pa = pack_all(&s);
             j += 1;
         }
         st!(w, 3);
         // Every S of the tile is computed: the producer may load the next tile's Q.
         q.release::<PtxSpin>();
         turn();
-        scale_rows::<D>(&mut o, corr);
+        o.scale_rows(corr);
         let Some(vp) = vc.wait::<PtxSpin>() else {
             return;
         };
-        issue_pv::<D>(&mut o, &pa, v_addr, vp.stage(), pass);
-        wgmma_wait::<0>();
-        fence_frag(&mut o);
+        issue_pv::<D, BAD>(&mut o, &pa, v_addr, vp.stage(), pass);
+        smemdesc::accum::wgmma_wait_group::<0>();
+        o.fence_operands();
         vp.release::<PtxSpin>();
         st!(w, 4);
         finish_tile::<D>(&mut o, m, l, rows, t, im, q_row, lse, base, map_o, !PERSIST);

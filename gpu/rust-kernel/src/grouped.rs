@@ -16,7 +16,7 @@ use crate::gemm::Acc;
 use crate::grouped_decl::MapC;
 use crate::pipe_ops::{Ptx, PtxSpin};
 use crate::ptx::*;
-use smemdesc::grouped::{GroupValues, MapSlot, Released, TensorMapMem, TensorMapOps};
+use smemdesc::grouped::{GroupValues, MapSlot, MapWorkspace, Released, TensorMapMem, TensorMapOps};
 use smemdesc::pipeline::PipelineOps;
 use smemdesc::pipeline::{Full, PipeAt};
 
@@ -90,7 +90,7 @@ unsafe fn locate(tinfo: u64, offs: u64, ct: u32) -> (u32, u32, u32, u32, u32) {
 pub(crate) unsafe fn grouped_body<D: GroupedMma, O: PipelineOps, const SKIP: bool, const MODE: u32>(
     map_a: u64,
     map_b: u64,
-    cslots: u64,
+    mut cslots: MapWorkspace<2>,
     c: u64,
     offs: u64,
     _tstart: u64,
@@ -145,12 +145,14 @@ pub(crate) unsafe fn grouped_body<D: GroupedMma, O: PipelineOps, const SKIP: boo
     setmaxnreg_inc_232();
     let im = wg - 1;
     let t = tid % 128;
-    // This warpgroup's C map slot: the host's template until the first group is written.
-    // SAFETY: the host's slot array holds two 128-B aligned maps per CTA; this warpgroup's is
-    // named by this handle alone.
-    let cmem =
-        unsafe { &mut *((cslots + 256 * ctaid() as u64 + 128 * im as u64) as *mut TensorMapMem) };
-    let mut cslot = MapSlot::<MapC, Released>::new(cmem).acquire::<TmOps>();
+    // This warpgroup's C map slot of the declared workspace (two per CTA, one per consumer
+    // warpgroup): the host's template until the first group is written.
+    let cmem = if im == 0 {
+        cslots.slot::<0, MapC>(ctaid())
+    } else {
+        cslots.slot::<1, MapC>(ctaid())
+    };
+    let mut cslot = cmem.acquire::<TmOps>();
     let (warp, lane) = (t / 32, t % 32);
     let cbase = D::c(base, im);
     let lane_off = crate::epi::lane_offsets(warp, lane);
@@ -245,7 +247,7 @@ macro_rules! grouped_entry {
         pub unsafe extern "ptx-kernel" fn $name(
             map_a: u64,
             map_b: u64,
-            cslots: u64,
+            cslots: MapWorkspace<2>,
             c: u64,
             offs: u64,
             tstart: u64,

@@ -22,5 +22,8 @@ pub const C_REWRITES: [TensorMapArg; 2] = [TensorMapArg::GlobalAddress, TensorMa
 /// C of the grouped GEMM.
 pub struct MapC;
 impl GroupedMapDecl for MapC {
-    const MAP: GroupedMap = GroupedMap::declare(c_template(), &C_REWRITES);
+    // N (dim 0) is the launch's and every group's (the host's encode gives it): its window is
+    // kept by declaration; the rows are rewritten, so a small group's window is its own.
+    const MAP: GroupedMap =
+        GroupedMap::declare_keep_oob_fetch_window(c_template(), &C_REWRITES, &[0]);
 }

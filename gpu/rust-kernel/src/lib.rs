@@ -31,10 +31,8 @@ pub mod attn;
 #[allow(dead_code)]
 mod attn_decl;
 mod attn_entries;
-mod attn_math;
 mod attn_ns;
 mod attn_ov;
-mod attn_wgmma;
 pub mod check;
 pub mod conv;
 mod conv128;

@@ -90,14 +90,11 @@ pub unsafe fn mbar_wait(bar: u32, parity: u32) {
 
 /// Acquire fence for a tensor map the host wrote to global memory before the launch (CUDA
 /// Programming Guide, TMA, "tensor map in global memory": the consumer acquires the tensormap
-/// proxy at system scope before its first `cp.async.bulk.tensor`).
+/// proxy at system scope before its first `cp.async.bulk.tensor`;
+/// `smemdesc::ptx::fence_tensormap_acquire_sys`).
 #[inline(always)]
 pub unsafe fn tensormap_acquire(map: u64) {
-    asm!(
-        "fence.proxy.tensormap::generic.acquire.sys [{0}], 128;",
-        in(reg64) map,
-        options(nostack)
-    );
+    smemdesc::ptx::fence_tensormap_acquire_sys(map)
 }
 
 /// [`tensormap_acquire`] at GPU scope: enough for a map the host wrote before the launch
@@ -147,36 +144,29 @@ pub unsafe fn tma_load_2d_pair(dst: u32, map: u64, c0: u32, c1: u32, bar: u32) {
     smemdesc::ptx::tma_load_2d_pair(dst, map, c0, c1, bar)
 }
 
-/// `wgmma.fence`.
+/// `wgmma.fence` (`smemdesc::accum::wgmma_fence`).
 #[inline(always)]
 pub unsafe fn wgmma_fence() {
-    asm!("wgmma.fence.sync.aligned;", options(nostack));
+    smemdesc::accum::wgmma_fence()
 }
 
-/// `wgmma.commit_group`.
+/// `wgmma.commit_group` (`smemdesc::accum::wgmma_commit_group`).
 #[inline(always)]
 pub unsafe fn wgmma_commit() {
-    asm!("wgmma.commit_group.sync.aligned;", options(nostack));
+    smemdesc::accum::wgmma_commit_group()
 }
 
-/// `wgmma.wait_group N`.
+/// `wgmma.wait_group N` (`smemdesc::accum::wgmma_wait_group`).
 #[inline(always)]
 pub unsafe fn wgmma_wait<const N: u32>() {
-    asm!("wgmma.wait_group.sync.aligned {0};", const N, options(nostack));
+    smemdesc::accum::wgmma_wait_group::<N>()
 }
 
-/// `wgmma.wait_group N` that stays after the instructions before it. ptxas schedules a
-/// `wgmma.wait_group` like any instruction of its basic block and may hoist it above work that
-/// does not need it (measured in the overlapped attention kernel: the wait for `P·V` went above
-/// the whole softmax it was to overlap). Issued on both arms of a branch on `uniform` (any
-/// warpgroup-uniform value; both arms wait), it is the first instruction of its block and stays.
+/// `wgmma.wait_group N` that stays after the instructions before it
+/// (`smemdesc::accum::wgmma_wait_group_after`, which says why).
 #[inline(always)]
 pub unsafe fn wgmma_wait_after<const N: u32>(uniform: u32) {
-    if uniform & 1 == 0 {
-        asm!("wgmma.wait_group.sync.aligned {0}; // even arm", const N, options(nostack));
-    } else {
-        asm!("wgmma.wait_group.sync.aligned {0}; // odd arm", const N, options(nostack));
-    }
+    smemdesc::accum::wgmma_wait_group_after::<N>(uniform)
 }
 
 /// Gives registers back (producer warpgroup; `smemdesc::ptx::setmaxnreg_dec`).
@@ -263,10 +253,11 @@ pub unsafe fn cluster_sync() {
     smemdesc::ptx::cluster_sync()
 }
 
-/// Named barrier `id` over `threads` threads (`bar.sync id, threads`).
+/// Named barrier `id` over `threads` threads (`bar.sync id, threads`;
+/// `smemdesc::ptx::named_barrier_sync`).
 #[inline(always)]
 pub unsafe fn named_bar(id: u32, threads: u32) {
-    asm!("bar.sync {0}, {1};", in(reg32) id, in(reg32) threads, options(nostack));
+    smemdesc::ptx::named_barrier_sync(id, threads)
 }
 
 /// Arrive on the mbarrier at the same shared offset as `bar` in cluster CTA `cta`: `mapa` then

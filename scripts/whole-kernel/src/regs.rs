@@ -240,14 +240,18 @@ pub unsafe extern "ptx-kernel" fn whole_regs_attn_bf16_n128(
         s.mask_causal(t, row0, 128 * j);
         // The sequence's end: keys (and queries) past seqlen in a partial last tile.
         s.mask_bounds(t, row0, 128 * j, seqlen, seqlen, f32::NEG_INFINITY);
-        let tile_max = s.row_max();
-        let m_new = [m[0].max(tile_max[0]), m[1].max(tile_max[1])];
-        let alpha = [
-            (m[0] - m_new[0]).exp2_approx(),
-            (m[1] - m_new[1]).exp2_approx(),
+        // The lab kernel's softmax (gpu/rust-kernel/src/attn.rs): the scale folded into log2
+        // units, row maxima and sums in chains, one fma and one ex2 per element.
+        let tile_max = s.row_max_chains::<16>();
+        let m_new = [
+            accum::max_f32(m[0], tile_max[0] * SCALE_LOG2),
+            accum::max_f32(m[1], tile_max[1] * SCALE_LOG2),
         ];
-        s.for_each_mut(|e, x| *x = (*x - m_new[(e >> 1) & 1]).exp2_approx());
-        let sum = s.row_sum();
+        let alpha = [
+            accum::ex2_approx(m[0] - m_new[0]),
+            accum::ex2_approx(m[1] - m_new[1]),
+        ];
+        let sum = s.exp2_scaled_row_sums::<16>(SCALE_LOG2, m_new);
         l = [l[0] * alpha[0] + sum[0], l[1] * alpha[1] + sum[1]];
         m = m_new;
         o.scale_rows(alpha);
@@ -264,30 +268,20 @@ pub unsafe extern "ptx-kernel" fn whole_regs_attn_bf16_n128(
         }
         j += 1;
     }
-    let inv = [1.0 / l[0], 1.0 / l[1]];
+    // Each row's sum across its quad, then 1 / l (rcp.approx).
+    let mut lq = l;
+    for x in smemdesc::fragment::WgmmaAccum::ROW_REDUCE_XOR {
+        lq = [lq[0] + accum::shfl_bfly(lq[0], x), lq[1] + accum::shfl_bfly(lq[1], x)];
+    }
+    let inv = [accum::rcp_approx(lq[0]), accum::rcp_approx(lq[1])];
     o.scale_rows(inv);
     // One value per thread, so the work is not dropped.
     let r = o.regs();
     *out.add(tid as usize) = r[0] + r[63];
 }
 
-/// `ex2.approx.ftz.f32` on an f32 (one instruction, no libm call).
-trait Exp2 {
-    fn exp2_approx(self) -> f32;
-}
-
-impl Exp2 for f32 {
-    #[inline(always)]
-    fn exp2_approx(self) -> f32 {
-        let r: f32;
-        // SAFETY: register-only.
-        unsafe {
-            core::arch::asm!("ex2.approx.ftz.f32 {0}, {1};", out(reg32) r, in(reg32) self,
-                options(pure, nomem, nostack))
-        };
-        r
-    }
-}
+/// The softmax scale in log2 units (1/sqrt(128) · log2 e).
+const SCALE_LOG2: f32 = 0.127_516_4;
 
 /// Each form of the library's `wgmma` issue at widths the two kernels above do not use (tf32
 /// m64n8k8, f16 m64n96k16 SS with both transposes and RS, e5m2 m64n200k32, bf16 m64n64k16 with
@@ -309,6 +303,14 @@ pub unsafe extern "ptx-kernel" fn whole_regs_issue_forms(out: *mut f32, desc_a: 
     accum::wgmma_m64n96k16_f16_rs::<1>(&mut d96, [1, 2, 3, 4], desc_b, true);
     accum::wgmma_m64n200k32_e5m2(&mut d200, desc_a, desc_b, false);
     accum::wgmma_m64n64k16_bf16::<1, 0>(&mut d64, desc_a, desc_b, false);
+    // P packed k-step by k-step (pack_ksteps), each step's registers fenced before its RS
+    // wgmma (without the fence ptxas injects one per step, C7519).
+    let mut sp = WgmmaAcc::<32>::zero();
+    sp.fill(*out);
+    sp.pack_ksteps::<Bf16x2>(|ks, a| {
+        wgmma_fence();
+        accum::wgmma_m64n64k16_bf16_rs::<1>(&mut d64, a, desc_b + 2 * ks as u64, true);
+    });
     wgmma_commit();
     wgmma_wait::<0>();
     d8.fence_operands();

@@ -1,6 +1,7 @@
 //! Typed errors: one variant per reason, carrying the values involved.
 
 use crate::base::arch::{Arch, Major};
+use crate::base::arch_limits::ArchGap;
 use crate::base::dtype::ElementType;
 use crate::base::error_data::{BoxSource, Indexed, Legal};
 use crate::base::kind::MmaKind;
@@ -231,6 +232,14 @@ pub enum Error {
     UnsupportedElement {
         /// The element type.
         dtype: ElementType,
+    },
+    /// The architecture cannot carry the declaration: no public source gives its limits
+    /// (sm107), or it has no SMEM matrix descriptor (sm120/sm121: no wgmma, no tcgen05).
+    ArchRefused {
+        /// The architecture.
+        arch: Arch,
+        /// Why ([`ArchGap::message`] says it, with its sources).
+        gap: ArchGap,
     },
     /// The element type has no MMA on this architecture (e.g. fp6/fp4 on sm90).
     DtypeNotOnArch {
@@ -471,6 +480,10 @@ impl Error {
             Error::UnknownLayoutCode { .. } => "unknown descriptor layout-type code",
             Error::ReservedBits { .. } => "descriptor has reserved bits set",
             Error::UnsupportedElement { .. } => "element type not supported in SMEM tiles yet",
+            Error::ArchRefused { gap, .. } => match gap {
+                ArchGap::NoPublicLimits => "no public source gives this architecture's limits",
+                ArchGap::NoSmemDescriptor => "this architecture has no SMEM matrix descriptor",
+            },
             Error::DtypeNotOnArch { .. } => "element type has no MMA on this architecture",
             Error::KindNotOnArch { .. } => "MMA kind does not exist on this architecture",
             Error::DtypeKindMismatch { .. } => "element type is not an input of this MMA kind",
@@ -547,6 +560,7 @@ impl Error {
             Error::UnsupportedElement { .. } | Error::DtypeNotOnArch { .. } => Argument::Dtype,
             Error::KindNotOnArch { .. } | Error::DtypeKindMismatch { .. } => Argument::Kind,
             Error::CtaGroupInvalid { .. } => Argument::CtaGroup,
+            Error::ArchRefused { .. } => Argument::Arch,
             Error::TmaBoxWidth { .. }
             | Error::TmaBoxRowsOver256 { .. }
             | Error::TmaBoxRowsIllegal { .. } => Argument::TmaBox,

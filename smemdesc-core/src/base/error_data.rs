@@ -16,7 +16,7 @@
 /// const T: TileLayout = TileSpec::new(Arch::Sm90, ElementType::BF16, Major::K, 64, 64).expect_valid();
 /// let e = T.try_offset(64, 0).unwrap_err();
 /// assert_eq!(e, Error::IndexOutOfRange { what: Indexed::ElementMn, index: 64, count: 64 });
-/// assert_eq!(e.to_string(), "element (MN) index 64 out of range; legal indices are 0..64");
+/// assert_eq!(e.to_string(), "element (MN) index 64 out of range; legal indices are 0..64 [rule tile.index; smemdesc model, smemdesc-core/src/tile/decl.rs]");
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Indexed {

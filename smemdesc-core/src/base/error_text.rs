@@ -1,12 +1,13 @@
-//! The messages of [`Error`]: its `Display` implementation.
+//! The messages of [`Error`] (`Display`, in `rules`, adds the rule's id and source).
 
 use crate::base::arch::Arch;
 use crate::base::error::Error;
 use crate::base::smem_form::SmemForm;
 use crate::base::swizzle::SwizzleMode;
 
-impl core::fmt::Display for Error {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+impl Error {
+    /// The message without its rule (`Display` adds the rule's id and source).
+    pub(crate) fn fmt_message(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match *self {
             Error::ZeroStages => write!(f, "stages = 0: a tile needs at least 1 pipeline stage"),
             Error::ZeroExtent { dim } => {
@@ -62,9 +63,9 @@ impl core::fmt::Display for Error {
                 "{} does not allow MN-major (transposed) {} operands; use major = K{}",
                 arch.name(),
                 dtype.name(),
-                match arch {
+                match arch.generation() {
                     Arch::Sm90 => " (sm90 transposes only f16/bf16)",
-                    Arch::Sm100 => " (sm100 transposes f16, bf16, tf32 (128B_base32B), e4m3, e5m2, s8, u8)",
+                    _ => " (sm100 transposes f16, bf16, tf32 (128B_base32B), e4m3, e5m2, s8, u8)",
                 }
             ),
             Error::FieldOverflow { field, bytes } => write!(
@@ -120,9 +121,9 @@ impl core::fmt::Display for Error {
                 f,
                 "layout-type code {code} is not defined for {}; legal: {}",
                 arch.name(),
-                match arch {
+                match arch.generation() {
                     Arch::Sm90 => "0 (none), 1 (128B), 2 (64B), 3 (32B)",
-                    Arch::Sm100 => "0 (none), 1 (128B_base32B), 2 (128B), 4 (64B), 6 (32B)",
+                    _ => "0 (none), 1 (128B_base32B), 2 (128B), 4 (64B), 6 (32B)",
                 }
             ),
             Error::ReservedBits { arch, bits } => write!(
@@ -141,6 +142,9 @@ impl core::fmt::Display for Error {
                 arch.name(),
                 dtype.name()
             ),
+            Error::ArchRefused { arch, gap } => {
+                write!(f, "arch = {} is refused: {}", arch.name(), gap.message())
+            }
             Error::KindNotOnArch { kind, arch } => write!(
                 f,
                 "MMA kind {} does not exist on {}; sm90 kinds follow the element type (f16, tf32, f8f6f4 for e4m3/e5m2, i8)",
@@ -158,9 +162,9 @@ impl core::fmt::Display for Error {
                 f,
                 "cta_group = {cta_group} is not legal on {}; legal: {}",
                 arch.name(),
-                match arch {
+                match arch.generation() {
                     Arch::Sm90 => "1",
-                    Arch::Sm100 => "1 or 2",
+                    _ => "1 or 2",
                 }
             ),
             Error::MmaKNot32Bytes { k, dtype, expected } => write!(

@@ -169,11 +169,16 @@ impl MmaKind {
         }
     }
 
-    /// Whether the kind exists on `arch` (the block-scaled kinds are sm100 only).
+    /// Whether the kind exists on `arch`: the block-scaled kinds are tcgen05 only, `kind::i8`
+    /// of tcgen05 exists on sm100a and sm110a only ([`Arch::has_tcgen05_i8`]), and an arch
+    /// without wgmma or tcgen05 (sm120, sm121; sm107, unsourced) has none.
     ///
     /// ```
     /// use smemdesc_core::{Arch, MmaKind};
     /// assert!(!MmaKind::Mxf4.on(Arch::Sm90));
+    /// assert!(MmaKind::Mxf4nvf4.on(Arch::Sm103));
+    /// assert!(!MmaKind::I8.on(Arch::Sm103));
+    /// assert!(!MmaKind::F16.on(Arch::Sm120));
     /// ```
     pub const fn on(self, arch: Arch) -> bool {
         match arch {
@@ -181,7 +186,7 @@ impl MmaKind {
                 self,
                 MmaKind::F16 | MmaKind::Tf32 | MmaKind::F8f6f4 | MmaKind::I8
             ),
-            Arch::Sm100 => true,
+            _ => arch.has_tcgen05() && (!matches!(self, MmaKind::I8) || arch.has_tcgen05_i8()),
         }
     }
 }

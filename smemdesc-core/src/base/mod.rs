@@ -1,6 +1,7 @@
 //! The vocabulary every other group uses: architectures, element types, swizzle modes, the error type, const text. Imports nothing from the other groups.
 
 pub(crate) mod arch;
+pub(crate) mod arch_limits;
 pub(crate) mod base_range;
 pub(crate) mod dtype;
 pub(crate) mod error;
@@ -14,6 +15,7 @@ pub(crate) mod tile_keys;
 pub(crate) mod tma_types;
 
 pub use arch::{Arch, Major, Order};
+pub use arch_limits::{ArchGap, ArchLimits, Fact, ARCH_LIMITS};
 pub use dtype::ElementType;
 pub use error::{Argument, Dim, Error, Field};
 pub use error_data::{BoxSource, Indexed, Legal};

@@ -14,7 +14,10 @@
 ///            ["arch", "operand", "dtype", "tile", "major"]);
 /// ```
 pub const TILE_KEYS: &[(&str, &str)] = &[
-    ("arch", "sm90 | sm100"),
+    (
+        "arch",
+        "sm90 | sm100 | sm100f | sm103 | sm107 | sm110 | sm120 | sm121",
+    ),
     ("operand", "A | B"),
     (
         "dtype",

@@ -91,8 +91,9 @@ pub enum ClusterError {
     },
 }
 
-impl core::fmt::Display for ClusterError {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+impl ClusterError {
+    /// The message without its rule (`Display` adds the rule's id and source).
+    pub(crate) fn fmt_message(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match *self {
             ClusterError::Empty => write!(f, "a cluster extent is 0; legal: x, y >= 1"),
             ClusterError::TooLarge { x, y, ctas, max } => write!(

@@ -408,8 +408,9 @@ pub enum EpiError {
     },
 }
 
-impl core::fmt::Display for EpiError {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+impl EpiError {
+    /// The message without its rule (`Display` adds the rule's id and source).
+    pub(crate) fn fmt_message(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match *self {
             EpiError::Shape { m, n, wgmma_n } => write!(
                 f,

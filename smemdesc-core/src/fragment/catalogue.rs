@@ -43,8 +43,9 @@ pub enum FragError {
     },
 }
 
-impl core::fmt::Display for FragError {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+impl FragError {
+    /// The message without its rule (`Display` adds the rule's id and source).
+    pub(crate) fn fmt_message(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match *self {
             FragError::IllegalType {
                 shape,

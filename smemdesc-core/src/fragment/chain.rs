@@ -140,8 +140,9 @@ impl ChainError {
     }
 }
 
-impl core::fmt::Display for ChainError {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+impl ChainError {
+    /// The message without its rule (`Display` adds the rule's id and source).
+    pub(crate) fn fmt_message(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match *self {
             ChainError::Shape { side, error } => {
                 write!(f, "the {} wgmma's shape: {error}", side.name())

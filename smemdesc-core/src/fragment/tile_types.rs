@@ -187,8 +187,9 @@ pub enum TileError {
     },
 }
 
-impl core::fmt::Display for TileError {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+impl TileError {
+    /// The message without its rule (`Display` adds the rule's id and source).
+    pub(crate) fn fmt_message(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match *self {
             TileError::TransNeeds16Bit { bits } => write!(
                 f,

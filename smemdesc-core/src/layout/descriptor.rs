@@ -32,7 +32,7 @@ const FIELD_MASK: u64 = (1 << 14) - 1;
 /// ```
 #[inline]
 pub const fn layout_type_code(arch: Arch, swizzle: SwizzleMode) -> Option<u8> {
-    match (arch, swizzle) {
+    match (arch.generation(), swizzle) {
         (_, SwizzleMode::None) => Some(0),
         (Arch::Sm90, SwizzleMode::B128) => Some(1),
         (Arch::Sm90, SwizzleMode::B64) => Some(2),
@@ -42,6 +42,8 @@ pub const fn layout_type_code(arch: Arch, swizzle: SwizzleMode) -> Option<u8> {
         (Arch::Sm100, SwizzleMode::B128) => Some(2),
         (Arch::Sm100, SwizzleMode::B64) => Some(4),
         (Arch::Sm100, SwizzleMode::B32) => Some(6),
+        // `generation()` is Sm90 or Sm100.
+        _ => None,
     }
 }
 
@@ -54,7 +56,7 @@ pub const fn layout_type_code(arch: Arch, swizzle: SwizzleMode) -> Option<u8> {
 /// ```
 #[inline]
 pub const fn layout_type_from_code(arch: Arch, code: u8) -> Option<SwizzleMode> {
-    match (arch, code) {
+    match (arch.generation(), code) {
         (_, 0) => Some(SwizzleMode::None),
         (Arch::Sm90, 1) => Some(SwizzleMode::B128),
         (Arch::Sm90, 2) => Some(SwizzleMode::B64),
@@ -175,7 +177,7 @@ impl SmemDescriptor {
             });
         }
         let mut raw = start | (lbo << 16) | (sbo << 32) | ((f.base_offset as u64) << 49);
-        match arch {
+        match arch.generation() {
             Arch::Sm90 => {
                 if f.lbo_absolute {
                     return Err(Error::ReservedBits {
@@ -185,7 +187,7 @@ impl SmemDescriptor {
                 }
                 raw |= code << 62;
             }
-            Arch::Sm100 => {
+            _ => {
                 raw |= 1 << 46;
                 if f.lbo_absolute {
                     raw |= 1 << 52;
@@ -319,9 +321,9 @@ impl SmemDescriptor {
     /// ```
     #[inline]
     pub const fn layout_code(self) -> u8 {
-        match self.arch {
+        match self.arch.generation() {
             Arch::Sm90 => (self.raw >> 62) as u8,
-            Arch::Sm100 => (self.raw >> 61) as u8,
+            _ => (self.raw >> 61) as u8,
         }
     }
 
@@ -346,11 +348,9 @@ impl SmemDescriptor {
     #[inline]
     pub const fn reserved_bits(self) -> u64 {
         let always: u64 = (3 << 14) | (3 << 30);
-        match self.arch {
+        match self.arch.generation() {
             Arch::Sm90 => self.raw & (always | (7 << 46) | (0x3ff << 52)),
-            Arch::Sm100 => {
-                (self.raw & (always | (0xff << 53))) | ((self.raw & (7 << 46)) ^ (1 << 46))
-            }
+            _ => (self.raw & (always | (0xff << 53))) | ((self.raw & (7 << 46)) ^ (1 << 46)),
         }
     }
 
@@ -406,9 +406,9 @@ impl SmemDescriptor {
             sbo: self.sbo(),
             base_offset: self.base_offset(),
             layout,
-            lbo_absolute: match self.arch {
+            lbo_absolute: match self.arch.generation() {
                 Arch::Sm90 => false,
-                Arch::Sm100 => self.lbo_absolute(),
+                _ => self.lbo_absolute(),
             },
         })
     }
@@ -467,7 +467,7 @@ impl core::fmt::Display for SmemDescriptor {
             Some(l) => write!(f, "{}", l.name())?,
             None => write!(f, "?{}", self.layout_code())?,
         }
-        if let Arch::Sm100 = self.arch {
+        if let Arch::Sm100 = self.arch.generation() {
             write!(
                 f,
                 " version={} lbo_mode={}",

@@ -13,8 +13,9 @@ const fn major_word(m: Major) -> &'static str {
     }
 }
 
-impl core::fmt::Display for IdescError {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+impl IdescError {
+    /// The message without its rule (`Display` adds the rule's id and source).
+    pub(crate) fn fmt_message(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match *self {
             IdescError::TypeNotForKind { dtype, kind, .. } => write!(
                 f,

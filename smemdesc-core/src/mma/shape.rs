@@ -127,10 +127,10 @@ const fn n_set(arch: Arch, kind: MmaKind, cta_group: u32, b_mn_major_8bit: bool)
         extras: true,
         legal: Legal::NI8,
     };
-    match (arch, kind) {
+    match (arch.generation(), kind) {
         (Arch::Sm90, MmaKind::I8) => I8,
         (Arch::Sm90, _) => S8,
-        (Arch::Sm100, MmaKind::I8) => {
+        (_, MmaKind::I8) => {
             if cta_group == 2 {
                 S32
             } else if b_mn_major_8bit {
@@ -139,7 +139,7 @@ const fn n_set(arch: Arch, kind: MmaKind, cta_group: u32, b_mn_major_8bit: bool)
                 I8
             }
         }
-        (Arch::Sm100, _) => {
+        (_, _) => {
             if cta_group == 2 {
                 if b_mn_major_8bit {
                     S32
@@ -156,7 +156,7 @@ const fn n_set(arch: Arch, kind: MmaKind, cta_group: u32, b_mn_major_8bit: bool)
 }
 
 const fn m_legal(arch: Arch, kind: MmaKind, cta_group: u32, m: u32) -> Result<(), Legal> {
-    match arch {
+    match arch.generation() {
         Arch::Sm90 => {
             if m == 64 {
                 Ok(())
@@ -164,7 +164,7 @@ const fn m_legal(arch: Arch, kind: MmaKind, cta_group: u32, m: u32) -> Result<()
                 Err(Legal::M64)
             }
         }
-        Arch::Sm100 => {
+        _ => {
             let mx = matches!(kind, MmaKind::Mxf8f6f4 | MmaKind::Mxf4 | MmaKind::Mxf4nvf4);
             if cta_group == 2 {
                 if m == 128 || m == 256 {
@@ -296,9 +296,9 @@ pub const fn check_mn_major(
     swizzle: SwizzleMode,
 ) -> Result<(), Error> {
     let bits = dtype.bits();
-    let ok_type = match arch {
+    let ok_type = match arch.generation() {
         Arch::Sm90 => bits == 16,
-        Arch::Sm100 => {
+        _ => {
             (bits == 16 || bits == 8 || bits == 32)
                 && !matches!(kind, MmaKind::Mxf4 | MmaKind::Mxf4nvf4)
         }
@@ -307,7 +307,7 @@ pub const fn check_mn_major(
         return Err(Error::MnMajorForbidden { arch, dtype });
     }
     let base32 = matches!(swizzle, SwizzleMode::B128Base32B);
-    if matches!(arch, Arch::Sm100) && (bits == 32) != base32 {
+    if matches!(arch.generation(), Arch::Sm100) && (bits == 32) != base32 {
         return Err(Error::SwizzleNotForOperand {
             swizzle,
             major: Major::Mn,

@@ -273,7 +273,7 @@ impl MmaPair {
                 });
             }
         }
-        match self.arch {
+        match self.arch.generation() {
             // PTX `tcgen05.mma`: "For .kind::mxf4nvf4, the qualifier .scale_vectorsize must be
             // explicitly specified"; a pair does not pick one for it (its scale tiles default to
             // ue4m3 while the descriptor's own default is ue8m0).
@@ -286,11 +286,11 @@ impl MmaPair {
                             kind::mxf4nvf4 explicit",
                 })
             }
-            Arch::Sm100 => match self.instr().validate() {
+            Arch::Sm90 => self.check_sm90(),
+            _ => match self.instr().validate() {
                 Ok(()) => Ok(()),
                 Err(e) => Err(e),
             },
-            Arch::Sm90 => self.check_sm90(),
         }
     }
 
@@ -391,12 +391,12 @@ impl MmaPair {
     /// assert!(MmaPair::new(&a, &b, PairOptions::new(AccumType::F32)).idesc().is_err());
     /// ```
     pub const fn idesc(&self) -> Result<Idesc, IdescError> {
-        match self.arch {
-            Arch::Sm100 => self.instr().encode(),
+        match self.arch.generation() {
             Arch::Sm90 => Err(IdescError::ArchMismatch {
                 a: Arch::Sm90,
                 b: Arch::Sm100,
             }),
+            _ => self.instr().encode(),
         }
     }
 
@@ -493,7 +493,7 @@ pub struct Mnemonic(MmaPair);
 impl core::fmt::Display for Mnemonic {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         let p = &self.0;
-        match p.arch {
+        match p.arch.generation() {
             Arch::Sm90 => {
                 let sat = if p.options.saturate { ".satfinite" } else { "" };
                 write!(
@@ -507,7 +507,7 @@ impl core::fmt::Display for Mnemonic {
                     p.b.name()
                 )
             }
-            Arch::Sm100 => {
+            _ => {
                 write!(
                     f,
                     "tcgen05.mma.cta_group::{}.kind::{}",
@@ -515,13 +515,18 @@ impl core::fmt::Display for Mnemonic {
                     p.kind.name()
                 )?;
                 let v16 = matches!(p.scale_vec(), Some((_, 16)));
+                // `.scale_vec::NX` is an arch-specific spelling (sm_100a, sm_103a, sm_110a); the
+                // family target sm_100f takes only `.block16`/`.block32` (PTX ISA 8.8), which
+                // every tcgen05 arch but sm100 is written with (sm100 keeps its spelling).
+                let blocks = !matches!(p.arch, Arch::Sm100);
                 let vec = match (p.kind, v16) {
+                    (MmaKind::Mxf8f6f4, _) if blocks => "block32",
                     (MmaKind::Mxf8f6f4, _) => "scale_vec::1X",
                     // K = 96: `.scale_vec::NX` is defined for K = 64/128 only; the block-size
                     // forms name the 3 (block32) or 6 (block16) factors per row (PTX
                     // `tcgen05.mma` `.scale_vectorsize`, Table "Valid combinations of
                     // scale_vectorsize and shapes").
-                    (MmaKind::Mxf4 | MmaKind::Mxf4nvf4, _) if p.shape.k == 96 => {
+                    (MmaKind::Mxf4 | MmaKind::Mxf4nvf4, _) if p.shape.k == 96 || blocks => {
                         if v16 {
                             "block16"
                         } else {

@@ -537,8 +537,9 @@ impl PipelineError {
     }
 }
 
-impl core::fmt::Display for PipelineError {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+impl PipelineError {
+    /// The message without its rule (`Display` adds the rule's id and source).
+    pub(crate) fn fmt_message(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         // Without the declaration: names read as `?`.
         let spec = PipelineSpec::new(crate::Arch::Sm90, 1);
         let mut spec = spec;

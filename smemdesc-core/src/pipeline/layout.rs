@@ -1,7 +1,6 @@
 //! The numbers of a checked pipeline: init counts, `expect_tx` per CTA, the stage and parity of
 //! iteration `i`, which CTAs a consumer releases, and the init order.
 
-use crate::base::arch::Arch;
 use crate::cluster::Cluster;
 use crate::mma::Operand;
 use crate::pipeline::error::PipelineError;
@@ -64,7 +63,7 @@ impl PipelineLayout {
             });
         }
         if spec.cta_group != 1 && spec.cta_group != 2
-            || spec.cta_group == 2 && !matches!(spec.arch, Arch::Sm100)
+            || spec.cta_group == 2 && !spec.arch.has_tcgen05()
         {
             return Err(PipelineError::CtaGroup {
                 cta_group: spec.cta_group,
@@ -178,7 +177,7 @@ impl PipelineLayout {
             });
         }
         if let Some(g) = spec.tmem_alloc_group {
-            if !matches!(spec.arch, Arch::Sm100) || g != spec.cta_group {
+            if !spec.arch.has_tcgen05() || g != spec.cta_group {
                 return Err(PipelineError::TmemGroup {
                     alloc: g,
                     cta_group: spec.cta_group,

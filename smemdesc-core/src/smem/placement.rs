@@ -17,10 +17,13 @@
 use core::marker::PhantomData;
 
 use crate::base::arch::Arch;
-use crate::base::error::{Error, Field};
+use crate::base::error::Error;
 use crate::base::error_data::Indexed;
 use crate::base::swizzle::SwizzleMode;
 use crate::layout::descriptor::SmemDescriptor;
+use crate::tile::access::__cold::{
+    __index_error, __start_overflow, __start_result, __unaligned_error,
+};
 use crate::tile::spec::TileLayout;
 use crate::tile::tma_plan::TmaPlan;
 
@@ -69,9 +72,9 @@ impl Placement {
     /// ```
     #[inline]
     pub const fn min_align(self, tile: &TileLayout) -> u32 {
-        match tile.spec().arch {
+        match tile.spec().arch.generation() {
             Arch::Sm90 => 128,
-            Arch::Sm100 => tile.align(),
+            _ => tile.align(),
         }
     }
 
@@ -202,10 +205,16 @@ impl TileLayout {
     /// ```
     #[inline(always)]
     pub const fn place<M: PlacementModel>(self, addr: u32) -> Result<PlacedTile<M>, Error> {
-        match __place_check(addr, M::PLACEMENT.min_align(&self), self.bytes()) {
-            Ok(()) => Ok(PlacedTile::new_unvalidated(self, addr)),
-            Err(e) => Err(e),
+        // `__place_check`'s checks, each error built in a cold function (no `Err` rewrapped).
+        let align = M::PLACEMENT.min_align(&self);
+        if addr % align != 0 {
+            return __unaligned_error(addr, align);
         }
+        let end = addr as u64 + self.bytes() as u64;
+        if end > 1 << 18 {
+            return __start_overflow(end);
+        }
+        Ok(PlacedTile::new_unvalidated(self, addr))
     }
 }
 
@@ -222,18 +231,11 @@ impl TileLayout {
 #[inline(always)]
 pub const fn __place_check(addr: u32, align: u32, bytes: u32) -> Result<(), Error> {
     if addr % align != 0 {
-        return Err(Error::UnalignedBase { addr, align });
+        return __unaligned_error(addr, align);
     }
     let end = addr as u64 + bytes as u64;
     if end > 1 << 18 {
-        return Err(Error::FieldOverflow {
-            field: Field::StartAddress,
-            bytes: if end > u32::MAX as u64 {
-                u32::MAX
-            } else {
-                end as u32
-            },
-        });
+        return __start_overflow(end);
     }
     Ok(())
 }
@@ -346,7 +348,7 @@ impl<M: PlacementModel> PlacedTile<M> {
         while i < counts.len() {
             let (what, index, count) = counts[i];
             if index >= count {
-                return Err(Error::IndexOutOfRange { what, index, count });
+                return __index_error(what, index, count);
             }
             i += 1;
         }
@@ -356,17 +358,12 @@ impl<M: PlacementModel> PlacedTile<M> {
             16
         };
         if self.addr % align != 0 {
-            return Err(Error::UnalignedBase {
-                addr: self.addr,
-                align,
-            });
+            return __unaligned_error(self.addr, align);
         }
         let last_start = t.subtile_offset_bytes(t.mmas_mn() - 1, t.mmas_k() - 1)
             + (spec.stages - 1) * self.stage_bytes;
         if self.addr as u64 + last_start as u64 >= crate::base::base_range::START_LIMIT {
-            return Err(crate::base::base_range::start_out_of_range(
-                self.addr, last_start, align,
-            ));
+            return __start_result(self.addr, last_start, align);
         }
         let units = t.grid().eval(mn, k) + stage * (self.stage_bytes / 16);
         let start = crate::base::base_range::start_field(self.addr, units);
@@ -497,7 +494,7 @@ impl<M: PlacementModel> PlacedTile<M> {
         while i < checks.len() {
             let (what, index, count) = checks[i];
             if index >= count {
-                return Err(Error::IndexOutOfRange { what, index, count });
+                return __index_error(what, index, count);
             }
             i += 1;
         }

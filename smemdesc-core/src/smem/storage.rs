@@ -183,10 +183,11 @@ pub enum StorageProblem {
 /// ```
 /// # use smemdesc_core::*;
 /// let e = StorageProblem::ArchMismatch { member: 2 };
-/// assert_eq!(e.to_string(), "member 2 is a tile declared for another architecture than the storage");
+/// assert_eq!(e.to_string(), "member 2 is a tile declared for another architecture than the storage [rule storage.same-arch; smemdesc model, smemdesc-core/src/smem/storage.rs]");
 /// ```
-impl core::fmt::Display for StorageProblem {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+impl StorageProblem {
+    /// The message without its rule (`Display` adds the rule's id and source).
+    pub(crate) fn fmt_message(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match *self {
             StorageProblem::OverBudget => write!(
                 f,

@@ -50,6 +50,12 @@ use crate::base::error_data::Indexed;
 use crate::base::swizzle::SwizzleMode;
 use crate::layout::algebra::{Layout, SwizzledLayout};
 use crate::layout::descriptor::SmemDescriptor;
+use __cold::{__index_error, __start_result, __unaligned_error};
+
+/// The checked forms' failing paths, built out of the hot path (not an API).
+#[doc(hidden)]
+#[path = "cold.rs"]
+pub mod __cold;
 
 /// Former `what` text of an [`Error::IndexOutOfRange`] for the MMA subtile index along M/N, kept
 /// for one release: `what` is an [`Indexed`] now.
@@ -146,13 +152,13 @@ impl TileAccess {
     #[inline]
     pub const fn check_subtile(&self, mn: u32, k: u32, stage: u32) -> Result<(), Error> {
         if mn >= self.mmas_mn {
-            return Err(out_of_range(Indexed::SubtileMn, mn, self.mmas_mn));
+            return __index_error(Indexed::SubtileMn, mn, self.mmas_mn);
         }
         if k >= self.mmas_k {
-            return Err(out_of_range(Indexed::SubtileK, k, self.mmas_k));
+            return __index_error(Indexed::SubtileK, k, self.mmas_k);
         }
         if stage >= self.stages {
-            return Err(out_of_range(Indexed::Stage, stage, self.stages));
+            return __index_error(Indexed::Stage, stage, self.stages);
         }
         Ok(())
     }
@@ -167,10 +173,10 @@ impl TileAccess {
     #[inline]
     pub const fn check_element(&self, mn: u32, k: u32) -> Result<(), Error> {
         if mn >= self.tile_mn {
-            return Err(out_of_range(Indexed::ElementMn, mn, self.tile_mn));
+            return __index_error(Indexed::ElementMn, mn, self.tile_mn);
         }
         if k >= self.tile_k {
-            return Err(out_of_range(Indexed::ElementK, k, self.tile_k));
+            return __index_error(Indexed::ElementK, k, self.tile_k);
         }
         Ok(())
     }
@@ -191,13 +197,10 @@ impl TileAccess {
     #[inline]
     pub const fn check_address(&self, smem_addr: u32) -> Result<(), Error> {
         if smem_addr % self.align != 0 {
-            return Err(Error::UnalignedBase {
-                addr: smem_addr,
-                align: self.align,
-            });
+            return __unaligned_error(smem_addr, self.align);
         }
         if smem_addr as u64 + self.last_start as u64 >= START_LIMIT {
-            return Err(start_out_of_range(smem_addr, self.last_start, self.align));
+            return __start_result(smem_addr, self.last_start, self.align);
         }
         Ok(())
     }
@@ -311,7 +314,11 @@ impl TileAccess {
     #[inline(always)]
     #[track_caller]
     pub const fn desc(&self, smem_addr: u32, mn: u32, k: u32, stage: u32) -> u64 {
-        Self::unwrap_desc(self.try_desc(smem_addr, mn, k, stage))
+        // The `Err` is not unwrapped here: the cold `desc_fail` rebuilds it and fails.
+        match self.try_desc(smem_addr, mn, k, stage) {
+            Ok(d) => d.raw(),
+            Err(_) => self.desc_fail(smem_addr, mn, k, stage),
+        }
     }
 
     /// [`desc`](Self::desc) without checks, never a panic: `mn` and `k` are taken modulo their
@@ -374,7 +381,10 @@ impl TileAccess {
     #[inline(always)]
     #[track_caller]
     pub const fn offset(&self, mn: u32, k: u32) -> u32 {
-        Self::unwrap_offset(self.try_offset(mn, k))
+        match self.try_offset(mn, k) {
+            Ok(o) => o,
+            Err(_) => self.offset_fail(mn, k),
+        }
     }
 
     /// Swizzled byte offset of element `(mn % tile_mn, k % tile_k)`, unchecked.
@@ -439,10 +449,6 @@ impl TileAccess {
             Err(e) => fail(&e),
         }
     }
-}
-
-const fn out_of_range(what: Indexed, index: u32, count: u32) -> Error {
-    Error::IndexOutOfRange { what, index, count }
 }
 
 /// A static message naming the argument at fault (a `const` panic cannot format numbers).

@@ -227,9 +227,9 @@ impl TileDecl {
         // 32 bytes of K in the kind's SMEM form (64 for packed fp4).
         let k = SmemForm::of(self.dtype, kind).values_in(self.dtype, 32);
         let cg = self.cta_group;
-        let mut m = match self.arch {
+        let mut m = match self.arch.generation() {
             Arch::Sm90 => 64,
-            Arch::Sm100 => {
+            _ => {
                 if cg == 2 {
                     256
                 } else {
@@ -249,7 +249,7 @@ impl TileDecl {
                 }
             }
         };
-        if let (Operand::A, Arch::Sm100) = (self.operand, self.arch) {
+        if let (Operand::A, Arch::Sm100) = (self.operand, self.arch.generation()) {
             // Largest legal M whose per-CTA share divides the tile.
             while m > 64 && self.tile_mn % (m / cg) != 0 {
                 m /= 2;
@@ -268,17 +268,22 @@ impl TileDecl {
     /// ```
     pub const fn build(self) -> Result<TilePlan, Error> {
         let mut d = self;
+        if let Some(gap) = d.arch.gap() {
+            return Err(Error::ArchRefused { arch: d.arch, gap });
+        }
         if d.stages == 0 {
             return Err(Error::ZeroStages);
         }
-        if d.cta_group == 0 || d.cta_group > 2 || (d.cta_group == 2 && matches!(d.arch, Arch::Sm90))
+        if d.cta_group == 0
+            || d.cta_group > 2
+            || (d.cta_group == 2 && matches!(d.arch.generation(), Arch::Sm90))
         {
             return Err(Error::CtaGroupInvalid {
                 arch: d.arch,
                 cta_group: d.cta_group,
             });
         }
-        if matches!(d.arch, Arch::Sm90) && d.dtype.bits() < 8 {
+        if matches!(d.arch.generation(), Arch::Sm90) && d.dtype.bits() < 8 {
             return Err(Error::DtypeNotOnArch {
                 dtype: d.dtype,
                 arch: d.arch,
@@ -328,7 +333,7 @@ impl TileDecl {
                 SwizzleMode::None
             }
             None => {
-                if matches!(d.arch, Arch::Sm100)
+                if matches!(d.arch.generation(), Arch::Sm100)
                     && matches!(d.major, Major::Mn)
                     && d.dtype.smem_bits() == 32
                 {

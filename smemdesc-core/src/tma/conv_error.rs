@@ -219,8 +219,9 @@ impl ConvError {
     }
 }
 
-impl core::fmt::Display for ConvError {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+impl ConvError {
+    /// The message without its rule (`Display` adds the rule's id and source).
+    pub(crate) fn fmt_message(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match *self {
             ConvError::Zero { what } => write!(f, "{what} is zero; legal: at least 1"),
             ConvError::EmptyOutput { dim } => write!(f, "no output along {}: the padded input is smaller than the dilated filter", dim.name()),

@@ -97,8 +97,9 @@ pub enum Gather4Error {
     },
 }
 
-impl core::fmt::Display for Gather4Error {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+impl Gather4Error {
+    /// The message without its rule (`Display` adds the rule's id and source).
+    pub(crate) fn fmt_message(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match *self {
             Gather4Error::Arch => write!(f, ".tile::gather4 / .tile::scatter4 need sm_100a (or the sm_100f family); legal: arch = sm100"),
             Gather4Error::Rank { rank } => write!(f, "gather4/scatter4 maps are rank 2, not {rank}"),
@@ -144,7 +145,9 @@ impl Gather4 {
         inner: u32,
         swizzle: TensorMapSwizzle,
     ) -> Result<Gather4, Gather4Error> {
-        if !matches!(arch, Arch::Sm100) {
+        // The sm100 TMA features (CUTLASS 4.7.0 cute/arch/config.hpp CUTE_ARCH_TMA_SM100_ENABLED)
+        // come with tcgen05 on every target that enables them.
+        if !arch.has_tcgen05() {
             return Err(Gather4Error::Arch);
         }
         let bits = data_type.box_bits();

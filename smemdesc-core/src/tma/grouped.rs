@@ -66,10 +66,26 @@ pub enum GroupedMapError {
         /// `globalDim[dim]`, the open dim it depends on.
         dim: u32,
     },
+    /// The rewrite moves the map to each group's own buffer (`globalAddress`) but keeps the
+    /// template's extent of a dim the template leaves open: a group smaller than the template
+    /// keeps the template's out-of-bounds fetch window, and TMA reads (and stores write) past
+    /// the group's buffer. Rewrite `globalDim[dim]`, or declare the window kept
+    /// ([`GroupedMap::new_keep_oob_fetch_window`]: every group has the template's extent).
+    WindowKept {
+        /// `globalDim[dim]`, the open dim the rewrite leaves at the template's extent.
+        dim: u32,
+    },
+    /// A dim declared kept ([`GroupedMap::new_keep_oob_fetch_window`]) that is not an open,
+    /// unrewritten dim of the template.
+    KeptNotOpen {
+        /// The dim named.
+        dim: u32,
+    },
 }
 
-impl core::fmt::Display for GroupedMapError {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+impl GroupedMapError {
+    /// The message without its rule (`Display` adds the rule's id and source).
+    pub(crate) fn fmt_message(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match *self {
             GroupedMapError::Template(e) => write!(f, "the template map is illegal: {e}"),
             GroupedMapError::FixedByTile { field } => write!(
@@ -91,6 +107,14 @@ impl core::fmt::Display for GroupedMapError {
                 f,
                 "{} is listed twice (or more than {MAX_REWRITES} fields)",
                 field_name(field)
+            ),
+            GroupedMapError::WindowKept { dim } => write!(
+                f,
+                "globalAddress is rewritten per group but globalDim[{dim}], open in the template, is not: a group smaller than the template keeps the template's out-of-bounds fetch window and TMA reads past the group's buffer (cuTensorMapEncodeTiled: globalDim bounds what is fetched); legal: list globalDim[{dim}] as rewritten, set it in the template, or declare the window kept (keep_oob_fetch_window: every group has the template's extent)"
+            ),
+            GroupedMapError::KeptNotOpen { dim } => write!(
+                f,
+                "globalDim[{dim}] is declared kept (keep_oob_fetch_window) but is rewritten, constant in the template or beyond its rank; legal: the open dims the rewrite leaves at the template's extent"
             ),
             GroupedMapError::DenseStrideUnknown { stride, dim } => write!(
                 f,
@@ -196,6 +220,9 @@ pub struct GroupedMap {
     pub(super) fields: [Option<TensorMapArg>; MAX_REWRITES],
     /// Bit `i`: `globalStrides[i]` is dense and rewritten with the group's dims' value.
     pub(super) dense: u8,
+    /// Bit `d`: `globalDim[d]` keeps the template's extent and window by declaration
+    /// ([`GroupedMap::new_keep_oob_fetch_window`]).
+    pub(super) keeps_window: u8,
 }
 
 impl GroupedMap {
@@ -214,6 +241,14 @@ impl GroupedMap {
     pub const fn new(
         template: TensorMap,
         fields: &[TensorMapArg],
+    ) -> Result<GroupedMap, GroupedMapError> {
+        GroupedMap::build(template, fields, &[])
+    }
+
+    pub(super) const fn build(
+        template: TensorMap,
+        fields: &[TensorMapArg],
+        keep: &[u32],
     ) -> Result<GroupedMap, GroupedMapError> {
         let mut out = [None; MAX_REWRITES];
         let mut i = 0;
@@ -266,11 +301,29 @@ impl GroupedMap {
         if let Err(e) = template.check() {
             return Err(GroupedMapError::Template(e));
         }
-        Ok(GroupedMap {
+        let mut g = GroupedMap {
             template,
             fields,
             dense,
-        })
+            keeps_window: 0,
+        };
+        let mut i = 0;
+        while i < keep.len() {
+            let d = keep[i];
+            if d >= template.rank
+                || d >= 5
+                || template.global_dim[d as usize].is_some()
+                || g.rewrites(TensorMapArg::GlobalDim(d))
+            {
+                return Err(GroupedMapError::KeptNotOpen { dim: d });
+            }
+            g.keeps_window |= 1 << d;
+            i += 1;
+        }
+        if let Some(dim) = g.kept_window_dim() {
+            return Err(GroupedMapError::WindowKept { dim });
+        }
+        Ok(g)
     }
 
     /// [`new`](Self::new), or a compile-time panic naming the reason (in a `const`: the build
@@ -280,8 +333,8 @@ impl GroupedMap {
     /// use smemdesc_core::*;
     /// use smemdesc_core::tma::*;
     /// const G: GroupedMap = GroupedMap::declare(
-    ///     TensorMap::new(Arch::Sm90, TensorMapDataType::Bfloat16, 2).box_dim(0, 64).box_dim(1, 64),
-    ///     &[TensorMapArg::GlobalAddress]);
+    ///     TensorMap::new(Arch::Sm90, TensorMapDataType::Bfloat16, 2).dim(0, 64).box_dim(0, 64).box_dim(1, 64),
+    ///     &[TensorMapArg::GlobalAddress, TensorMapArg::GlobalDim(1)]);
     /// assert!(G.rewrites(TensorMapArg::GlobalAddress));
     /// ```
     pub const fn declare(template: TensorMap, fields: &[TensorMapArg]) -> GroupedMap {
@@ -303,6 +356,12 @@ impl GroupedMap {
             Err(GroupedMapError::DenseStrideUnknown { stride, dim }) => {
                 panic!("{}", dense_stride_unknown(stride, dim))
             }
+            Err(GroupedMapError::KeptNotOpen { .. }) => {
+                panic!("grouped map: a dim declared kept is not an open, unrewritten dim")
+            }
+            Err(GroupedMapError::WindowKept { .. }) => panic!(
+                "grouped map: globalAddress is rewritten per group but an open globalDim is not, so a group smaller than the template keeps the template's out-of-bounds fetch window (TMA reads past the group's buffer); list the dim as rewritten, set it in the template, or use declare_keep_oob_fetch_window (every group has the template's extent)"
+            ),
         }
     }
 
@@ -323,7 +382,7 @@ impl GroupedMap {
     /// ```
     /// # use smemdesc_core::*;
     /// # use smemdesc_core::tma::*;
-    /// let t = TensorMap::new(Arch::Sm90, TensorMapDataType::Bfloat16, 2).box_dim(0, 64).box_dim(1, 64);
+    /// let t = TensorMap::new(Arch::Sm90, TensorMapDataType::Bfloat16, 2).dim(0, 64).dim(1, 64).box_dim(0, 64).box_dim(1, 64);
     /// let g = GroupedMap::new(t, &[TensorMapArg::GlobalAddress]).unwrap();
     /// assert!(g.rewrites(TensorMapArg::GlobalAddress) && !g.rewrites(TensorMapArg::GlobalDim(1)));
     /// ```

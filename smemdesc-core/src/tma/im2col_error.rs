@@ -268,11 +268,12 @@ fn bytes(bits: u64) -> (u64, &'static str) {
     (bits / 8, if bits % 8 == 0 { "" } else { ".5" })
 }
 
-impl core::fmt::Display for Im2colError {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+impl Im2colError {
+    /// The message without its rule (`Display` adds the rule's id and source).
+    pub(crate) fn fmt_message(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         let arg = self.argument();
         match *self {
-            Im2colError::Map(e) => e.fmt(f),
+            Im2colError::Map(e) => core::fmt::Display::fmt(&e, f),
             Im2colError::RankOutOfRange { rank } => {
                 write!(f, "{arg} = {rank}; legal for an im2col map: 3, 4 or 5")
             }

@@ -402,8 +402,9 @@ fn packed_swizzles(t: TensorMapDataType) -> &'static str {
     }
 }
 
-impl core::fmt::Display for TensorMapError {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+impl TensorMapError {
+    /// The message without its rule (`Display` adds the rule's id and source).
+    pub(crate) fn fmt_message(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         let arg = self.argument();
         match *self {
             TensorMapError::RankOutOfRange { rank } => {

@@ -235,7 +235,7 @@ impl TensorMapDataType {
     /// assert!(!T::U4x16Align8B.on(Arch::Sm90) && T::U4x16Align8B.on(Arch::Sm100));
     /// ```
     pub const fn on(self, arch: Arch) -> bool {
-        !self.is_packed() || matches!(arch, Arch::Sm100)
+        !self.is_packed() || arch.has_tcgen05()
     }
 }
 
@@ -355,7 +355,7 @@ impl TensorMapSwizzle {
     /// assert!(S::B128.on(Arch::Sm90) && !S::B128Atom64B.on(Arch::Sm90));
     /// ```
     pub const fn on(self, arch: Arch) -> bool {
-        self.value() <= 3 || matches!(arch, Arch::Sm100)
+        self.value() <= 3 || arch.has_tcgen05()
     }
 }
 

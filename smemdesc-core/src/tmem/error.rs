@@ -11,7 +11,7 @@ use crate::mma::idesc::AccumType;
 /// use smemdesc_core::*;
 /// let e = TmemAccum::new(96, 64, 1, AccumType::F32).unwrap_err();
 /// assert_eq!(e, TmemError::IllegalM { m: 96, cta_group: 1 });
-/// assert_eq!(e.to_string(), "M = 96 has no Tensor Memory data path with cta_group::1; legal: 64, 128");
+/// assert_eq!(e.to_string(), "M = 96 has no Tensor Memory data path with cta_group::1; legal: 64, 128 [rule tmem.datapath-m; PTX ISA 8.6, \"tcgen05: Data path layout organization\"]");
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TmemError {
@@ -262,8 +262,9 @@ impl TmemError {
     }
 }
 
-impl core::fmt::Display for TmemError {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+impl TmemError {
+    /// The message without its rule (`Display` adds the rule's id and source).
+    pub(crate) fn fmt_message(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.write_str(self.message().as_str())
     }
 }

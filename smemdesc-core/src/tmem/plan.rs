@@ -20,7 +20,6 @@
 use super::accum::TmemAccum;
 use super::error::TmemError;
 use super::scale::TmemScale;
-use crate::base::arch::Arch;
 use crate::base::text::ConstText;
 use crate::mma::format::is_block_scaled;
 use crate::mma::idesc_codec::Idesc;
@@ -29,8 +28,9 @@ use crate::mma::shape::Operand;
 use crate::pairing::pair::MmaPair;
 use crate::scale::tile::ScaleTile;
 
-/// Columns of Tensor Memory per SM.
-pub const TMEM_COLUMNS: u32 = 512;
+/// Columns of Tensor Memory per SM: the limits table's number for every tcgen05 arch (sm100,
+/// sm100f, sm103, sm110 all have 512; `Arch::tmem_columns`, with its source).
+pub const TMEM_COLUMNS: u32 = crate::base::arch::Arch::Sm100.tmem_columns();
 
 /// The smallest `tcgen05.alloc` column count (a power of two, at least 32) holding `cols`
 /// columns.
@@ -158,7 +158,7 @@ impl TmemPlanDecl {
     #[inline]
     pub const fn build(&self) -> Result<TmemPlan, TmemError> {
         let p = &self.pair;
-        if !matches!(p.arch, Arch::Sm100) {
+        if !p.arch.has_tcgen05() {
             return Err(TmemError::NotSm100);
         }
         if self.stages == 0 {

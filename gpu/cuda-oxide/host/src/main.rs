@@ -12,7 +12,9 @@
 //! swizzle would give wrong outputs (a count on the CPU).
 //!
 //! Kernels: `smemdesc_wgmma_m64n64k16` (K = 16, 32B swizzle, one wgmma) and
-//! `smemdesc_wgmma_k64_sw128` (K = 64, 128B swizzle, four wgmma along `ADVANCE_K`).
+//! `smemdesc_wgmma_k64_sw128` (K = 64, 128B swizzle, four wgmma along `ADVANCE_K`), and
+//! `smemdesc_wgmma_k64_set` (the same with smemdesc's checked forms: `try_offset`,
+//! `TileAt::place`, the stage's descriptor set).
 //!
 //! Usage: `smemdesc-oxide-host PTX` (exit status 0 only when everything matches).
 
@@ -307,10 +309,18 @@ fn main() {
         header_words: 24,
         marker: 0x5EED_0064,
     };
+    // The K = 64 kernel with the checked forms (`try_offset`, `TileAt::place`, the stage's
+    // descriptor set formed before the wgmma region): the same output, its own marker.
+    let k64_set = Case {
+        kernel: "smemdesc_wgmma_k64_set",
+        marker: 0x5EED_0065,
+        ..k64
+    };
     let failures = run::<TileA, TileB>(&k16, &module, &stream)
-        + run::<TileA128, TileB128>(&k64, &module, &stream);
+        + run::<TileA128, TileB128>(&k64, &module, &stream)
+        + run::<TileA128, TileB128>(&k64_set, &module, &stream);
     if failures == 0 {
-        println!("PASS: cuda-oxide wgmma m64n64k16 bf16 with smemdesc layouts and descriptors is exact (K = 16 32B, K = 64 128B)");
+        println!("PASS: cuda-oxide wgmma m64n64k16 bf16 with smemdesc layouts and descriptors is exact (K = 16 32B, K = 64 128B, K = 64 128B checked)");
     } else {
         println!("FAIL: {failures} failed checks");
         std::process::exit(1);

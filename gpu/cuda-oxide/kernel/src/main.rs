@@ -239,6 +239,117 @@ pub unsafe fn smemdesc_wgmma_k64_sw128(a: &[u16], b: &[u16], mut out: DisjointSl
     }
 }
 
+/// The K = 64 kernel with smemdesc's checked forms: the fill's offsets from the checked
+/// `try_offset` (status bit 1), each tile placed with the checked `TileAt::place` (bits 4, 8),
+/// and the descriptor set of stage 0 (`stage_descs`, bits 16, 32) formed before `wgmma_fence`:
+/// cuda-oxide's wgmma lowering takes no run-time loop around the MMA and no arithmetic inside
+/// the fence..wait region, so the four K-steps' descriptors are read from the set first and the
+/// four wgmma are straight-line. The same `out` as `smemdesc_wgmma_k64_sw128`, marker
+/// `0x5EED_0065`.
+///
+/// # Safety
+///
+/// One block of exactly 128 threads; `a`, `b` hold 4096 values each, `out` at least 4248.
+#[kernel]
+pub unsafe fn smemdesc_wgmma_k64_set(a: &[u16], b: &[u16], mut out: DisjointSlice<u32>) {
+    static mut SA: SharedArray<u8, { TileA128::BYTES as usize }, { TileA128::ALIGN as usize }> =
+        SharedArray::UNINIT;
+    static mut SB: SharedArray<u8, { TileB128::BYTES as usize }, { TileB128::ALIGN as usize }> =
+        SharedArray::UNINIT;
+
+    let tid = thread::threadIdx_x();
+    let mut status: u32 = 0;
+
+    unsafe {
+        let pa = SharedArray::as_raw_mut_ptr(&raw mut SA);
+        let pb = SharedArray::as_raw_mut_ptr(&raw mut SB);
+
+        let per_thread = 64 * 64 / THREADS;
+        let mut i = 0u32;
+        while i < per_thread {
+            let e = tid * per_thread + i;
+            let (mn, k) = (e / 64, e % 64);
+            match (TileA128::try_offset(mn, k), TileB128::try_offset(mn, k)) {
+                (Ok(off_a), Ok(off_b)) => {
+                    *(pa.add(off_a as usize) as *mut u16) = a[e as usize];
+                    *(pb.add(off_b as usize) as *mut u16) = b[e as usize];
+                }
+                _ => status |= 1,
+            }
+            i += 1;
+        }
+        fence_proxy_async_shared_cta();
+        thread::sync_threads();
+
+        let a_addr = cvta_generic_to_shared_offset(pa as *const u8) as u32;
+        let b_addr = cvta_generic_to_shared_offset(pb as *const u8) as u32;
+        // A failed check ends the kernel before the wgmma region with its status bit (every
+        // thread of the warpgroup sees the same addresses, so all of them leave together).
+        macro_rules! refuse {
+            ($bit:expr) => {{
+                *out.get_unchecked_mut(STATUS_K64 + tid as usize) = status | $bit;
+                return;
+            }};
+        }
+        let ta = match TileAt::<TileA128>::place(a_addr) {
+            Ok(t) => t,
+            Err(_) => refuse!(4),
+        };
+        let tb = match TileAt::<TileB128>::place(b_addr) {
+            Ok(t) => t,
+            Err(_) => refuse!(8),
+        };
+        let sa = match ta.stage_descs(0) {
+            Ok(s) => s,
+            Err(_) => refuse!(16),
+        };
+        let sb = match tb.stage_descs(0) {
+            Ok(s) => s,
+            Err(_) => refuse!(32),
+        };
+        // The set read before the region: cuda-oxide's lowering takes no arithmetic between
+        // `wgmma_fence` and the wait.
+        let da = [sa.desc(0, 0), sa.desc(0, 1), sa.desc(0, 2), sa.desc(0, 3)];
+        let db = [sb.desc(0, 0), sb.desc(0, 1), sb.desc(0, 2), sb.desc(0, 3)];
+
+        let mut acc: [[f32; 8]; 4] = [[0.0f32; 8]; 4];
+        wgmma_fence();
+        wgmma_mma_m64n64k16_f32_bf16(&mut acc, da[0], db[0]);
+        wgmma_mma_m64n64k16_f32_bf16(&mut acc, da[1], db[1]);
+        wgmma_mma_m64n64k16_f32_bf16(&mut acc, da[2], db[2]);
+        wgmma_mma_m64n64k16_f32_bf16(&mut acc, da[3], db[3]);
+        wgmma_commit_group();
+        wgmma_wait_group::<0>();
+
+        let base = tid as usize * 32;
+        let mut j = 0usize;
+        while j < 4 {
+            let mut r = 0usize;
+            while r < 8 {
+                *out.get_unchecked_mut(base + j * 8 + r) = acc[j][r].to_bits();
+                r += 1;
+            }
+            j += 1;
+        }
+        if tid == 0 {
+            *out.get_unchecked_mut(HEADER_K64) = a_addr;
+            *out.get_unchecked_mut(HEADER_K64 + 1) = b_addr;
+            *out.get_unchecked_mut(HEADER_K64 + 2) = 0x5EED_0065;
+            let mut s = 0usize;
+            while s < 4 {
+                *out.get_unchecked_mut(HEADER_K64 + 4 + 2 * s) = da[s] as u32;
+                *out.get_unchecked_mut(HEADER_K64 + 5 + 2 * s) = (da[s] >> 32) as u32;
+                *out.get_unchecked_mut(HEADER_K64 + 12 + 2 * s) = db[s] as u32;
+                *out.get_unchecked_mut(HEADER_K64 + 13 + 2 * s) = (db[s] >> 32) as u32;
+                s += 1;
+            }
+        }
+        *out.get_unchecked_mut(STATUS_K64 + tid as usize) = status;
+    }
+}
+
+include!("checked.rs");
+
 fn main() {
     println!(
         "smemdesc_wgmma: kernel compiled; launch smemdesc_wgmma.ptx from smemdesc's gpu/cuda-oxide/host"

@@ -185,7 +185,11 @@ fn run_shape(
     let grid = sched.persistent_grid(gpu.sms as u32);
     let gm = c_grouped(n)?;
     let start = encode(&gm, &GroupValues::new(c.ptr).dim(1, 1))?;
-    let slots = cuda::Buf::from(&vec![start; 2 * grid as usize])?;
+    // The kernel's declared C workspace: `MapWorkspace<2>`, two maps per CTA, CTA-major.
+    type Ws = smemdesc::grouped::MapWorkspace<2>;
+    let maps = Ws::bytes(grid).ok_or("C workspace size")?
+        / u64::from(smemdesc::grouped::MapWorkspaceDecl::SLOT_BYTES);
+    let slots = cuda::Buf::from(&vec![start; maps as usize])?;
     // The variants, and for one group the no-rewrite diagnostic (exact only there).
     let names: Vec<&str> = KERNELS
         .iter()
