@@ -12,6 +12,7 @@ use crate::grouped::grouped_body;
 use crate::grouped_fp8_decl::{DeclFp8, BK_FP8};
 use crate::pipe_ops::PtxSpin;
 use crate::ptx::*;
+use smemdesc::grouped::MapWorkspace;
 use smemdesc::SmemTile;
 
 /// What the grouped tile loop needs of a declaration beyond [`EpiDecl`]: its K per stage and
@@ -65,7 +66,7 @@ impl GroupedMma for DeclFp8 {
 pub unsafe extern "ptx-kernel" fn gemm_grouped_fp8_rust(
     map_a: u64,
     map_b: u64,
-    cslots: u64,
+    cslots: MapWorkspace<2>,
     c: u64,
     offs: u64,
     tstart: u64,

@@ -1,0 +1,623 @@
+//! Issue 47, run 4 on the GPU: the FP8 grouped (MoE) GEMM `gemm_grouped_fp8_rust`
+//! (`gpu/rust-kernel/src/grouped_fp8.rs`) at the 8 grouped shapes of `--grouped`.
+//!
+//! A is e4m3 `[sum M, K]` (the groups' rows concatenated), B is e4m3 `[G * N, K]` (G experts of
+//! N x K), both K-major; C is bf16 `[sum M, N]`, f32 accumulation. The data are integers in
+//! [-2, 2] (`epi_problem::int_at`, A seed 1, B seed 2): every product and partial sum is an
+//! integer of magnitude at most 4 K < 2^24, exact in f32, so C is the bf16 rounding of the exact
+//! integer. Checks, per shape: every row of C against a CPU product at [`CHECK_COLUMNS`]
+//! columns (seeded, the first and last column of the first and last N tile among them), and
+//! every element against a cuBLASLt FP8 GEMM per group (itself checked against the CPU at the
+//! same columns). Negative control (first shape): B's map encoded with no swizzle instead of the
+//! declaration's 128B: the kernel must then disagree with the CPU.
+//!
+//! Timing: `rounds` rounds, each in a new seeded random order, of ours, ours again (the noise
+//! control: the same launch, a second entry), the cuBLASLt FP8 loop and, when
+//! `gpu/grouped_same_process.py --fp8` loaded this program as a library, each torch FP8 path it
+//! names (`--torch-paths`), through its callback ([`TorchFp8Timer`]). Medians and spreads.
+//! Writes `grouped_fp8_results.json`.
+
+use crate::epi::r1;
+use crate::epi_problem::{int_at, time_batch};
+use crate::epi_tiles::{self as et, EpiDecl};
+use crate::grouped::{c_grouped, encode, prefix, shapes, Shape};
+use crate::grouped_fp8_decl::{DeclFp8, PipeFp8, BK_FP8};
+use crate::{bf16, cublas, cuda, e4m3, median, Lcg, Opts};
+use serde_json::{json, Value};
+use smemdesc::grouped::{GroupShape, GroupValues, GroupedTiles, MapWorkspace, MapWorkspaceDecl};
+use smemdesc::{SmemTile, TensorMapSwizzle};
+
+/// The Python driver's torch timing (`ffi.rs`).
+pub type TorchFp8Timer = crate::ffi::TorchFp8Fn;
+
+/// The kernel (`gpu/rust-kernel/src/grouped_fp8.rs`).
+pub(crate) const KERNEL: &str = "gemm_grouped_fp8_rust";
+/// Columns of C the CPU product covers, in every row.
+pub(crate) const CHECK_COLUMNS: usize = 128;
+/// The grouped shapes: the first 8 of `--grouped` (its 9th is a one-group diagnostic).
+const SHAPES: usize = 8;
+const A_SEED: u32 = 1;
+const B_SEED: u32 = 2;
+
+fn threads() -> usize {
+    std::thread::available_parallelism().map_or(4, |t| t.get())
+}
+
+/// The e4m3 bytes of operand `seed`'s integers `0..n`, generated on every core.
+pub(crate) fn operand_bytes(n: usize, seed: u32) -> Vec<u8> {
+    let mut v = vec![0u8; n];
+    let chunk = n.div_ceil(threads()).max(1 << 16);
+    std::thread::scope(|s| {
+        for (c, part) in v.chunks_mut(chunk).enumerate() {
+            s.spawn(move || {
+                for (j, x) in part.iter_mut().enumerate() {
+                    *x = e4m3(int_at(c * chunk + j, seed));
+                }
+            });
+        }
+    });
+    v
+}
+
+/// The columns the CPU checks: the first and last of the first and last N tile, and seeded
+/// others, distinct and sorted.
+pub(crate) fn check_columns(n: u32, seed: u64) -> Vec<u32> {
+    let bn = et::BN;
+    let mut c = vec![0, bn - 1, n - bn, n - 1];
+    let mut rng = Lcg(seed);
+    while c.len() < CHECK_COLUMNS.min(n as usize) {
+        let j = rng.next() % n;
+        if !c.contains(&j) {
+            c.push(j);
+        }
+    }
+    c.sort_unstable();
+    c.dedup();
+    c
+}
+
+/// The CPU side of the check: A's integers, and B's rows of the checked columns per group.
+pub(crate) struct CpuRef {
+    a: Vec<i8>,
+    /// `[group][column index][K]`.
+    b: Vec<i8>,
+    cols: Vec<u32>,
+    offs: Vec<u32>,
+    n: u32,
+    k: u32,
+}
+
+impl CpuRef {
+    pub(crate) fn new(a: Vec<i8>, cols: Vec<u32>, offs: Vec<u32>, n: u32, k: u32) -> CpuRef {
+        let (g, ku) = (offs.len() - 1, k as usize);
+        let nc = cols.len();
+        let mut b = vec![0i8; g * nc * ku];
+        for gi in 0..g {
+            for (ci, &j) in cols.iter().enumerate() {
+                let row = (gi * n as usize + j as usize) * ku;
+                let dst = &mut b[(gi * nc + ci) * ku..][..ku];
+                for (kk, x) in dst.iter_mut().enumerate() {
+                    *x = int_at(row + kk, B_SEED) as i8;
+                }
+            }
+        }
+        CpuRef {
+            a,
+            b,
+            cols,
+            offs,
+            n,
+            k,
+        }
+    }
+
+    /// Elements checked (every row, the checked columns).
+    pub(crate) fn elements(&self) -> usize {
+        *self.offs.last().unwrap() as usize * self.cols.len()
+    }
+
+    /// The exact C element (bf16 bits) of row `r` (in group `g`) at checked column `ci`.
+    fn want(&self, g: usize, r: usize, ci: usize) -> u16 {
+        let ku = self.k as usize;
+        let a = &self.a[r * ku..][..ku];
+        let b = &self.b[(g * self.cols.len() + ci) * ku..][..ku];
+        let s: i32 = a.iter().zip(b).map(|(&x, &y)| x as i32 * y as i32).sum();
+        bf16(s as f32)
+    }
+
+    /// `c` (`[sum M, N]` bf16 bits) against the CPU product: mismatches and the first described.
+    pub(crate) fn mismatches(&self, c: &[u16]) -> (usize, String) {
+        let total = *self.offs.last().unwrap() as usize;
+        let chunk = total.div_ceil(threads()).max(1);
+        let parts: Vec<(usize, String)> = std::thread::scope(|s| {
+            let hs: Vec<_> = (0..total)
+                .step_by(chunk)
+                .map(|r0| {
+                    s.spawn(move || {
+                        let (mut bad, mut first) = (0, String::new());
+                        let mut g = self.offs.partition_point(|&o| o as usize <= r0) - 1;
+                        for r in r0..(r0 + chunk).min(total) {
+                            while self.offs[g + 1] as usize <= r {
+                                g += 1;
+                            }
+                            for (ci, &j) in self.cols.iter().enumerate() {
+                                let (got, want) = (c[r * self.n as usize + j as usize], self.want(g, r, ci));
+                                if got != want {
+                                    if bad == 0 {
+                                        first = format!("C[{r}][{j}] (group {g}) = {got:#06x}, want {want:#06x}");
+                                    }
+                                    bad += 1;
+                                }
+                            }
+                        }
+                        (bad, first)
+                    })
+                })
+                .collect();
+            hs.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        let bad = parts.iter().map(|p| p.0).sum();
+        let first = parts
+            .into_iter()
+            .find(|p| p.0 > 0)
+            .map(|p| p.1)
+            .unwrap_or_default();
+        (bad, first)
+    }
+}
+
+/// A K-major e4m3 operand's map (`[K, MN]`, one byte per element), box `bx`, `swizzle`.
+fn fp8_map<T: SmemTile>(
+    data: &cuda::Buf,
+    mn: u64,
+    k: u64,
+    bx: [u32; 2],
+    swizzle: u32,
+) -> cuda::Res<cuda::Buf> {
+    let eb = T::PLAN.decl.dtype.smem_bytes() as u64;
+    let map = cuda::tensor_map(T::TMA_DATA_TYPE, swizzle, data.ptr, [k, mn], k * eb, bx)?;
+    cuda::Buf::from(std::slice::from_ref(&map))
+}
+
+/// The timed entries of a shape.
+#[derive(Clone, Copy, PartialEq)]
+enum Entry {
+    Ours,
+    OursAgain,
+    Cublas,
+    Torch(usize),
+}
+
+/// `[min, max]` of `v`, TFLOP/s.
+fn spread(v: &[f64]) -> Value {
+    let lo = v.iter().cloned().fold(f64::INFINITY, f64::min);
+    let hi = v.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
+    if v.is_empty() {
+        Value::Null
+    } else {
+        json!([r1(lo), r1(hi)])
+    }
+}
+
+fn ratio(a: f64, b: f64) -> Value {
+    if a.is_finite() && b.is_finite() && b > 0.0 {
+        json!((a / b * 1000.0).round() / 1000.0)
+    } else {
+        Value::Null
+    }
+}
+
+/// One timed entry's record.
+fn timing(t: &[f64]) -> Value {
+    json!({"median_tflops": if t.is_empty() { Value::Null } else { json!(r1(median(t))) },
+        "spread": spread(t), "tflops": t.iter().map(|&v| r1(v)).collect::<Vec<_>>()})
+}
+
+/// Checks and times one shape; the first shape also runs the negative control (`control`).
+fn run_shape(
+    module: &cuda::Module,
+    gpu: &cuda::Gpu,
+    sh: &Shape,
+    idx: usize,
+    o: &Opts,
+    torch: Option<TorchFp8Timer>,
+    control: &mut Option<Value>,
+) -> cuda::Res<Value> {
+    let (g, n, k) = (sh.ms.len(), sh.n, sh.k);
+    let (nu, ku) = (n as usize, k as usize);
+    let offs = prefix(&sh.ms);
+    let total = offs[g] as usize;
+    let abytes = operand_bytes(total * ku, A_SEED);
+    let a = cuda::Buf::from(&abytes)?;
+    let b = cuda::Buf::from(&operand_bytes(g * nu * ku, B_SEED))?;
+    let decode = |x: u8| -> i8 {
+        [-2i8, -1, 0, 1, 2]
+            .into_iter()
+            .find(|&v| e4m3(v as i32) == x)
+            .unwrap_or(i8::MIN)
+    };
+    let lut: Vec<i8> = (0..=255u8).map(decode).collect();
+    let cpu = CpuRef::new(
+        abytes.iter().map(|&x| lut[x as usize]).collect(),
+        check_columns(n, 0xc01 + idx as u64),
+        offs.clone(),
+        n,
+        k,
+    );
+    drop(abytes);
+    let c = cuda::Buf::new(2 * total * nu)?;
+    let cref = cuda::Buf::new(2 * total * nu)?;
+    let err = cuda::Buf::new(4)?;
+    let shapes: Vec<GroupShape> = sh.ms.iter().map(|&m| GroupShape { m, n, k }).collect();
+    let sched =
+        GroupedTiles::new::<PipeFp8>(&shapes, et::BM, et::BN, BK_FP8).map_err(|e| e.to_string())?;
+    let tiles: Vec<u32> = (0..g).map(|i| sched.group_tiles(i)).collect();
+    let tstart = prefix(&tiles);
+    let mut tinfo = vec![0u32; sched.tiles() as usize];
+    sched.write_table(&mut tinfo).map_err(|e| e.to_string())?;
+    let (ob, tb) = (cuda::Buf::from(&offs)?, cuda::Buf::from(&tstart)?);
+    let gb = cuda::Buf::from(if tinfo.is_empty() {
+        &[0u32][..]
+    } else {
+        &tinfo[..]
+    })?;
+    type A = <DeclFp8 as EpiDecl>::A;
+    type B = <DeclFp8 as EpiDecl>::B;
+    let (abox, bbox) = (DeclFp8::A_MC.slice_box_dim(), DeclFp8::B_MC.slice_box_dim());
+    let ma = fp8_map::<A>(&a, total as u64, k as u64, abox, A::TMA_SWIZZLE)?;
+    let mb = fp8_map::<B>(&b, (g * nu) as u64, k as u64, bbox, B::TMA_SWIZZLE)?;
+    let grid = sched.persistent_grid(gpu.sms as u32);
+    let gm = c_grouped(n)?;
+    let start = encode(&gm, &GroupValues::new(c.ptr).dim(1, 1))?;
+    let maps = MapWorkspace::<2>::bytes(grid).ok_or("C workspace size")?
+        / u64::from(MapWorkspaceDecl::SLOT_BYTES);
+    let slots = cuda::Buf::from(&vec![start; maps as usize])?;
+    let kern = module.kernel(KERNEL, DeclFp8::LAUNCH_BYTES)?;
+    let launch = |mb: &cuda::Buf| {
+        kern.launch(
+            grid,
+            et::THREADS,
+            &[
+                cuda::Arg::Ptr(ma.ptr),
+                cuda::Arg::Ptr(mb.ptr),
+                cuda::Arg::Ptr(slots.ptr),
+                cuda::Arg::Ptr(c.ptr),
+                cuda::Arg::Ptr(ob.ptr),
+                cuda::Arg::Ptr(tb.ptr),
+                cuda::Arg::Ptr(gb.ptr),
+                cuda::Arg::I32(g as i32),
+                cuda::Arg::I32(tstart[g] as i32),
+                cuda::Arg::I32(n as i32),
+                cuda::Arg::I32(k as i32),
+                cuda::Arg::Ptr(err.ptr),
+            ],
+        )
+    };
+    // One checked launch on a poisoned C (NaN): C back, the watchdog flag.
+    let checked = |mb: &cuda::Buf| -> cuda::Res<(Vec<u16>, u32)> {
+        c.fill(0xFF)?;
+        err.fill(0)?;
+        cuda::sync()?;
+        launch(mb)?;
+        cuda::sync()?;
+        let mut x = vec![0u16; total * nu];
+        c.read(&mut x)?;
+        let mut e = [0u32];
+        err.read(&mut e)?;
+        Ok((x, e[0]))
+    };
+    // cuBLASLt FP8 (e4m3, scales 1, fast accumulation, bf16 C), one GEMM per non-empty group,
+    // plans by M. A failure to plan is recorded, not fatal: ours is still checked on the CPU.
+    let plans = (|| -> cuda::Res<Vec<(u32, cublas::Gemm)>> {
+        let mut p: Vec<(u32, cublas::Gemm)> = Vec::new();
+        for &m in &sh.ms {
+            if m > 0 && !p.iter().any(|(pm, _)| *pm == m) {
+                p.push((
+                    m,
+                    cublas::Gemm::new(cublas::Input::E4m3FastAccum, m as u64, n as u64, k as u64)?,
+                ));
+            }
+        }
+        Ok(p)
+    })();
+    let cublas_loop = |plans: &[(u32, cublas::Gemm)]| -> cuda::Res<()> {
+        for (i, &m) in sh.ms.iter().enumerate() {
+            if m == 0 {
+                continue;
+            }
+            let p = &plans.iter().find(|(pm, _)| *pm == m).unwrap().1;
+            let o = offs[i] as u64;
+            p.run_ptr(
+                a.ptr + o * k as u64,
+                b.ptr + (i as u64 * n as u64) * k as u64,
+                cref.ptr + 2 * o * n as u64,
+            )?;
+        }
+        Ok(())
+    };
+    let (ours, flag) = checked(&mb)?;
+    let (cpu_bad, cpu_first) = cpu.mismatches(&ours);
+    let mut cublas_error = plans.as_ref().err().cloned();
+    let (mut vs_cublas, mut cublas_cpu) = (None, None);
+    if let Ok(p) = &plans {
+        cref.fill(0xFF)?;
+        match cublas_loop(p).and_then(|_| cuda::sync()) {
+            Ok(()) => {
+                let mut y = vec![0u16; total * nu];
+                cref.read(&mut y)?;
+                vs_cublas = Some(ours.iter().zip(&y).filter(|(p, q)| p != q).count());
+                cublas_cpu = Some(cpu.mismatches(&y).0);
+            }
+            Err(e) => cublas_error = Some(e),
+        }
+    }
+    println!(
+        "grouped fp8 G={g} N={n} K={k} tokens={total}: {cpu_bad} / {} mismatches against the CPU{}, {} against the cuBLASLt loop (its own against the CPU: {}), flag {flag}",
+        cpu.elements(),
+        if cpu_bad > 0 { format!(" (first {cpu_first})") } else { String::new() },
+        vs_cublas.map_or("-".into(), |v| v.to_string()),
+        cublas_cpu.map_or("-".into(), |v| v.to_string()),
+    );
+    if control.is_none() {
+        let bad = fp8_map::<B>(
+            &b,
+            (g * nu) as u64,
+            k as u64,
+            bbox,
+            TensorMapSwizzle::None.value(),
+        )?;
+        let (x, f) = checked(&bad)?;
+        let (m, first) = cpu.mismatches(&x);
+        let verdict = if m > 0 { "PASS" } else { "FAIL" };
+        println!("negative control (B's map with no swizzle, the declaration's 128B): {m} / {} mismatches, {verdict} (it must fail)", cpu.elements());
+        *control = Some(
+            json!({"name": "B's tensor map encoded with no swizzle instead of the declaration's 128B",
+            "shape": {"groups": g, "n": n, "k": k}, "elements": cpu.elements(), "mismatches": m,
+            "first_mismatch": first, "watchdog_flag": f, "verdict": verdict}),
+        );
+    }
+    let flops: f64 = sh
+        .ms
+        .iter()
+        .map(|&m| 2.0 * m as f64 * n as f64 * k as f64)
+        .sum();
+    let paths = if torch.is_some() {
+        o.torch_paths.clone()
+    } else {
+        Vec::new()
+    };
+    let mut entries = vec![Entry::Ours, Entry::OursAgain];
+    let lt = plans.as_ref().ok().filter(|_| cublas_error.is_none());
+    if lt.is_some() {
+        entries.push(Entry::Cublas);
+    }
+    entries.extend((0..paths.len()).map(Entry::Torch));
+    // Warm-up: ours and cuBLASLt for 0.5 s; each torch path once (its tensors and check).
+    let t0 = std::time::Instant::now();
+    while t0.elapsed().as_secs_f64() < 0.5 {
+        launch(&mb)?;
+        if let Some(p) = lt {
+            cublas_loop(p)?;
+        }
+        cuda::sync()?;
+    }
+    let mut torch_err: Vec<Option<String>> = vec![None; paths.len()];
+    let torch_ms = |p: usize, iters: u32| -> cuda::Res<f64> {
+        let f = torch.ok_or("no torch timer")?;
+        cuda::sync()?;
+        let ms = f(p as u32, sh.ms.as_ptr(), g as u32, n, k, iters);
+        if ms.is_finite() && ms > 0.0 {
+            Ok(ms)
+        } else {
+            Err(format!(
+                "the Python driver's {} failed ({ms}; its error is in torch_errors)",
+                paths[p]
+            ))
+        }
+    };
+    for p in 0..paths.len() {
+        if let Err(e) = torch_ms(p, 3) {
+            torch_err[p] = Some(e);
+        }
+    }
+    entries.retain(|e| !matches!(e, Entry::Torch(p) if torch_err[*p].is_some()));
+    let mut t: Vec<Vec<f64>> = vec![Vec::new(); 3 + paths.len()];
+    let slot = |e: Entry| match e {
+        Entry::Ours => 0,
+        Entry::OursAgain => 1,
+        Entry::Cublas => 2,
+        Entry::Torch(p) => 3 + p,
+    };
+    let mut rng = Lcg(0x47f8 ^ ((idx as u64) << 20));
+    for _ in 0..o.rounds {
+        let mut order = entries.clone();
+        for i in (1..order.len()).rev() {
+            order.swap(i, rng.next() as usize % (i + 1));
+        }
+        for e in order {
+            let ms = match e {
+                Entry::Ours | Entry::OursAgain => time_batch(10, || launch(&mb))?,
+                Entry::Cublas => time_batch(10, || cublas_loop(lt.unwrap()))?,
+                Entry::Torch(p) if torch_err[p].is_some() => continue,
+                Entry::Torch(p) => match torch_ms(p, 10) {
+                    Ok(ms) => ms,
+                    Err(er) => {
+                        torch_err[p] = Some(er);
+                        continue;
+                    }
+                },
+            };
+            t[slot(e)].push(flops / (ms * 1e-3) / 1e12);
+        }
+    }
+    let med: Vec<f64> = t
+        .iter()
+        .map(|v| if v.is_empty() { f64::NAN } else { median(v) })
+        .collect();
+    let (ours_t, cb) = (med[0], med[2]);
+    let mut torch_json = serde_json::Map::new();
+    let mut best: Option<(usize, f64)> = None;
+    for (p, name) in paths.iter().enumerate() {
+        let v = &t[3 + p];
+        if torch_err[p].is_none() && !v.is_empty() && best.is_none_or(|(_, m)| med[3 + p] > m) {
+            best = Some((p, med[3 + p]));
+        }
+        let mut r = timing(v);
+        r["error"] = json!(torch_err[p]);
+        r["ours_over"] = ratio(ours_t, med[3 + p]);
+        torch_json.insert(name.clone(), r);
+    }
+    println!(
+        "  ours {ours_t:.1} TFLOP/s (again {:.1}: noise {:.3}x), cuBLASLt FP8 loop {cb:.1} ({:.3}x){}",
+        med[1],
+        med[1] / ours_t,
+        ours_t / cb,
+        paths
+            .iter()
+            .enumerate()
+            .map(|(p, name)| format!(", {name} {:.1} ({:.3}x)", med[3 + p], ours_t / med[3 + p]))
+            .collect::<String>(),
+    );
+    Ok(
+        json!({"groups": g, "m": sh.ms, "n": n, "k": k, "tokens": total, "grid": grid,
+        "cpu_check": {"columns": cpu.cols.len(), "elements": cpu.elements(), "mismatches": cpu_bad, "first_mismatch": cpu_first},
+        "mismatches": cpu_bad, "mismatches_vs_cublaslt_loop": vs_cublas, "cublaslt_loop_mismatches_vs_cpu": cublas_cpu,
+        "watchdog_flag": flag, "ours_kernel": KERNEL,
+        "ours_median_tflops": r1(ours_t), "ours_spread": spread(&t[0]), "ours_tflops": timing(&t[0])["tflops"],
+        "ours_again_median_tflops": r1(med[1]), "ours_again_spread": spread(&t[1]), "noise_ours_again_over_ours": ratio(med[1], ours_t),
+        "cublaslt_loop_median_tflops": if cb.is_finite() { json!(r1(cb)) } else { Value::Null },
+        "cublaslt_loop_spread": spread(&t[2]), "cublaslt_loop_tflops": timing(&t[2])["tflops"], "cublaslt_error": cublas_error,
+        "ours_over_cublaslt_loop": ratio(ours_t, cb),
+        "torch_paths": torch_json,
+        "torch_best_path": best.map(|(p, _)| paths[p].clone()),
+        "torch_best_median_tflops": best.map(|(_, m)| r1(m)),
+        "ours_over_torch_best": best.map_or(Value::Null, |(_, m)| ratio(ours_t, m))}),
+    )
+}
+
+/// The FP8 grouped run: every shape (stopping at the first error: the context may be lost) and
+/// the negative control.
+pub fn run_grouped_fp8(
+    module: &cuda::Module,
+    gpu: &cuda::Gpu,
+    o: &Opts,
+    torch: Option<TorchFp8Timer>,
+) -> Value {
+    let kern = module.kernel(KERNEL, DeclFp8::LAUNCH_BYTES);
+    let (regs, local) = kern
+        .as_ref()
+        .map_or((None, None), |k| (Some(k.regs), Some(k.local)));
+    let mut control = None;
+    let mut rows = Vec::new();
+    for (i, sh) in shapes().iter().take(SHAPES).enumerate() {
+        match run_shape(module, gpu, sh, i, o, torch, &mut control) {
+            Ok(v) => rows.push(v),
+            Err(e) => {
+                println!(
+                    "grouped fp8 G={} N={} K={}: error {e}",
+                    sh.ms.len(),
+                    sh.n,
+                    sh.k
+                );
+                rows.push(
+                    json!({"groups": sh.ms.len(), "m": sh.ms, "n": sh.n, "k": sh.k, "error": e}),
+                );
+                break;
+            }
+        }
+    }
+    let exact = rows
+        .iter()
+        .all(|r| r["mismatches"] == 0 && r["watchdog_flag"] == 0);
+    json!({"device": gpu.name, "kernel": KERNEL, "kernel_regs": regs, "kernel_local_bytes": local,
+        "kernel_error": kern.err(),
+        "inputs": "e4m3 A [sum M, K] and B [G * N, K], both K-major, integers in [-2, 2]",
+        "c_type": "bf16 [sum M, N] (f32 accumulation; every sum an integer below 2^24: C is the bf16 rounding of the exact product)",
+        "cublaslt": "one cuBLASLt GEMM per non-empty group: e4m3 inputs, scales 1, fast accumulation, bf16 C (gpu/src/cublas.rs)",
+        "rounds": o.rounds, "order": "each round a new seeded random order; ours twice (ours_again: the noise control)",
+        "torch_paths": if torch.is_some() { json!(o.torch_paths) } else { json!([]) },
+        "all_exact": exact && rows.iter().all(|r| r.get("error").is_none()),
+        "negative_controls": control.into_iter().collect::<Vec<_>>(),
+        "shapes": rows})
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The CPU reference is the integer product, by its definition on a small case.
+    #[test]
+    fn cpu_reference_is_the_integer_product() {
+        let (ms, n, k) = (vec![3u32, 0, 2], 512u32, 128u32);
+        let offs = prefix(&ms);
+        let total = offs[3] as usize;
+        let a: Vec<i8> = (0..total * k as usize)
+            .map(|i| int_at(i, A_SEED) as i8)
+            .collect();
+        let cols = check_columns(n, 9);
+        assert_eq!(cols.len(), CHECK_COLUMNS);
+        assert!(
+            cols.contains(&0) && cols.contains(&255) && cols.contains(&256) && cols.contains(&511)
+        );
+        let cpu = CpuRef::new(a.clone(), cols, offs.clone(), n, k);
+        // C computed the slow way: row r of group g times expert g's row j.
+        let mut c = vec![0u16; total * n as usize];
+        for g in 0..3 {
+            for r in offs[g] as usize..offs[g + 1] as usize {
+                for j in 0..n as usize {
+                    let s: i32 = (0..k as usize)
+                        .map(|kk| {
+                            a[r * k as usize + kk] as i32
+                                * int_at((g * n as usize + j) * k as usize + kk, B_SEED)
+                        })
+                        .sum();
+                    c[r * n as usize + j] = bf16(s as f32);
+                }
+            }
+        }
+        assert_eq!(cpu.mismatches(&c), (0, String::new()));
+        // One wrong element in a checked column of group 2 is found; one elsewhere is not.
+        let j = cpu.cols[5] as usize;
+        c[4 * n as usize + j] ^= 1;
+        let (bad, first) = cpu.mismatches(&c);
+        assert_eq!(bad, 1);
+        assert!(
+            first.starts_with(&format!("C[4][{j}] (group 2)")),
+            "{first}"
+        );
+    }
+
+    /// The device bytes are the e4m3 encodings of the integers (1 = 0x38, 2 = 0x40, signs).
+    #[test]
+    fn operand_bytes_are_e4m3() {
+        let v = operand_bytes(200_000, B_SEED);
+        for (i, &x) in v.iter().enumerate().step_by(997) {
+            let want = match int_at(i, B_SEED) {
+                -2 => 0xC0,
+                -1 => 0xB8,
+                0 => 0x00,
+                1 => 0x38,
+                2 => 0x40,
+                o => panic!("{o}"),
+            };
+            assert_eq!(x, want, "{i}");
+        }
+    }
+
+    /// The FP8 schedule of every shape is accepted (N a multiple of 256, K of 128).
+    #[test]
+    fn shapes_schedule() {
+        for sh in shapes().iter().take(SHAPES) {
+            let s: Vec<GroupShape> = sh
+                .ms
+                .iter()
+                .map(|&m| GroupShape {
+                    m,
+                    n: sh.n,
+                    k: sh.k,
+                })
+                .collect();
+            GroupedTiles::new::<PipeFp8>(&s, et::BM, et::BN, BK_FP8).unwrap();
+        }
+    }
+}
