@@ -415,10 +415,8 @@ fn run_shape(
             ))
         }
     };
-    for p in 0..paths.len() {
-        if let Err(e) = torch_ms(p, 3) {
-            torch_err[p] = Some(e);
-        }
+    for (p, e) in torch_err.iter_mut().enumerate() {
+        *e = torch_ms(p, 3).err();
     }
     entries.retain(|e| !matches!(e, Entry::Torch(p) if torch_err[*p].is_some()));
     let mut t: Vec<Vec<f64>> = vec![Vec::new(); 3 + paths.len()];
