@@ -59,6 +59,7 @@ mod grouped;
 #[allow(dead_code)]
 mod grouped_decl;
 mod grouped_fp8;
+mod grouped_fp8_check;
 #[path = "../../../rust-kernel/src/grouped_fp8_decl.rs"]
 #[allow(dead_code)]
 mod grouped_fp8_decl;
