@@ -5,9 +5,9 @@
 //! N x K), both K-major; C is bf16 `[sum M, N]`, f32 accumulation. The data are integers in
 //! [-2, 2] (`epi_problem::int_at`, A seed 1, B seed 2): every product and partial sum is an
 //! integer of magnitude at most 4 K < 2^24, exact in f32, so C is the bf16 rounding of the exact
-//! integer. Checks, per shape: every row of C against a CPU product at [`CHECK_COLUMNS`](crate::grouped_fp8_check::CHECK_COLUMNS)
-//! columns (seeded, the first and last column of the first and last N tile among them), and
-//! every element against a cuBLASLt FP8 GEMM per group (itself checked against the CPU at the
+//! integer. Checks, per shape: every row of C against a CPU product at 128 columns
+//! ([`crate::grouped_fp8_check::CHECK_COLUMNS`]: seeded, the first and last column of the first
+//! and last N tile among them), and every element against a cuBLASLt FP8 GEMM per group (itself checked against the CPU at the
 //! same columns). Negative control (first shape): B's map encoded with no swizzle instead of the
 //! declaration's 128B: the kernel must then disagree with the CPU.
 //!
