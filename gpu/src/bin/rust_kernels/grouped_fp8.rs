@@ -21,9 +21,11 @@ use crate::epi::r1;
 use crate::epi_problem::time_batch;
 use crate::epi_tiles::{self as et, EpiDecl};
 use crate::grouped::{c_grouped, encode, prefix, shapes, Shape};
-use crate::grouped_fp8_check::{check_columns, operand_bytes, CpuRef, A_SEED, B_SEED};
+use crate::grouped_fp8_check::{
+    check_columns, operand_bytes, operand_ints, CpuRef, A_SEED, B_SEED,
+};
 use crate::grouped_fp8_decl::{DeclFp8, PipeFp8, BK_FP8};
-use crate::{cublas, cuda, e4m3, median, Lcg, Opts};
+use crate::{cublas, cuda, median, Lcg, Opts};
 use serde_json::{json, Value};
 use smemdesc::grouped::{GroupShape, GroupValues, GroupedTiles, MapWorkspace, MapWorkspaceDecl};
 use smemdesc::{SmemTile, TensorMapSwizzle};
@@ -97,24 +99,15 @@ fn run_shape(
     let (nu, ku) = (n as usize, k as usize);
     let offs = prefix(&sh.ms);
     let total = offs[g] as usize;
-    let abytes = operand_bytes(total * ku, A_SEED);
-    let a = cuda::Buf::from(&abytes)?;
+    let a = cuda::Buf::from(&operand_bytes(total * ku, A_SEED))?;
     let b = cuda::Buf::from(&operand_bytes(g * nu * ku, B_SEED))?;
-    let decode = |x: u8| -> i8 {
-        [-2i8, -1, 0, 1, 2]
-            .into_iter()
-            .find(|&v| e4m3(v as i32) == x)
-            .unwrap_or(i8::MIN)
-    };
-    let lut: Vec<i8> = (0..=255u8).map(decode).collect();
     let cpu = CpuRef::new(
-        abytes.iter().map(|&x| lut[x as usize]).collect(),
+        operand_ints(total * ku, A_SEED),
         check_columns(n, 0xc01 + idx as u64),
         offs.clone(),
         n,
         k,
     );
-    drop(abytes);
     let c = cuda::Buf::new(2 * total * nu)?;
     let cref = cuda::Buf::new(2 * total * nu)?;
     let err = cuda::Buf::new(4)?;

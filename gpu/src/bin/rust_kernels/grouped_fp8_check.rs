@@ -16,20 +16,31 @@ fn threads() -> usize {
     std::thread::available_parallelism().map_or(4, |t| t.get())
 }
 
-/// The e4m3 bytes of operand `seed`'s integers `0..n`, generated on every core.
-pub(crate) fn operand_bytes(n: usize, seed: u32) -> Vec<u8> {
-    let mut v = vec![0u8; n];
+/// `f(0..n)`, computed on every core.
+fn par_map<T: Copy + Default + Send>(n: usize, f: impl Fn(usize) -> T + Sync) -> Vec<T> {
+    let mut v = vec![T::default(); n];
     let chunk = n.div_ceil(threads()).max(1 << 16);
+    let f = &f;
     std::thread::scope(|s| {
         for (c, part) in v.chunks_mut(chunk).enumerate() {
             s.spawn(move || {
                 for (j, x) in part.iter_mut().enumerate() {
-                    *x = e4m3(int_at(c * chunk + j, seed));
+                    *x = f(c * chunk + j);
                 }
             });
         }
     });
     v
+}
+
+/// The e4m3 bytes of operand `seed`'s integers `0..n` (the device's data).
+pub(crate) fn operand_bytes(n: usize, seed: u32) -> Vec<u8> {
+    par_map(n, |i| e4m3(int_at(i, seed)))
+}
+
+/// Operand `seed`'s integers `0..n` (the CPU's data, not decoded from the bytes).
+pub(crate) fn operand_ints(n: usize, seed: u32) -> Vec<i8> {
+    par_map(n, |i| int_at(i, seed) as i8)
 }
 
 /// The columns the CPU checks: the first and last of the first and last N tile, and seeded
