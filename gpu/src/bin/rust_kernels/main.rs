@@ -445,7 +445,9 @@ fn run_with(
         let path = o.out.join("grouped_fp8_results.json");
         std::fs::write(&path, serde_json::to_string_pretty(&v).unwrap()).expect("write results");
         println!("wrote {}", path.display());
-        return i32::from(v["all_exact"] != true);
+        return i32::from(
+            v["all_exact"] != true || v["negative_controls_fail_as_required"] != true,
+        );
     }
     if o.grouped {
         let v = grouped::run_grouped(&module, &gpu, &o, torch).unwrap_or_else(|e| {
