@@ -52,12 +52,51 @@ fn fp8_map<T: SmemTile>(
 }
 
 /// The timed entries of a shape.
-#[derive(Clone, Copy, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 enum Entry {
     Ours,
     OursAgain,
     Cublas,
     Torch(usize),
+}
+
+impl Entry {
+    /// The entry's index in the timings: ours, ours again, cuBLASLt, then the torch paths.
+    fn slot(self) -> usize {
+        match self {
+            Entry::Ours => 0,
+            Entry::OursAgain => 1,
+            Entry::Cublas => 2,
+            Entry::Torch(p) => 3 + p,
+        }
+    }
+}
+
+/// `rounds` rounds over `entries`, each round in a new order drawn from `rng` (a Fisher-Yates
+/// shuffle); `time(e)` is one batch's milliseconds, or `None` when the entry failed: it is left
+/// out of the rounds after. Milliseconds per [`Entry::slot`] (`slots` of them).
+fn timed_rounds(
+    entries: &[Entry],
+    slots: usize,
+    rounds: u32,
+    rng: &mut Lcg,
+    mut time: impl FnMut(Entry) -> cuda::Res<Option<f64>>,
+) -> cuda::Res<Vec<Vec<f64>>> {
+    let mut out = vec![Vec::new(); slots];
+    let mut live = entries.to_vec();
+    for _ in 0..rounds {
+        let mut order = live.clone();
+        for i in (1..order.len()).rev() {
+            order.swap(i, rng.next() as usize % (i + 1));
+        }
+        for e in order {
+            match time(e)? {
+                Some(ms) => out[e.slot()].push(ms),
+                None => live.retain(|&x| x != e),
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// `[min, max]` of `v`, TFLOP/s.
@@ -285,35 +324,24 @@ fn run_shape(
         *e = torch_ms(p, 3).err();
     }
     entries.retain(|e| !matches!(e, Entry::Torch(p) if torch_err[*p].is_some()));
-    let mut t: Vec<Vec<f64>> = vec![Vec::new(); 3 + paths.len()];
-    let slot = |e: Entry| match e {
-        Entry::Ours => 0,
-        Entry::OursAgain => 1,
-        Entry::Cublas => 2,
-        Entry::Torch(p) => 3 + p,
-    };
     let mut rng = Lcg(0x47f8 ^ ((idx as u64) << 20));
-    for _ in 0..o.rounds {
-        let mut order = entries.clone();
-        for i in (1..order.len()).rev() {
-            order.swap(i, rng.next() as usize % (i + 1));
-        }
-        for e in order {
-            let ms = match e {
-                Entry::Ours | Entry::OursAgain => time_batch(10, || launch(&mb))?,
-                Entry::Cublas => time_batch(10, || cublas_loop(lt.unwrap()))?,
-                Entry::Torch(p) if torch_err[p].is_some() => continue,
-                Entry::Torch(p) => match torch_ms(p, 10) {
-                    Ok(ms) => ms,
-                    Err(er) => {
-                        torch_err[p] = Some(er);
-                        continue;
-                    }
-                },
-            };
-            t[slot(e)].push(flops / (ms * 1e-3) / 1e12);
-        }
-    }
+    let ms = timed_rounds(&entries, 3 + paths.len(), o.rounds, &mut rng, |e| {
+        Ok(Some(match e {
+            Entry::Ours | Entry::OursAgain => time_batch(10, || launch(&mb))?,
+            Entry::Cublas => time_batch(10, || cublas_loop(lt.unwrap()))?,
+            Entry::Torch(p) => match torch_ms(p, 10) {
+                Ok(ms) => ms,
+                Err(er) => {
+                    torch_err[p] = Some(er);
+                    return Ok(None);
+                }
+            },
+        }))
+    })?;
+    let t: Vec<Vec<f64>> = ms
+        .iter()
+        .map(|v| v.iter().map(|&ms| flops / (ms * 1e-3) / 1e12).collect())
+        .collect();
     let med: Vec<f64> = t
         .iter()
         .map(|v| if v.is_empty() { f64::NAN } else { median(v) })
@@ -409,6 +437,56 @@ pub fn run_grouped_fp8(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every live entry once per round, rounds in different seeded orders, the same orders for
+    /// the same seed; a failed entry is not timed again.
+    #[test]
+    fn rounds_are_shuffled_and_drop_failures() {
+        let entries = [
+            Entry::Ours,
+            Entry::OursAgain,
+            Entry::Cublas,
+            Entry::Torch(0),
+            Entry::Torch(1),
+        ];
+        let run = |seed| {
+            let mut calls: Vec<Entry> = Vec::new();
+            let mut n1 = 0;
+            let t = timed_rounds(&entries, 5, 6, &mut Lcg(seed), |e| {
+                calls.push(e);
+                if e == Entry::Torch(1) {
+                    n1 += 1;
+                    if n1 == 2 {
+                        return Ok(None);
+                    }
+                }
+                Ok(Some(e.slot() as f64))
+            })
+            .unwrap();
+            (calls, t)
+        };
+        let (calls, t) = run(7);
+        assert_eq!(calls.len(), 5 + 5 + 4 * 4);
+        assert_eq!(calls.iter().filter(|&&e| e == Entry::Torch(1)).count(), 2);
+        assert_eq!(t[4], vec![4.0]);
+        for (s, v) in t.iter().enumerate().take(4) {
+            assert_eq!(v, &vec![s as f64; 6]);
+        }
+        let rounds: Vec<&[Entry]> =
+            vec![&calls[..5], &calls[5..10], &calls[10..14], &calls[14..18]];
+        for r in &rounds {
+            for e in &entries[..4] {
+                assert!(r.contains(e), "{r:?}");
+            }
+        }
+        let distinct: std::collections::HashSet<Vec<usize>> = calls[10..]
+            .chunks(4)
+            .map(|r| r.iter().map(|e| e.slot()).collect())
+            .collect();
+        assert!(distinct.len() > 1, "the order must change between rounds");
+        assert_eq!(run(7).0, calls);
+        assert_ne!(run(8).0, calls);
+    }
 
     /// The FP8 schedule of every shape is accepted (N a multiple of 256, K of 128).
     #[test]
