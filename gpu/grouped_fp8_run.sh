@@ -14,7 +14,7 @@
 # seeded random order of ours, ours again (noise control), the cuBLASLt FP8 loop,
 # torch._scaled_grouped_mm and a torch._scaled_mm loop. If that leaves no results (the Python
 # side died or ran out of time), the program runs alone (no torch) so that ours and cuBLASLt
-# are still recorded. Writes under $OUT (3 files at most):
+# are still recorded (3 rounds). At most 150 + 60 s of runs. Writes under $OUT (3 files at most):
 #   grouped_fp8.txt                           the log (nvidia-smi, torch version, both runs)
 #   grouped_fp8/grouped_fp8_results.json      the record (with torch)
 #   grouped_fp8_alone/grouped_fp8_results.json only if the first left none
@@ -38,7 +38,7 @@ py=grouped_same_process.py
     if [ ! -s "$O/grouped_fp8/grouped_fp8_results.json" ] || grep -q '"no results from the program' "$O/grouped_fp8/grouped_fp8_results.json"; then
         echo "no record from the Python run: the program alone (ours, cuBLASLt; no torch)"
         mkdir -p "$O/grouped_fp8_alone"
-        timeout 70 ./rust_kernels --ptx kernels.ptx --grouped-fp8 --out "$O/grouped_fp8_alone" --rounds "$R"
+        timeout 60 ./rust_kernels --ptx kernels.ptx --grouped-fp8 --out "$O/grouped_fp8_alone" --rounds 3
         echo "program alone rc $?"
     fi
     date -u
