@@ -19,6 +19,7 @@ import sys
 import tempfile
 import types
 
+sys.dont_write_bytecode = True  # no __pycache__ beside the driver
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
