@@ -10,7 +10,8 @@
 //! group's rows, which only feed C rows the store clips); C's map is rewritten per group to the
 //! group's rows, so the TMA store clips the last tile of each group.
 
-use crate::epi_tiles::{Decl11, EpiDecl, BK, BM, BN};
+use crate::epi_tiles::{Decl11, EpiDecl, BM, BN};
+use crate::grouped_fp8::GroupedMma;
 use crate::gemm::Acc;
 use crate::grouped_decl::MapC;
 use crate::pipe_ops::{Ptx, PtxSpin};
@@ -86,7 +87,7 @@ unsafe fn locate(tinfo: u64, offs: u64, ct: u32) -> (u32, u32, u32, u32, u32) {
 /// N a multiple of 256, K of 64; `err` a device u32.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-unsafe fn grouped_body<O: PipelineOps, const SKIP: bool, const MODE: u32>(
+pub(crate) unsafe fn grouped_body<D: GroupedMma, O: PipelineOps, const SKIP: bool, const MODE: u32>(
     map_a: u64,
     map_b: u64,
     mut cslots: MapWorkspace<2>,
@@ -100,13 +101,12 @@ unsafe fn grouped_body<O: PipelineOps, const SKIP: bool, const MODE: u32>(
     k: u32,
     err: u64,
 ) {
-    type D = Decl11;
     let base = D::aligned_base(smem_dyn());
     let (a_addr, b_addr) = (D::a(base).addr(), D::b(base).addr());
     // The tile count is a parameter (uniform): a bound loaded from memory would put the tile
     // loop, and every wgmma in it, on a path ptxas treats as divergent (C7518: serialised).
     let _ = groups;
-    let k_tiles = k / BK;
+    let k_tiles = k / D::BK;
     let tid = tid();
     let wg = tid / 128;
     let pipe = PipeAt::<<D as EpiDecl>::Pipe>::new(base, 0);
@@ -130,7 +130,7 @@ unsafe fn grouped_body<O: PipelineOps, const SKIP: bool, const MODE: u32>(
                         st_global_u32(err, 1);
                         break 'tiles;
                     };
-                    let k0 = kt * BK;
+                    let k0 = kt * D::BK;
                     let _ = fill
                         .load::<O>(map_a, k0, arow)
                         .load::<O>(map_b, k0, brow)
@@ -179,7 +179,7 @@ unsafe fn grouped_body<O: PipelineOps, const SKIP: bool, const MODE: u32>(
                 kt += 1;
                 continue;
             }
-            crate::epi::mma_stage::<D>(&mut d, a_addr, b_addr, im, full.stage(), kt);
+            D::mma_stage(&mut d, a_addr, b_addr, im, full.stage(), kt);
             wgmma_wait::<1>();
             if let Some(prev) = held.replace(full) {
                 prev.release::<O>();
@@ -258,7 +258,7 @@ macro_rules! grouped_entry {
             k: u32,
             err: u64,
         ) {
-            grouped_body::<$ops, $skip, $mode>(
+            grouped_body::<Decl11, $ops, $skip, $mode>(
                 map_a, map_b, cslots, c, offs, tstart, tinfo, groups, tiles, n, k, err,
             );
         }

@@ -47,6 +47,8 @@ pub mod gemm;
 pub mod grouped;
 #[allow(dead_code)]
 mod grouped_decl;
+pub mod grouped_fp8;
+mod grouped_fp8_decl;
 pub mod im2col_probe;
 pub mod pdl;
 pub mod pipe_ops;

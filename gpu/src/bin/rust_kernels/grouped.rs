@@ -19,7 +19,7 @@ use smemdesc::grouped::{GroupShape, GroupValues, GroupedMap, GroupedTiles};
 pub type TorchTimer = crate::ffi::TorchFn;
 
 /// The template C map of a launch with `n` columns.
-fn c_grouped(n: u32) -> cuda::Res<GroupedMap> {
+pub(crate) fn c_grouped(n: u32) -> cuda::Res<GroupedMap> {
     GroupedMap::new(c_template().dim(0, n as u64), &C_REWRITES).map_err(|e| format!("C map: {e}"))
 }
 
@@ -28,7 +28,7 @@ fn c_values(c: u64, offs: &[u32], g: usize, n: u32) -> GroupValues {
     GroupValues::new(c + 2 * offs[g] as u64 * n as u64).dim(1, (offs[g + 1] - offs[g]) as u64)
 }
 
-fn encode(gm: &GroupedMap, v: &GroupValues) -> cuda::Res<[u64; 16]> {
+pub(crate) fn encode(gm: &GroupedMap, v: &GroupValues) -> cuda::Res<[u64; 16]> {
     let m = smemdesc::cuda::encode_group(gm, v).map_err(|e| format!("encode: {e}"))?;
     // SAFETY: `CUtensorMap` is 128 bytes of plain data.
     Ok(unsafe {
@@ -36,7 +36,7 @@ fn encode(gm: &GroupedMap, v: &GroupValues) -> cuda::Res<[u64; 16]> {
     })
 }
 
-fn prefix(ms: &[u32]) -> Vec<u32> {
+pub(crate) fn prefix(ms: &[u32]) -> Vec<u32> {
     let mut o = vec![0u32];
     for &m in ms {
         o.push(o.last().unwrap() + m);
@@ -93,10 +93,10 @@ fn probe(module: &cuda::Module, bad: bool) -> cuda::Res<(usize, usize, usize, Ve
 }
 
 /// One grouped shape: groups' rows, N, K.
-struct Shape {
-    ms: Vec<u32>,
-    n: u32,
-    k: u32,
+pub(crate) struct Shape {
+    pub(crate) ms: Vec<u32>,
+    pub(crate) n: u32,
+    pub(crate) k: u32,
 }
 
 /// Tokens per expert, MoE-like: some empty, some 1-127, unaligned tails, up to `max`.
@@ -117,7 +117,7 @@ fn tokens(g: usize, max: u32, seed: u64) -> Vec<u32> {
         .collect()
 }
 
-fn shapes() -> Vec<Shape> {
+pub(crate) fn shapes() -> Vec<Shape> {
     [
         (8, 4096, 4096, 2048),
         (8, 7168, 2048, 2048),

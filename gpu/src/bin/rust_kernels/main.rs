@@ -10,7 +10,12 @@
 //!                       [--skip-check] [--skip-gemm] [--no-cublas]
 //!                       [--epi] [--epi-shapes S] [--epi-ncu] [--epi-ncu-size N] [--epi-controls]
 //!                       [--pipeline-before FILE] [--grouped] [--reduce] [--pdl] [--im2col-walk] [--conv]
+//!                       [--grouped-fp8] [--torch-paths NAME,NAME..]
 //! ```
+//!
+//! `--grouped-fp8` runs the FP8 grouped GEMM (`grouped_fp8.rs`: exact check, negative control,
+//! timings against a cuBLASLt FP8 loop and, from `gpu/grouped_same_process.py --fp8`, the torch
+//! FP8 paths named by `--torch-paths`) and writes `grouped_fp8_results.json`.
 //!
 //! `--reduce` runs every TMA reduce kind on every element type the PTX ISA allows it
 //! (`reduce.rs`) and writes `reduce_results.json`.
@@ -53,6 +58,11 @@ mod grouped;
 #[path = "../../../rust-kernel/src/grouped_decl.rs"]
 #[allow(dead_code)]
 mod grouped_decl;
+mod grouped_fp8;
+mod grouped_fp8_check;
+#[path = "../../../rust-kernel/src/grouped_fp8_decl.rs"]
+#[allow(dead_code)]
+mod grouped_fp8_decl;
 mod im2col_walk;
 mod pdl;
 mod pdl_gemm;
@@ -80,6 +90,8 @@ struct Opts {
     epi_ncu_size: u32,
     pipeline_before: Option<PathBuf>,
     grouped: bool,
+    grouped_fp8: bool,
+    torch_paths: Vec<String>,
     reduce: bool,
     pdl: bool,
     im2col_walk: bool,
@@ -103,6 +115,8 @@ fn opts(args: Vec<String>) -> Opts {
         epi_ncu_size: 2048,
         pipeline_before: None,
         grouped: false,
+        grouped_fp8: false,
+        torch_paths: Vec::new(),
         reduce: false,
         pdl: false,
         im2col_walk: false,
@@ -127,6 +141,14 @@ fn opts(args: Vec<String>) -> Opts {
             "--no-cublas" => o.cublas = false,
             "--epi" => o.epi = true,
             "--grouped" => o.grouped = true,
+            "--grouped-fp8" => o.grouped_fp8 = true,
+            "--torch-paths" => {
+                o.torch_paths = val(i)
+                    .split(',')
+                    .filter(|p| !p.is_empty())
+                    .map(String::from)
+                    .collect()
+            }
             "--reduce" => o.reduce = true,
             "--pdl" => o.pdl = true,
             "--im2col-walk" => o.im2col_walk = true,
@@ -149,6 +171,7 @@ fn opts(args: Vec<String>) -> Opts {
                     | "--epi-ncu"
                     | "--epi-controls"
                     | "--grouped"
+                    | "--grouped-fp8"
                     | "--reduce"
                     | "--pdl"
                     | "--im2col-walk"
@@ -342,6 +365,15 @@ fn main() {
 /// The program, on `args` (without the program name); `torch` times `torch._grouped_mm` in the
 /// same process when a Python driver loaded this as a library (`ffi.rs`). Returns the exit code.
 fn run(args: Vec<String>, torch: Option<grouped::TorchTimer>) -> i32 {
+    run_with(args, torch, None)
+}
+
+/// [`run`], with `torch_fp8` timing the torch FP8 paths of `--grouped-fp8` (`ffi.rs`).
+fn run_with(
+    args: Vec<String>,
+    torch: Option<grouped::TorchTimer>,
+    torch_fp8: Option<grouped_fp8::TorchFp8Timer>,
+) -> i32 {
     let o = opts(args);
     std::fs::create_dir_all(&o.out).expect("--out");
     // cudarc panics when libcuda cannot be loaded: report that as "no GPU" too.
@@ -412,6 +444,15 @@ fn run(args: Vec<String>, torch: Option<grouped::TorchTimer>) -> i32 {
         std::fs::write(&path, json).expect("write reduce_results.json");
         println!("wrote {}", path.display());
         return 0;
+    }
+    if o.grouped_fp8 {
+        let v = grouped_fp8::run_grouped_fp8(&module, &gpu, &o, torch_fp8);
+        let path = o.out.join("grouped_fp8_results.json");
+        std::fs::write(&path, serde_json::to_string_pretty(&v).unwrap()).expect("write results");
+        println!("wrote {}", path.display());
+        return i32::from(
+            v["all_exact"] != true || v["negative_controls_fail_as_required"] != true,
+        );
     }
     if o.grouped {
         let v = grouped::run_grouped(&module, &gpu, &o, torch).unwrap_or_else(|e| {
