@@ -36,6 +36,7 @@ mod attn_ov;
 pub mod check;
 pub mod conv;
 mod conv128;
+mod conv_ov;
 #[allow(dead_code)]
 mod conv_tiles;
 pub mod epi;
