@@ -39,53 +39,51 @@ use smemdesc::tma::Im2colWalk;
 /// warpgroups' m64n256k64: about as long as the epilogue's stmatrix writes and barriers).
 pub(crate) const EARLY: u32 = 2;
 
-/// The epilogue of the packed tile `p` (`WgmmaAcc::pack::<Bf16x2>` of the accumulator), as
-/// `epi::store_tile`: chunk `c` through C stage `c % STAGES` (the declared stmatrix.x4
-/// instructions, register group `g = c·INSTRUCTIONS + i` = packed registers `4g .. 4g + 4`,
-/// what `WgmmaAcc::for_each_group::<4, Bf16x2>` converts), then thread 0 stores the stage's
-/// TMA boxes at columns `n0 + ..`, rows `row0 + ..`.
+/// Chunk `c` (a constant after unrolling) of the packed tile `p` (`WgmmaAcc::pack::<Bf16x2>` of
+/// the accumulator), as `epi::store_tile` writes each chunk: C stage `c % STAGES`, the declared
+/// stmatrix.x4 instructions (register group `g = c·INSTRUCTIONS + i`: packed registers
+/// `4g .. 4g + 4`, what `WgmmaAcc::for_each_group::<4, Bf16x2>` converts), then thread 0 stores
+/// the stage's TMA boxes at columns `n0 + ..`, rows `row0 + ..`.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-unsafe fn store_packed(
+unsafe fn store_chunk(
     p: &PackedAcc<256>,
+    c: u32,
     cbase: u32,
     lane_off: &[u32; 4],
     t: u32,
     bar_id: u32,
     map: u64,
-    n0: u32,
-    row0: u32,
+    (n0, row0): (u32, u32),
 ) {
     let r = p.regs();
-    unroll!(CTile::CHUNKS, |c| {
-        let buf = cbase + (c % CTile::STAGES) * CTile::STAGE_BYTES;
-        if t == 0 {
-            // The store that last read this buffer is done reading it.
-            bulk_wait_read::<{ CTile::STAGES - 1 }>();
-        }
-        named_bar(bar_id, 128);
-        unroll!(CTile::INSTRUCTIONS, |i| {
-            let g = (4 * (c * CTile::INSTRUCTIONS + i)) as usize;
-            stmatrix_x4(
-                buf + lane_off[i as usize],
-                [r[g], r[g + 1], r[g + 2], r[g + 3]],
+    let buf = cbase + (c % CTile::STAGES) * CTile::STAGE_BYTES;
+    if t == 0 {
+        // The store that last read this buffer is done reading it.
+        bulk_wait_read::<{ CTile::STAGES - 1 }>();
+    }
+    named_bar(bar_id, 128);
+    unroll!(CTile::INSTRUCTIONS, |i| {
+        let g = (4 * (c * CTile::INSTRUCTIONS + i)) as usize;
+        stmatrix_x4(
+            buf + lane_off[i as usize],
+            [r[g], r[g + 1], r[g + 2], r[g + 3]],
+        );
+    });
+    fence_proxy_async_shared();
+    named_bar(bar_id, 128);
+    if t == 0 {
+        unroll!(CTile::TMA_BOXES, |b| {
+            let (off, (inner0, r0)) = C_BOXES[b as usize];
+            tma_store_2d(
+                map,
+                buf + off,
+                n0 + c * CTile::EPILOGUE.spec().n + inner0,
+                row0 + r0,
             );
         });
-        fence_proxy_async_shared();
-        named_bar(bar_id, 128);
-        if t == 0 {
-            unroll!(CTile::TMA_BOXES, |b| {
-                let (off, (inner0, r0)) = C_BOXES[b as usize];
-                tma_store_2d(
-                    map,
-                    buf + off,
-                    n0 + c * CTile::EPILOGUE.spec().n + inner0,
-                    row0 + r0,
-                );
-            });
-            bulk_commit();
-        }
-    });
+        bulk_commit();
+    }
 }
 
 /// Issues K-step `kk` (0 starts the accumulator over) of a tile into `d` from the next full
@@ -108,10 +106,11 @@ unsafe fn issue_step<D: EpiDecl>(
     Some(full)
 }
 
-/// The convolution of `conv.rs`'s `conv_body` with the overlapped consumer schedule (module
-/// docs).
+/// The convolution of `conv.rs`'s `conv_body` with an overlapped consumer schedule (module
+/// docs): `INTERLEAVE` false, the next tile's K-steps 0 and 1 issued before the whole epilogue;
+/// true, K-step 0 before it and K-steps 1 ..= 4 between its chunks.
 #[inline(always)]
-unsafe fn conv_ov_body<D: EpiDecl>(
+unsafe fn conv_ov_body<D: EpiDecl, const INTERLEAVE: bool>(
     map_a: u64,
     map_b: u64,
     map_c: u64,
@@ -169,25 +168,29 @@ unsafe fn conv_ov_body<D: EpiDecl>(
     let mut consumer = consumers.thread(t);
     let bar_id = 1 + im;
     let mut ct = sched.first;
-    // The stages of the early K-steps 0 and 1 of the tile the loop starts (K-step 1 when the
-    // tile has two or more); the first tile's are issued here (no epilogue to overlap yet).
+    // The tile the loop starts: `kk` its next K-step to issue, `e0` the stage of the last one
+    // issued (in flight) and `e1`, when two are in flight (`INTERLEAVE` false), the stage of the
+    // one after it. The first tile's K-step 0 (and 1) are issued here (no epilogue to overlap).
     let (mut e0, mut e1) = (None, None);
+    let mut kk = 1;
     if ct < sched.count() {
         e0 = issue_step::<D>(&mut consumer, &mut d, ab, im, 0, err);
         if e0.is_none() {
             return;
         }
-        if k_steps > 1 {
+        if !INTERLEAVE && k_steps > 1 {
             e1 = issue_step::<D>(&mut consumer, &mut d, ab, im, 1, err);
             if e1.is_none() {
                 return;
             }
+            kk = 2;
         }
     }
     'tiles: while ct < sched.count() {
         let (mi, ni) = sched.tile(ct);
-        // The stage of the last K-step in flight; with two early K-steps the first completed
-        // once all but the last did, and its stage is free.
+        let origin = (ni * BN, mi * BM + im * 64);
+        // The stage of the last K-step in flight; with two in flight the first completed once
+        // all but the last did, and its stage is free.
         let mut held = e0.take();
         if let Some(s1) = e1.take() {
             wgmma_wait::<1>();
@@ -195,7 +198,6 @@ unsafe fn conv_ov_body<D: EpiDecl>(
                 s0.release::<PtxSpin>();
             }
         }
-        let mut kk = EARLY;
         while kk < k_steps {
             let Some(full) = consumer.wait::<PtxSpin>() else {
                 st_global_u32(err, 1);
@@ -216,32 +218,48 @@ unsafe fn conv_ov_body<D: EpiDecl>(
         // The store stage's copy; the accumulator is free for the next tile.
         let packed = d.pack::<Bf16x2>();
         let next = ct + sched.step;
-        if next < sched.count() {
+        let has_next = next < sched.count();
+        kk = 0;
+        if has_next {
             e0 = issue_step::<D>(&mut consumer, &mut d, ab, im, 0, err);
             if e0.is_none() {
                 break 'tiles;
             }
-            if k_steps > 1 {
+            kk = 1;
+            if !INTERLEAVE && k_steps > 1 {
                 e1 = issue_step::<D>(&mut consumer, &mut d, ab, im, 1, err);
                 if e1.is_none() {
                     break 'tiles;
                 }
+                kk = 2;
             }
         }
-        store_packed(
-            &packed,
-            cbase,
-            &lane_off,
-            t,
-            bar_id,
-            map_c,
-            ni * BN,
-            mi * BM + im * 64,
-        );
+        let mut failed = false;
+        unroll!(CTile::CHUNKS, |c| {
+            // INTERLEAVE: K-step c + 1 of the next tile in flight behind K-step c during chunk
+            // c; K-step c's stage released after it.
+            let step = INTERLEAVE && has_next && !failed && kk < k_steps;
+            let mut issued = None;
+            if step {
+                issued = issue_step::<D>(&mut consumer, &mut d, ab, im, kk, err);
+                failed = issued.is_none();
+            }
+            store_chunk(&packed, c, cbase, &lane_off, t, bar_id, map_c, origin);
+            if let Some(full) = issued {
+                wgmma_wait::<1>();
+                if let Some(prev) = e0.replace(full) {
+                    prev.release::<PtxSpin>();
+                }
+                kk += 1;
+            }
+        });
+        if failed {
+            break 'tiles;
+        }
         ct = next;
     }
-    // Nothing in flight after the last tile; after a wait that gave up, the early K-steps
-    // issued before it complete before the warpgroup leaves.
+    // Nothing in flight after the last tile; after a wait that gave up, the K-steps issued
+    // before it complete before the warpgroup leaves.
     wgmma_wait::<0>();
     if t == 0 {
         bulk_wait_all();
@@ -249,7 +267,7 @@ unsafe fn conv_ov_body<D: EpiDecl>(
 }
 
 macro_rules! conv_ov_entry {
-    ($name:ident, $decl:ty, $doc:literal) => {
+    ($name:ident, $decl:ty, $inter:literal, $doc:literal) => {
         #[doc = $doc]
         ///
         /// # Safety
@@ -267,7 +285,7 @@ macro_rules! conv_ov_entry {
             group_m: u32,
             err: u64,
         ) {
-            conv_ov_body::<$decl>(map_a, map_b, map_c, walk, k_out, group_m, err);
+            conv_ov_body::<$decl, $inter>(map_a, map_b, map_c, walk, k_out, group_m, err);
         }
     };
 }
@@ -275,11 +293,21 @@ macro_rules! conv_ov_entry {
 conv_ov_entry!(
     gemm_conv_ov_rust,
     Decl11,
-    "`gemm_conv_fprop_rust` with the epilogue overlapping the next tile's first K-steps \
-     (packed accumulator stored while they run), 128 x 256 tiles, persistent."
+    true,
+    "`gemm_conv_fprop_rust` with the epilogue overlapping the next tile's first K-steps: K-step \
+     0 issued before it, K-steps 1 ..= 4 between its four chunks (packed accumulator, stmatrix \
+     + TMA stores), 128 x 256 tiles, persistent."
 );
 conv_ov_entry!(
     gemm_conv_ov_cl21_rust,
     Decl21,
+    true,
     "`gemm_conv_ov_rust` in 2x1 clusters (`gemm_conv_cl21_rust`'s B multicast)."
+);
+conv_ov_entry!(
+    gemm_conv_ov2_rust,
+    Decl11,
+    false,
+    "`gemm_conv_ov_rust`'s other schedule: the next tile's K-steps 0 and 1 issued before the \
+     whole epilogue, their stages held until it ends."
 );
