@@ -13,7 +13,10 @@
 //! Speed: alternating rounds, in one process, of ours, `torch.nn.functional.conv2d` (cuDNN,
 //! channels-last bf16, `cudnn.benchmark`; through the Python driver's callback,
 //! `gpu/conv_same_process.py`), and cuBLASLt on the materialised im2col matrix (the same GEMM
-//! without the gather, for context).
+//! without the gather, for context). The picked kernel is launched a second time in each round
+//! (the noise control), and the overlapped-epilogue kernels of `conv_ov.rs` (issue 47 run 4) in
+//! the same rounds; `overlap` records the one of the picked tile and cluster against cuDNN and
+//! the picked kernel. `SMEMDESC_CONV_LAYERS=4,5,6` selects layers (the 1x1 ones).
 
 use crate::conv_tiles::{n128, Storage128};
 use crate::data::f32_of_bf16;
@@ -121,7 +124,7 @@ struct Spec {
 }
 
 /// The kernels, in the order of `run_shape`'s results.
-const KERNELS: [Spec; 4] = [
+const KERNELS: [Spec; 7] = [
     Spec {
         name: "gemm_conv_fprop_rust",
         n128: false,
@@ -137,6 +140,22 @@ const KERNELS: [Spec; 4] = [
         n128: false,
         cluster: 2,
     },
+    // Issue 47 run 4: the epilogue overlapping the next tile's MMA (`conv_ov.rs`).
+    Spec {
+        name: "gemm_conv_ov_rust",
+        n128: false,
+        cluster: 1,
+    },
+    Spec {
+        name: "gemm_conv_ov_cl21_rust",
+        n128: false,
+        cluster: 2,
+    },
+    Spec {
+        name: "gemm_conv_ov2_rust",
+        n128: false,
+        cluster: 1,
+    },
     // The negative control: each tap's channel blocks reversed (A's K order not B's).
     Spec {
         name: "gemm_conv_fprop_control_rust",
@@ -145,8 +164,11 @@ const KERNELS: [Spec; 4] = [
     },
 ];
 /// The timed kernels (the control is checked only).
-const TIMED: usize = 3;
-const CONTROL: usize = 3;
+const TIMED: usize = 6;
+const CONTROL: usize = 6;
+/// The overlapped schedule of the 128 x 256 tile, plain and in 2x1 clusters.
+const OV: usize = 3;
+const OV_CL21: usize = 4;
 
 impl Spec {
     fn launch_bytes(&self) -> u32 {
@@ -175,6 +197,19 @@ fn pick(conv: &Conv2d, m: usize) -> usize {
 }
 /// The 128 x 256 kernel the selection run chose.
 const PICK_N256: usize = 0;
+
+/// The seed of each layer's order of the timed launches in a round.
+const ORDER_SEED: u64 = 0x9e37_79b9_7f4a_7c15;
+
+/// The overlapped-epilogue kernel (issue 47 run 4) of the same tile and cluster as
+/// [`pick`]'s, `None` for the 256 x 128 tile (no overlapped form of it).
+fn pick_overlap(picked: usize) -> Option<usize> {
+    match picked {
+        0 => Some(OV),
+        2 => Some(OV_CL21),
+        _ => None,
+    }
+}
 
 /// One kernel prepared for a layer: its plan's maps and walk, grid and cluster.
 struct Prepared<'k> {
@@ -369,15 +404,26 @@ fn run_shape(
         }
         gemm.run_ptr(ab.ptr, fb.ptr, cref.ptr)?;
     }
-    // Each round: every timed kernel, cuBLASLt on the im2col matrix, cuDNN; the order rotated.
-    let (blas, dnn) = (TIMED, TIMED + 1);
-    let nv = TIMED + 1 + torch.is_some() as usize;
+    // Each round: every timed kernel, the picked kernel a second time (the noise control),
+    // cuBLASLt on the im2col matrix, cuDNN; in a seeded random order (xorshift Fisher-Yates,
+    // seed `ORDER_SEED` plus the layer's M).
+    let (again, blas, dnn) = (TIMED, TIMED + 1, TIMED + 2);
+    let nv = TIMED + 2 + torch.is_some() as usize;
     let mut t = vec![Vec::new(); nv];
-    for r in 0..rounds as usize {
-        for j in 0..nv {
-            let i = (j + r) % nv;
+    let mut rng = ORDER_SEED ^ m as u64;
+    for _ in 0..rounds as usize {
+        let mut order: Vec<usize> = (0..nv).collect();
+        for j in (1..nv).rev() {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            order.swap(j, (rng % (j as u64 + 1)) as usize);
+        }
+        for &i in &order {
             let ms = if i < TIMED {
                 time_batch(10, || vars[i].launch(conv.k, &err))?
+            } else if i == again {
+                time_batch(10, || vars[ours].launch(conv.k, &err))?
             } else if i == blas {
                 time_batch(10, || gemm.run_ptr(ab.ptr, fb.ptr, cref.ptr))?
             } else {
@@ -396,8 +442,10 @@ fn run_shape(
             )
         })
         .collect();
+    let ov = pick_overlap(ours);
+    let ratio = |a: f64, b: f64| (a / b * 1000.0).round() / 1000.0;
     println!(
-        "conv {}: batch {} M={m} N={kout} K={kg}: {}; control {} mismatches (flag {}); max |err| vs fp64 {max_err} (sample {n_err}); cuBLASLt on im2col {:.1}, cuDNN {}",
+        "conv {}: batch {} M={m} N={kout} K={kg}: {}; control {} mismatches (flag {}); max |err| vs fp64 {max_err} (sample {n_err}); cuBLASLt on im2col {:.1}, cuDNN {}; {} again {:.1}{}",
         sh.name,
         conv.n,
         each.join(", "),
@@ -409,6 +457,18 @@ fn run_shape(
             vars[ours].spec.name,
             med[ours] / c
         )),
+        vars[ours].spec.name,
+        med[again],
+        match (ov, cudnn) {
+            (Some(o), Some(c)) => format!(
+                "; overlapped {} {:.3}x cuDNN, {:.3}x {}",
+                vars[o].spec.name,
+                med[o] / c,
+                med[o] / med[ours],
+                vars[ours].spec.name
+            ),
+            _ => String::new(),
+        },
     );
     let variants: serde_json::Map<String, Value> = (0..TIMED)
         .map(|i| {
@@ -432,6 +492,18 @@ fn run_shape(
         "cublaslt_on_im2col_median_tflops": r1(med[blas]),
         "ours_tflops": t[ours].iter().map(|&v| r1(v)).collect::<Vec<_>>(),
         "cudnn_tflops": torch.map(|_| t[dnn].iter().map(|&v| r1(v)).collect::<Vec<_>>()),
+        "ours_again_median_tflops": r1(med[again]),
+        "ours_again_over_ours": ratio(med[again], med[ours]),
+        "ours_again_tflops": t[again].iter().map(|&v| r1(v)).collect::<Vec<_>>(),
+        "overlap": ov.map(|o| json!({"kernel": vars[o].spec.name,
+            "mismatches_vs_cublaslt_on_naive_im2col": results[o].2, "watchdog_flag": results[o].1,
+            "median_tflops": r1(med[o]),
+            "over_cudnn": cudnn.map(|c| ratio(med[o], c)),
+            "over_ours": ratio(med[o], med[ours]),
+            "over_cudnn_per_round": torch.map(|_| t[o].iter().zip(&t[dnn])
+                .map(|(&a, &c)| ratio(a, c)).collect::<Vec<_>>()),
+            "tflops": t[o].iter().map(|&v| r1(v)).collect::<Vec<_>>()})),
+        "order": format!("seeded shuffle per round (xorshift, seed {ORDER_SEED:#x} ^ M)"),
         "variants": variants}),
     )
 }
@@ -457,7 +529,17 @@ pub fn run_conv(
         Ok(k) => k,
         Err(e) => return json!({"device": gpu.name, "error": e}),
     };
-    for sh in shapes().into_iter().take(only) {
+    // SMEMDESC_CONV_LAYERS=4,5,6: those layers only (indices into `shapes()`; 4..=6 are the
+    // 1x1 layers), in the same rounds as every kernel and cuDNN.
+    let pick: Option<Vec<usize>> = std::env::var("SMEMDESC_CONV_LAYERS")
+        .ok()
+        .map(|v| v.split(',').filter_map(|i| i.trim().parse().ok()).collect());
+    let selected = shapes()
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| pick.as_ref().is_none_or(|p| p.contains(i)))
+        .map(|(_, sh)| sh);
+    for sh in selected.take(only) {
         match run_shape(&kernels, gpu, &sh, o.rounds, torch) {
             Ok(v) => rows.push(v),
             Err(e) => {
