@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Issue 47 run 4, the 1x1 1024->256 convolution's gap: the overlapped-epilogue convolutions of
-# gpu/rust-kernel/src/conv_ov.rs (gemm_conv_ov_rust, _ov_cl21_rust, _ov2_rust) beside the
-# recorded ones (gemm_conv_fprop_rust, _n128_rust, _cl21_rust) and cuDNN in the same rounds of
-# one process (gpu/conv_same_process.py), from the staged .gpu-rust/ layout. One device call
-# (carry [".gpu-rust"]), about 2-3 minutes, every step under `timeout`:
+# gpu/rust-kernel/src/conv_ov.rs and conv_ov128.rs (gemm_conv_ov_rust, _ov_cl21_rust, _ov2_rust,
+# _ov_n128_rust) beside the recorded ones (gemm_conv_fprop_rust, _n128_rust, _cl21_rust) and
+# cuDNN in the same rounds of one process (gpu/conv_same_process.py), from the staged .gpu-rust/
+# layout. One device call (carry [".gpu-rust"]), about 2-3 minutes, every step under `timeout`:
 #
 #   staging, here:  bash gpu/rust-kernel/prepare_device_run.sh && bash gpu/rust-kernels-lib/build.sh
 #   on the GPU:     bash gpu/conv_overlap_run.sh [ROUNDS]   (default 9 for the 1x1 layers)
@@ -38,7 +38,7 @@ if timeout 120 ptxas -arch=sm_90a -v "$M" -o /tmp/conv_kernels.cubin > /tmp/conv
     M=/tmp/conv_kernels.cubin
 fi
 for k in gemm_conv_fprop_rust gemm_conv_cl21_rust gemm_conv_n128_rust gemm_conv_ov_rust \
-    gemm_conv_ov_cl21_rust gemm_conv_ov2_rust; do
+    gemm_conv_ov_cl21_rust gemm_conv_ov2_rust gemm_conv_ov_n128_rust; do
     echo "$k: $(grep -A3 "entry function '$k'" /tmp/conv_ptxas.txt | grep -oE 'Used [0-9]+ registers|[0-9]+ bytes stack frame|[0-9]+ bytes spill stores, [0-9]+ bytes spill loads' | paste -sd ', ')"
     grep -E "C75[0-9]+.*'$k'" /tmp/conv_ptxas.txt
 done > "$O/ptxas.txt" 2>&1

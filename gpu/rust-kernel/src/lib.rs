@@ -37,6 +37,7 @@ pub mod check;
 pub mod conv;
 mod conv128;
 mod conv_ov;
+mod conv_ov128;
 #[allow(dead_code)]
 mod conv_tiles;
 pub mod epi;

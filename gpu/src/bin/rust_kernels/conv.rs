@@ -124,7 +124,7 @@ struct Spec {
 }
 
 /// The kernels, in the order of `run_shape`'s results.
-const KERNELS: [Spec; 7] = [
+const KERNELS: [Spec; 8] = [
     Spec {
         name: "gemm_conv_fprop_rust",
         n128: false,
@@ -156,6 +156,11 @@ const KERNELS: [Spec; 7] = [
         n128: false,
         cluster: 1,
     },
+    Spec {
+        name: "gemm_conv_ov_n128_rust",
+        n128: true,
+        cluster: 1,
+    },
     // The negative control: each tap's channel blocks reversed (A's K order not B's).
     Spec {
         name: "gemm_conv_fprop_control_rust",
@@ -164,11 +169,13 @@ const KERNELS: [Spec; 7] = [
     },
 ];
 /// The timed kernels (the control is checked only).
-const TIMED: usize = 6;
-const CONTROL: usize = 6;
-/// The overlapped schedule of the 128 x 256 tile, plain and in 2x1 clusters.
+const TIMED: usize = 7;
+const CONTROL: usize = 7;
+/// The overlapped schedule of the 128 x 256 tile, plain and in 2x1 clusters, and of the
+/// 256 x 128 tile.
 const OV: usize = 3;
 const OV_CL21: usize = 4;
+const OV_N128: usize = 6;
 
 impl Spec {
     fn launch_bytes(&self) -> u32 {
@@ -202,10 +209,11 @@ const PICK_N256: usize = 0;
 const ORDER_SEED: u64 = 0x9e37_79b9_7f4a_7c15;
 
 /// The overlapped-epilogue kernel (issue 47 run 4) of the same tile and cluster as
-/// [`pick`]'s, `None` for the 256 x 128 tile (no overlapped form of it).
+/// [`pick`]'s.
 fn pick_overlap(picked: usize) -> Option<usize> {
     match picked {
         0 => Some(OV),
+        1 => Some(OV_N128),
         2 => Some(OV_CL21),
         _ => None,
     }
