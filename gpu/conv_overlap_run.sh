@@ -60,8 +60,8 @@ PY
 )
 echo "smoke ok: ${ok:-0}" >> "$L"
 if [ "${ok:-0}" = 1 ]; then
-    SMEMDESC_CONV_LAYERS=4,5,6 timeout 80 python3 gpu/conv_same_process.py \
-        "$G/libsmemdesc_rust_kernels.so" "$M" /tmp/conv_1x1 "$R" >> "$L" 2>&1
+    timeout 80 python3 gpu/conv_same_process.py \
+        "$G/libsmemdesc_rust_kernels.so" "$M" /tmp/conv_1x1 "$R" --layers 4,5,6 >> "$L" 2>&1
     echo "1x1 rc $?" >> "$L"
     cp /tmp/conv_1x1/conv_results.json "$O/conv_1x1.json" 2>/dev/null
     timeout 140 python3 gpu/conv_same_process.py \
