@@ -208,6 +208,19 @@ const PICK_N256: usize = 0;
 /// The seed of each layer's order of the timed launches in a round.
 const ORDER_SEED: u64 = 0x9e37_79b9_7f4a_7c15;
 
+/// A round's order of `n` timed launches: a Fisher-Yates shuffle driven by the xorshift state
+/// `rng`.
+fn round_order(n: usize, rng: &mut u64) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..n).collect();
+    for j in (1..n).rev() {
+        *rng ^= *rng << 13;
+        *rng ^= *rng >> 7;
+        *rng ^= *rng << 17;
+        order.swap(j, (*rng % (j as u64 + 1)) as usize);
+    }
+    order
+}
+
 /// The overlapped-epilogue kernel (issue 47 run 4) of the same tile and cluster as
 /// [`pick`]'s.
 fn pick_overlap(picked: usize) -> Option<usize> {
@@ -420,14 +433,7 @@ fn run_shape(
     let mut t = vec![Vec::new(); nv];
     let mut rng = ORDER_SEED ^ m as u64;
     for _ in 0..rounds as usize {
-        let mut order: Vec<usize> = (0..nv).collect();
-        for j in (1..nv).rev() {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            order.swap(j, (rng % (j as u64 + 1)) as usize);
-        }
-        for &i in &order {
+        for i in round_order(nv, &mut rng) {
             let ms = if i < TIMED {
                 time_batch(10, || vars[i].launch(conv.k, &err))?
             } else if i == again {
@@ -557,4 +563,53 @@ pub fn run_conv(
         }
     }
     json!({"device": gpu.name, "conv": rows})
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every kernel the host loads is an entry of the kernel crate (a misspelt name would end
+    /// the device run at `cuModuleGetFunction`): `fn NAME(` or a `conv_*entry!(NAME,` line.
+    #[test]
+    fn every_kernel_is_an_entry_of_the_kernel_crate() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/rust-kernel/src");
+        let src: String = ["conv.rs", "conv128.rs", "conv_ov.rs", "conv_ov128.rs"]
+            .iter()
+            .map(|f| std::fs::read_to_string(format!("{dir}/{f}")).unwrap())
+            .collect();
+        for k in &KERNELS {
+            let entry = src.contains(&format!("fn {}(", k.name))
+                || src.contains(&format!("entry!(\n    {},", k.name));
+            assert!(entry, "{} is no entry of gpu/rust-kernel", k.name);
+        }
+    }
+
+    /// The overlapped kernel of each pick has its tile and cluster; the control is last.
+    #[test]
+    fn the_overlapped_kernel_has_the_picked_tile_and_cluster() {
+        for picked in [0, 1, 2] {
+            let o = pick_overlap(picked).expect("an overlapped form of every picked kernel");
+            assert_eq!(KERNELS[o].n128, KERNELS[picked].n128);
+            assert_eq!(KERNELS[o].cluster, KERNELS[picked].cluster);
+            assert!(KERNELS[o].name.starts_with("gemm_conv_ov"));
+        }
+        assert_eq!(CONTROL, KERNELS.len() - 1);
+        assert!(KERNELS[CONTROL].name.contains("control"));
+        assert!((0..TIMED).all(|i| !KERNELS[i].name.contains("control")));
+    }
+
+    /// Each round's order is a permutation, and the rounds do not all share one order.
+    #[test]
+    fn round_orders_are_shuffled_permutations() {
+        let mut rng = ORDER_SEED ^ 50176;
+        let orders: Vec<Vec<usize>> = (0..9).map(|_| round_order(10, &mut rng)).collect();
+        for o in &orders {
+            let mut s = o.clone();
+            s.sort_unstable();
+            assert_eq!(s, (0..10).collect::<Vec<_>>());
+        }
+        assert!(orders.iter().any(|o| o != &orders[0]));
+        assert!(orders.iter().any(|o| o[0] != 0));
+    }
 }
