@@ -8,7 +8,11 @@ cudnn.benchmark on so cuDNN picks its fastest algorithm) on the same layer. torc
 checked once per layer against an fp32 convolution without TF32 (integer data: exact), and the
 cuDNN engine in use is not forced.
 
-Usage: conv_same_process.py LIB.so KERNELS.ptx OUT_DIR [ROUNDS]
+Usage: conv_same_process.py LIB.so KERNELS.ptx OUT_DIR [ROUNDS] [--layers I,J,..]
+
+Every kernel of the `--conv` mode runs in the same rounds, the overlapped-epilogue ones of
+gpu/rust-kernel/src/conv_ov.rs (issue 47 run 4) among them; `--layers 4,5,6` (indices into the
+host's layer list, SMEMDESC_CONV_LAYERS) runs the three 1x1 layers only.
 """
 import ctypes
 import json
@@ -29,8 +33,14 @@ TIMER = ctypes.CFUNCTYPE(
 
 
 def main():
-    lib_path, ptx, out = sys.argv[1:4]
-    rounds = sys.argv[4] if len(sys.argv) > 4 else "7"
+    argv = sys.argv[1:]
+    if "--layers" in argv:
+        i = argv.index("--layers")
+        # Read by the library's `--conv` mode in this process.
+        os.environ["SMEMDESC_CONV_LAYERS"] = argv[i + 1]
+        del argv[i:i + 2]
+    lib_path, ptx, out = argv[0:3]
+    rounds = argv[3] if len(argv) > 3 else "7"
     torch.zeros(1, device="cuda")  # the primary context, current on this thread
     torch.backends.cudnn.benchmark = True
     torch.backends.cudnn.allow_tf32 = False

@@ -64,7 +64,7 @@ pub(crate) struct Schedule {
     tiles_n: u32,
     group_m: u32,
     x: u32,
-    rank: u32,
+    pub(crate) rank: u32,
     pub(crate) first: u32,
     pub(crate) step: u32,
 }

@@ -21,7 +21,7 @@ use smemdesc::SmemTile;
 /// The wgmma of one stage for consumer `im`: its two A subtiles (`2·im`, `2·im + 1`) against B,
 /// the K subtiles as adds of the advance tables; the accumulators start over at K-step 0.
 #[inline(always)]
-unsafe fn mma_stage(
+pub(crate) unsafe fn mma_stage(
     acc: &mut [WgmmaAcc<128>; 2],
     a_addr: u32,
     b_addr: u32,

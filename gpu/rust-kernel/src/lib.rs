@@ -36,6 +36,8 @@ mod attn_ov;
 pub mod check;
 pub mod conv;
 mod conv128;
+mod conv_ov;
+mod conv_ov128;
 #[allow(dead_code)]
 mod conv_tiles;
 pub mod epi;

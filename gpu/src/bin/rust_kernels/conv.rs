@@ -13,7 +13,10 @@
 //! Speed: alternating rounds, in one process, of ours, `torch.nn.functional.conv2d` (cuDNN,
 //! channels-last bf16, `cudnn.benchmark`; through the Python driver's callback,
 //! `gpu/conv_same_process.py`), and cuBLASLt on the materialised im2col matrix (the same GEMM
-//! without the gather, for context).
+//! without the gather, for context). The picked kernel is launched a second time in each round
+//! (the noise control), and the overlapped-epilogue kernels of `conv_ov.rs` (issue 47 run 4) in
+//! the same rounds; `overlap` records the one of the picked tile and cluster against cuDNN and
+//! the picked kernel. `SMEMDESC_CONV_LAYERS=4,5,6` selects layers (the 1x1 ones).
 
 use crate::conv_tiles::{n128, Storage128};
 use crate::data::f32_of_bf16;
@@ -121,7 +124,7 @@ struct Spec {
 }
 
 /// The kernels, in the order of `run_shape`'s results.
-const KERNELS: [Spec; 4] = [
+const KERNELS: [Spec; 8] = [
     Spec {
         name: "gemm_conv_fprop_rust",
         n128: false,
@@ -137,6 +140,27 @@ const KERNELS: [Spec; 4] = [
         n128: false,
         cluster: 2,
     },
+    // Issue 47 run 4: the epilogue overlapping the next tile's MMA (`conv_ov.rs`).
+    Spec {
+        name: "gemm_conv_ov_rust",
+        n128: false,
+        cluster: 1,
+    },
+    Spec {
+        name: "gemm_conv_ov_cl21_rust",
+        n128: false,
+        cluster: 2,
+    },
+    Spec {
+        name: "gemm_conv_ov2_rust",
+        n128: false,
+        cluster: 1,
+    },
+    Spec {
+        name: "gemm_conv_ov_n128_rust",
+        n128: true,
+        cluster: 1,
+    },
     // The negative control: each tap's channel blocks reversed (A's K order not B's).
     Spec {
         name: "gemm_conv_fprop_control_rust",
@@ -145,8 +169,13 @@ const KERNELS: [Spec; 4] = [
     },
 ];
 /// The timed kernels (the control is checked only).
-const TIMED: usize = 3;
-const CONTROL: usize = 3;
+const TIMED: usize = 7;
+const CONTROL: usize = 7;
+/// The overlapped schedule of the 128 x 256 tile, plain and in 2x1 clusters, and of the
+/// 256 x 128 tile.
+const OV: usize = 3;
+const OV_CL21: usize = 4;
+const OV_N128: usize = 6;
 
 impl Spec {
     fn launch_bytes(&self) -> u32 {
@@ -175,6 +204,33 @@ fn pick(conv: &Conv2d, m: usize) -> usize {
 }
 /// The 128 x 256 kernel the selection run chose.
 const PICK_N256: usize = 0;
+
+/// The seed of each layer's order of the timed launches in a round.
+const ORDER_SEED: u64 = 0x9e37_79b9_7f4a_7c15;
+
+/// A round's order of `n` timed launches: a Fisher-Yates shuffle driven by the xorshift state
+/// `rng`.
+fn round_order(n: usize, rng: &mut u64) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..n).collect();
+    for j in (1..n).rev() {
+        *rng ^= *rng << 13;
+        *rng ^= *rng >> 7;
+        *rng ^= *rng << 17;
+        order.swap(j, (*rng % (j as u64 + 1)) as usize);
+    }
+    order
+}
+
+/// The overlapped-epilogue kernel (issue 47 run 4) of the same tile and cluster as
+/// [`pick`]'s.
+fn pick_overlap(picked: usize) -> Option<usize> {
+    match picked {
+        0 => Some(OV),
+        1 => Some(OV_N128),
+        2 => Some(OV_CL21),
+        _ => None,
+    }
+}
 
 /// One kernel prepared for a layer: its plan's maps and walk, grid and cluster.
 struct Prepared<'k> {
@@ -369,15 +425,19 @@ fn run_shape(
         }
         gemm.run_ptr(ab.ptr, fb.ptr, cref.ptr)?;
     }
-    // Each round: every timed kernel, cuBLASLt on the im2col matrix, cuDNN; the order rotated.
-    let (blas, dnn) = (TIMED, TIMED + 1);
-    let nv = TIMED + 1 + torch.is_some() as usize;
+    // Each round: every timed kernel, the picked kernel a second time (the noise control),
+    // cuBLASLt on the im2col matrix, cuDNN; in a seeded random order (xorshift Fisher-Yates,
+    // seed `ORDER_SEED` plus the layer's M).
+    let (again, blas, dnn) = (TIMED, TIMED + 1, TIMED + 2);
+    let nv = TIMED + 2 + torch.is_some() as usize;
     let mut t = vec![Vec::new(); nv];
-    for r in 0..rounds as usize {
-        for j in 0..nv {
-            let i = (j + r) % nv;
+    let mut rng = ORDER_SEED ^ m as u64;
+    for _ in 0..rounds as usize {
+        for i in round_order(nv, &mut rng) {
             let ms = if i < TIMED {
                 time_batch(10, || vars[i].launch(conv.k, &err))?
+            } else if i == again {
+                time_batch(10, || vars[ours].launch(conv.k, &err))?
             } else if i == blas {
                 time_batch(10, || gemm.run_ptr(ab.ptr, fb.ptr, cref.ptr))?
             } else {
@@ -396,8 +456,10 @@ fn run_shape(
             )
         })
         .collect();
+    let ov = pick_overlap(ours);
+    let ratio = |a: f64, b: f64| (a / b * 1000.0).round() / 1000.0;
     println!(
-        "conv {}: batch {} M={m} N={kout} K={kg}: {}; control {} mismatches (flag {}); max |err| vs fp64 {max_err} (sample {n_err}); cuBLASLt on im2col {:.1}, cuDNN {}",
+        "conv {}: batch {} M={m} N={kout} K={kg}: {}; control {} mismatches (flag {}); max |err| vs fp64 {max_err} (sample {n_err}); cuBLASLt on im2col {:.1}, cuDNN {}; {} again {:.1}{}",
         sh.name,
         conv.n,
         each.join(", "),
@@ -409,6 +471,18 @@ fn run_shape(
             vars[ours].spec.name,
             med[ours] / c
         )),
+        vars[ours].spec.name,
+        med[again],
+        match (ov, cudnn) {
+            (Some(o), Some(c)) => format!(
+                "; overlapped {} {:.3}x cuDNN, {:.3}x {}",
+                vars[o].spec.name,
+                med[o] / c,
+                med[o] / med[ours],
+                vars[ours].spec.name
+            ),
+            _ => String::new(),
+        },
     );
     let variants: serde_json::Map<String, Value> = (0..TIMED)
         .map(|i| {
@@ -432,6 +506,18 @@ fn run_shape(
         "cublaslt_on_im2col_median_tflops": r1(med[blas]),
         "ours_tflops": t[ours].iter().map(|&v| r1(v)).collect::<Vec<_>>(),
         "cudnn_tflops": torch.map(|_| t[dnn].iter().map(|&v| r1(v)).collect::<Vec<_>>()),
+        "ours_again_median_tflops": r1(med[again]),
+        "ours_again_over_ours": ratio(med[again], med[ours]),
+        "ours_again_tflops": t[again].iter().map(|&v| r1(v)).collect::<Vec<_>>(),
+        "overlap": ov.map(|o| json!({"kernel": vars[o].spec.name,
+            "mismatches_vs_cublaslt_on_naive_im2col": results[o].2, "watchdog_flag": results[o].1,
+            "median_tflops": r1(med[o]),
+            "over_cudnn": cudnn.map(|c| ratio(med[o], c)),
+            "over_ours": ratio(med[o], med[ours]),
+            "over_cudnn_per_round": torch.map(|_| t[o].iter().zip(&t[dnn])
+                .map(|(&a, &c)| ratio(a, c)).collect::<Vec<_>>()),
+            "tflops": t[o].iter().map(|&v| r1(v)).collect::<Vec<_>>()})),
+        "order": format!("seeded shuffle per round (xorshift, seed {ORDER_SEED:#x} ^ M)"),
         "variants": variants}),
     )
 }
@@ -457,7 +543,17 @@ pub fn run_conv(
         Ok(k) => k,
         Err(e) => return json!({"device": gpu.name, "error": e}),
     };
-    for sh in shapes().into_iter().take(only) {
+    // SMEMDESC_CONV_LAYERS=4,5,6: those layers only (indices into `shapes()`; 4..=6 are the
+    // 1x1 layers), in the same rounds as every kernel and cuDNN.
+    let pick: Option<Vec<usize>> = std::env::var("SMEMDESC_CONV_LAYERS")
+        .ok()
+        .map(|v| v.split(',').filter_map(|i| i.trim().parse().ok()).collect());
+    let selected = shapes()
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| pick.as_ref().is_none_or(|p| p.contains(i)))
+        .map(|(_, sh)| sh);
+    for sh in selected.take(only) {
         match run_shape(&kernels, gpu, &sh, o.rounds, torch) {
             Ok(v) => rows.push(v),
             Err(e) => {
@@ -467,4 +563,53 @@ pub fn run_conv(
         }
     }
     json!({"device": gpu.name, "conv": rows})
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every kernel the host loads is an entry of the kernel crate (a misspelt name would end
+    /// the device run at `cuModuleGetFunction`): `fn NAME(` or a `conv_*entry!(NAME,` line.
+    #[test]
+    fn every_kernel_is_an_entry_of_the_kernel_crate() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/rust-kernel/src");
+        let src: String = ["conv.rs", "conv128.rs", "conv_ov.rs", "conv_ov128.rs"]
+            .iter()
+            .map(|f| std::fs::read_to_string(format!("{dir}/{f}")).unwrap())
+            .collect();
+        for k in &KERNELS {
+            let entry = src.contains(&format!("fn {}(", k.name))
+                || src.contains(&format!("entry!(\n    {},", k.name));
+            assert!(entry, "{} is no entry of gpu/rust-kernel", k.name);
+        }
+    }
+
+    /// The overlapped kernel of each pick has its tile and cluster; the control is last.
+    #[test]
+    fn the_overlapped_kernel_has_the_picked_tile_and_cluster() {
+        for picked in [0, 1, 2] {
+            let o = pick_overlap(picked).expect("an overlapped form of every picked kernel");
+            assert_eq!(KERNELS[o].n128, KERNELS[picked].n128);
+            assert_eq!(KERNELS[o].cluster, KERNELS[picked].cluster);
+            assert!(KERNELS[o].name.starts_with("gemm_conv_ov"));
+        }
+        assert_eq!(CONTROL, KERNELS.len() - 1);
+        assert!(KERNELS[CONTROL].name.contains("control"));
+        assert!((0..TIMED).all(|i| !KERNELS[i].name.contains("control")));
+    }
+
+    /// Each round's order is a permutation, and the rounds do not all share one order.
+    #[test]
+    fn round_orders_are_shuffled_permutations() {
+        let mut rng = ORDER_SEED ^ 50176;
+        let orders: Vec<Vec<usize>> = (0..9).map(|_| round_order(10, &mut rng)).collect();
+        for o in &orders {
+            let mut s = o.clone();
+            s.sort_unstable();
+            assert_eq!(s, (0..10).collect::<Vec<_>>());
+        }
+        assert!(orders.iter().any(|o| o != &orders[0]));
+        assert!(orders.iter().any(|o| o[0] != 0));
+    }
 }
