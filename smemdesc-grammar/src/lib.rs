@@ -15,12 +15,21 @@
 //! assert_eq!(args.threads_v, 128); // the default: one warpgroup
 //! ```
 //!
+//! - [`tile`]: `#[smem_tile(...)]`'s (and `smem_plan!`'s) arguments;
+//! - [`scale`]: `#[smem_scale_tile(...)]`'s;
+//! - [`epilogue`]: `#[smem_epilogue_tile(...)]`'s;
+//! - [`fragment`]: `#[smem_fragment_tile(...)]`'s;
 //! - [`pipeline`]: `#[smem_pipeline(...)]`'s arguments;
 //! - [`storage`]: a `#[smem_storage]` member's `#[smem(...)]`;
 //! - [`words`]: value spellings the fragment and epilogue tiles share.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod epilogue;
+pub mod fragment;
 pub mod pipeline;
+pub mod scale;
 pub mod storage;
+pub mod tile;
+mod value;
 pub mod words;

@@ -3,10 +3,10 @@
 //! expansion time on the constant entries, so a wrong stride is a compile error on that token;
 //! `_` entries are left for run time (`TENSOR_MAP.dim(i, v)` / `.stride(i, v)`, then `try_args`).
 
-use crate::args::{Decl, GlobalList};
 use proc_macro2::{Span, TokenStream};
 use quote::quote;
 use smemdesc_core::{TensorMap, TensorMapArg, TilePlan};
+use smemdesc_grammar::tile::{Decl, GlobalList};
 
 /// The core tensor map the declaration's global arguments describe (`None` without `global_dims`),
 /// or the error for a wrong number of entries.

@@ -10,13 +10,11 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-mod args;
 mod emit;
 mod epilogue;
 mod fallback;
 mod fragment;
 mod global;
-mod keyed;
 mod mma;
 mod mma_items;
 mod mma_scan;
@@ -73,15 +71,17 @@ use proc_macro2::Span;
 pub fn smem_tile(attr: TokenStream, item: TokenStream) -> TokenStream {
     let item2 = proc_macro2::TokenStream::from(item);
     let site = Span::call_site();
-    let parsed = args::parse(attr.into(), site);
+    let parsed = smemdesc_grammar::tile::parse(attr.into(), site);
     let (shell, item_errors) = parse_struct(item2.clone(), &TILE_ITEM);
     let out = match parsed {
-        Ok(decl) => guarded(&decl, || match emit::core_decl(&decl).build() {
-            Ok(plan) => match &shell {
-                Some(st) => emit::tile_struct(&decl, &plan, st, site),
-                None => Ok(proc_macro2::TokenStream::new()),
-            },
-            Err(e) => Err(emit::core_error(&decl, &e, site)),
+        Ok(decl) => guarded(&decl, || {
+            match smemdesc_grammar::tile::core_decl(&decl).build() {
+                Ok(plan) => match &shell {
+                    Some(st) => emit::tile_struct(&decl, &plan, st, site),
+                    None => Ok(proc_macro2::TokenStream::new()),
+                },
+                Err(e) => Err(smemdesc_grammar::tile::core_error(&decl, &e, site)),
+            }
         }),
         Err(e) => Err(e),
     };
@@ -126,14 +126,14 @@ pub fn smem_tile(attr: TokenStream, item: TokenStream) -> TokenStream {
 #[proc_macro]
 pub fn smem_plan(input: TokenStream) -> TokenStream {
     let site = Span::call_site();
-    let out = args::parse(input.into(), site).and_then(|decl| {
-        let core = emit::core_decl(&decl);
+    let out = smemdesc_grammar::tile::parse(input.into(), site).and_then(|decl| {
+        let core = smemdesc_grammar::tile::core_decl(&decl);
         guarded(&decl, || match core.build() {
             Ok(plan) => {
                 global::check(&decl, &plan)?;
                 Ok(emit::plan_literal(&plan))
             }
-            Err(err) => Err(emit::core_error(&decl, &err, site)),
+            Err(err) => Err(smemdesc_grammar::tile::core_error(&decl, &err, site)),
         })
     });
     match out {
@@ -194,7 +194,11 @@ pub fn smem_scale_tile(attr: TokenStream, item: TokenStream) -> TokenStream {
             example: "TileA",
         },
     );
-    let out = match (scale::parse(attr.into(), site), shell, item_errors) {
+    let out = match (
+        smemdesc_grammar::scale::parse(attr.into(), site),
+        shell,
+        item_errors,
+    ) {
         (Ok(args), Some(st), None) => scale::expand(&args, &st),
         (Err(mut a), _, Some(b)) => {
             a.combine(b);
@@ -217,7 +221,7 @@ pub fn smem_scale_tile(attr: TokenStream, item: TokenStream) -> TokenStream {
 /// Runs the core on a parsed declaration; a panic inside the core (e.g. arithmetic overflow on
 /// absurd extents) becomes a compile error on the `tile` argument instead of a macro panic.
 fn guarded(
-    decl: &args::Decl,
+    decl: &smemdesc_grammar::tile::Decl,
     f: impl FnOnce() -> syn::Result<proc_macro2::TokenStream>,
 ) -> syn::Result<proc_macro2::TokenStream> {
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|_| {

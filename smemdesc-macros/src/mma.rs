@@ -9,11 +9,10 @@
 //! `const` item with `smemdesc::MmaPair::pair(&A::PLAN, &B::PLAN, …)` (a `const` panic with a
 //! static message instead of a spanned error).
 
-use crate::args::{self, Decl};
-use crate::emit;
 use proc_macro2::{Delimiter, Group, Ident, Span, TokenStream, TokenTree};
 use quote::quote;
 use smemdesc_core::{AccumType, IdescError, MmaPair, Operand, PairOptions, ScaleFormat, TilePlan};
+use smemdesc_grammar::tile::{self as args, Decl};
 
 /// Parsed `#[smem_mma(...)]` arguments with their spans.
 struct Opts {
@@ -265,7 +264,7 @@ fn pairing(attr: TokenStream, body: &TokenStream) -> syn::Result<TokenStream> {
         let Ok(decl) = args::parse(args_ts, span) else {
             return Ok(TokenStream::new());
         };
-        let Ok(plan) = std::panic::catch_unwind(|| emit::core_decl(&decl).build()) else {
+        let Ok(plan) = std::panic::catch_unwind(|| args::core_decl(&decl).build()) else {
             return Ok(TokenStream::new());
         };
         let Ok(plan) = plan else {
@@ -474,10 +473,10 @@ fn scale_tiles(
     let mut names = Vec::new();
     for (args_ts, span, name) in find_tiles(body, true) {
         // A declaration that does not parse or build reports its own error when it expands.
-        let Ok(args) = crate::scale::parse(args_ts, span) else {
+        let Ok(args) = smemdesc_grammar::scale::parse(args_ts, span) else {
             continue;
         };
-        let Ok(sf) = crate::scale::core(&args).build() else {
+        let Ok(sf) = smemdesc_grammar::scale::core(&args).build() else {
             continue;
         };
         let Some(name) = name else {

@@ -67,7 +67,7 @@ pub(crate) fn scale_tiles_vec(body: &TokenStream) -> Option<u32> {
     let mut vecs = find_tiles(body, true)
         .into_iter()
         .filter_map(|(args_ts, span, _)| {
-            crate::scale::parse(args_ts, span)
+            smemdesc_grammar::scale::parse(args_ts, span)
                 .ok()
                 .and_then(|a| a.vec.map(|v| v.value))
         });
