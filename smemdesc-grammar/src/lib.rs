@@ -19,6 +19,7 @@
 //! - [`scale`]: `#[smem_scale_tile(...)]`'s;
 //! - [`epilogue`]: `#[smem_epilogue_tile(...)]`'s;
 //! - [`fragment`]: `#[smem_fragment_tile(...)]`'s;
+//! - [`mma`], [`mma_check`]: `#[smem_mma(...)]`'s arguments and its module's pairing;
 //! - [`pipeline`]: `#[smem_pipeline(...)]`'s arguments;
 //! - [`storage`]: a `#[smem_storage]` member's `#[smem(...)]`;
 //! - [`words`]: value spellings the fragment and epilogue tiles share.
@@ -27,6 +28,8 @@
 
 pub mod epilogue;
 pub mod fragment;
+pub mod mma;
+pub mod mma_check;
 pub mod pipeline;
 pub mod scale;
 pub mod storage;

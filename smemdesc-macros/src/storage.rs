@@ -9,7 +9,7 @@
 //! alignment when the storage does not fit. Everything the macro itself can check (arguments,
 //! field attributes) is a spanned error here.
 
-use proc_macro2::{Span, TokenStream, TokenTree};
+use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 use smemdesc_core::Arch;
 use syn::ext::IdentExt;
@@ -39,48 +39,6 @@ struct Member {
     /// The field's `#[cfg(...)]` attributes: every item and offset term of the member is emitted
     /// under them, so the compiler counts the member exactly when its configuration holds.
     cfgs: Vec<syn::Attribute>,
-}
-
-fn parse_arch(attr: TokenStream) -> syn::Result<Arch> {
-    let toks: Vec<TokenTree> = attr.into_iter().collect();
-    let legal = format!("expected `arch = <arch>`, one of {}", Arch::NAMES);
-    match toks.as_slice() {
-        [TokenTree::Ident(k), TokenTree::Punct(eq), TokenTree::Ident(v)]
-            if k == "arch" && eq.as_char() == '=' =>
-        {
-            let arch = Arch::from_name(&v.to_string()).ok_or_else(|| {
-                syn::Error::new(
-                    v.span(),
-                    format!("unknown arch `{v}`; legal: {}", Arch::NAMES),
-                )
-            })?;
-            // A storage is checked against the arch's shared memory per CTA: an arch whose
-            // size no public source gives (sm107) is refused, not guessed.
-            if arch.smem_per_cta().is_none() {
-                return Err(syn::Error::new(
-                    v.span(),
-                    format!(
-                        "#[smem_storage] cannot check `arch = {}` against its shared memory per CTA: {}",
-                        arch.name(),
-                        smemdesc_core::base::ArchGap::NoPublicLimits.message()
-                    ),
-                ));
-            }
-            Ok(arch)
-        }
-        [] => Err(syn::Error::new(
-            Span::call_site(),
-            format!("#[smem_storage] needs the architecture: {legal}"),
-        )),
-        _ => {
-            let span = toks
-                .iter()
-                .map(|t| t.span())
-                .reduce(|a, b| a.join(b).unwrap_or(a))
-                .unwrap_or_else(Span::call_site);
-            Err(syn::Error::new(span, legal))
-        }
-    }
 }
 
 /// Whether `ty` is `TmemSlot` or an array (of arrays) of it.
@@ -183,7 +141,7 @@ fn classify(f: &syn::Field, errs: &mut Vec<syn::Error>) -> Option<Member> {
 }
 
 pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> {
-    let arch = parse_arch(attr);
+    let arch = smemdesc_grammar::storage::storage_arch(attr, Span::call_site());
     let st: syn::DeriveInput = syn::parse2(item).map_err(|e| {
         syn::Error::new(
             e.span(),
