@@ -16,9 +16,9 @@
 //! ```
 //!
 //! - [`tile`]: `#[smem_tile(...)]`'s (and `smem_plan!`'s) arguments;
-//! - [`scale`]: `#[smem_scale_tile(...)]`'s;
-//! - [`epilogue`]: `#[smem_epilogue_tile(...)]`'s;
-//! - [`fragment`]: `#[smem_fragment_tile(...)]`'s;
+//! - [`scale`]: `#[smem_scale_tile(...)]`'s arguments;
+//! - [`epilogue`]: `#[smem_epilogue_tile(...)]`'s arguments;
+//! - [`fragment`]: `#[smem_fragment_tile(...)]`'s arguments;
 //! - [`mma`], [`mma_check`]: `#[smem_mma(...)]`'s arguments and its module's pairing;
 //! - [`pipeline`]: `#[smem_pipeline(...)]`'s arguments;
 //! - [`storage`]: a `#[smem_storage]` member's `#[smem(...)]`;
