@@ -41,6 +41,7 @@ pub(crate) fn tile_decl(src: &Src, attr: &syn::Attribute) -> Result<TileSrc, Cli
     let plan = core_decl(&d)
         .build()
         .map_err(|e| refusal(src, &core_error(&d, &e, site)))?;
+    smemdesc_grammar::global::check(&d, &plan).map_err(|e| refusal(src, &e))?;
     Ok(TileSrc { plan })
 }
 

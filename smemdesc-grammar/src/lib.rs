@@ -15,7 +15,8 @@
 //! assert_eq!(args.threads_v, 128); // the default: one warpgroup
 //! ```
 //!
-//! - [`tile`]: `#[smem_tile(...)]`'s (and `smem_plan!`'s) arguments;
+//! - [`tile`]: `#[smem_tile(...)]`'s (and `smem_plan!`'s) arguments, [`global`] their
+//!   `global_dims`/`global_strides`;
 //! - [`scale`]: `#[smem_scale_tile(...)]`'s arguments;
 //! - [`epilogue`]: `#[smem_epilogue_tile(...)]`'s arguments;
 //! - [`fragment`]: `#[smem_fragment_tile(...)]`'s arguments;
@@ -28,6 +29,7 @@
 
 pub mod epilogue;
 pub mod fragment;
+pub mod global;
 pub mod mma;
 pub mod mma_check;
 pub mod pipeline;

@@ -137,7 +137,7 @@ pub(crate) fn tile_struct(
     item: &syn::DeriveInput,
     site: Span,
 ) -> syn::Result<TokenStream> {
-    crate::global::check(d, plan)?;
+    smemdesc_grammar::global::check(d, plan)?;
     let global_items = crate::global::items(d);
     let t = &plan.tile;
     let tma = &plan.tma;

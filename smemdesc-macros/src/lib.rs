@@ -130,7 +130,7 @@ pub fn smem_plan(input: TokenStream) -> TokenStream {
         let core = smemdesc_grammar::tile::core_decl(&decl);
         guarded(&decl, || match core.build() {
             Ok(plan) => {
-                global::check(&decl, &plan)?;
+                smemdesc_grammar::global::check(&decl, &plan)?;
                 Ok(emit::plan_literal(&plan))
             }
             Err(err) => Err(smemdesc_grammar::tile::core_error(&decl, &err, site)),
