@@ -5,8 +5,8 @@
 
 use super::header::{item, scalar, Item, Val};
 use super::header_loc::Src;
-use proc_macro2::Span;
 use crate::CliError;
+use proc_macro2::Span;
 use smemdesc_core::cluster::{Cluster, Multicast};
 use smemdesc_core::{Operand, TilePlan};
 

@@ -96,4 +96,3 @@ pub fn check(d: &Decl, plan: &TilePlan) -> syn::Result<()> {
         }
     }
 }
-
