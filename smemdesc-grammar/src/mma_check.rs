@@ -1,6 +1,6 @@
 //! The checks of a `#[smem_mma]` module beyond its pairing: `cluster = (x, y)` (the core's
 //! `Cluster::multicast` of both operands, and the `cta_group::2` pair) and the module's
-//! `#[smem_scale_tile]`s against the pair ([`MmaPair::check_scale_tile`]), each refusal spanned
+//! `#[smem_scale_tile]`s against the pair (`MmaPair::check_scale_tile`), each refusal spanned
 //! on the argument at fault.
 
 use crate::mma::{find_tiles, MmaOpts, Paired};

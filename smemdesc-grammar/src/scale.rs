@@ -1,6 +1,6 @@
 //! `#[smem_scale_tile(...)]`: the block-scale-factor tile of one operand, parsed with the same
 //! argument machinery as `#[smem_tile]` into [`ScaleArgs`], the core's [`ScaleDecl`] it spells
-//! ([`core`]) and a core error spanned on the argument at fault ([`error`]).
+//! ([`core()`]) and a core error spanned on the argument at fault ([`error`]).
 
 use crate::value::{collect, int, named, pair, Errors};
 use crate::value::{Pair, Sp};

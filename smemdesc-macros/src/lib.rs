@@ -2,8 +2,9 @@
 //! [smemdesc](https://docs.rs/smemdesc).
 //!
 //! Use them through the `smemdesc` facade (`use smemdesc::smem_tile;`): the code they generate
-//! names `::smemdesc::…` paths. This crate is thin on purpose: it parses the arguments, builds a
-//! `smemdesc_core::TileDecl`, validates it with `TileDecl::build` *at expansion time* (so every
+//! names `::smemdesc::…` paths. This crate is thin on purpose: the `smemdesc-grammar` crate parses
+//! the arguments (the grammar `smemdesc header --from` reads with too) into a
+//! `smemdesc_core::TileDecl`, validated with `TileDecl::build` *at expansion time* (so every
 //! illegal declaration is a compile error pointing at the argument at fault, with the core's
 //! message naming the legal alternatives), and writes out the numbers the core computed. It holds
 //! no layout knowledge of its own.
