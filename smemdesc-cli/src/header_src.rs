@@ -137,7 +137,9 @@ fn build(
                         items,
                         children: Vec::new(),
                     });
-                } else if find_attr(&s.attrs, "smem_scale_tile").is_some() {
+                } else if let Some(a) = find_attr(&s.attrs, "smem_scale_tile") {
+                    // Refused as the macro refuses it; a legal one has no header items yet.
+                    scale_tile(&cx.src, a)?;
                     super::warn(format!(
                         "{}: #[smem_scale_tile] struct `{name}` skipped: `header --from` does not support scale-factor tiles",
                         cx.src.file
@@ -178,6 +180,17 @@ fn build(
         }
     }
     Ok(())
+}
+
+/// `#[smem_scale_tile(...)]`, checked as the macro checks it (`smemdesc_grammar::scale`).
+fn scale_tile(src: &Src, attr: &syn::Attribute) -> Result<(), CliError> {
+    use smemdesc_grammar::scale::{core, error, parse};
+    use syn::spanned::Spanned;
+    let a = parse(tokens(src, attr)?, attr.span()).map_err(|e| refusal(src, &e))?;
+    core(&a)
+        .build()
+        .map(|_| ())
+        .map_err(|e| refusal(src, &error(&a, &e)))
 }
 
 /// The tile `name` declared directly in module `path` (pass 1 found it).

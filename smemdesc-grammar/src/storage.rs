@@ -157,3 +157,44 @@ pub fn storage_arch(attr: TokenStream, site: Span) -> syn::Result<Arch> {
         }
     }
 }
+
+/// Whether `ty` is `TmemSlot` or an array (of arrays) of it (parenthesised too).
+fn is_tmem_slot(ty: &syn::Type) -> bool {
+    match ty {
+        syn::Type::Paren(p) => is_tmem_slot(&p.elem),
+        syn::Type::Group(g) => is_tmem_slot(&g.elem),
+        syn::Type::Array(a) => is_tmem_slot(&a.elem),
+        syn::Type::Path(p) if p.qself.is_none() => p
+            .path
+            .segments
+            .last()
+            .is_some_and(|s| s.ident == "TmemSlot"),
+        _ => false,
+    }
+}
+
+/// A storage member of type `ty` for `arch`: a `TmemSlot` (or an array of them) is refused where
+/// the arch has no Tensor Memory (sm90), on the type.
+///
+/// ```
+/// use smemdesc_core::Arch;
+/// use smemdesc_grammar::storage::tmem_member;
+///
+/// let ty: syn::Type = syn::parse_str("[TmemSlot; 2]").unwrap();
+/// assert!(tmem_member(Arch::Sm100, &ty).is_ok());
+/// assert!(tmem_member(Arch::Sm90, &ty).unwrap_err().to_string().contains("Tensor Memory exists"));
+/// ```
+pub fn tmem_member(arch: Arch, ty: &syn::Type) -> syn::Result<()> {
+    if arch.has_tcgen05() || !is_tmem_slot(ty) {
+        return Ok(());
+    }
+    Err(syn::Error::new(
+        ty.span(),
+        format!(
+            "`TmemSlot` holds a `tcgen05.alloc` Tensor Memory address, and Tensor Memory exists \
+             on the tcgen05 arches only (sm100, sm100f, sm103, sm110); this storage is for {} \
+             (legal: arch = sm100, or remove the member)",
+            arch.name()
+        ),
+    ))
+}

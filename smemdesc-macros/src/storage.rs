@@ -41,34 +41,12 @@ struct Member {
     cfgs: Vec<syn::Attribute>,
 }
 
-/// Whether `ty` is `TmemSlot` or an array (of arrays) of it.
-fn is_tmem_slot(ty: &syn::Type) -> bool {
-    match ty {
-        syn::Type::Array(a) => is_tmem_slot(&a.elem),
-        syn::Type::Path(p) => p
-            .path
-            .segments
-            .last()
-            .is_some_and(|s| s.ident == "TmemSlot"),
-        _ => false,
-    }
-}
-
 /// `TmemSlot` members of a storage for an architecture without Tensor Memory (sm90): refused.
 fn check_tmem(arch: Arch, fields: &[&syn::Field], errs: &mut Vec<syn::Error>) {
-    if arch.has_tcgen05() {
-        return;
-    }
-    for f in fields.iter().filter(|f| is_tmem_slot(&f.ty)) {
-        errs.push(syn::Error::new(
-            f.ty.span(),
-            format!(
-                "`TmemSlot` holds a `tcgen05.alloc` Tensor Memory address, and Tensor Memory exists \
-                 on the tcgen05 arches only (sm100, sm100f, sm103, sm110); this storage is for {} \
-                 (legal: arch = sm100, or remove the member)",
-                arch.name()
-            ),
-        ));
+    for f in fields {
+        if let Err(e) = smemdesc_grammar::storage::tmem_member(arch, &f.ty) {
+            errs.push(e);
+        }
     }
 }
 
