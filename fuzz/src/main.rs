@@ -4,8 +4,9 @@
 //! generated inputs (default 100 000) and prints the count and the result; the exit status is 1
 //! if any input failed. Targets:
 //!
-//! * `macro-args`: the `#[smem_tile]` / `smem_plan!` argument parser (smemdesc-macros' `args.rs`
-//!   and `emit.rs`, included from their sources) fed `proc_macro2` token streams: grammar-built
+//! * `macro-args`: the `#[smem_tile]` / `smem_plan!` argument parser (the `smemdesc-grammar`
+//!   crate's `tile.rs`, and smemdesc-macros' `emit.rs`, included from its source) fed
+//!   `proc_macro2` token streams: grammar-built
 //!   declarations with mutations, then the core's build, the error mapping and the emitted items.
 //!   It must never panic (the core included: overflow checks are on).
 //! * `descriptor`: `SmemDescriptor::decode` of raw 64-bit values (random, bit-flipped encodings):
@@ -26,8 +27,6 @@
 //! The generator is a fixed PRNG (SplitMix64), so a run is reproducible from its seed; a failure
 //! prints the input that caused it.
 
-#[path = "../../smemdesc-macros/src/args.rs"]
-mod args;
 #[allow(dead_code, missing_docs, unused_imports)]
 #[path = "../../smemdesc-cli/src/lib.rs"]
 mod cli;
@@ -39,9 +38,6 @@ mod gen;
 #[path = "../../smemdesc-macros/src/global.rs"]
 mod global;
 mod hostile;
-#[allow(dead_code)]
-#[path = "../../smemdesc-macros/src/keyed.rs"]
-mod keyed;
 #[path = "../../smemdesc-macros/src/pipeline.rs"]
 mod pipeline;
 #[allow(dead_code)]

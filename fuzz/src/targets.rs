@@ -2,7 +2,8 @@
 //! with the verdict; a panic is caught (and counted) by the driver.
 
 use crate::gen::Rng;
-use crate::{args, cli, emit};
+use crate::{cli, emit};
+use smemdesc_grammar::tile as args;
 use proc_macro2::{Span, TokenStream};
 use smemdesc_core::{Arch, SmemDescriptor};
 use std::str::FromStr;
@@ -181,9 +182,9 @@ pub fn macro_args(r: &mut Rng) -> (String, Result<&'static str, String>) {
                 Ok("argument error")
             }
         }
-        Ok(decl) => match emit::core_decl(&decl).build() {
+        Ok(decl) => match args::core_decl(&decl).build() {
             Err(e) => {
-                let msg = emit::core_error(&decl, &e, site).to_string();
+                let msg = args::core_error(&decl, &e, site).to_string();
                 if msg.is_empty() {
                     Err(format!("empty message for {e:?}"))
                 } else {

@@ -157,39 +157,6 @@ pub(crate) fn comment_path(path: &str) -> String {
     }
 }
 
-/// The vector size every `#[smem_scale_tile]` struct of a module body states with `vec = N`
-/// (`None`: none states one, or they differ), as `#[smem_mma]` reads it.
-pub(crate) fn scale_tiles_vec(body: &[syn::Item]) -> Option<u32> {
-    let mut vecs = body.iter().filter_map(|it| {
-        let syn::Item::Struct(s) = it else {
-            return None;
-        };
-        let a = s.attrs.iter().find(|a| {
-            a.path()
-                .segments
-                .last()
-                .is_some_and(|l| l.ident == "smem_scale_tile")
-        })?;
-        let metas = a
-            .parse_args_with(
-                syn::punctuated::Punctuated::<syn::Meta, syn::Token![,]>::parse_terminated,
-            )
-            .ok()?;
-        metas.iter().find_map(|m| match m {
-            syn::Meta::NameValue(nv) if nv.path.is_ident("vec") => match &nv.value {
-                syn::Expr::Lit(syn::ExprLit {
-                    lit: syn::Lit::Int(i),
-                    ..
-                }) => i.base10_parse::<u32>().ok(),
-                _ => None,
-            },
-            _ => None,
-        })
-    });
-    let first = vecs.next()?;
-    vecs.all(|v| v == first).then_some(first)
-}
-
 /// How deep brackets may nest, and how many unary operators may follow each other, in a file
 /// `header --from` reads: the parser and the evaluator recurse once per level, so deeper input is
 /// refused here, before parsing, instead of overflowing the stack.

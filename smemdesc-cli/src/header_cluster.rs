@@ -1,36 +1,31 @@
 //! For `smemdesc header --from` ([`crate::header_src`]): the `cluster = (x, y)` of an
 //! `#[smem_mma]` module as header values. The cluster and both operands' multicast plans come
 //! from the core ([`Cluster::for_arch`] with the tiles' arch, [`Cluster::multicast`] with each
-//! tile's TMA box), checked as the macro checks them; this module only lists the numbers.
+//! tile's TMA box), checked by the macro's grammar; this module only lists the numbers.
 
 use super::header::{item, scalar, Item, Val};
-use super::header_args::MmaOpts;
 use super::header_loc::Src;
 use crate::CliError;
+use proc_macro2::Span;
 use smemdesc_core::cluster::{Cluster, Multicast};
 use smemdesc_core::{Operand, TilePlan};
 
 /// The cluster's items (none without `cluster = (x, y)`): its shape, and per operand the
 /// multicast slices, the `ctaMask` of every CTA rank and the full barrier's `expect_tx`.
+/// `cluster`: the cluster the grammar checked (`smemdesc_grammar::mma_check::cluster`, which
+/// refuses what the macro refuses) with the span of its value.
 pub(crate) fn cluster_items(
     src: &Src,
-    o: &MmaOpts,
+    cluster: Option<(Cluster, Span)>,
     a: &TilePlan,
     b: &TilePlan,
 ) -> Result<Vec<Item>, CliError> {
-    let Some(((x, y), span)) = o.cluster else {
+    let Some((c, span)) = cluster else {
         return Ok(Vec::new());
     };
-    // As `#[smem_mma]` refuses them: a CTA pair's multicast is not modelled, and a block-scaled
-    // pair's scale-factor tiles (which every stage's barrier also receives) are not declared here.
-    if a.decl.cta_group == 2 {
-        return Err(src.err(
-            span,
-            format!(
-                "#[smem_mma] cluster ({x}, {y}) with cta_group = 2 tiles: the CTA pair's multicast is not modelled; use the pair's own plan (CTA_PAIR) without `cluster`, or cta_group = 1 tiles"
-            ),
-        ));
-    }
+    let (x, y) = (c.x(), c.y());
+    // A block-scaled pair's scale-factor tiles (which every stage's barrier also receives) are
+    // not in the header.
     if smemdesc_core::is_block_scaled(a.kind) {
         return Err(src.err(
             span,
@@ -39,11 +34,9 @@ pub(crate) fn cluster_items(
             ),
         ));
     }
-    let c = Cluster::for_arch(a.decl.arch, x, y, o.non_portable)
-        .map_err(|e| src.err(span, format!("#[smem_mma] cluster ({x}, {y}): {e}")))?;
     let cast = |op: Operand, p: &TilePlan| -> Result<Multicast, CliError> {
         c.multicast(op, &p.tile, Some((p.tma.box_rows, p.tma.box_inner)))
-            .map_err(|e| src.err(span, format!("#[smem_mma] cluster ({x}, {y}): {e}")))
+            .map_err(|e| src.err(span, format!("cluster ({x}, {y}): {e}")))
     };
     let (ma, mb) = (cast(Operand::A, a)?, cast(Operand::B, b)?);
     let size = c.size();

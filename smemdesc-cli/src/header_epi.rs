@@ -1,17 +1,15 @@
 //! For `smemdesc header --from` ([`crate::header_src`]): `#[smem_epilogue_tile(...)]` (the C/D
-//! tile a `wgmma` accumulator is staged in, the core's [`EpilogueTile`]) read with the macro's
-//! keys and spellings, built by the core's [`EpilogueSpec::build`] (which picks or checks the
-//! swizzle), and its numbers as header items: the ones the macro emits as constants plus the
+//! tile a `wgmma` accumulator is staged in, the core's [`EpilogueTile`]) read by the macro's
+//! grammar (`smemdesc_grammar::epilogue`, which builds it with the core), and its numbers as
+//! header items: the ones the macro emits as constants plus the
 //! TMA store's boxes and tensor-map codes.
 
 use super::header::{item, scalar, Item, Val};
-use super::header_keyed::Keyed;
+use super::header_args::{refusal, tokens};
 use super::header_loc::Src;
 use crate::CliError;
-use smemdesc_core::epilogue::{
-    CMajor, CType, EpiError, EpiReader, EpiWriter, EpilogueSpec, EpilogueTile,
-};
-use smemdesc_core::{Arch, EPI_KEYS};
+use smemdesc_core::epilogue::{CMajor, EpiWriter, EpilogueTile};
+use smemdesc_core::Arch;
 
 /// The key spelling of a writer (as declared).
 fn writer_name(w: EpiWriter) -> String {
@@ -23,63 +21,10 @@ fn writer_name(w: EpiWriter) -> String {
     }
 }
 
-/// `auto` (`Some(None)`: the core picks) or a swizzle mode other than 128B_base32B.
-pub(crate) use smemdesc_grammar::words::tile_swizzle as parse_swizzle;
-
-/// `#[smem_epilogue_tile(...)]` on struct `name`: the tile the core builds.
-pub(crate) fn epilogue_decl(
-    src: &Src,
-    attr: &syn::Attribute,
-    name: &syn::Ident,
-) -> Result<EpilogueTile, CliError> {
-    let k = Keyed::new(src, attr, name, "smem_epilogue_tile", EPI_KEYS)?;
-    let dtype = k.need("dtype", CType::from_name)?;
-    let tile = k.need_pair("tile")?;
-    let wn = k.need_int("wgmma_n")?;
-    let major = k.word("major", |s| match s {
-        "n" | "N" => Some(CMajor::N),
-        "m" | "M" => Some(CMajor::M),
-        _ => None,
-    })?;
-    let stages = k.int("stages")?;
-    let writer = k.word("writer", smemdesc_grammar::words::epilogue_writer)?;
-    let reader = k.word("reader", EpiReader::from_name)?;
-    let swizzle = k.word("swizzle", parse_swizzle)?;
-    let tma_sw = k.word("tma_swizzle", |s| parse_swizzle(s).flatten())?;
-    let mut spec = EpilogueSpec::new(dtype, tile.0, tile.1, wn);
-    if let Some(m) = major {
-        spec = spec.major(m);
-    }
-    if let Some(s) = stages {
-        spec = spec.stages(s);
-    }
-    if let Some(w) = writer {
-        spec = spec.writer(w);
-    }
-    if let Some(r) = reader {
-        spec = spec.reader(r);
-    }
-    if let Some(Some(s)) = swizzle {
-        spec = spec.swizzle(s);
-    }
-    if let Some(t) = tma_sw {
-        spec = spec.tma_swizzle(t);
-    }
-    spec.build().map_err(|e| {
-        // The key the macro points its error at.
-        let keys: &[&str] = match e {
-            EpiError::Shape { .. } => &["tile"],
-            EpiError::Stages => &["stages"],
-            EpiError::StmatrixBits { .. } => &["dtype"],
-            EpiError::WriterMajor { .. } => &["major", "writer"],
-            EpiError::MatrixCount { .. } | EpiError::StWidth { .. } => &["writer"],
-            EpiError::Swizzle { .. } => &["swizzle"],
-            EpiError::Conflict { .. } => &["swizzle", "writer"],
-            EpiError::SwizzleMismatch { .. } => &["tma_swizzle"],
-            EpiError::ReduceType { .. } => &["reader", "dtype"],
-        };
-        k.error(keys, e)
-    })
+/// `#[smem_epilogue_tile(...)]`: the tile the core builds, refused as the macro refuses it.
+pub(crate) fn epilogue_decl(src: &Src, attr: &syn::Attribute) -> Result<EpilogueTile, CliError> {
+    use syn::spanned::Spanned;
+    smemdesc_grammar::epilogue::parse(tokens(src, attr)?, attr.span()).map_err(|e| refusal(src, &e))
 }
 
 /// The items of an epilogue tile: sizes, the writer and reader, the TMA store's box and map codes.

@@ -317,18 +317,3 @@ pub(crate) fn plan_storage(
     by_len!(1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32
             33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60 61 62 63 64)
 }
-
-/// Whether `ty` is `TmemSlot` or an array (of arrays) of it, as `#[smem_storage]` reads it.
-pub(crate) fn is_tmem_slot(ty: &Type) -> bool {
-    match ty {
-        Type::Paren(p) => is_tmem_slot(&p.elem),
-        Type::Group(g) => is_tmem_slot(&g.elem),
-        Type::Array(a) => is_tmem_slot(&a.elem),
-        Type::Path(p) if p.qself.is_none() => p
-            .path
-            .segments
-            .last()
-            .is_some_and(|s| s.ident == "TmemSlot"),
-        _ => false,
-    }
-}

@@ -1,142 +1,23 @@
 //! For `smemdesc header --from` ([`crate::header_src`]): `#[smem_fragment_tile(...)]` (an
-//! `mma.sync` operand tile read with `ldmatrix`, the core's [`LdmatrixTile`]) read with the
-//! macro's keys and spellings and checked as the macro checks it ([`MmaSync::with_kind`],
-//! [`LdmatrixTile::new`], the `conflict_free` and TMA-writer checks), and its numbers as header
-//! items: the macro's constants plus the per-lane `ldmatrix` (and writer) byte offsets.
+//! `mma.sync` operand tile read with `ldmatrix`, the core's `LdmatrixTile`) read and checked by
+//! the macro's grammar (`smemdesc_grammar::fragment`), and its numbers as header items: the
+//! macro's constants plus the per-lane `ldmatrix` (and writer) byte offsets.
 
 use super::header::{item, scalar, Item, Val};
-use super::header_epi::parse_swizzle;
-use super::header_keyed::Keyed;
+use super::header_args::{refusal, tokens};
 use super::header_loc::Src;
 use crate::CliError;
-use smemdesc_core::fragment::{
-    FragError, FragOperand, LdmatrixTile, MmaSync, ScaleType, ScaleVec, SyncArch, SyncKind,
-    SyncShape, TileError, Writer,
-};
-use smemdesc_core::{ElementType, Major, FRAG_KEYS};
+use smemdesc_core::fragment::FragOperand;
+use smemdesc_core::Major;
 
-/// A checked fragment tile: the core's tile, its operand, matrices per instruction, writer.
-pub(crate) struct FragSrc {
-    tile: LdmatrixTile,
-    mma: MmaSync,
-    op: FragOperand,
-    major: Major,
-    mn: u32,
-    k: u32,
-    num: u32,
-    writer: Option<Writer>,
-}
+/// A checked fragment tile: the grammar's declaration (the core's tile, its operand, matrices
+/// per instruction, writer).
+pub(crate) use smemdesc_grammar::fragment::FragDecl as FragSrc;
 
-/// `#[smem_fragment_tile(...)]` on struct `name`, checked as the macro checks it.
-pub(crate) fn fragment_decl(
-    src: &Src,
-    attr: &syn::Attribute,
-    name: &syn::Ident,
-) -> Result<FragSrc, CliError> {
-    let k = Keyed::new(src, attr, name, "smem_fragment_tile", FRAG_KEYS)?;
-    let arch = k.need("arch", SyncArch::from_name)?;
-    let shape = k.need("mma", SyncShape::from_name)?;
-    let dtype = k.need("dtype", ElementType::from_name)?;
-    let kind = k.word("kind", SyncKind::from_name)?;
-    let op = k.need("operand", |s| match s {
-        "A" => Some(FragOperand::A),
-        "B" => Some(FragOperand::B),
-        "C" | "D" => Some(FragOperand::C),
-        _ => None,
-    })?;
-    let major = k.word("major", Major::from_name)?.unwrap_or(Major::K);
-    let (mn, kk) = k.need_pair("tile")?;
-    let reader = k.word("reader", smemdesc_grammar::words::fragment_reader)?;
-    let writer = k.word("writer", smemdesc_grammar::words::fragment_writer)?;
-    let swizzle = k.word("swizzle", parse_swizzle)?.flatten();
-    let cf = k.word("conflict_free", |s| match s {
-        "true" => Some(true),
-        "false" => Some(false),
-        _ => None,
-    })?;
-    let kind = kind.unwrap_or(SyncKind::Plain);
-    let scale = match (
-        k.word("scale_vec", ScaleVec::from_name)?,
-        k.word("stype", ScaleType::from_name)?,
-    ) {
-        (Some(v), Some(t)) => Some((v, t)),
-        (None, None) => None,
-        (Some(_), None) => {
-            return Err(k.error(
-                &["scale_vec"],
-                "scale_vec needs its scale type: stype = ue8m0 | ue4m3",
-            ))
-        }
-        (None, Some(_)) => {
-            return Err(k.error(
-                &["stype"],
-                "stype needs its scale vector: scale_vec = 1X | 2X | 4X",
-            ))
-        }
-    };
-    let mma = MmaSync::with_kind(arch, shape, kind, dtype, dtype, scale).map_err(|e| {
-        let keys: &[&str] = match e {
-            FragError::IllegalArch { .. } => &["arch"],
-            FragError::IllegalScale { .. } => &["scale_vec", "kind"],
-            FragError::IllegalType { .. } => &["dtype"],
-        };
-        k.error(keys, e)
-    })?;
-    let is_d = matches!(op, FragOperand::C);
-    if let Some((_, stm)) = reader {
-        if stm != is_d {
-            return Err(k.error(
-                &["reader"],
-                if is_d {
-                    "operand D (results) is written with stmatrix: reader = stmatrix_x1 | stmatrix_x2 | stmatrix_x4"
-                } else {
-                    "A and B are read with ldmatrix: reader = ldmatrix_x1 | ldmatrix_x2 | ldmatrix_x4"
-                },
-            ));
-        }
-    }
-    let num = reader.map_or(4, |r| r.0);
-    let tile = LdmatrixTile::new(mma, op, major, mn, kk, swizzle, num).map_err(|e| {
-        let keys: &[&str] = match e {
-            TileError::TransNeeds16Bit { .. } => &["major"],
-            TileError::MatrixCount { .. } => &["reader"],
-            TileError::Swizzle { .. } => &["swizzle"],
-            _ => &["tile"],
-        };
-        k.error(keys, e)
-    })?;
-    if cf == Some(true) {
-        let checked = tile
-            .check_reader()
-            .and(writer.map_or(Ok(()), |w| tile.check_writer(w)));
-        if let Err(e) = checked {
-            let l = tile.layout();
-            return Err(k.error(
-                &["conflict_free"],
-                format!(
-                    "conflict_free: {e} (layout: {} rows x {} B, swizzle {})",
-                    l.rows,
-                    l.row_bytes,
-                    l.swizzle.name()
-                ),
-            ));
-        }
-    }
-    // As the macro: a TMA writer must be able to write the layout (a swizzle mode's, as is).
-    if let Some(Writer::Tma) = writer {
-        tile.check_writer(Writer::Tma)
-            .map_err(|e| k.error(&["writer"], e))?;
-    }
-    Ok(FragSrc {
-        tile,
-        mma,
-        op,
-        major,
-        mn,
-        k: kk,
-        num,
-        writer,
-    })
+/// `#[smem_fragment_tile(...)]`, checked and refused as the macro checks and refuses it.
+pub(crate) fn fragment_decl(src: &Src, attr: &syn::Attribute) -> Result<FragSrc, CliError> {
+    use syn::spanned::Spanned;
+    smemdesc_grammar::fragment::parse(tokens(src, attr)?, attr.span()).map_err(|e| refusal(src, &e))
 }
 
 /// The items of a fragment tile: sizes, layout, the `ldmatrix` (`stmatrix`) mnemonic and every

@@ -12,13 +12,13 @@
 //! names the item, the position and what is supported.
 
 use super::header::{check_ident, item, render_tree, scalar, tile_items, Ns, Val};
-use super::header_args::{mma_options, tile_decl, TileSrc};
+use super::header_args::{refusal, tile_decl, tokens, TileSrc};
 use super::header_check::{comment_path, item_attr, nesting, no_cfg, renames};
 use super::header_cx::{ident, Cx, Epilogues, Renames, Tiles};
 use super::header_eval::Consts;
 use super::header_loc::Src;
 use crate::CliError;
-use smemdesc_core::{Arch, MmaPair, Placement};
+use smemdesc_core::{Arch, Placement};
 use std::path::Path;
 
 /// The smemdesc attribute `name` of an item whose attributes pass 1 checked
@@ -58,11 +58,11 @@ fn collect<'f>(
                 let what = format!("struct `{}`", ident(&s.ident));
                 match item_attr(src, &s.attrs, &what)? {
                     Some(("smem_tile", a)) => {
-                        let t = tile_decl(src, a, &s.ident)?;
+                        let t = tile_decl(src, a)?;
                         tiles.0.push((path.clone(), ident(&s.ident), t));
                     }
                     Some(("smem_epilogue_tile", a)) => {
-                        let t = super::header_epi::epilogue_decl(src, a, &s.ident)?;
+                        let t = super::header_epi::epilogue_decl(src, a)?;
                         epis.0.push((path.clone(), ident(&s.ident), t));
                     }
                     _ => {}
@@ -129,7 +129,7 @@ fn build(
                     });
                 } else if let Some(a) = find_attr(&s.attrs, "smem_fragment_tile") {
                     check_ident(&name, "item name").map_err(|e| cx.src.err(s.ident.span(), e.0))?;
-                    let d = super::header_frag::fragment_decl(&cx.src, a, &s.ident)?;
+                    let d = super::header_frag::fragment_decl(&cx.src, a)?;
                     let (summary, items) = super::header_frag::fragment_items(&d);
                     ns.children.push(Ns {
                         name,
@@ -137,7 +137,9 @@ fn build(
                         items,
                         children: Vec::new(),
                     });
-                } else if find_attr(&s.attrs, "smem_scale_tile").is_some() {
+                } else if let Some(a) = find_attr(&s.attrs, "smem_scale_tile") {
+                    // Refused as the macro refuses it; a legal one has no header items yet.
+                    scale_tile(&cx.src, a)?;
                     super::warn(format!(
                         "{}: #[smem_scale_tile] struct `{name}` skipped: `header --from` does not support scale-factor tiles",
                         cx.src.file
@@ -158,7 +160,7 @@ fn build(
                 };
                 build(cx, inner, path, &mut child)?;
                 if let Some(a) = find_attr(&m.attrs, "smem_mma") {
-                    let (summary, items) = pairing(cx, a, inner, path)?;
+                    let (summary, items) = pairing(cx, a, inner)?;
                     child.summary = summary;
                     child.items = items;
                 }
@@ -180,6 +182,17 @@ fn build(
     Ok(())
 }
 
+/// `#[smem_scale_tile(...)]`, checked as the macro checks it (`smemdesc_grammar::scale`).
+fn scale_tile(src: &Src, attr: &syn::Attribute) -> Result<(), CliError> {
+    use smemdesc_grammar::scale::{core, error, parse};
+    use syn::spanned::Spanned;
+    let a = parse(tokens(src, attr)?, attr.span()).map_err(|e| refusal(src, &e))?;
+    core(&a)
+        .build()
+        .map(|_| ())
+        .map_err(|e| refusal(src, &error(&a, &e)))
+}
+
 /// The tile `name` declared directly in module `path` (pass 1 found it).
 fn tile_of<'c>(cx: &'c Cx, path: &[String], name: &str) -> &'c TileSrc {
     cx.tiles
@@ -190,76 +203,29 @@ fn tile_of<'c>(cx: &'c Cx, path: &[String], name: &str) -> &'c TileSrc {
         .expect("pass 1 collected every tile")
 }
 
-/// `#[smem_mma]` on module `path`: its summary and items (the tiles are its children already).
+/// `#[smem_mma]` on a module whose items are `body`: its summary and items (the tiles are its
+/// children already), paired and refused by the macro's grammar.
 fn pairing(
     cx: &Cx,
     attr: &syn::Attribute,
     body: &[syn::Item],
-    path: &[String],
 ) -> Result<(String, Vec<super::header::Item>), CliError> {
-    let mo = mma_options(&cx.src, attr)?;
-    let po = mo.po;
-    type Slot<'t> = Option<(&'t TileSrc, String)>;
-    let (mut a, mut b): (Slot, Slot) = (None, None);
-    for it in body {
-        let syn::Item::Struct(s) = it else { continue };
-        if find_attr(&s.attrs, "smem_tile").is_none() {
-            continue;
-        }
-        let name = ident(&s.ident);
-        let t = tile_of(cx, path, &name);
-        let slot = match t.plan.decl.operand {
-            smemdesc_core::Operand::A => &mut a,
-            smemdesc_core::Operand::B => &mut b,
-        };
-        if slot.is_some() {
-            return Err(cx.src.err(
-                s.ident.span(),
-                format!(
-                    "#[smem_mma] pairs one A tile with one B tile; operand = {} appears twice",
-                    t.plan.decl.operand.name()
-                ),
-            ));
-        }
-        *slot = Some((t, name));
-    }
-    let (Some((ta, na)), Some((tb, nb))) = (a, b) else {
-        return Err(cx.src.err(
-            attr.pound_token.span,
-            "#[smem_mma] needs one #[smem_tile(operand = A, ..)] and one #[smem_tile(operand = B, ..)] struct directly inside the module",
-        ));
-    };
-    // M belongs to A, N to B: an explicit shape on the other tile must agree (as the macro checks).
-    if let Some((m, span)) = ta.mma.filter(|(m, _)| m.n != tb.plan.mma.n) {
-        let e = smemdesc_core::IdescError::ShapeMismatch {
-            what: 'N',
-            a: m.n,
-            b: tb.plan.mma.n,
-        };
-        return Err(cx.src.err(span, e));
-    }
-    if let Some((m, span)) = tb.mma.filter(|(m, _)| m.m != ta.plan.mma.m) {
-        let e = smemdesc_core::IdescError::ShapeMismatch {
-            what: 'M',
-            a: ta.plan.mma.m,
-            b: m.m,
-        };
-        return Err(cx.src.err(span, e));
-    }
-    let mut p = MmaPair::pair(&ta.plan, &tb.plan, po).map_err(|e| {
-        cx.src
-            .err(attr.pound_token.span, format!("#[smem_mma]: {e}"))
-    })?;
-    // As the macro: no `vec` with `sf = ue8m0`, and the module's scale tiles all state
-    // `vec = 16`: an mxf4nvf4 pair reads UE8M0 per 16 values.
-    if po.vec.is_none()
-        && po.sf == Some(smemdesc_core::ScaleFormat::Ue8m0)
-        && super::header_check::scale_tiles_vec(body) == Some(16)
-    {
-        if let Ok(p16) = MmaPair::pair(&ta.plan, &tb.plan, po.scale_vec(16)) {
-            p = p16;
-        }
-    }
+    use quote::ToTokens;
+    use smemdesc_grammar::{mma, mma_check};
+    use syn::spanned::Spanned;
+    let src = &cx.src;
+    let site = attr.span();
+    let mo = mma::parse_opts(tokens(src, attr)?, site).map_err(|e| refusal(src, &e))?;
+    let body: proc_macro2::TokenStream = body.iter().map(|i| i.to_token_stream()).collect();
+    // Pass 1 built every tile of the file, so a pairing that finds one it cannot build is not
+    // reached (the grammar leaves such a tile to its own refusal).
+    let paired = mma::pair(&mo, &body, site)
+        .map_err(|e| refusal(src, &e))?
+        .ok_or_else(|| src.err(site, "#[smem_mma]: a tile of the module does not build"))?;
+    mma_check::scale_tiles(&paired, &body).map_err(|e| refusal(src, &e))?;
+    let cluster = mma_check::cluster(&mo, &paired, site).map_err(|e| refusal(src, &e))?;
+    let (na, nb) = (ident(&paired.a.name), ident(&paired.b.name));
+    let p = &paired.pair;
     let mnemonic = p.mnemonic().to_string();
     let mut items = vec![
         scalar(
@@ -308,10 +274,7 @@ fn pairing(
             ]);
         }
         _ => {
-            let i = p.idesc().map_err(|e| {
-                cx.src
-                    .err(attr.pound_token.span, format!("#[smem_mma]: {e}"))
-            })?;
+            let i = p.idesc().map_err(|e| cx.src.err(site, e))?;
             items.extend([
                 item(
                     "IDESC",
@@ -329,7 +292,10 @@ fn pairing(
         }
     }
     items.extend(super::header_cluster::cluster_items(
-        &cx.src, &mo, &ta.plan, &tb.plan,
+        &cx.src,
+        cluster.map(|c| (c, mo.cluster.map_or(site, |c| c.1))),
+        &paired.a.plan,
+        &paired.b.plan,
     )?);
     Ok((format!("#[smem_mma] {na} x {nb}: {mnemonic}"), items))
 }

@@ -7,14 +7,13 @@ use super::header::{check_ident, item, scalar, Ns, Val};
 use super::header_args::{storage_arch, TileSrc};
 use super::header_check::no_cfg;
 use super::header_cx::{ident, Cx};
-use super::header_eval::{is_tmem_slot, plain_layout, Plain};
+use super::header_eval::{plain_layout, Plain};
 use super::header_loc::Src;
 use super::tile::report_placed;
 use crate::CliError;
 use proc_macro2::Span;
 use smemdesc_core::epilogue::EpilogueTile;
 use smemdesc_core::{Placement, StorageMember, TilePlan};
-use syn::spanned::Spanned;
 
 /// The kind of one storage member.
 enum Kind<'c> {
@@ -75,10 +74,9 @@ pub(crate) fn storage(
                 )
             }))
         };
-        if is_tmem_slot(&f.ty) && !arch.has_tcgen05() {
-            // As #[smem_storage] refuses it.
-            return Err(src.err(f.ty.span(), format!("member `{fname}`: `TmemSlot` holds a `tcgen05.alloc` Tensor Memory address, and Tensor Memory exists on sm100 only (PTX ISA, tcgen05: sm_100a); this storage is for {} (legal: arch = sm100, or remove the member)", arch.name())));
-        }
+        // As #[smem_storage] refuses it.
+        smemdesc_grammar::storage::tmem_member(arch, &f.ty)
+            .map_err(|e| super::header_args::refusal(src, &e))?;
         let plain = plain_layout(src, &cx.consts, path, &f.ty, &tile_size)?;
         let (member, kind) = match plain {
             Some(p) => {

@@ -30,7 +30,6 @@ mod header_cx;
 mod header_epi;
 mod header_eval;
 mod header_frag;
-mod header_keyed;
 mod header_loc;
 mod header_pipeline;
 mod header_src;

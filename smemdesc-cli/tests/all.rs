@@ -25,6 +25,7 @@ mod header_from;
 mod header_from_epilogue;
 mod header_from_pipeline;
 mod header_from_review;
+mod header_from_ui;
 mod hostile;
 mod idesc;
 mod messages;

@@ -7,13 +7,14 @@ use crate::common::{run, run_binary, tmp_dir, WORKED_EXAMPLE};
 #[test]
 fn the_binary_prints_what_execute_returns() {
     let dir = tmp_dir("binary");
-    // A scale-factor tile, which `header --from` skips with a warning on stderr.
+    // A (legal: the macro's keys) scale-factor tile, which `header --from` skips with a warning
+    // on stderr.
     let scale = dir.join("scale.rs");
     std::fs::write(
         &scale,
         "#[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (64, 64), major = K)]\n\
          struct T;\n\
-         #[smem_scale_tile(arch = sm100, operand = A, scale_vec = 1x, tile = (128, 128))]\n\
+         #[smem_scale_tile(kind = mxf4nvf4, operand = A, tile = (128, 256))]\n\
          struct S;\n",
     )
     .unwrap();

@@ -137,12 +137,12 @@ fn epilogue_members_need_the_marker_and_an_epilogue_tile() {
         (
             "bad-epi",
             "#[smem_epilogue_tile(dtype = bf16, tile = (64, 48), wgmma_n = 256)]\npub struct C;\n".into(),
-            &["k.rs:1:", "#[smem_epilogue_tile] on `C`"],
+            &["k.rs:1:43:", "C tile 64x48 of an m64n256 accumulator: m must be a multiple of 64"],
         ),
         (
             "bad-frag",
             "#[smem_fragment_tile(arch = sm80, mma = m16n8k16, dtype = e4m3, operand = A, tile = (64, 64))]\npub struct F;\n".into(),
-            &["k.rs:1:", "#[smem_fragment_tile] on `F`"],
+            &["k.rs:1:29:", "this mma.sync form is not available on sm80"],
         ),
         (
             "np-alone",

@@ -183,5 +183,8 @@ fn header_from_takes_tmem_slot_members() {
     );
     let (code, _, err) = run(&["header", "--from", &path]);
     assert_eq!(code, 2, "{err}");
-    assert!(err.contains("sm100 only"), "{err}");
+    assert!(
+        err.contains("Tensor Memory exists on the tcgen05 arches only"),
+        "{err}"
+    );
 }

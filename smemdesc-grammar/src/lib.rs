@@ -15,12 +15,26 @@
 //! assert_eq!(args.threads_v, 128); // the default: one warpgroup
 //! ```
 //!
+//! - [`tile`]: `#[smem_tile(...)]`'s (and `smem_plan!`'s) arguments, [`global`] their
+//!   `global_dims`/`global_strides`;
+//! - [`scale`]: `#[smem_scale_tile(...)]`'s arguments;
+//! - [`epilogue`]: `#[smem_epilogue_tile(...)]`'s arguments;
+//! - [`fragment`]: `#[smem_fragment_tile(...)]`'s arguments;
+//! - [`mma`], [`mma_check`]: `#[smem_mma(...)]`'s arguments and its module's pairing;
 //! - [`pipeline`]: `#[smem_pipeline(...)]`'s arguments;
 //! - [`storage`]: a `#[smem_storage]` member's `#[smem(...)]`;
 //! - [`words`]: value spellings the fragment and epilogue tiles share.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod epilogue;
+pub mod fragment;
+pub mod global;
+pub mod mma;
+pub mod mma_check;
 pub mod pipeline;
+pub mod scale;
 pub mod storage;
+pub mod tile;
+mod value;
 pub mod words;

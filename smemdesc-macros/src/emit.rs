@@ -1,47 +1,10 @@
 //! Declaration → core → tokens. Every number written here is read off the core's [`TilePlan`]
 //! at expansion time; nothing is derived in this crate.
 
-use crate::args::Decl;
 use proc_macro2::{Delimiter, Group, Ident, Literal, Span, TokenStream, TokenTree};
 use quote::quote;
-use smemdesc_core::{
-    Arch, Argument, ElementType, Error, Major, MmaKind, Operand, Order, SwizzleMode, TileDecl,
-    TilePlan,
-};
-
-/// The core declaration for the parsed arguments (only what was given; the core fills defaults).
-pub(crate) fn core_decl(d: &Decl) -> TileDecl {
-    let mut t = TileDecl::new(
-        d.arch.value,
-        d.operand.value,
-        d.dtype.value,
-        d.major.value,
-        d.tile.a.value,
-        d.tile.b.value,
-    );
-    if let Some(Some(s)) = d.swizzle.map(|s| s.value) {
-        t = t.swizzle(s);
-    }
-    if let Some(o) = d.order {
-        t = t.order(o.value);
-    }
-    if let Some(m) = d.mma {
-        t = t.mma(m.shape);
-    }
-    if let Some(k) = d.kind {
-        t = t.kind(k.value);
-    }
-    if let Some(s) = d.stages {
-        t = t.stages(s.value);
-    }
-    if let Some(b) = d.tma_box {
-        t = t.tma_box(b.a.value, b.b.value);
-    }
-    if let Some(c) = d.cta_group {
-        t = t.cta_group(c.value);
-    }
-    t
-}
+use smemdesc_core::{Arch, ElementType, Major, MmaKind, Operand, Order, SwizzleMode, TilePlan};
+use smemdesc_grammar::tile::Decl;
 
 /// The same declaration as a `const` expression of `::smemdesc::TileDecl`.
 pub(crate) fn decl_expr(d: &Decl) -> TokenStream {
@@ -82,65 +45,6 @@ pub(crate) fn decl_expr(d: &Decl) -> TokenStream {
         e = quote! { #e.cta_group(#c) };
     }
     e
-}
-
-/// The compile error for a core error: the core's message, spanned on the value at fault.
-pub(crate) fn core_error(d: &Decl, e: &Error, site: Span) -> syn::Error {
-    let mut note = None;
-    let mut defaulted = |key: &str, fallback: Span| {
-        note = Some(format!(
-            " (`{key}` was not given: its default does not fit; declare `{key} = ...` explicitly)"
-        ));
-        fallback
-    };
-    let span = match e.argument() {
-        Argument::Arch => d.arch.span,
-        Argument::Operand => d.operand.span,
-        Argument::Dtype => d.dtype.span,
-        Argument::Tile => d.tile.all,
-        Argument::TileMn => d.tile.a.span,
-        Argument::TileK => d.tile.b.span,
-        Argument::Major => d.major.span,
-        Argument::Swizzle => match d.swizzle {
-            Some(s) => s.span,
-            None => defaulted("swizzle", d.tile.all),
-        },
-        Argument::Order => match d.order {
-            Some(o) => o.span,
-            None => defaulted("order", d.major.span),
-        },
-        Argument::Mma => match d.mma {
-            Some(m) => match e {
-                Error::IllegalMmaM { .. } => m.m,
-                Error::IllegalMmaN { .. } => m.n,
-                Error::MmaKNot32Bytes { .. } | Error::IllegalMmaK { .. } => m.k,
-                _ => m.all,
-            },
-            None => defaulted("mma", d.tile.a.span),
-        },
-        Argument::Kind => match d.kind {
-            Some(k) => k.span,
-            None => d.dtype.span,
-        },
-        Argument::Stages => match d.stages {
-            Some(s) => s.span,
-            None => d.tile.all,
-        },
-        Argument::TmaBox => match d.tma_box {
-            Some(b) => match e {
-                Error::TmaBoxWidth { .. } | Error::TmaPaddedBoxInner { .. } => b.b.span,
-                Error::TmaBoxRowsOver256 { .. } | Error::TmaBoxRowsIllegal { .. } => b.a.span,
-                _ => b.all,
-            },
-            None => defaulted("tma_box", d.tile.all),
-        },
-        Argument::CtaGroup => match d.cta_group {
-            Some(c) => c.span,
-            None => d.arch.span,
-        },
-        Argument::Use => site,
-    };
-    syn::Error::new(span, format!("{e}{}", note.unwrap_or_default()))
 }
 
 /// `[a b c …]`: one bracket group of literals, built in one step (every token and group out of a
@@ -233,7 +137,7 @@ pub(crate) fn tile_struct(
     item: &syn::DeriveInput,
     site: Span,
 ) -> syn::Result<TokenStream> {
-    crate::global::check(d, plan)?;
+    smemdesc_grammar::global::check(d, plan)?;
     let global_items = crate::global::items(d);
     let t = &plan.tile;
     let tma = &plan.tma;

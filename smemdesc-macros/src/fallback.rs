@@ -3,11 +3,11 @@
 //! declaration, so use sites (`Tile::DESC`, `<Tile as SmemTile>::BYTES`, ...) resolve; and for
 //! `smem_plan!` a block that reports every error and still has the type `TilePlan`.
 
-use crate::args::{Decl, Pair, Sp};
 use crate::emit;
 use proc_macro2::{Span, TokenStream};
 use quote::quote;
 use smemdesc_core::{Arch, ElementType, Major, Operand};
+use smemdesc_grammar::tile::{Decl, Pair, Sp};
 
 /// The stand-in declaration: sm90, operand A, bf16, 64 × 64, K-major (legal: checked by
 /// `stand_in_is_legal`). Its numbers are never used: the build fails on the real errors.
@@ -52,7 +52,7 @@ fn stand_in(site: Span) -> Decl {
 pub(crate) fn tile_struct(errors: syn::Error, item: &syn::DeriveInput, site: Span) -> TokenStream {
     let mut ts = errors.to_compile_error();
     let d = stand_in(site);
-    if let Ok(plan) = emit::core_decl(&d).build() {
+    if let Ok(plan) = smemdesc_grammar::tile::core_decl(&d).build() {
         if let Ok(items) = emit::tile_struct(&d, &plan, item, site) {
             ts.extend(items);
         }
@@ -80,8 +80,10 @@ mod tests {
 
     #[test]
     fn stand_in_is_legal() {
-        assert!(emit::core_decl(&stand_in(Span::call_site()))
-            .build()
-            .is_ok());
+        assert!(
+            smemdesc_grammar::tile::core_decl(&stand_in(Span::call_site()))
+                .build()
+                .is_ok()
+        );
     }
 }

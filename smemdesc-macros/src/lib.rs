@@ -2,21 +2,20 @@
 //! [smemdesc](https://docs.rs/smemdesc).
 //!
 //! Use them through the `smemdesc` facade (`use smemdesc::smem_tile;`): the code they generate
-//! names `::smemdesc::…` paths. This crate is thin on purpose: it parses the arguments, builds a
-//! `smemdesc_core::TileDecl`, validates it with `TileDecl::build` *at expansion time* (so every
+//! names `::smemdesc::…` paths. This crate is thin on purpose: the `smemdesc-grammar` crate parses
+//! the arguments (the grammar `smemdesc header --from` reads with too) into a
+//! `smemdesc_core::TileDecl`, validated with `TileDecl::build` *at expansion time* (so every
 //! illegal declaration is a compile error pointing at the argument at fault, with the core's
 //! message naming the legal alternatives), and writes out the numbers the core computed. It holds
 //! no layout knowledge of its own.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-mod args;
 mod emit;
 mod epilogue;
 mod fallback;
 mod fragment;
 mod global;
-mod keyed;
 mod mma;
 mod mma_items;
 mod mma_scan;
@@ -73,15 +72,17 @@ use proc_macro2::Span;
 pub fn smem_tile(attr: TokenStream, item: TokenStream) -> TokenStream {
     let item2 = proc_macro2::TokenStream::from(item);
     let site = Span::call_site();
-    let parsed = args::parse(attr.into(), site);
+    let parsed = smemdesc_grammar::tile::parse(attr.into(), site);
     let (shell, item_errors) = parse_struct(item2.clone(), &TILE_ITEM);
     let out = match parsed {
-        Ok(decl) => guarded(&decl, || match emit::core_decl(&decl).build() {
-            Ok(plan) => match &shell {
-                Some(st) => emit::tile_struct(&decl, &plan, st, site),
-                None => Ok(proc_macro2::TokenStream::new()),
-            },
-            Err(e) => Err(emit::core_error(&decl, &e, site)),
+        Ok(decl) => guarded(&decl, || {
+            match smemdesc_grammar::tile::core_decl(&decl).build() {
+                Ok(plan) => match &shell {
+                    Some(st) => emit::tile_struct(&decl, &plan, st, site),
+                    None => Ok(proc_macro2::TokenStream::new()),
+                },
+                Err(e) => Err(smemdesc_grammar::tile::core_error(&decl, &e, site)),
+            }
         }),
         Err(e) => Err(e),
     };
@@ -126,14 +127,14 @@ pub fn smem_tile(attr: TokenStream, item: TokenStream) -> TokenStream {
 #[proc_macro]
 pub fn smem_plan(input: TokenStream) -> TokenStream {
     let site = Span::call_site();
-    let out = args::parse(input.into(), site).and_then(|decl| {
-        let core = emit::core_decl(&decl);
+    let out = smemdesc_grammar::tile::parse(input.into(), site).and_then(|decl| {
+        let core = smemdesc_grammar::tile::core_decl(&decl);
         guarded(&decl, || match core.build() {
             Ok(plan) => {
-                global::check(&decl, &plan)?;
+                smemdesc_grammar::global::check(&decl, &plan)?;
                 Ok(emit::plan_literal(&plan))
             }
-            Err(err) => Err(emit::core_error(&decl, &err, site)),
+            Err(err) => Err(smemdesc_grammar::tile::core_error(&decl, &err, site)),
         })
     });
     match out {
@@ -194,7 +195,11 @@ pub fn smem_scale_tile(attr: TokenStream, item: TokenStream) -> TokenStream {
             example: "TileA",
         },
     );
-    let out = match (scale::parse(attr.into(), site), shell, item_errors) {
+    let out = match (
+        smemdesc_grammar::scale::parse(attr.into(), site),
+        shell,
+        item_errors,
+    ) {
         (Ok(args), Some(st), None) => scale::expand(&args, &st),
         (Err(mut a), _, Some(b)) => {
             a.combine(b);
@@ -217,7 +222,7 @@ pub fn smem_scale_tile(attr: TokenStream, item: TokenStream) -> TokenStream {
 /// Runs the core on a parsed declaration; a panic inside the core (e.g. arithmetic overflow on
 /// absurd extents) becomes a compile error on the `tile` argument instead of a macro panic.
 fn guarded(
-    decl: &args::Decl,
+    decl: &smemdesc_grammar::tile::Decl,
     f: impl FnOnce() -> syn::Result<proc_macro2::TokenStream>,
 ) -> syn::Result<proc_macro2::TokenStream> {
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|_| {

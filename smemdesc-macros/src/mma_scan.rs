@@ -1,8 +1,6 @@
-//! What `#[smem_mma]` reads from its module body besides the tiles' arguments: tiles under
-//! `#[cfg]` (refused: the pairing is computed at expansion, before configuration) and the scale
-//! vector size its `#[smem_scale_tile]`s state.
+//! What `#[smem_mma]` refuses in its module body besides the grammar's pairing: tiles under
+//! `#[cfg]` (the pairing is computed at expansion, before configuration).
 
-use crate::mma::find_tiles;
 use proc_macro2::{Delimiter, Group, TokenStream, TokenTree};
 
 /// A tile under `#[cfg]` (or `#[cfg_attr]`) in the module: refused, because the pairing is
@@ -59,18 +57,4 @@ pub(crate) fn refuse_cfg_tiles(body: &TokenStream) -> syn::Result<()> {
         at += 1;
     }
     Ok(())
-}
-
-/// The vector size every `#[smem_scale_tile]` of the module states with `vec = N` (`None`: none
-/// states one, or they differ: the pair keeps its default and the tile check names the mismatch).
-pub(crate) fn scale_tiles_vec(body: &TokenStream) -> Option<u32> {
-    let mut vecs = find_tiles(body, true)
-        .into_iter()
-        .filter_map(|(args_ts, span, _)| {
-            crate::scale::parse(args_ts, span)
-                .ok()
-                .and_then(|a| a.vec.map(|v| v.value))
-        });
-    let first = vecs.next()?;
-    vecs.all(|v| v == first).then_some(first)
 }

@@ -9,7 +9,7 @@
 //! alignment when the storage does not fit. Everything the macro itself can check (arguments,
 //! field attributes) is a spanned error here.
 
-use proc_macro2::{Span, TokenStream, TokenTree};
+use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 use smemdesc_core::Arch;
 use syn::ext::IdentExt;
@@ -41,76 +41,12 @@ struct Member {
     cfgs: Vec<syn::Attribute>,
 }
 
-fn parse_arch(attr: TokenStream) -> syn::Result<Arch> {
-    let toks: Vec<TokenTree> = attr.into_iter().collect();
-    let legal = format!("expected `arch = <arch>`, one of {}", Arch::NAMES);
-    match toks.as_slice() {
-        [TokenTree::Ident(k), TokenTree::Punct(eq), TokenTree::Ident(v)]
-            if k == "arch" && eq.as_char() == '=' =>
-        {
-            let arch = Arch::from_name(&v.to_string()).ok_or_else(|| {
-                syn::Error::new(
-                    v.span(),
-                    format!("unknown arch `{v}`; legal: {}", Arch::NAMES),
-                )
-            })?;
-            // A storage is checked against the arch's shared memory per CTA: an arch whose
-            // size no public source gives (sm107) is refused, not guessed.
-            if arch.smem_per_cta().is_none() {
-                return Err(syn::Error::new(
-                    v.span(),
-                    format!(
-                        "#[smem_storage] cannot check `arch = {}` against its shared memory per CTA: {}",
-                        arch.name(),
-                        smemdesc_core::base::ArchGap::NoPublicLimits.message()
-                    ),
-                ));
-            }
-            Ok(arch)
-        }
-        [] => Err(syn::Error::new(
-            Span::call_site(),
-            format!("#[smem_storage] needs the architecture: {legal}"),
-        )),
-        _ => {
-            let span = toks
-                .iter()
-                .map(|t| t.span())
-                .reduce(|a, b| a.join(b).unwrap_or(a))
-                .unwrap_or_else(Span::call_site);
-            Err(syn::Error::new(span, legal))
-        }
-    }
-}
-
-/// Whether `ty` is `TmemSlot` or an array (of arrays) of it.
-fn is_tmem_slot(ty: &syn::Type) -> bool {
-    match ty {
-        syn::Type::Array(a) => is_tmem_slot(&a.elem),
-        syn::Type::Path(p) => p
-            .path
-            .segments
-            .last()
-            .is_some_and(|s| s.ident == "TmemSlot"),
-        _ => false,
-    }
-}
-
 /// `TmemSlot` members of a storage for an architecture without Tensor Memory (sm90): refused.
 fn check_tmem(arch: Arch, fields: &[&syn::Field], errs: &mut Vec<syn::Error>) {
-    if arch.has_tcgen05() {
-        return;
-    }
-    for f in fields.iter().filter(|f| is_tmem_slot(&f.ty)) {
-        errs.push(syn::Error::new(
-            f.ty.span(),
-            format!(
-                "`TmemSlot` holds a `tcgen05.alloc` Tensor Memory address, and Tensor Memory exists \
-                 on the tcgen05 arches only (sm100, sm100f, sm103, sm110); this storage is for {} \
-                 (legal: arch = sm100, or remove the member)",
-                arch.name()
-            ),
-        ));
+    for f in fields {
+        if let Err(e) = smemdesc_grammar::storage::tmem_member(arch, &f.ty) {
+            errs.push(e);
+        }
     }
 }
 
@@ -183,7 +119,7 @@ fn classify(f: &syn::Field, errs: &mut Vec<syn::Error>) -> Option<Member> {
 }
 
 pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> {
-    let arch = parse_arch(attr);
+    let arch = smemdesc_grammar::storage::storage_arch(attr, Span::call_site());
     let st: syn::DeriveInput = syn::parse2(item).map_err(|e| {
         syn::Error::new(
             e.span(),

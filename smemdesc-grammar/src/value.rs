@@ -1,26 +1,21 @@
-//! Parsing `key = value, ...` into a [`Decl`]: token-level, spans kept for every value, every
-//! problem collected (never the first only), never a panic.
+//! The token-level reading of `key = value, ...` that every keyed attribute shares: raw values
+//! with their spans, every problem collected (never the first only), never a panic.
 //!
 //! Values are read from raw token trees rather than through a `syn` grammar because the swizzle
 //! spellings `128B`, `32B`, `128B_base32B` are integer literals with a suffix, and because an
 //! error in one argument must not hide the errors in the others.
 
 use proc_macro2::{Delimiter, Group, Ident, Literal, Span, TokenStream, TokenTree};
-use smemdesc_core::{Arch, ElementType, Major, MmaKind, MmaShape, Operand, Order, SwizzleMode};
-
-/// Every accepted key with the values it takes (for messages and the README table): the core's
-/// table, which the CLI's `header --from` uses too.
-pub(crate) const KEYS: &[(&str, &str)] = smemdesc_core::TILE_KEYS;
-
-/// Keys that must be given.
-const REQUIRED: &[&str] = &["arch", "operand", "dtype", "tile", "major"];
 
 fn key_list(keys: &[(&str, &str)]) -> String {
     keys.iter().map(|(k, _)| *k).collect::<Vec<_>>().join(", ")
 }
 
-fn accepted(key: &str) -> &'static str {
-    KEYS.iter()
+/// The accepted values of `key` in the tile's and the scale tile's tables (for the shared
+/// parsers' messages).
+pub(crate) fn accepted(key: &str) -> &'static str {
+    crate::tile::KEYS
+        .iter()
         .chain(crate::scale::SCALE_KEYS)
         .find(|(k, _)| *k == key)
         .map(|(_, v)| *v)
@@ -38,7 +33,7 @@ pub(crate) enum Value {
 }
 
 impl Value {
-    fn error(&self, msg: impl std::fmt::Display) -> syn::Error {
+    pub(crate) fn error(&self, msg: impl std::fmt::Display) -> syn::Error {
         match self {
             Value::Ident(i) => syn::Error::new(i.span(), msg),
             Value::Int(l) => syn::Error::new(l.span(), msg),
@@ -59,7 +54,7 @@ impl Value {
         }
     }
 
-    fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         match self {
             Value::Ident(i) => format!("identifier `{i}`"),
             Value::Int(l) => format!("integer `{l}`"),
@@ -137,54 +132,44 @@ fn split_commas(ts: TokenStream) -> Vec<(Vec<TokenTree>, Option<Span>)> {
 }
 
 /// A value with the span of the tokens that gave it.
+///
+/// ```
+/// use smemdesc_grammar::tile::parse;
+///
+/// let d = parse(
+///     "arch = sm90, operand = A, dtype = bf16, tile = (128, 64), major = K, stages = 4".parse().unwrap(),
+///     proc_macro2::Span::call_site(),
+/// )
+/// .unwrap();
+/// assert_eq!(d.stages.map(|s| s.value), Some(4));
+/// ```
 #[derive(Clone, Copy)]
-pub(crate) struct Sp<T> {
+pub struct Sp<T> {
+    /// The value.
     pub value: T,
+    /// The span of its tokens.
     pub span: Span,
 }
 
-/// The `mma` argument with the spans of its parts (all the same for the `m64n256k16` form).
-#[derive(Clone, Copy)]
-pub(crate) struct MmaArg {
-    pub shape: MmaShape,
-    pub all: Span,
-    pub m: Span,
-    pub n: Span,
-    pub k: Span,
-}
-
 /// A `(a, b)` pair argument with the span of each part and of the whole.
+///
+/// ```
+/// use smemdesc_grammar::tile::parse;
+///
+/// let d = parse(
+///     "arch = sm90, operand = A, dtype = bf16, tile = (128, 64), major = K".parse().unwrap(),
+///     proc_macro2::Span::call_site(),
+/// )
+/// .unwrap();
+/// assert_eq!((d.tile.a.value, d.tile.b.value), (128, 64));
+/// ```
 #[derive(Clone, Copy)]
-pub(crate) struct Pair {
+pub struct Pair {
+    /// The first integer.
     pub a: Sp<u32>,
+    /// The second integer.
     pub b: Sp<u32>,
-    pub all: Span,
-}
-
-/// A parsed declaration: the arguments the user gave, each with its span.
-pub(crate) struct Decl {
-    pub arch: Sp<Arch>,
-    pub operand: Sp<Operand>,
-    pub dtype: Sp<ElementType>,
-    pub tile: Pair,
-    pub major: Sp<Major>,
-    /// `Some(None)` for an explicit `swizzle = auto`.
-    pub swizzle: Option<Sp<Option<SwizzleMode>>>,
-    pub order: Option<Sp<Order>>,
-    pub mma: Option<MmaArg>,
-    pub kind: Option<Sp<MmaKind>>,
-    pub stages: Option<Sp<u32>>,
-    pub tma_box: Option<Pair>,
-    pub cta_group: Option<Sp<u32>>,
-    /// `global_dims = (…)`: the global tensor's dims, `None` entries given at run time.
-    pub global_dims: Option<GlobalList>,
-    /// `global_strides = (…)`: its byte strides of dims 1.., `None` entries given at run time.
-    pub global_strides: Option<GlobalList>,
-}
-
-/// A tuple of `u64` values or `_` (a run-time value), with the span of each entry and of the whole.
-pub(crate) struct GlobalList {
-    pub items: Vec<Sp<Option<u64>>>,
+    /// The span of the whole `(a, b)`.
     pub all: Span,
 }
 
@@ -198,72 +183,6 @@ impl Errors {
             Some(all) => all.combine(e),
             None => self.0 = Some(e),
         }
-    }
-}
-
-/// Parses the macro's arguments. `site` is where errors about the whole declaration (a missing key)
-/// point.
-pub(crate) fn parse(input: TokenStream, site: Span) -> Result<Decl, syn::Error> {
-    let mut errs = Errors::default();
-    let given = collect(input, KEYS, REQUIRED, site, &mut errs);
-    let get = |k: &str| given.iter().find(|(n, _, _)| n == k).map(|(_, _, v)| v);
-
-    let arch = get("arch").and_then(|v| named(v, "arch", Arch::from_name, &mut errs));
-    let operand = get("operand").and_then(|v| named(v, "operand", Operand::from_name, &mut errs));
-    let dtype = get("dtype").and_then(|v| named(v, "dtype", ElementType::from_name, &mut errs));
-    let tile = get("tile").and_then(|v| pair(v, "tile", "(MN, K)", &mut errs));
-    let major = get("major").and_then(|v| named(v, "major", Major::from_name, &mut errs));
-    let swizzle = get("swizzle").and_then(|v| {
-        if v.word().is_some_and(|w| w == "auto") {
-            return Some(Sp {
-                value: None,
-                span: v.span(),
-            });
-        }
-        named(v, "swizzle", SwizzleMode::from_name, &mut errs).map(|s| Sp {
-            value: Some(s.value),
-            span: s.span,
-        })
-    });
-    let order = get("order").and_then(|v| named(v, "order", Order::from_name, &mut errs));
-    let kind = get("kind").and_then(|v| named(v, "kind", MmaKind::from_name, &mut errs));
-    let stages = get("stages").and_then(|v| int(v, "stages", &mut errs));
-    let tma_box = get("tma_box").and_then(|v| pair(v, "tma_box", "(rows, inner)", &mut errs));
-    let cta_group = get("cta_group").and_then(|v| int(v, "cta_group", &mut errs));
-    let mma =
-        get("mma").and_then(|v| mma(v, dtype.map(|d| d.value), kind.map(|k| k.value), &mut errs));
-    let global_dims = get("global_dims").and_then(|v| global_list(v, "global_dims", &mut errs));
-    let global_strides =
-        get("global_strides").and_then(|v| global_list(v, "global_strides", &mut errs));
-    if let (Some(s), None) = (&global_strides, &global_dims) {
-        errs.push(syn::Error::new(
-            s.all,
-            "`global_strides` needs `global_dims` (the strides are those of its dims 1..): `global_dims = (dim0, dim1, ...)`",
-        ));
-    }
-
-    if let Some(e) = errs.0 {
-        return Err(e);
-    }
-    match (arch, operand, dtype, tile, major) {
-        (Some(arch), Some(operand), Some(dtype), Some(tile), Some(major)) => Ok(Decl {
-            arch,
-            operand,
-            dtype,
-            tile,
-            major,
-            swizzle,
-            order,
-            mma,
-            kind,
-            stages,
-            tma_box,
-            cta_group,
-            global_dims,
-            global_strides,
-        }),
-        // Unreachable: a missing or unparsable required argument pushed an error above.
-        _ => Err(syn::Error::new(site, "incomplete declaration")),
     }
 }
 
@@ -323,7 +242,7 @@ pub(crate) fn collect(
                     other.span(),
                     format!(
                         "expected `=` after `{name}` (`{name} = {}`)",
-                        crate::keyed::accepted_in(keys, &name)
+                        accepted_in(keys, &name)
                     ),
                 ));
                 continue;
@@ -333,7 +252,7 @@ pub(crate) fn collect(
                     key.span(),
                     format!(
                         "`{name}` needs a value: `{name} = {}`",
-                        crate::keyed::accepted_in(keys, &name)
+                        accepted_in(keys, &name)
                     ),
                 ));
                 continue;
@@ -353,7 +272,7 @@ pub(crate) fn collect(
     let mut missing = Vec::new();
     for k in required {
         if !given.iter().any(|(n, _, _)| n == k) {
-            missing.push(format!("`{k} = {}`", crate::keyed::accepted_in(keys, k)));
+            missing.push(format!("`{k} = {}`", accepted_in(keys, k)));
         }
     }
     if !missing.is_empty() {
@@ -443,108 +362,6 @@ pub(crate) fn pair(v: &Value, key: &str, shape: &str, errs: &mut Errors) -> Opti
     None
 }
 
-/// `(a, b, ...)` (or a single value) of `u64` integers or `_`.
-fn global_list(v: &Value, key: &str, errs: &mut Errors) -> Option<GlobalList> {
-    let one = |item: &Value, errs: &mut Errors| -> Option<Sp<Option<u64>>> {
-        let found = match item {
-            Value::Ident(i) if i == "_" => {
-                return Some(Sp {
-                    value: None,
-                    span: i.span(),
-                })
-            }
-            Value::Int(l) if matches!(l.suffix(), "" | "u64" | "usize") => {
-                match l.base10_parse::<u64>() {
-                    Ok(value) => {
-                        return Some(Sp {
-                            value: Some(value),
-                            span: l.span(),
-                        })
-                    }
-                    Err(_) => format!("`{l}`, which does not fit in u64"),
-                }
-            }
-            other => other.describe(),
-        };
-        errs.push(item.error(format!(
-            "`{key}` takes integers or `_`, found {found}; accepted: {}",
-            accepted(key)
-        )));
-        None
-    };
-    let (items, all): (Vec<&Value>, Span) = match v {
-        Value::Tuple(g, items) => (items.iter().collect(), g.span()),
-        other => (vec![other], other.span()),
-    };
-    let parsed: Vec<Option<Sp<Option<u64>>>> = items.iter().map(|i| one(i, errs)).collect();
-    if items.is_empty() {
-        errs.push(v.error(format!("`{key}` is empty; accepted: {}", accepted(key))));
-        return None;
-    }
-    Some(GlobalList {
-        items: parsed.into_iter().collect::<Option<Vec<_>>>()?,
-        all,
-    })
-}
-
-/// `mma = m64n256k16`, `mma = (M, N)` (K = 32 bytes of `dtype`) or `mma = (M, N, K)`.
-fn mma(
-    v: &Value,
-    dtype: Option<ElementType>,
-    kind: Option<MmaKind>,
-    errs: &mut Errors,
-) -> Option<MmaArg> {
-    let bad = |errs: &mut Errors| {
-        errs.push(v.error(format!(
-            "`mma` takes an instruction shape, found {}; accepted: {}",
-            v.describe(),
-            accepted("mma")
-        )));
-        None
-    };
-    match v {
-        Value::Ident(_) | Value::Str(_) => {
-            let word = v.word().unwrap_or_default();
-            match MmaShape::parse(&word) {
-                Some(shape) => Some(MmaArg {
-                    shape,
-                    all: v.span(),
-                    m: v.span(),
-                    n: v.span(),
-                    k: v.span(),
-                }),
-                None => bad(errs),
-            }
-        }
-        Value::Tuple(g, items) if items.len() == 2 || items.len() == 3 => {
-            let parts: Vec<Option<Sp<u32>>> = items.iter().map(|i| int(i, "mma", errs)).collect();
-            let m = parts[0]?;
-            let n = parts[1]?;
-            let (k, k_span) = match parts.get(2) {
-                Some(k) => {
-                    let k = (*k)?;
-                    (k.value, k.span)
-                }
-                // K is implied: one instruction reads 32 bytes of K in the kind's SMEM form
-                // (64 for packed fp4).
-                None => {
-                    let d = dtype?;
-                    let kind = kind.unwrap_or(MmaKind::of(d));
-                    (d.smem_form(kind).values_in(d, 32), g.span())
-                }
-            };
-            Some(MmaArg {
-                shape: MmaShape::new(m.value, n.value, k),
-                all: g.span(),
-                m: m.span,
-                n: n.span,
-                k: k_span,
-            })
-        }
-        _ => bad(errs),
-    }
-}
-
 /// The accepted key nearest to `name` (edit distance ≤ 2), for "did you mean".
 fn closest_key(name: &str, keys: &[(&'static str, &'static str)]) -> Option<&'static str> {
     keys.iter()
@@ -568,17 +385,38 @@ fn edit_distance(a: &str, b: &str) -> usize {
     prev[b.len()]
 }
 
-#[cfg(test)]
-mod tests {
-    use super::KEYS;
-    use smemdesc_core::MmaKind;
+// Word-valued keys of the attributes whose keys live in a `(key, accepted values)` table
+// (`#[smem_fragment_tile]`, `#[smem_epilogue_tile]`): one parser and one message for both.
 
-    /// The `kind` line of the key table is the core's one list of kinds, not a copy that can
-    /// drift (it must stay a `const` literal for the table).
-    #[test]
-    fn kind_values_are_mma_kind_all() {
-        let listed = KEYS.iter().find(|(k, _)| *k == "kind").map(|(_, v)| *v);
-        let all: Vec<&str> = MmaKind::ALL.iter().map(|k| k.name()).collect();
-        assert_eq!(listed, Some(all.join(" | ").as_str()));
+/// The accepted values of `key` in a macro's key table (`(key, values)` pairs), or "".
+pub(crate) fn accepted_in(keys: &[(&str, &'static str)], key: &str) -> &'static str {
+    keys.iter().find(|(k, _)| *k == key).map_or("", |(_, v)| *v)
+}
+
+/// A word value of `key` parsed by `parse`, or an error on the value naming what `keys` accepts.
+pub(crate) fn word_in<T>(
+    keys: &[(&str, &'static str)],
+    v: &Value,
+    key: &str,
+    parse: impl Fn(&str) -> Option<T>,
+    errs: &mut Errors,
+) -> Option<Sp<T>> {
+    let found = v.word();
+    match found.as_deref().and_then(&parse) {
+        Some(value) => Some(Sp {
+            value,
+            span: v.span(),
+        }),
+        None => {
+            errs.push(syn::Error::new(
+                v.span(),
+                format!(
+                    "unknown {key} `{}`; accepted: {}",
+                    found.unwrap_or_default(),
+                    accepted_in(keys, key)
+                ),
+            ));
+            None
+        }
     }
 }
