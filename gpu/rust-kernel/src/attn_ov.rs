@@ -55,6 +55,36 @@ fn vote_any(p: bool) -> bool {
 pub(crate) const X_STAMP: u32 = 1;
 /// [`attn_ov_body`]'s experiment switch: the tensor maps acquired at GPU scope, and prefetched.
 pub(crate) const X_GPU_SCOPE: u32 = 2;
+/// [`attn_ov_body`]'s experiment switch (issue 47, causal): the query tiles taken heaviest first
+/// across groups of [`LPT_HEADS`] heads instead of within one head ([`tile_index`]).
+pub(crate) const X_LPT: u32 = 4;
+/// Heads per group of [`X_LPT`]'s order: 16 heads of 16 query tiles at 2048 keys are 256
+/// tiles, about two waves of 132; their K and V (16 MB of bf16 for d = 128) stay in L2.
+pub(crate) const LPT_HEADS: u32 = 16;
+
+/// The tile of schedule position `w`, as the index [`Tile::of_cta`] takes (the CTA that
+/// computes it in the one-tile-per-CTA grid). Without [`X_LPT`]: `w` (a head's tiles
+/// consecutive, heaviest first within the head). With it (causal): the heads in groups of
+/// [`LPT_HEADS`] (the last group may be smaller), and within a group the tiles level by level,
+/// heaviest level first (level `lv`: query tile `q_tiles − 1 − lv` of each head of the group).
+/// A group's heaviest tiles then start a whole group before the end, not within the last few
+/// tiles of the grid, where one 16-block tile of the last head kept one SM busy while the
+/// others idled. Only the producer maps `w`; the consumers read the index it stored with Q.
+#[inline(always)]
+pub(crate) fn tile_index<const CAUSAL: bool, const X: u32>(w: u32, seqlen: u32, bh: u32) -> u32 {
+    if X & X_LPT == 0 || !CAUSAL {
+        return w;
+    }
+    let q_tiles = seqlen / crate::attn_decl::BM;
+    // At least 1 (the body returns before with `seqlen < BM` or `bh == 0`): no division by zero.
+    let per_group = (LPT_HEADS * q_tiles).max(1);
+    let g = w / per_group;
+    let heads = bh.saturating_sub(g * LPT_HEADS).clamp(1, LPT_HEADS);
+    let r = w - g * per_group;
+    let lv = r / heads;
+    let head = g * LPT_HEADS + (r - lv * heads);
+    head * q_tiles + lv
+}
 
 /// Slot `k` of tile `w`'s timeline, when `X` has [`X_STAMP`]: 0 the CTA's start (its first tile),
 /// 1 the producer issued Q's load, 2 the multiprocessor; per consumer `im`, at `4 + 6 im`: Q
@@ -151,11 +181,12 @@ pub(crate) unsafe fn attn_ov_body<
             let mut w = ctaid();
             loop {
                 let more = w < tiles;
-                let tile = Tile::of_cta::<CAUSAL>(if more { w } else { 0 }, seqlen);
+                let idx = tile_index::<CAUSAL, X>(if more { w } else { 0 }, seqlen, bh);
+                let tile = Tile::of_cta::<CAUSAL>(idx, seqlen);
                 let Some(fill) = qp.acquire::<PtxSpin>() else {
                     break;
                 };
-                st_shared_u32(slot, if more { w } else { u32::MAX });
+                st_shared_u32(slot, if more { idx } else { u32::MAX });
                 let _ = fill.load::<PtxSpin>(map_q, 0, tile.q_row).issued();
                 if !more {
                     break;
