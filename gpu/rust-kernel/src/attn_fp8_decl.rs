@@ -168,7 +168,11 @@ pub mod d128e4 {
     /// `ChainError::NotLaneLocal`); its packing is [`packed_elem`] with [`key_of`].
     pub const CHAIN: ChainedMma = ChainedMma::declare(
         (MmaShape::new(64, BN, 16), ElementType::BF16, AccumType::F32),
-        (MmaShape::new(64, 128, 16), ElementType::BF16, AccumType::F32),
+        (
+            MmaShape::new(64, 128, 16),
+            ElementType::BF16,
+            AccumType::F32,
+        ),
     );
 
     /// Marker of this declaration.

@@ -165,7 +165,13 @@ const KERNELS: [Entry; 35] = [
     cl2(14, 128, false, "attn_fwd_d128_ov_cl2_rust", Decl::D128Cl2),
     cl2(15, 128, false, "attn_fwd_d128_p_cl2_rust", Decl::D128Cl2),
     e(16, 128, true, "attn_fwd_d128_causal_p_lpt_rust", Decl::D128),
-    e(17, 128, true, "attn_fwd_d128_causal_ov_lpt_rust", Decl::D128),
+    e(
+        17,
+        128,
+        true,
+        "attn_fwd_d128_causal_ov_lpt_rust",
+        Decl::D128,
+    ),
     e(19, 128, false, "attn_fp8_d128_rust", Decl::D128E4),
     e(19, 128, true, "attn_fp8_d128_causal_rust", Decl::D128E4),
 ];
