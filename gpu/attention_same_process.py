@@ -288,9 +288,12 @@ def negative_control(ours, variant=1):
 FP8_CONFIGS = [(16, 32, 2048, 128, False), (16, 32, 2048, 128, True)]
 FP8_SMOKE = [(1, 2, 384, 128, False), (2, 3, 1024, 128, True)]
 # The stated tolerance of the FP8 forward against an f32 reference of the same e4m3 inputs: P
-# is rounded to e4m3 (3 mantissa bits, relative error up to 2^-4) before P·V, so a row with a
-# few keys (the first rows under the mask) can be off by a few hundredths of |V|.
-FP8_MAX_ABS, FP8_MEAN_ABS = 0.3, 0.01
+# is rounded to e4m3 (3 mantissa bits, relative error up to 2^-4, about 3.6 % rms) before P·V,
+# so O's mean error is a few % of its mean magnitude (which is small, about 0.03, over 2048
+# random keys), and a row with a few keys (the first rows under the mask) can be off by a few
+# hundredths of |V|: max abs error <= 0.3, mean abs error <= 0.1 x mean |O_ref|. The negative
+# control (keys unpermuted) must exceed 0.5 x mean |O_ref|.
+FP8_MAX_ABS, FP8_MEAN_REL, FP8_CONTROL_REL = 0.3, 0.1, 0.5
 
 
 def key_of(k):
@@ -329,7 +332,9 @@ def run_fp8(ours, cfg, rounds, timing=True):
            "inputs": "randn bf16 -> float8_e4m3fn (no scales); V^T [b*h*d, s] with keys "
                      "permuted within each 32 (key_of), written once per V, outside the timing",
            "reference": "f32 on the same e4m3 inputs",
-           "tolerance": {"max_abs": FP8_MAX_ABS, "mean_abs": FP8_MEAN_ABS}}
+           "tolerance": {"max_abs": FP8_MAX_ABS, "mean_abs_rel_to_mean_abs_ref": FP8_MEAN_REL}}
+    ref_mean = float(ref.abs().mean().item())
+    row["ref_mean_abs"] = ref_mean
     o.fill_(float("nan"))
     ours(q8, k8, vt, causal, o, lse, variant=19)
     torch.cuda.synchronize()
@@ -337,14 +342,15 @@ def run_fp8(ours, cfg, rounds, timing=True):
     lmx, _ = errors(lse, ref_lse)
     nan = bool(torch.isnan(o).any().item() or torch.isnan(lse).any().item())
     row.update({"max_abs_err": mx, "mean_abs_err": mean, "lse_max_abs_err": lmx, "nan": nan,
-                "within_tolerance": (not nan) and mx <= FP8_MAX_ABS and mean <= FP8_MEAN_ABS})
+                "within_tolerance": (not nan) and mx <= FP8_MAX_ABS
+                and mean <= FP8_MEAN_REL * ref_mean})
     # The negative control: V^T without the key permutation must fail the tolerance.
     o2 = torch.empty_like(o)
     ours(q8, k8, vt_for_kernel(v8, permute=False), causal, o2, lse.clone(), variant=19)
     torch.cuda.synchronize()
     cmx, cmean = errors(o2, ref)
     row["negative_control_unpermuted_vt"] = {"max_abs_err": cmx, "mean_abs_err": cmean,
-                                             "fails": bool(cmean > FP8_MEAN_ABS)}
+                                             "fails": bool(cmean > FP8_CONTROL_REL * ref_mean)}
     del o2
     ob, lseb = torch.empty_like(qb), torch.empty_like(lse)
     impls = {"ours_fp8": (lambda: ours(q8, k8, vt, causal, o, lse, variant=19)),

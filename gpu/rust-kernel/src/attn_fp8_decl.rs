@@ -239,7 +239,6 @@ pub mod d128e4 {
                 && V::MMAS_MN == 1
                 && V::TILE_K == BN
                 && V::MMAS_K * 32 == BN
-                && BN % 32 == 0
                 && OTile::EPILOGUE.spec().n * OTile::CHUNKS == 128
                 && Storage::LAUNCH_BYTES <= smemdesc::smem::MAX_SMEM_PER_CTA
         );
