@@ -174,8 +174,9 @@ def run_config(ours, cfg, rounds, timing=True):
             variants["ours_gpu_scope"] = 13
         if d == 128 and causal:
             # Issue 47: the query tiles heaviest first across groups of 16 heads, persistent
-            # (16) and one tile per CTA (17).
-            variants.update({"ours_p_lpt": 16, "ours_ov_lpt": 17})
+            # (16) and one tile per CTA (17), and with consumer 0's diagonal block at half
+            # width (18).
+            variants.update({"ours_p_lpt": 16, "ours_ov_lpt": 17, "ours_ov_lpt_diag": 18})
         if d == 64:
             variants["ours_d64_4stage"] = 4
             # No producer warpgroup, two CTAs per SM (variant 10).

@@ -353,8 +353,9 @@ attn_entry!(
 );
 
 // Issue 47: head dim 128 under the mask at parity with cuDNN at 16 x 32 x 2048: the query tiles
-// heaviest first across groups of 16 heads, persistent and one tile per CTA.
-use crate::attn_ov::X_LPT;
+// heaviest first across groups of 16 heads, persistent and one tile per CTA, and the latter with
+// consumer 0's last P·V (the diagonal block's) at half width.
+use crate::attn_ov::{X_DIAG, X_LPT};
 attn_entry!(
     experiment,
     attn_fwd_d128_causal_p_lpt_rust,
@@ -372,6 +373,16 @@ attn_entry!(
     false,
     X_LPT,
     "Head dim 128, causal, one tile per CTA, the tiles heaviest first across groups of 16 heads."
+);
+attn_entry!(
+    experiment,
+    attn_fwd_d128_causal_ov_lpt_diag_rust,
+    d128::Decl,
+    true,
+    false,
+    X_LPT | X_DIAG,
+    "Head dim 128, causal, one tile per CTA, heaviest first across groups of heads, consumer \
+     0's diagonal block at half width."
 );
 
 // Issue 47: the FP8 forward (e4m3 Q, K, Vᵀ; `attn_fp8.rs`).

@@ -126,7 +126,7 @@ const fn ns(variant: u32, d: u32, causal: bool, name: &'static str, decl: Decl) 
 }
 
 /// Every kernel the host loads (variants: [`smemdesc_attn_fwd`]).
-const KERNELS: [Entry; 35] = [
+const KERNELS: [Entry; 36] = [
     e(0, 64, false, "attn_fwd_d64_rust", Decl::D64),
     e(0, 64, true, "attn_fwd_d64_causal_rust", Decl::D64),
     e(0, 128, false, "attn_fwd_d128_rust", Decl::D128),
@@ -172,6 +172,13 @@ const KERNELS: [Entry; 35] = [
         "attn_fwd_d128_causal_ov_lpt_rust",
         Decl::D128,
     ),
+    e(
+        18,
+        128,
+        true,
+        "attn_fwd_d128_causal_ov_lpt_diag_rust",
+        Decl::D128,
+    ),
     e(19, 128, false, "attn_fp8_d128_rust", Decl::D128E4),
     e(19, 128, true, "attn_fp8_d128_causal_rust", Decl::D128E4),
 ];
@@ -181,7 +188,7 @@ const PERSISTENT: [u32; 4] = [5, 12, 15, 16];
 
 /// The variants whose kernels take the `sched` parameter (the persistent ones and the
 /// experiments of `attn_entries.rs`).
-const SCHED_PARAM: [u32; 8] = [5, 11, 12, 13, 14, 15, 16, 17];
+const SCHED_PARAM: [u32; 9] = [5, 11, 12, 13, 14, 15, 16, 17, 18];
 
 /// The variants that write a timeline (`smemdesc_attn_set_timeline`).
 const TIMELINE: [u32; 2] = [11, 12];
@@ -457,7 +464,8 @@ fn fwd(
 /// tensor maps acquired at GPU scope and prefetched, d = 128; 14: variant 2 in clusters of two
 /// query tiles of one head sharing K and V by multicast, d = 128 non-causal, seqlen a multiple of
 /// 256; 15: variant 14 persistent; 16: variant 5 with the query tiles heaviest first across
-/// groups of 16 heads, 17: variant 2 with that order, d = 128 causal only, issue 47; 19: the FP8
+/// groups of 16 heads, 17: variant 2 with that order, 18: variant 17 with consumer 0's diagonal
+/// block at half width, d = 128 causal only, issue 47; 19: the FP8
 /// forward, d = 128, `v` then Vᵀ with its keys permuted, `attn_fp8_decl.rs`)
 /// on `[b, h, s, d]` contiguous bf16 `q`, `k`, `v` into `o` (bf16, same shape) and `lse`
 /// (`[b, h, s]` f32), softmax scale `scale`, on the legacy default stream. 0: launched.
