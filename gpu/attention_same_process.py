@@ -22,8 +22,12 @@ another file than LIB, so the process holds two copies of the library's state) i
 same rounds as `before` (its variant 8), its O and LSE compared bit for bit with ours, and
 `ours_again` (variant 8 a second time) is the noise control.
 
+With `--fp8` it runs the FP8 forward instead (issue 47, `run_fp8`): e4m3 Q, K, V against the
+f32 reference of the same quantised inputs, with its negative control, beside torch's FP8 SDPA
+if it has one (else the exception) and bf16 cuDNN on the same (dequantised) inputs.
+
 Usage: attention_same_process.py LIB.so KERNELS.ptx OUT_DIR [--smoke] [--rounds R] [--only N]
-       [--before LIB2.so PTX2]
+       [--before LIB2.so PTX2] [--fp8]
 """
 import argparse
 import ctypes
@@ -168,6 +172,11 @@ def run_config(ours, cfg, rounds, timing=True):
         if d == 128:
             # The overlapped kernel with its maps acquired at GPU scope and prefetched.
             variants["ours_gpu_scope"] = 13
+        if d == 128 and causal:
+            # Issue 47: the query tiles heaviest first across groups of 16 heads, persistent
+            # (16) and one tile per CTA (17), and with consumer 0's diagonal block at half
+            # width (18).
+            variants.update({"ours_p_lpt": 16, "ours_ov_lpt": 17, "ours_ov_lpt_diag": 18})
         if d == 64:
             variants["ours_d64_4stage"] = 4
             # No producer warpgroup, two CTAs per SM (variant 10).
@@ -277,6 +286,140 @@ def negative_control(ours, variant=1):
             "fails": bool(bm > 100 * max(gm, 1e-3))}
 
 
+FP8_CONFIGS = [(16, 32, 2048, 128, False), (16, 32, 2048, 128, True)]
+FP8_SMOKE = [(1, 2, 384, 128, False), (2, 3, 1024, 128, True)]
+# The stated tolerance of the FP8 forward against an f32 reference of the same e4m3 inputs: P
+# is rounded to e4m3 (3 mantissa bits, relative error up to 2^-4, about 3.6 % rms) before P·V,
+# so O's mean error is a few % of its mean magnitude (which is small, about 0.03, over 2048
+# random keys), and a row with a few keys (the first rows under the mask) can be off by a few
+# hundredths of |V|: max abs error <= 0.3, mean abs error <= 0.1 x mean |O_ref|. The negative
+# control (keys unpermuted) must exceed 0.5 x mean |O_ref|.
+FP8_MAX_ABS, FP8_MEAN_REL, FP8_CONTROL_REL = 0.3, 0.1, 0.5
+
+
+def key_of(k):
+    """attn_fp8_decl::key_of: the key an e4m3 A fragment holds at k position k of a k32 step."""
+    h, q, i = k >> 4, (k >> 2) & 3, k & 3
+    return 16 * h + 2 * q + (i & 1) + 8 * (i >> 1)
+
+
+def vt_for_kernel(v8, permute=True):
+    """V^T as the FP8 kernel reads it: [b*h*d, s] e4m3, keys contiguous, permuted within each 32
+    (permute=False: the plain transpose, the negative control)."""
+    b, h, s, d = v8.shape
+    u = v8.view(torch.uint8).reshape(b * h, s // 32, 32, d)
+    if permute:
+        perm = torch.tensor([key_of(k) for k in range(32)], device=v8.device)
+        u = u[:, :, perm, :]
+    return u.reshape(b * h, s, d).transpose(1, 2).contiguous().view(torch.float8_e4m3fn)
+
+
+def run_fp8(ours, cfg, rounds, timing=True):
+    """The FP8 forward (variant 19) on e4m3 Q, K, V against the f32 reference of the same
+    quantised inputs; cuDNN's FP8 SDPA tried (the exception recorded if torch has none), bf16
+    cuDNN and our bf16 kernel on the dequantised inputs for context."""
+    b, h, s, d, causal = cfg
+    g = torch.Generator(device="cuda").manual_seed(2000 + s + d + int(causal))
+    q, k, v = (torch.randn((b, h, s, d), device="cuda", dtype=torch.bfloat16, generator=g)
+               for _ in range(3))
+    q8, k8, v8 = (x.to(torch.float8_e4m3fn) for x in (q, k, v))
+    qb, kb, vb = (x.to(torch.bfloat16) for x in (q8, k8, v8))  # exact: e4m3 is in bf16
+    ref, ref_lse = reference(qb, kb, vb, causal)
+    vt = vt_for_kernel(v8)
+    o = torch.empty_like(qb)
+    lse = torch.empty((b, h, s), device="cuda", dtype=torch.float32)
+    row = {"batch": b, "heads": h, "seqlen": s, "head_dim": d, "causal": causal,
+           "kernel": "attn_fp8_d128%s_rust (variant 19)" % ("_causal" if causal else ""),
+           "inputs": "randn bf16 -> float8_e4m3fn (no scales); V^T [b*h*d, s] with keys "
+                     "permuted within each 32 (key_of), written once per V, outside the timing",
+           "reference": "f32 on the same e4m3 inputs",
+           "tolerance": {"max_abs": FP8_MAX_ABS, "mean_abs_rel_to_mean_abs_ref": FP8_MEAN_REL}}
+    ref_mean = float(ref.abs().mean().item())
+    row["ref_mean_abs"] = ref_mean
+    o.fill_(float("nan"))
+    ours(q8, k8, vt, causal, o, lse, variant=19)
+    torch.cuda.synchronize()
+    mx, mean = errors(o, ref)
+    lmx, _ = errors(lse, ref_lse)
+    nan = bool(torch.isnan(o).any().item() or torch.isnan(lse).any().item())
+    row.update({"max_abs_err": mx, "mean_abs_err": mean, "lse_max_abs_err": lmx, "nan": nan,
+                "within_tolerance": (not nan) and mx <= FP8_MAX_ABS
+                and mean <= FP8_MEAN_REL * ref_mean})
+    # The negative control: V^T without the key permutation must fail the tolerance.
+    o2 = torch.empty_like(o)
+    ours(q8, k8, vt_for_kernel(v8, permute=False), causal, o2, lse.clone(), variant=19)
+    torch.cuda.synchronize()
+    cmx, cmean = errors(o2, ref)
+    row["negative_control_unpermuted_vt"] = {"max_abs_err": cmx, "mean_abs_err": cmean,
+                                             "fails": bool(cmean > FP8_CONTROL_REL * ref_mean)}
+    del o2
+    ob, lseb = torch.empty_like(qb), torch.empty_like(lse)
+    impls = {"ours_fp8": (lambda: ours(q8, k8, vt, causal, o, lse, variant=19)),
+             "ours_bf16": (lambda: ours(qb, kb, vb, causal, ob, lseb, variant=8))}
+    tries = {}
+    for name, be in [("cudnn_fp8", SDPBackend.CUDNN_ATTENTION), ("any_fp8", None)]:
+        try:
+            if be is None:
+                f = (lambda: F.scaled_dot_product_attention(q8, k8, v8, is_causal=causal))
+            else:
+                f = (lambda be=be: sdpa(be, causal)(q8, k8, v8))
+            x = f()
+            torch.cuda.synchronize()
+            tries[name] = {"ran": True, "dtype": str(x.dtype),
+                           "max_abs_err": errors(x, ref)[0], "mean_abs_err": errors(x, ref)[1]}
+            impls[name] = f
+            break
+        except Exception as e:  # noqa: BLE001 - record why torch has no FP8 SDPA here
+            tries[name] = {"ran": False, "exception": f"{type(e).__name__}: {str(e)[:400]}"}
+    row["torch_fp8_sdpa"] = tries
+    fb = sdpa(SDPBackend.CUDNN_ATTENTION, causal)
+    try:
+        x = fb(qb, kb, vb)
+        torch.cuda.synchronize()
+        row["cudnn_bf16_errors"] = dict(zip(("max_abs_err", "mean_abs_err"), errors(x, ref)))
+        impls["cudnn_bf16"] = (lambda: fb(qb, kb, vb))
+    except Exception as e:  # noqa: BLE001
+        row["cudnn_bf16_errors"] = str(e)[:200]
+    del ref, ref_lse
+    if timing:
+        flops = 4 * b * h * s * s * d / (2 if causal else 1)
+        for f in impls.values():
+            f()
+        torch.cuda.synchronize()
+        iters = {n: max(3, min(50, int(40.0 / max(time_call(f, 2), 1e-3)))) for n, f in impls.items()}
+        ms = {n: [] for n in impls}
+        names = list(impls)
+        rng = random.Random(2000 + s + d + int(causal))
+        for _ in range(rounds):
+            order = names[:]
+            rng.shuffle(order)
+            for n in order:
+                time_call(impls[n], iters[n])
+                ms[n].append(time_call(impls[n], iters[n]))
+        tf = {n: flops / (statistics.median(v) * 1e-3) / 1e12 for n, v in ms.items()}
+        row.update({"median_ms": {n: statistics.median(v) for n, v in ms.items()},
+                    "round_ms": ms, "median_tflops": tf})
+        for n in ("cudnn_bf16", "cudnn_fp8", "any_fp8", "ours_bf16"):
+            if n in tf:
+                row[f"ours_fp8_vs_{n}"] = tf["ours_fp8"] / tf[n]
+    return row
+
+
+def fp8_main(ours, out, rounds, smoke):
+    rows = []
+    for cfg in (FP8_SMOKE if smoke else FP8_CONFIGS):
+        r = run_fp8(ours, cfg, rounds, timing=not smoke)
+        print(json.dumps({k: r[k] for k in r if k != "round_ms"}), flush=True)
+        rows.append(r)
+        torch.cuda.empty_cache()
+    res = {"device": torch.cuda.get_device_name(), "torch": torch.__version__,
+           "cudnn": torch.backends.cudnn.version(), "fp8": rows,
+           "ok": all(r["within_tolerance"] and r["negative_control_unpermuted_vt"]["fails"]
+                     for r in rows)}
+    json.dump(res, open(os.path.join(out, "attention_fp8%s.json" % ("_smoke" if smoke else "")),
+                        "w"), indent=1)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("lib")
@@ -286,6 +429,8 @@ def main():
     ap.add_argument("--rounds", type=int, default=7)
     ap.add_argument("--only", type=str, default=None, help="comma-separated config indices")
     ap.add_argument("--experiments", action="store_true", help="also time variants 2, 4, 5")
+    ap.add_argument("--fp8", action="store_true",
+                    help="the FP8 forward (variant 19) instead, with --smoke its exactness only")
     ap.add_argument("--before", nargs=2, metavar=("LIB2", "PTX2"), default=None,
                     help="a second build timed beside ours (another file than LIB)")
     a = ap.parse_args()
@@ -299,6 +444,8 @@ def main():
         BEFORE = Ours(*a.before)
     info = ours.info()
     print(json.dumps(info["kernels"]), f"load {ours.load_s:.1f} s", flush=True)
+    if a.fp8:
+        return fp8_main(ours, a.out, a.rounds, a.smoke)
     if a.smoke:
         rows = []
         for cfg in SMOKE:

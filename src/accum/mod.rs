@@ -48,6 +48,8 @@ mod math;
 #[cfg(target_arch = "nvptx64")]
 mod nvptx;
 #[cfg(target_arch = "nvptx64")]
+mod nvptx_e4m3;
+#[cfg(target_arch = "nvptx64")]
 mod nvptx_f16;
 #[cfg(target_arch = "nvptx64")]
 mod nvptx_s32;
@@ -63,6 +65,8 @@ pub use f16acc::WgmmaAccF16;
 pub use math::*;
 #[cfg(target_arch = "nvptx64")]
 pub use nvptx::*;
+#[cfg(target_arch = "nvptx64")]
+pub use nvptx_e4m3::*;
 #[cfg(target_arch = "nvptx64")]
 pub use nvptx_f16::*;
 #[cfg(target_arch = "nvptx64")]

@@ -113,7 +113,10 @@ pub struct OConsts {
 }
 
 impl OConsts {
-    /// The tables of `e` (a compile error past [`MAX_O`]).
+    /// The tables of `e` (a compile error past [`MAX_O`]). `#[inline]`: evaluated in constants
+    /// only, so no function of it lands in the PTX (a `.func` before the first entry, which
+    /// `attn_ptx.sh` keeps as the module's header, with its panic path unresolved).
+    #[inline]
     pub const fn of(e: &smemdesc::epilogue::EpilogueTile) -> OConsts {
         assert!(e.chunks() as usize <= MAX_O && e.instructions() as usize <= MAX_O);
         assert!(e.tma_boxes() as usize <= MAX_O);

@@ -351,3 +351,74 @@ attn_entry!(
     true,
     "Head dim 128, persistent (a static schedule), K and V multicast in clusters of two query tiles."
 );
+
+// Issue 47: head dim 128 under the mask at parity with cuDNN at 16 x 32 x 2048: the query tiles
+// heaviest first across groups of 16 heads, persistent and one tile per CTA, and the latter with
+// consumer 0's last P·V (the diagonal block's) at half width.
+use crate::attn_ov::{X_DIAG, X_LPT};
+attn_entry!(
+    experiment,
+    attn_fwd_d128_causal_p_lpt_rust,
+    d128::Decl,
+    true,
+    true,
+    X_LPT,
+    "Head dim 128, causal, persistent, the tiles heaviest first across groups of 16 heads."
+);
+attn_entry!(
+    experiment,
+    attn_fwd_d128_causal_ov_lpt_rust,
+    d128::Decl,
+    true,
+    false,
+    X_LPT,
+    "Head dim 128, causal, one tile per CTA, the tiles heaviest first across groups of 16 heads."
+);
+attn_entry!(
+    experiment,
+    attn_fwd_d128_causal_ov_lpt_diag_rust,
+    d128::Decl,
+    true,
+    false,
+    X_LPT | X_DIAG,
+    "Head dim 128, causal, one tile per CTA, heaviest first across groups of heads, consumer \
+     0's diagonal block at half width."
+);
+
+// Issue 47: the FP8 forward (e4m3 Q, K, Vᵀ; `attn_fp8.rs`).
+macro_rules! fp8_entry {
+    ($name:ident, $causal:literal, $doc:literal) => {
+        #[doc = $doc]
+        ///
+        /// # Safety
+        /// As the serial entries, on `attn_fp8_decl::d128e4`'s storage: Q, K maps of
+        /// `[b·h·s, 128]` e4m3, V's of Vᵀ, `[b·h·128, s]` e4m3 with the keys permuted within each
+        /// 32 (`attn_fp8_decl::key_of`); O bf16.
+        #[no_mangle]
+        #[allow(clippy::too_many_arguments)]
+        pub unsafe extern "ptx-kernel" fn $name(
+            map_q: u64,
+            map_k: u64,
+            map_v: u64,
+            map_o: u64,
+            lse: u64,
+            seqlen: u32,
+            bh: u32,
+            scale_log2: f32,
+        ) {
+            crate::attn_fp8::attn_fp8_body::<$causal>(
+                map_q, map_k, map_v, map_o, lse, seqlen, bh, scale_log2,
+            );
+        }
+    };
+}
+fp8_entry!(
+    attn_fp8_d128_rust,
+    false,
+    "Attention forward in FP8 (e4m3 Q, K, V; f32 accumulation; bf16 O), head dim 128."
+);
+fp8_entry!(
+    attn_fp8_d128_causal_rust,
+    true,
+    "Attention forward in FP8, head dim 128, causal."
+);

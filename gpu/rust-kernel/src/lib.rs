@@ -31,6 +31,8 @@ pub mod attn;
 #[allow(dead_code)]
 mod attn_decl;
 mod attn_entries;
+mod attn_fp8;
+mod attn_fp8_decl;
 mod attn_ns;
 mod attn_ov;
 pub mod check;

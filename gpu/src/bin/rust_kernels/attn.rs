@@ -16,6 +16,9 @@
 #[path = "../../../rust-kernel/src/attn_decl.rs"]
 #[allow(dead_code)]
 mod attn_decl;
+#[path = "../../../rust-kernel/src/attn_fp8_decl.rs"]
+#[allow(dead_code)]
+mod attn_fp8_decl;
 
 use crate::cuda;
 use attn_decl::{d128, d64, d64s4, AttnDecl, BM, THREADS};
@@ -34,6 +37,8 @@ enum Decl {
     D128,
     /// d = 128 in clusters of two CTAs: K's and V's maps box one multicast slice.
     D128Cl2,
+    /// d = 128 in FP8 (`attn_fp8_decl.rs`): e4m3 Q and K, Vᵀ `[b·h·128, s]`, bf16 O.
+    D128E4,
 }
 
 impl Decl {
@@ -42,11 +47,24 @@ impl Decl {
             Decl::D64 => d64::Decl::LAUNCH_BYTES,
             Decl::D64s4 => d64s4::Decl::LAUNCH_BYTES,
             Decl::D128 | Decl::D128Cl2 => d128::Decl::LAUNCH_BYTES,
+            Decl::D128E4 => attn_fp8_decl::d128e4::Decl::LAUNCH_BYTES,
         }
     }
 
-    fn maps(self, p: [u64; 4], rows: u64) -> cuda::Res<[cuda::Buf; 4]> {
+    /// The four maps over `rows = b·h·s` rows; `s` the sequence length (Vᵀ's row length).
+    fn maps(self, p: [u64; 4], rows: u64, s: u64) -> cuda::Res<[cuda::Buf; 4]> {
         match self {
+            Decl::D128E4 => {
+                use attn_fp8_decl::d128e4;
+                let hd = d128e4::Decl::HD as u64;
+                Ok([
+                    map_bytes::<d128e4::Q>(p[0], [hd, rows], hd, d128e4::Q::TMA_BOX_DIM)?,
+                    map_bytes::<d128e4::K>(p[1], [hd, rows], hd, d128e4::K::TMA_BOX_DIM)?,
+                    // Vᵀ: keys innermost, one row per (head, head-dim index).
+                    map_bytes::<d128e4::V>(p[2], [s, rows / s * hd], s, d128e4::V::TMA_BOX_DIM)?,
+                    o_map::<d128e4::Decl>(p[3], rows)?,
+                ])
+            }
             Decl::D64 => maps::<d64::Decl>(p, rows),
             Decl::D64s4 => maps::<d64s4::Decl>(p, rows),
             Decl::D128 => maps::<d128::Decl>(p, rows),
@@ -108,7 +126,7 @@ const fn ns(variant: u32, d: u32, causal: bool, name: &'static str, decl: Decl) 
 }
 
 /// Every kernel the host loads (variants: [`smemdesc_attn_fwd`]).
-const KERNELS: [Entry; 31] = [
+const KERNELS: [Entry; 36] = [
     e(0, 64, false, "attn_fwd_d64_rust", Decl::D64),
     e(0, 64, true, "attn_fwd_d64_causal_rust", Decl::D64),
     e(0, 128, false, "attn_fwd_d128_rust", Decl::D128),
@@ -146,14 +164,31 @@ const KERNELS: [Entry; 31] = [
     ),
     cl2(14, 128, false, "attn_fwd_d128_ov_cl2_rust", Decl::D128Cl2),
     cl2(15, 128, false, "attn_fwd_d128_p_cl2_rust", Decl::D128Cl2),
+    e(16, 128, true, "attn_fwd_d128_causal_p_lpt_rust", Decl::D128),
+    e(
+        17,
+        128,
+        true,
+        "attn_fwd_d128_causal_ov_lpt_rust",
+        Decl::D128,
+    ),
+    e(
+        18,
+        128,
+        true,
+        "attn_fwd_d128_causal_ov_lpt_diag_rust",
+        Decl::D128,
+    ),
+    e(19, 128, false, "attn_fp8_d128_rust", Decl::D128E4),
+    e(19, 128, true, "attn_fp8_d128_causal_rust", Decl::D128E4),
 ];
 
 /// The variants whose kernels are persistent: one CTA per multiprocessor, a tile schedule.
-const PERSISTENT: [u32; 3] = [5, 12, 15];
+const PERSISTENT: [u32; 4] = [5, 12, 15, 16];
 
 /// The variants whose kernels take the `sched` parameter (the persistent ones and the
 /// experiments of `attn_entries.rs`).
-const SCHED_PARAM: [u32; 6] = [5, 11, 12, 13, 14, 15];
+const SCHED_PARAM: [u32; 9] = [5, 11, 12, 13, 14, 15, 16, 17, 18];
 
 /// The variants that write a timeline (`smemdesc_attn_set_timeline`).
 const TIMELINE: [u32; 2] = [11, 12];
@@ -196,6 +231,26 @@ fn tile_map_box<T: SmemTile>(ptr: u64, rows: u64, hd: u64, bx: [u32; 2]) -> cuda
         ptr,
         [hd, rows],
         hd * 2,
+        bx,
+    )?;
+    cuda::Buf::from(std::slice::from_ref(&map))
+}
+
+/// A map of a 2-D tensor of tile `T`'s element type: `dims` innermost first, `row_elems`
+/// elements per row (1-byte e4m3: as many bytes), box `bx`.
+fn map_bytes<T: SmemTile>(
+    ptr: u64,
+    dims: [u64; 2],
+    row_elems: u64,
+    bx: [u32; 2],
+) -> cuda::Res<cuda::Buf> {
+    let bytes = (T::DTYPE.bits() / 8) as u64;
+    let map = cuda::tensor_map(
+        T::TMA_DATA_TYPE,
+        T::TMA_SWIZZLE,
+        ptr,
+        dims,
+        row_elems * bytes,
         bx,
     )?;
     cuda::Buf::from(std::slice::from_ref(&map))
@@ -355,7 +410,7 @@ fn fwd(
     let ptrs = [p[0], p[1], p[2], p[3]];
     let m = match st.maps.entry((ptrs, rows, decl)) {
         std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
-        std::collections::hash_map::Entry::Vacant(e) => e.insert(decl.maps(ptrs, rows)?),
+        std::collections::hash_map::Entry::Vacant(e) => e.insert(decl.maps(ptrs, rows, s as u64)?),
     };
     let bh = b * h;
     let tiles = bh * (s / BM);
@@ -408,7 +463,10 @@ fn fwd(
 /// 11, 12: variants 2 and 5 with a timeline, d = 128 non-causal only; 13: variant 2 with the
 /// tensor maps acquired at GPU scope and prefetched, d = 128; 14: variant 2 in clusters of two
 /// query tiles of one head sharing K and V by multicast, d = 128 non-causal, seqlen a multiple of
-/// 256)
+/// 256; 15: variant 14 persistent; 16: variant 5 with the query tiles heaviest first across
+/// groups of 16 heads, 17: variant 2 with that order, 18: variant 17 with consumer 0's diagonal
+/// block at half width, d = 128 causal only, issue 47; 19: the FP8
+/// forward, d = 128, `v` then Vᵀ with its keys permuted, `attn_fp8_decl.rs`)
 /// on `[b, h, s, d]` contiguous bf16 `q`, `k`, `v` into `o` (bf16, same shape) and `lse`
 /// (`[b, h, s]` f32), softmax scale `scale`, on the legacy default stream. 0: launched.
 ///
