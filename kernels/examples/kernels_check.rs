@@ -127,6 +127,49 @@ fn run(k: &Kernels, st: &Arc<CudaStream>, kind: &Kind, s: GemmShape) -> Res<bool
     Ok(bad == 0 && !watchdog)
 }
 
+/// The grouped GEMM once: groups of `rows` rows, each its own N x K block of B.
+fn run_grouped(k: &Kernels, st: &Arc<CudaStream>, rows: &[u32], n: u32, kk: u32) -> Res<bool> {
+    let total: u32 = rows.iter().sum();
+    let (nu, ku) = (n as usize, kk as usize);
+    let av = ints(total as usize * ku, 3 + total as u64);
+    let bv = ints(rows.len() * nu * ku, 4 + n as u64);
+    let a = st.clone_htod(&av.iter().map(|&x| bf16(x as f32)).collect::<Vec<_>>())?;
+    let b = st.clone_htod(&bv.iter().map(|&x| bf16(x as f32)).collect::<Vec<_>>())?;
+    let mut c = st.clone_htod(&vec![0xffffu16; total as usize * nu])?;
+    k.gemm_grouped_bf16(st, rows, n, kk, &a, &b, &mut c)?;
+    st.synchronize()?;
+    let got = st.clone_dtoh(&c)?;
+    let (mut bad, mut first, mut r0) = (0, None, 0usize);
+    for (g, &m) in rows.iter().enumerate() {
+        let s = GemmShape::new(m, n, kk);
+        let m = m as usize;
+        let (gb, gf) = mismatches(
+            s,
+            &av[r0 * ku..(r0 + m) * ku],
+            &bv[g * nu * ku..(g + 1) * nu * ku],
+            &got[r0 * nu..(r0 + m) * nu],
+        );
+        bad += gb;
+        if first.is_none() {
+            first = gf.map(|f| format!("group {g}: {f}"));
+        }
+        r0 += m;
+    }
+    let plan = smemdesc_kernels::gemm_grouped_plan(rows, n, kk, k.sms())?;
+    let watchdog = k.watchdog_fired(st)?;
+    println!(
+        "gemm_grouped_bf16 (gemm_grouped_spin_all_rust) {} groups ({} rows), N {n}, K {kk}: grid {} (tiles {}): {bad} / {} mismatches{}{}",
+        rows.len(),
+        total,
+        plan.launch.grid.0,
+        plan.launch.tiles,
+        total as usize * nu,
+        first.map(|f| format!(", first {f}")).unwrap_or_default(),
+        if watchdog { ", WATCHDOG FIRED" } else { "" }
+    );
+    Ok(bad == 0 && !watchdog)
+}
+
 /// A refusal: the call must return exactly `want`.
 fn refused(what: &str, r: Result<(), Error>, want: ShapeError) -> bool {
     let ok = matches!(&r, Err(Error::Shape(e)) if *e == want);
@@ -176,6 +219,12 @@ fn check() -> Res<bool> {
     for s in [(256, 512, 256), (384, 768, 128), (1536, 3072, 384)] {
         ok &= run(&k, &st, &Kind::Fp8, GemmShape::new(s.0, s.1, s.2))?;
     }
+    // MoE-like groups: empty ones, tails of 1 and 127 rows, more tiles than SMs in the second.
+    ok &= run_grouped(&k, &st, &[300, 0, 1, 127, 256, 65], 512, 128)?;
+    let big: Vec<u32> = (0..24)
+        .map(|g| [0, 1, 129, 200, 384, 511][g % 6] + g as u32)
+        .collect();
+    ok &= run_grouped(&k, &st, &big, 1024, 192)?;
     let s = GemmShape::new(128, 256, 64);
     let a = st.alloc_zeros::<u16>(s.a_len())?;
     let b = st.alloc_zeros::<u16>(s.b_len())?;
@@ -210,6 +259,15 @@ fn check() -> Res<bool> {
             dim: Dim::K,
             value: 64,
             multiple: 128,
+        },
+    );
+    ok &= refused(
+        "grouped K = 96",
+        k.gemm_grouped_bf16(&st, &[128], 256, 96, &a, &b, &mut c),
+        ShapeError::NotMultiple {
+            dim: Dim::K,
+            value: 96,
+            multiple: 64,
         },
     );
     Ok(ok)

@@ -139,6 +139,10 @@ pub enum Error {
         /// Bytes the device allows per block (opt-in maximum).
         max: u32,
     },
+    /// The grouped schedule refused the groups (too many groups with tiles, too many tiles).
+    Grouped(smemdesc::grouped::GroupedError),
+    /// C's grouped map template was refused.
+    GroupedMap(smemdesc::grouped::GroupedMapError),
     /// The PTX file could not be read.
     Io(std::io::Error),
     /// Any other driver call failed.
@@ -158,6 +162,8 @@ impl core::fmt::Display for Error {
                 f,
                 "kernel {name} needs {need} bytes of dynamic shared memory, the device allows {max}"
             ),
+            Error::Grouped(e) => write!(f, "grouped schedule: {e:?}"),
+            Error::GroupedMap(e) => write!(f, "grouped C map: {e:?}"),
             Error::Io(e) => write!(f, "reading the PTX: {e}"),
             Error::Driver(e) => write!(f, "CUDA driver: {e}"),
         }
@@ -172,7 +178,7 @@ impl core::error::Error for Error {
             Error::MissingKernel { source, .. } => Some(source),
             Error::Io(e) => Some(e),
             Error::Driver(e) => Some(e),
-            Error::SharedMemory { .. } => None,
+            Error::SharedMemory { .. } | Error::Grouped(_) | Error::GroupedMap(_) => None,
         }
     }
 }

@@ -166,7 +166,7 @@ impl Kernels {
             ],
         )?;
         let (pm, _gm) = maps.device_ptr(stream);
-        let mut w = self.watchdog.lock().unwrap_or_else(|p| p.into_inner());
+        let mut w = self.watchdog_slice();
         let (pw, _gw) = w.device_ptr_mut(stream);
         let (map_a, map_b, map_c) = (pm, pm + 128, pm + 256);
         let tx_delta = 0u32;
@@ -237,8 +237,13 @@ impl Kernels {
         Ok(())
     }
 
+    /// The watchdog word, locked for a launch.
+    pub(crate) fn watchdog_slice(&self) -> std::sync::MutexGuard<'_, CudaSlice<u32>> {
+        self.watchdog.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
     /// The plan's function, loaded once, its dynamic shared-memory maximum set to the plan's.
-    fn function(&self, plan: &LaunchPlan) -> Result<CudaFunction, Error> {
+    pub(crate) fn function(&self, plan: &LaunchPlan) -> Result<CudaFunction, Error> {
         let mut loaded = self.loaded.lock().unwrap_or_else(|p| p.into_inner());
         if let Some((_, f)) = loaded.iter().find(|(n, _)| *n == plan.kernel) {
             return Ok(f.clone());

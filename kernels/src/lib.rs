@@ -13,6 +13,7 @@
 //! | --- | --- | --- | --- | --- |
 //! | [`Kernels::gemm_bf16`] | `gemm_epi_rust` (TMA-store epilogue) | bf16 | bf16 | 128, 256, 64 |
 //! | [`Kernels::gemm_fp8`] | `gemm_fp8_rust` | e4m3 | bf16 | 128, 256, 128 |
+//! | [`Kernels::gemm_grouped_bf16`] | `gemm_grouped_spin_all_rust` | bf16 | bf16 | any rows per group, 256, 64 |
 //!
 //! ```no_run
 //! use smemdesc_kernels::{GemmShape, Kernels};
@@ -40,17 +41,22 @@
 #[path = "../../gpu/rust-kernel/src/epi_tiles.rs"]
 #[allow(dead_code, clippy::all)]
 mod epi_tiles;
+#[path = "../../gpu/rust-kernel/src/grouped_decl.rs"]
+#[allow(dead_code)]
+mod grouped_decl;
 #[path = "../../gpu/rust-kernel/src/tiles.rs"]
 #[allow(dead_code, unused_macros, clippy::all)]
 mod tiles;
 
 mod error;
+mod grouped;
 mod launch;
 mod plan;
 #[cfg(test)]
 mod tests;
 
 pub use error::{Dim, Error, ShapeError};
+pub use grouped::{gemm_grouped_plan, GroupedPlan, GEMM_GROUPED_BF16_KERNEL};
 pub use launch::Kernels;
 pub use plan::{
     gemm_bf16_plan, gemm_fp8_plan, GemmShape, LaunchPlan, GEMM_BF16_KERNEL, GEMM_FP8_KERNEL,

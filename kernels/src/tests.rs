@@ -303,3 +303,72 @@ fn c_map_matches_the_epilogue_tile() {
     assert_eq!(epi_header_define("EPI_SWIZZLE_BYTES"), 128);
     assert_eq!(c.swizzle, TensorMapSwizzle::B128);
 }
+
+/// The grouped schedule: 128-row tiles per group (the last one clipped), N / 256 per row of
+/// tiles, empty groups without tiles; two C map slots per CTA; the table packs (group, M tile,
+/// N tile) as `smemdesc::grouped::pack_tile` documents (group in bits 22-31, M tile 11-21, N
+/// tile 0-10).
+#[test]
+fn grouped_plan_from_the_groups() {
+    let rows = [300, 0, 1, 128, 129];
+    let p = crate::gemm_grouped_plan(&rows, 512, 128, H100_SMS).unwrap();
+    assert_eq!(p.offsets, [0, 300, 300, 301, 429, 558]);
+    let per_group = [3 * 2, 0, 2, 2, 2 * 2];
+    assert_eq!(p.tile_start, [0, 6, 6, 8, 10, 14]);
+    assert_eq!(p.launch.tiles, per_group.iter().sum::<u32>());
+    assert_eq!(p.launch.grid, (14, 1, 1));
+    assert_eq!(p.map_slots, 2 * 14);
+    assert_eq!(p.table.len(), 14);
+    // Tile 7: group 2 (its only M tile), N tile 1; tile 13: group 4, M tile 1, N tile 1.
+    assert_eq!(p.table[7], (2 << 22) | 1);
+    assert_eq!(p.table[13], (4 << 22) | (1 << 11) | 1);
+    assert_eq!(p.launch.block, (maxntid_of_build_script(), 1, 1));
+    assert_eq!(p.launch.shared_mem_bytes, 230_448); // the epilogue GEMM's storage
+                                                    // More tiles than SMs: one wave of persistent CTAs.
+    let p = crate::gemm_grouped_plan(&[8192], 4096, 64, H100_SMS).unwrap();
+    assert_eq!(
+        (p.launch.tiles, p.launch.grid.0, p.map_slots),
+        (64 * 16, 132, 264)
+    );
+}
+
+#[test]
+fn grouped_refusals() {
+    use crate::Error;
+    let e = crate::gemm_grouped_plan(&[128], 512, 96, H100_SMS).unwrap_err();
+    assert!(matches!(
+        e,
+        Error::Shape(ShapeError::NotMultiple {
+            dim: Dim::K,
+            value: 96,
+            multiple: 64
+        })
+    ));
+    let e = crate::gemm_grouped_plan(&[128], 0, 64, H100_SMS).unwrap_err();
+    assert!(matches!(e, Error::Shape(ShapeError::Zero { dim: Dim::N })));
+    let e = crate::gemm_grouped_plan(&[], 256, 64, H100_SMS).unwrap_err();
+    assert!(matches!(
+        e,
+        Error::Grouped(smemdesc::grouped::GroupedError::NoGroups)
+    ));
+    // The table's word holds groups 0 to 1,023.
+    let e = crate::gemm_grouped_plan(&[1; 1025], 256, 64, H100_SMS).unwrap_err();
+    assert!(matches!(
+        e,
+        Error::Grouped(smemdesc::grouped::GroupedError::TableGroupTooLarge { group: 1024, .. })
+    ));
+    // Rows past a TMA coordinate's reach, summed over the groups.
+    let e = crate::gemm_grouped_plan(&[1 << 30, 1 << 30], 256, 64, H100_SMS).unwrap_err();
+    assert!(matches!(
+        e,
+        Error::Shape(ShapeError::TooLarge { dim: Dim::M, .. })
+    ));
+    // No rows at all: a plan of no tiles (the launcher launches nothing).
+    assert_eq!(
+        crate::gemm_grouped_plan(&[0, 0], 256, 64, H100_SMS)
+            .unwrap()
+            .launch
+            .tiles,
+        0
+    );
+}
