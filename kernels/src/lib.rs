@@ -1,0 +1,64 @@
+//! cudarc launchers for smemdesc's reference Rust kernels (`gpu/rust-kernel`, built to one PTX
+//! module by `gpu/rust-kernel/build_ptx.sh`): a host crate you can depend on.
+//!
+//! Every number a launch needs comes from the kernels' own declarations, which this crate
+//! compiles too (`gpu/rust-kernel/src/epi_tiles.rs` and `tiles.rs`, included as modules): the
+//! shape's divisibility (the `#[smem_tile]` tiles), the tensor maps (encoded from the tiles and
+//! the epilogue tile through smemdesc's `cudarc` support, `smemdesc::cuda`), the block (the
+//! kernels' warpgroups), the dynamic shared memory (the `#[smem_storage]` / storage layout's
+//! `LAUNCH_BYTES`) and the persistent grid (tiles, capped at the device's SMs). Bad shapes are a
+//! typed [`ShapeError`], never a panic.
+//!
+//! | launcher | kernel | A, B | C | M, N, K multiples of |
+//! | --- | --- | --- | --- | --- |
+//! | [`Kernels::gemm_bf16`] | `gemm_epi_rust` (TMA-store epilogue) | bf16 | bf16 | 128, 256, 64 |
+//! | [`Kernels::gemm_fp8`] | `gemm_fp8_rust` | e4m3 | bf16 | 128, 256, 128 |
+//! | [`Kernels::gemm_grouped_bf16`] | `gemm_grouped_spin_all_rust` | bf16 | bf16 | any rows per group, 256, 64 |
+//!
+//! ```no_run
+//! use smemdesc_kernels::{GemmShape, Kernels};
+//! use smemdesc::cuda::cudarc::driver::CudaContext;
+//! let ctx = CudaContext::new(0)?;
+//! let stream = ctx.default_stream();
+//! // gpu/rust-kernel/build_ptx.sh (nightly) writes the module
+//! let kernels = Kernels::from_ptx_file(&ctx, "gpu/rust-kernel/out/kernels.ptx")?;
+//! let s = GemmShape::new(1024, 1024, 512);
+//! let a = stream.alloc_zeros::<u16>(s.a_len())?; // bf16 bits, M x K
+//! let b = stream.alloc_zeros::<u16>(s.b_len())?; // N x K
+//! let mut c = stream.alloc_zeros::<u16>(s.c_len())?;
+//! kernels.gemm_bf16(&stream, s, &a, &b, &mut c)?;
+//! stream.synchronize()?;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! The CUDA bindings are CUDA 13.0's (feature `cuda-13000`, the default); for another version
+//! turn default features off and name one `cuda-*` feature (`cuda-12080` ... `cuda-13040`), as
+//! smemdesc's own `cudarc` feature documents. The kernels need an sm_90a GPU (H100, H200).
+//! `gpu/kernels_launch_run.sh` runs every launcher once on a GPU with an exact check.
+
+// The kernels' declaration files, shared with the kernel crate and the check program: target
+// independent, private here (their items are the launchers' inputs, not this crate's API).
+#[path = "../../gpu/rust-kernel/src/epi_tiles.rs"]
+#[allow(dead_code, clippy::all)]
+mod epi_tiles;
+#[path = "../../gpu/rust-kernel/src/grouped_decl.rs"]
+#[allow(dead_code)]
+mod grouped_decl;
+#[path = "../../gpu/rust-kernel/src/tiles.rs"]
+#[allow(dead_code, unused_macros, clippy::all)]
+mod tiles;
+
+mod error;
+mod grouped;
+mod launch;
+mod plan;
+#[cfg(test)]
+mod tests;
+
+pub use error::{Dim, Error, ShapeError};
+pub use grouped::{gemm_grouped_plan, GroupedPlan, GEMM_GROUPED_BF16_KERNEL};
+pub use launch::Kernels;
+pub use plan::{
+    gemm_bf16_plan, gemm_fp8_plan, GemmShape, LaunchPlan, GEMM_BF16_KERNEL, GEMM_FP8_KERNEL,
+    GROUP_M, MAX_DIM,
+};
