@@ -40,7 +40,8 @@ pub fn cluster(o: &MmaOpts, p: &Paired, site: Span) -> syn::Result<Option<Cluste
     }
     let np = o.non_portable.is_some_and(|v| v.0);
     // The tiles' arch bounds the cluster (portable 8; non-portable 16 where a source gives it).
-    let c = Cluster::for_arch(p.a.plan.decl.arch, x, y, np).map_err(|e| syn::Error::new(span, e))?;
+    let c =
+        Cluster::for_arch(p.a.plan.decl.arch, x, y, np).map_err(|e| syn::Error::new(span, e))?;
     for (op, plan) in [(Operand::A, &p.a.plan), (Operand::B, &p.b.plan)] {
         c.multicast(
             op,
