@@ -77,13 +77,13 @@ fn arch_filter_for_every_arch() {
         (
             "sm_103a",
             "tmem.columns-512",
-            "cluster.non-portable-unsourced",
+            "cluster.non-portable-16-sm90",
         ),
         ("sm107", "arch.no-public-limits", "smem.per-cta-227k"),
         (
             "sm110",
             "cluster.non-portable-unsourced",
-            "cluster.non-portable-16-sm100",
+            "cluster.non-portable-16-sm90",
         ),
         ("sm120", "smem.per-cta-99k", "tmem.columns-512"),
         ("sm121", "arch.no-smem-descriptor", "desc.canonical"),

@@ -142,7 +142,6 @@ const SCALE_VEC: &str = "scale.scale-vec-spelling";
 const BLOCK_N: &str = "scale.block-n-spelling";
 const CLUSTER_8: &str = "cluster.portable-8";
 const CLUSTER_16_SM90: &str = "cluster.non-portable-16-sm90";
-const CLUSTER_16_SM100: &str = "cluster.non-portable-16-sm100";
 
 const fn f(v: u32, s: &'static str) -> Fact {
     Fact::Value(v, s)
@@ -183,7 +182,7 @@ pub const ARCH_LIMITS: [ArchLimits; 8] = [
         scale_vec_spelling: f(1, SCALE_VEC),
         block_n_spelling: f(1, BLOCK_N),
         cluster_portable: f(8, CLUSTER_8),
-        cluster_non_portable: f(16, CLUSTER_16_SM100),
+        cluster_non_portable: NONE,
     },
     ArchLimits {
         arch: Arch::Sm100f,
@@ -196,7 +195,7 @@ pub const ARCH_LIMITS: [ArchLimits; 8] = [
         scale_vec_spelling: f(0, SCALE_VEC),
         block_n_spelling: f(1, BLOCK_N),
         cluster_portable: f(8, CLUSTER_8),
-        cluster_non_portable: f(16, CLUSTER_16_SM100),
+        cluster_non_portable: NONE,
     },
     ArchLimits {
         arch: Arch::Sm103,
@@ -209,7 +208,7 @@ pub const ARCH_LIMITS: [ArchLimits; 8] = [
         scale_vec_spelling: f(1, SCALE_VEC),
         block_n_spelling: f(1, BLOCK_N),
         cluster_portable: f(8, CLUSTER_8),
-        cluster_non_portable: f(16, CLUSTER_16_SM100),
+        cluster_non_portable: NONE,
     },
     ArchLimits {
         arch: Arch::Sm107,

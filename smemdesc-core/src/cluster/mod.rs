@@ -180,13 +180,13 @@ impl Cluster {
 
     /// A cluster of `x × y` CTAs checked against `arch`'s cluster sizes
     /// ([`ARCH_LIMITS`](crate::base::ARCH_LIMITS): 8 portable everywhere, 16 non-portable on
-    /// sm90 and, as smemdesc models it, sm100/sm100f/sm103); where no public source gives the
-    /// non-portable size (sm110, sm120, sm121) a cluster over 8 CTAs is
-    /// [`ClusterError::Unsourced`].
+    /// sm90); where no public source gives the non-portable size (sm100, sm100f, sm103, sm110,
+    /// sm120, sm121) a cluster over 8 CTAs is [`ClusterError::Unsourced`].
     ///
     /// ```
     /// use smemdesc_core::{Arch, cluster::{Cluster, ClusterError}};
-    /// assert!(Cluster::for_arch(Arch::Sm103, 4, 4, true).is_ok());
+    /// assert!(Cluster::for_arch(Arch::Sm90, 4, 4, true).is_ok());
+    /// assert!(Cluster::for_arch(Arch::Sm103, 2, 4, true).is_ok());
     /// let e = Cluster::for_arch(Arch::Sm120, 4, 4, true).unwrap_err();
     /// assert!(matches!(e, ClusterError::Unsourced { arch: Arch::Sm120, ctas: 16 }));
     /// assert_eq!(e.rule().id, "cluster.non-portable-unsourced");

@@ -172,8 +172,7 @@ crate::__rule_map! {
     rules {
         Empty => p::CL_EXTENT,
         TooLarge { max: 8, } => a::CL_PORTABLE,
-        TooLarge { arch: crate::Arch::Sm90, } => a::CL_NP_SM90,
-        TooLarge => a::CL_NP_SM100,
+        TooLarge => a::CL_NP_SM90,
         Unsourced { arch: crate::Arch::Sm107, } => d::ARCH_NO_LIMITS,
         Unsourced => a::CL_NP_NONE,
         NotDividing => p::CL_SLICES,

@@ -85,19 +85,12 @@ pub(super) const CL_NP_SM90: Rule = rule(
     guide(CLUSTERS),
     "On sm90 (H100) a cluster may have up to 16 CTAs with cudaFuncAttributeNonPortableClusterSizeAllowed.",
 );
-pub(super) const CL_NP_SM100: Rule = rule(
-    "cluster.non-portable-16-sm100",
-    C,
-    SM100.without(A::Sm110),
-    model(LIMITS),
-    "On sm100, sm100f and sm103 smemdesc allows a non-portable cluster of up to 16 CTAs as on sm90: no public document gives a per-arch number for compute capability 10.x, and cudaOccupancyMaxPotentialClusterSize is authoritative at run time.",
-);
 pub(super) const CL_NP_NONE: Rule = rule(
     "cluster.non-portable-unsourced",
     C,
-    super::source::SM120.with(A::Sm110),
+    super::source::SM100.with(A::Sm120).with(A::Sm121),
     model(LIMITS),
-    "No public source gives a non-portable cluster size for sm110, sm120 or sm121, so a cluster over the portable 8 CTAs is refused there.",
+    "No public source gives a non-portable cluster size for sm100, sm100f, sm103, sm110, sm120 or sm121 (the CUDA Programming Guide's 16 is the H100's), so a cluster over the portable 8 CTAs is refused there; cudaOccupancyMaxPotentialClusterSize gives the device's at run time.",
 );
 
 /// The 227 KiB and 99 KiB limits, as patterns of the errors that carry the limit.
@@ -114,6 +107,5 @@ pub(super) const LIST: &[Rule] = &[
     BLOCK_N,
     CL_PORTABLE,
     CL_NP_SM90,
-    CL_NP_SM100,
     CL_NP_NONE,
 ];

@@ -171,7 +171,7 @@ pub(super) const CL_SIZE: Rule = rule(
     C,
     KNOWN,
     guide("Thread Block Clusters"),
-    "A cluster has at most the architecture's cluster size in CTAs (the numbers: rules cluster.portable-8, cluster.non-portable-16-sm90, cluster.non-portable-16-sm100, cluster.non-portable-unsourced).",
+    "A cluster has at most the architecture's cluster size in CTAs (the numbers: rules cluster.portable-8, cluster.non-portable-16-sm90, cluster.non-portable-unsourced).",
 );
 pub(super) const CL_SLICES: Rule = rule(
     "cluster.multicast-slices",
