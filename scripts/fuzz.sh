@@ -9,10 +9,15 @@
 #   scripts/fuzz.sh [N] [SEED] [TARGET]     TARGET: macro-args | descriptor | cli | pipeline-args |
 #                                           grouped | conv | tensormap | check-ptx | header-from |
 #                                           all (default)
+# FUZZ_PROFILE=dev builds without optimisation (the same overflow checks and debug assertions as
+# fuzz/'s release profile): what CI's 2000-input smoke round uses, where building the optimised
+# binary took longer than the inputs.
 set -euo pipefail
 cd "$(dirname "$0")/../fuzz"
 N="${1:-100000}"
 SEED="${2:-24301}"
 TARGET="${3:-all}"
-cargo build --release --quiet --target-dir target
-./target/release/smemdesc-fuzz "$TARGET" "$N" "$SEED"
+profile="${FUZZ_PROFILE:-release}"
+cargo build --profile "$profile" --quiet --target-dir target
+dir=$profile; [ "$profile" = dev ] && dir=debug
+"./target/$dir/smemdesc-fuzz" "$TARGET" "$N" "$SEED"
