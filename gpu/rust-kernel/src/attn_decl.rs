@@ -337,14 +337,5 @@ attn_decl!(
     "Head dimension 128: S m64n128k16 (8 k-steps), O m64n128k16 (8 k-steps of P)."
 );
 
-attn_decl!(
-    d64s4,
-    64,
-    4,
-    m64n64k16,
-    1,
-    "Head dimension 64 with 4 K/V stages (an experiment against `d64`'s 2)."
-);
-
 /// S's accumulator fragment (m64n128, f32): the rows each thread owns and the quads.
 pub const S_ACC: WgmmaAccum = d128::CHAIN.first().accum_fragment();
