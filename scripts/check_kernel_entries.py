@@ -11,6 +11,13 @@ one), including macros handed to a list macro (`for_each_class!(check_kernel)`: 
 `$m!(..)` line of the list). `--ptx FILE` compares that set with the `.entry` lines of a build
 (`bash gpu/rust-kernel/build_ptx.sh` writes gpu/rust-kernel/out/kernels.ptx).
 
+The other Rust device crates of gpu/ (OTHER below: the tmem skeleton, the cuda-oxide and
+Rust-CUDA comparison kernels, `#[kernel] fn NAME` for those two toolchains) are compile-only or
+toolchain comparisons: their record is gpu/results_toolchains.json, so each of their entries
+must be there under a `module` in that crate's folder (or in a record or allowed, as above).
+gpu/'s CUDA C++ (gpu/kernels, gpu/fragments) is the check program's and its tools' own, launched
+from their host code, and is not gated.
+
 An entry is covered when
   - its name (a whole identifier) is a string, or in a string, of a gpu/results*.json record,
     inventory sections aside (results_toolchains.json `entries` and results_attention.json
@@ -38,6 +45,13 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SRC = os.path.join(ROOT, "gpu", "rust-kernel", "src")
 KERNELS_CRATE = os.path.join(ROOT, "kernels", "src")
 INVENTORY = {("results_toolchains.json", "entries"), ("results_attention.json", "info")}
+# Rust device crates of gpu/ besides rust-kernel: source folder -> the folder the toolchain
+# record's `module` of their entries starts with.
+OTHER = {
+    os.path.join("gpu", "tmem-skeleton", "src"): "gpu/tmem-skeleton",
+    os.path.join("gpu", "cuda-oxide", "kernel", "src"): "gpu/cuda-oxide",
+    os.path.join("gpu", "rust-cuda", "kernels", "src"): "gpu/rust-cuda",
+}
 
 PENDING = "pending issue-47 run (gpu/issue47_pending_run.sh; the lead removes the losers)"
 # name -> (reason, [file:key the reason relies on, checked to exist])
@@ -143,6 +157,11 @@ def entries_of_sources(files):
             before = text[max(0, m.start() - 300):m.start()]
             exp = re.findall(r'#\[export_name\s*=\s*"(' + IDENT + r')"\]', before)
             found[exp[-1] if exp else m.group(1)] = f"{os.path.basename(path)}: fn"
+        # cuda-oxide's and Rust-CUDA's kernels: `#[kernel]` on a fn (other attributes between).
+        pat = r"#\[kernel\]\s*(?:#\[[^\]]*\]\s*)*(?:pub(?:\([a-z]+\))?\s+)?(?:unsafe\s+)?fn\s+("
+        for m in re.finditer(pat + IDENT + r")", text):
+            if outside(path, m.start()):
+                found[m.group(1)] = f"{os.path.basename(path)}: #[kernel] fn"
     # Entry macros: name template and rule keywords.
     entry_macros = {}
     for name, (path, body) in macros.items():
@@ -224,6 +243,28 @@ def recorded(results_dir):
     return names, classes, kinds, keys
 
 
+def toolchain_modules(results_dir):
+    """{kernel: [module]} of results_toolchains.json's entries."""
+    out = {}
+    path = os.path.join(results_dir, "results_toolchains.json")
+    if os.path.exists(path):
+        with open(path) as fh:
+            doc = json.load(fh)
+        for e in doc.get("entries", []) if isinstance(doc, dict) else []:
+            if isinstance(e, dict) and isinstance(e.get("kernel"), str):
+                out.setdefault(e["kernel"], []).append(str(e.get("module", "")))
+    return out
+
+
+def judge_other(entries, folder, modules, rec, allow):
+    """As `judge`, for a crate whose record is the toolchain comparison: an entry is covered by
+    a results_toolchains.json entry whose `module` is in `folder` too."""
+    tool = {n for n in entries if any(m.startswith(folder) for m in modules.get(n, []))}
+    ok, bad, findings = judge({n: w for n, w in entries.items() if n not in tool}, rec, set(),
+                              {n: r for n, r in allow.items() if n in entries})
+    return sorted(ok + sorted(tool)), bad, findings
+
+
 def crate_names(crate_dir):
     names = set()
     for f in glob.glob(os.path.join(crate_dir, "**", "*.rs"), recursive=True):
@@ -290,6 +331,13 @@ def self_test():
     assert len(findings) == 1 and findings[0].startswith("gone"), findings
     _, _, findings = judge(got, rec, {"d_renamed", "k_plain"}, {"check_two": ("why", ["r.json:y"])})
     assert len(findings) == 1 and "no `y`" in findings[0], findings
+    other = entries_of_sources({"k.rs": strip_comments(
+        '#[kernel]\npub unsafe fn oxide_a() {}\n#[kernel]\n#[allow(x)]\nfn oxide_b() {}\n'
+        '// #[kernel] fn oxide_c() {}\n')})
+    assert set(other) == {"oxide_a", "oxide_b"}, f"self-test: #[kernel] entries {sorted(other)}"
+    mods = {"oxide_a": ["gpu/x (a build)"], "oxide_b": ["gpu/y/out.ptx"]}
+    ok, bad, _ = judge_other(other, "gpu/x", mods, (set(), set(), set(), {}), {})
+    assert ok == ["oxide_a"] and [b for b, _ in bad] == ["oxide_b"], (ok, bad)
 
 
 def main(argv):
@@ -309,11 +357,24 @@ def main(argv):
             print(f"found in the sources, not in the PTX: {n}")
             problems += 1
         print(f"sources vs PTX: {len(entries)} entries parsed, {len(built)} built")
-    ok, bad, findings = judge(entries, recorded(os.path.join(ROOT, "gpu")),
-                              crate_names(KERNELS_CRATE), ALLOW)
+    rec = recorded(os.path.join(ROOT, "gpu"))
+    everything = set(entries)
+    ok, bad, findings = judge(entries, rec, crate_names(KERNELS_CRATE),
+                              {n: r for n, r in ALLOW.items() if n in entries})
+    modules = toolchain_modules(os.path.join(ROOT, "gpu"))
+    for src, folder in OTHER.items():
+        found = entries_of_sources(read_sources(os.path.join(ROOT, src)))
+        everything.update(found)
+        o_ok, o_bad, o_findings = judge_other(found, folder, modules, rec, ALLOW)
+        ok += o_ok
+        bad += [(n, f"{src}: {w}") for n, w in o_bad]
+        findings += o_findings
+    for name in sorted(set(ALLOW) - everything):
+        findings.append(f"{name}: on the allow-list but no such entry (drop its line)")
     for name, where in bad:
-        print(f"NOT COVERED {name} ({where}): in no gpu/results*.json record, not in kernels/src, "
-              "not allowed in scripts/check_kernel_entries.py")
+        print(f"NOT COVERED {name} ({where}): in no gpu/results*.json record (an OTHER crate's: "
+              "no results_toolchains.json entry of its module), not in kernels/src, not allowed "
+              "in scripts/check_kernel_entries.py")
     for f in findings:
         print(f"ALLOW-LIST {f}")
     print(f"kernel entries: {len(ok)} covered, {len(bad)} not")
