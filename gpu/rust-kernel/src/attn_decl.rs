@@ -204,6 +204,8 @@ macro_rules! impl_attn_decl {
         }
     };
 }
+// Used by attn_fp8_decl.rs; tests/attention_kernel_maps.rs includes this file without it.
+#[allow(unused_imports)]
 pub(crate) use impl_attn_decl;
 
 /// Declares one head dimension `$hd` in module `$m`.
