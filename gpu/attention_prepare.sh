@@ -10,6 +10,6 @@ dest="$(mkdir -p "${1:-$here/../.gpu-rust/attn}" && cd "${1:-$here/../.gpu-rust/
 bash "$here/rust-kernel/build_ptx.sh"
 bash "$here/rust-kernel/attn_ptx.sh"
 bash "$here/rust-kernels-lib/build.sh" "$dest"
-cp "$here/rust-kernel/out/attn.ptx" "$here/attention_same_process.py" "$here/attention_timeline.py" \
+cp "$here/rust-kernel/out/attn.ptx" "$here/attention_same_process.py" \
     "$here/attention_device_run.sh" "$dest/"
 echo "$dest: $(ls "$dest" | paste -sd ' ')"

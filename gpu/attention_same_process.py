@@ -151,8 +151,8 @@ def run_config(ours, cfg, rounds, timing=True):
     # (variant 15, attn_fwd_d128_p_cl2_rust) where every head has an even number of query
     # tiles. The
     # overlapped and the serial kernel (P packed before its P·V wgmma for d = 128, variant 6;
-    # between them for d = 64, variant 0) are measured beside it; the persistent kernel, d = 64
-    # with 4 stages and the kernels without a producer warpgroup with --experiments.
+    # between them for d = 64, variant 0) are measured beside it; with --experiments the
+    # issue-47 causal d = 128 variants (5, 16, 17, 18) and, for d = 64, variant 10 by name.
     serial_var = 6 if d == 128 else 0
     auto = ours.auto_variant(d, causal, s)
     c = "_causal" if causal else ""
@@ -168,21 +168,15 @@ def run_config(ours, cfg, rounds, timing=True):
         # The clustered kernel with one tile per CTA.
         variants["ours_cluster2"] = 14
     if EXPERIMENTS:
-        variants.update({"ours_persistent": 5})
-        if d == 128:
-            # The overlapped kernel with its maps acquired at GPU scope and prefetched.
-            variants["ours_gpu_scope"] = 13
         if d == 128 and causal:
             # Issue 47: the query tiles heaviest first across groups of 16 heads, persistent
             # (16) and one tile per CTA (17), and with consumer 0's diagonal block at half
             # width (18).
-            variants.update({"ours_p_lpt": 16, "ours_ov_lpt": 17, "ours_ov_lpt_diag": 18})
+            variants.update({"ours_persistent": 5, "ours_p_lpt": 16, "ours_ov_lpt": 17,
+                             "ours_ov_lpt_diag": 18})
         if d == 64:
-            variants["ours_d64_4stage"] = 4
             # No producer warpgroup, two CTAs per SM (variant 10).
             variants["ours_nonspec"] = 10
-            # The same with the softmax's reductions as pairwise trees (variant 9).
-            variants["ours_nonspec_tree"] = 9
     impls = {}
     for name, var in variants.items():
         o.fill_(float("nan"))
@@ -428,7 +422,7 @@ def main():
     ap.add_argument("--smoke", action="store_true")
     ap.add_argument("--rounds", type=int, default=7)
     ap.add_argument("--only", type=str, default=None, help="comma-separated config indices")
-    ap.add_argument("--experiments", action="store_true", help="also time variants 2, 4, 5")
+    ap.add_argument("--experiments", action="store_true", help="also time the issue-47 variants")
     ap.add_argument("--fp8", action="store_true",
                     help="the FP8 forward (variant 19) instead, with --smoke its exactness only")
     ap.add_argument("--before", nargs=2, metavar=("LIB2", "PTX2"), default=None,

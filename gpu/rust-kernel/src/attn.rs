@@ -30,7 +30,7 @@
 //! Tensors: Q, K, V, O are `[b·h·s, d]` bf16 row-major (`[b, h, s, d]` contiguous); LSE is
 //! `[b·h·s]` f32.
 
-use crate::attn_decl::{d128, d64, d64s4, AttnDecl, BM, BN, MAX_O, S_ACC};
+use crate::attn_decl::{d128, d64, AttnDecl, BM, BN, MAX_O, S_ACC};
 use crate::pipe_ops::PtxSpin;
 use crate::ptx::*;
 use smemdesc::accum::{self, Bf16x2, PackedAcc, WgmmaAcc};
@@ -95,9 +95,6 @@ pub(crate) trait AttnKernel: AttnDecl {
     type ORegs: OAcc;
 }
 impl AttnKernel for d64::Decl {
-    type ORegs = WgmmaAcc<64>;
-}
-impl AttnKernel for d64s4::Decl {
     type ORegs = WgmmaAcc<64>;
 }
 impl AttnKernel for d128::Decl {
@@ -291,55 +288,6 @@ pub(crate) unsafe fn consumer_start(wg: u32, tid: u32, map_o: u64) -> (u32, u32,
     }
     let Some(rows) = S_ACC.rows(t) else { trap() };
     (im, t, rows)
-}
-
-/// [`producer_start`] and [`consumer_start`] with the overlapped kernel's experiment switches
-/// `X`: with [`crate::attn_ov::X_GPU_SCOPE`] the maps are acquired at GPU scope, then
-/// prefetched; otherwise they are the recorded kernels' (system scope).
-#[inline(always)]
-pub(crate) unsafe fn producer_start_x<const X: u32>(
-    tid: u32,
-    map_q: u64,
-    map_k: u64,
-    map_v: u64,
-) -> bool {
-    if X & crate::attn_ov::X_GPU_SCOPE == 0 {
-        return producer_start(tid, map_q, map_k, map_v);
-    }
-    setmaxnreg_dec_40();
-    if tid == 0 {
-        gpu_scope_acquire(map_q);
-        gpu_scope_acquire(map_k);
-        gpu_scope_acquire(map_v);
-    }
-    tid == 0
-}
-
-/// See [`producer_start_x`].
-#[inline(always)]
-pub(crate) unsafe fn consumer_start_x<const X: u32>(
-    wg: u32,
-    tid: u32,
-    map_o: u64,
-) -> (u32, u32, [u32; 2]) {
-    if X & crate::attn_ov::X_GPU_SCOPE != 0 {
-        setmaxnreg_inc_232();
-        let (im, t) = (wg - 1, tid % 128);
-        if t == 0 {
-            gpu_scope_acquire(map_o);
-        }
-        let Some(rows) = S_ACC.rows(t) else { trap() };
-        (im, t, rows)
-    } else {
-        consumer_start(wg, tid, map_o)
-    }
-}
-
-/// A tensor map acquired at GPU scope, then prefetched.
-#[inline(always)]
-unsafe fn gpu_scope_acquire(map: u64) {
-    tensormap_acquire_gpu(map);
-    prefetch_tensormap(map);
 }
 
 /// The kernel body. `params`: `seqlen` (a multiple of 128), `bh` (batch · heads),

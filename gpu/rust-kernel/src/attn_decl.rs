@@ -152,6 +152,62 @@ impl OConsts {
     }
 }
 
+/// `pub struct Decl` and its [`AttnDecl`] impl, in a declaration module that names its tiles
+/// `Q`, `K`, `V`, its chain `CHAIN`, its pipelines `QPipe`, `KvPipe`, `KPipe`, `VPipe`, `KPipe2`,
+/// `VPipe2`, its epilogue tile `OTile` and its storage `Storage` (with `o0`, `o1` and `qtile`).
+macro_rules! impl_attn_decl {
+    ($hd:literal, $doc:literal) => {
+        #[doc = $doc]
+        pub struct Decl;
+        impl AttnDecl for Decl {
+            const HD: u32 = $hd;
+            type Q = Q;
+            type K = K;
+            type V = V;
+            const CHAIN: ChainedMma = CHAIN;
+            type QPipe = QPipe;
+            type KvPipe = KvPipe;
+            type KPipe = KPipe;
+            type VPipe = VPipe;
+            type KPipe2 = KPipe2;
+            type VPipe2 = VPipe2;
+            const O_EPI: smemdesc::epilogue::EpilogueTile = OTile::EPILOGUE;
+            const LAUNCH_BYTES: u32 = Storage::LAUNCH_BYTES;
+            #[inline(always)]
+            fn aligned_base(dyn_base: u32) -> u32 {
+                Storage::aligned_base(dyn_base)
+            }
+            #[inline(always)]
+            fn q(base: u32) -> TileAt<Q> {
+                Storage::q(base)
+            }
+            #[inline(always)]
+            fn k(base: u32) -> TileAt<K> {
+                Storage::k(base)
+            }
+            #[inline(always)]
+            fn v(base: u32) -> TileAt<V> {
+                Storage::v(base)
+            }
+            #[inline(always)]
+            fn qtile(base: u32) -> u32 {
+                Storage::qtile_at(base, 0)
+            }
+            #[inline(always)]
+            fn o(base: u32, im: u32) -> u32 {
+                if im == 0 {
+                    Storage::o0(base)
+                } else {
+                    Storage::o1(base)
+                }
+            }
+        }
+    };
+}
+// Used by attn_fp8_decl.rs; tests/attention_kernel_maps.rs includes this file without it.
+#[allow(unused_imports)]
+pub(crate) use impl_attn_decl;
+
 /// Declares one head dimension `$hd` in module `$m`.
 macro_rules! attn_decl {
     ($m:ident, $hd:literal, $stages:literal, $vmma:ident, $ostages:literal, $doc:literal) => {
@@ -243,51 +299,7 @@ macro_rules! attn_decl {
                 (MmaShape::new(64, $hd, 16), ElementType::BF16, AccumType::F32),
             );
 
-            /// Marker of this head dimension.
-            pub struct Decl;
-            impl AttnDecl for Decl {
-                const HD: u32 = $hd;
-                type Q = Q;
-                type K = K;
-                type V = V;
-                const CHAIN: ChainedMma = CHAIN;
-                type QPipe = QPipe;
-                type KvPipe = KvPipe;
-                type KPipe = KPipe;
-                type VPipe = VPipe;
-                type KPipe2 = KPipe2;
-                type VPipe2 = VPipe2;
-                const O_EPI: smemdesc::epilogue::EpilogueTile = OTile::EPILOGUE;
-                const LAUNCH_BYTES: u32 = Storage::LAUNCH_BYTES;
-                #[inline(always)]
-                fn aligned_base(dyn_base: u32) -> u32 {
-                    Storage::aligned_base(dyn_base)
-                }
-                #[inline(always)]
-                fn q(base: u32) -> TileAt<Q> {
-                    Storage::q(base)
-                }
-                #[inline(always)]
-                fn k(base: u32) -> TileAt<K> {
-                    Storage::k(base)
-                }
-                #[inline(always)]
-                fn v(base: u32) -> TileAt<V> {
-                    Storage::v(base)
-                }
-                #[inline(always)]
-                fn qtile(base: u32) -> u32 {
-                    Storage::qtile_at(base, 0)
-                }
-                #[inline(always)]
-                fn o(base: u32, im: u32) -> u32 {
-                    if im == 0 {
-                        Storage::o0(base)
-                    } else {
-                        Storage::o1(base)
-                    }
-                }
-            }
+            impl_attn_decl!($hd, "Marker of this head dimension.");
 
             // The kernel's constants agree with the declarations: the chain's first instruction
             // is the Q/K pair's, its second the V tile's, and the blocks tile the CTA.
@@ -335,15 +347,6 @@ attn_decl!(
     m64n128k16,
     2,
     "Head dimension 128: S m64n128k16 (8 k-steps), O m64n128k16 (8 k-steps of P)."
-);
-
-attn_decl!(
-    d64s4,
-    64,
-    4,
-    m64n64k16,
-    1,
-    "Head dimension 64 with 4 K/V stages (an experiment against `d64`'s 2)."
 );
 
 /// S's accumulator fragment (m64n128, f32): the rows each thread owns and the quads.

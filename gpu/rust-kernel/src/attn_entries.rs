@@ -6,7 +6,7 @@
 //! experiments, each body with its declaration and switches.
 
 use crate::attn::attn_body;
-use crate::attn_decl::{d128, d64, d64s4, AttnDecl};
+use crate::attn_decl::{d128, d64, AttnDecl};
 use crate::attn_ns::attn_ns_body;
 use crate::attn_ov::attn_ov_body;
 
@@ -24,12 +24,12 @@ macro_rules! attn_entry {
         );
     };
     // The overlapped kernel with experiment switches `$x` (`attn_ov::X_*`), persistent or not:
-    // `sched` as the persistent one's, with the timeline from byte 256 (`attn_ov::stamp`).
+    // `sched` as the persistent one's.
     (experiment, $name:ident, $decl:ty, $causal:literal, $persist:literal, $x:expr, $doc:literal) => {
         attn_entry!(
             @entry $name, $doc,
             attn_ov_body::<$decl, <$decl as AttnDecl>::KPipe, <$decl as AttnDecl>::VPipe, $causal, false, $persist, { $x }>,
-            /// As the persistent entries; `sched` also holds the timeline when stamping.
+            /// As the persistent entries.
             ; sched: u64
         );
     };
@@ -119,13 +119,6 @@ attn_entry!(
     "Attention forward, head dim 128."
 );
 attn_entry!(
-    attn_fwd_d128_causal_rust,
-    d128::Decl,
-    true,
-    false,
-    "Attention forward, head dim 128, causal."
-);
-attn_entry!(
     attn_fwd_d128_badpair_rust,
     d128::Decl,
     false,
@@ -173,41 +166,7 @@ attn_entry!(
     true,
     "The negative control in the overlapped kernel."
 );
-attn_entry!(
-    attn_fwd_d64s4_rust,
-    d64s4::Decl,
-    false,
-    false,
-    true,
-    "Head dim 64, overlapped, 4 K and 4 V stages."
-);
-attn_entry!(
-    attn_fwd_d64s4_causal_rust,
-    d64s4::Decl,
-    true,
-    false,
-    true,
-    "Head dim 64, causal, overlapped, 4 K and 4 V stages."
-);
 
-attn_entry!(
-    attn_fwd_d64_pf_rust,
-    d64::Decl,
-    false,
-    false,
-    false,
-    true,
-    "Head dim 64, P packed first."
-);
-attn_entry!(
-    attn_fwd_d64_causal_pf_rust,
-    d64::Decl,
-    true,
-    false,
-    false,
-    true,
-    "Head dim 64, causal, P packed first."
-);
 attn_entry!(
     attn_fwd_d128_pf_rust,
     d128::Decl,
@@ -238,47 +197,10 @@ attn_entry!(
 
 attn_entry!(
     persistent,
-    attn_fwd_d64_p_rust,
-    d64::Decl,
-    false,
-    "Head dim 64, persistent."
-);
-attn_entry!(
-    persistent,
-    attn_fwd_d64_causal_p_rust,
-    d64::Decl,
-    true,
-    "Head dim 64, causal, persistent."
-);
-attn_entry!(
-    persistent,
-    attn_fwd_d128_p_rust,
-    d128::Decl,
-    false,
-    "Head dim 128, persistent."
-);
-attn_entry!(
-    persistent,
     attn_fwd_d128_causal_p_rust,
     d128::Decl,
     true,
     "Head dim 128, causal, persistent."
-);
-attn_entry!(
-    nonspecialised,
-    attn_fwd_d64_ns_tree_rust,
-    d64::Decl,
-    false,
-    16,
-    "Head dim 64, no producer warpgroup, the softmax's row reductions as pairwise trees."
-);
-attn_entry!(
-    nonspecialised,
-    attn_fwd_d64_causal_ns_tree_rust,
-    d64::Decl,
-    true,
-    16,
-    "Head dim 64, causal, no producer warpgroup, the softmax's row reductions as pairwise trees."
 );
 attn_entry!(
     nonspecialised,
@@ -297,44 +219,6 @@ attn_entry!(
     "Head dim 64, causal, no producer warpgroup, two CTAs per multiprocessor."
 );
 
-// Experiments on head dim 128's recorded kernel: its timeline, and the maps acquired at GPU scope.
-use crate::attn_ov::{X_GPU_SCOPE, X_STAMP};
-attn_entry!(
-    experiment,
-    attn_fwd_d128_ov_stamp_rust,
-    d128::Decl,
-    false,
-    false,
-    X_STAMP,
-    "Head dim 128, overlapped, with its timeline."
-);
-attn_entry!(
-    experiment,
-    attn_fwd_d128_p_stamp_rust,
-    d128::Decl,
-    false,
-    true,
-    X_STAMP,
-    "Head dim 128, persistent, with its timeline."
-);
-attn_entry!(
-    experiment,
-    attn_fwd_d128_ov_gpu_rust,
-    d128::Decl,
-    false,
-    false,
-    X_GPU_SCOPE,
-    "Head dim 128, overlapped, the maps acquired at GPU scope and prefetched."
-);
-attn_entry!(
-    experiment,
-    attn_fwd_d128_causal_ov_gpu_rust,
-    d128::Decl,
-    true,
-    false,
-    X_GPU_SCOPE,
-    "Head dim 128, causal, overlapped, the maps acquired at GPU scope and prefetched."
-);
 attn_entry!(
     cluster,
     attn_fwd_d128_ov_cl2_rust,

@@ -17,7 +17,7 @@
 //!   keys permuted within every 32 ([`key_of`]), so A position `k` meets the key whose P the
 //!   thread packed there.
 
-use super::attn_decl::{AttnDecl, BM, BN, CONSUMERS};
+use super::attn_decl::{impl_attn_decl, AttnDecl, BM, BN, CONSUMERS};
 use smemdesc::fragment::{ChainedMma, WgmmaAccum, WgmmaRegA};
 
 use smemdesc::smem::TileAt;
@@ -175,51 +175,7 @@ pub mod d128e4 {
         ),
     );
 
-    /// Marker of this declaration.
-    pub struct Decl;
-    impl AttnDecl for Decl {
-        const HD: u32 = 128;
-        type Q = Q;
-        type K = K;
-        type V = V;
-        const CHAIN: ChainedMma = CHAIN;
-        type QPipe = QPipe;
-        type KvPipe = KvPipe;
-        type KPipe = KPipe;
-        type VPipe = VPipe;
-        type KPipe2 = KPipe2;
-        type VPipe2 = VPipe2;
-        const O_EPI: smemdesc::epilogue::EpilogueTile = OTile::EPILOGUE;
-        const LAUNCH_BYTES: u32 = Storage::LAUNCH_BYTES;
-        #[inline(always)]
-        fn aligned_base(dyn_base: u32) -> u32 {
-            Storage::aligned_base(dyn_base)
-        }
-        #[inline(always)]
-        fn q(base: u32) -> TileAt<Q> {
-            Storage::q(base)
-        }
-        #[inline(always)]
-        fn k(base: u32) -> TileAt<K> {
-            Storage::k(base)
-        }
-        #[inline(always)]
-        fn v(base: u32) -> TileAt<V> {
-            Storage::v(base)
-        }
-        #[inline(always)]
-        fn qtile(base: u32) -> u32 {
-            Storage::qtile_at(base, 0)
-        }
-        #[inline(always)]
-        fn o(base: u32, im: u32) -> u32 {
-            if im == 0 {
-                Storage::o0(base)
-            } else {
-                Storage::o1(base)
-            }
-        }
-    }
+    impl_attn_decl!(128, "Marker of this declaration.");
 
     // The kernel's constants agree with the declarations: S's instruction is the Q/K pair's,
     // P·V's k-steps cover a key block, the tiles cover the CTA, the storage fits.

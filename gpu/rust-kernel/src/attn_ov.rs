@@ -15,7 +15,7 @@
 //! both: the declared `KPipe2` / `VPipe2`). Without the mask, head dim 128 runs both at once.
 
 use crate::attn::{
-    consumer_start_x, finish_tile, pack_all, producer_start_x, pv_regs, qk, softmax, storage,
+    consumer_start, finish_tile, pack_all, producer_start, pv_regs, qk, softmax, storage,
     AttnKernel, OAcc, PAcc, SAcc, Tile,
 };
 use crate::pipe_ops::PtxSpin;
@@ -50,11 +50,6 @@ fn vote_any(p: bool) -> bool {
     r != 0
 }
 
-/// [`attn_ov_body`]'s experiment switch: a timeline of each tile in `%globaltimer` nanoseconds
-/// (`sched + 256`, 16 `u64` per tile: see [`stamp`]).
-pub(crate) const X_STAMP: u32 = 1;
-/// [`attn_ov_body`]'s experiment switch: the tensor maps acquired at GPU scope, and prefetched.
-pub(crate) const X_GPU_SCOPE: u32 = 2;
 /// [`attn_ov_body`]'s experiment switch (issue 47, causal): the query tiles taken heaviest first
 /// across groups of [`LPT_HEADS`] heads instead of within one head ([`tile_index`]).
 pub(crate) const X_LPT: u32 = 4;
@@ -96,17 +91,6 @@ pub(crate) fn tile_index<const CAUSAL: bool, const X: u32>(w: u32, seqlen: u32, 
     let lv = r / heads;
     let head = g * LPT_HEADS + (r - lv * heads);
     head * q_tiles + lv
-}
-
-/// Slot `k` of tile `w`'s timeline, when `X` has [`X_STAMP`]: 0 the CTA's start (its first tile),
-/// 1 the producer issued Q's load, 2 the multiprocessor; per consumer `im`, at `4 + 6 im`: Q
-/// ready, K_0 ready, S_0 computed, the key loop done, the last P·V computed, O's stores issued.
-#[inline(always)]
-unsafe fn stamp<const X: u32>(sched: u64, w: u32, k: u32, v: Option<u64>) {
-    if X & X_STAMP != 0 {
-        let at = sched + 256 + (w as u64 * 16 + k as u64) * 8;
-        st_global_u64(at, v.unwrap_or_else(globaltimer));
-    }
 }
 
 /// `S = Q·Kᵀ` of consumer `im` on K stage `stage` ([`qk`]); with `HALF`, only S's columns
@@ -227,9 +211,6 @@ pub(crate) unsafe fn attn_ov_body<
     if bh == 0 || seqlen < crate::attn_decl::BM {
         return;
     }
-    if X & X_STAMP != 0 && tid() == 0 {
-        stamp::<X>(sched, ctaid(), 0, None);
-    }
     let (base, q_addr, k_addr, v_addr) = storage::<D>();
     // Tiles are numbered as the non-persistent grid's CTAs.
     let tiles = seqlen / crate::attn_decl::BM * bh;
@@ -252,7 +233,7 @@ pub(crate) unsafe fn attn_ov_body<
     let (mut qp, qcs) = qpipe.split();
     let ((mut kp, kcs), (mut vp, vcs)) = (kpipe.split(), vpipe.split());
     if wg == 0 {
-        if producer_start_x::<X>(tid, map_q, map_k, map_v) {
+        if producer_start(tid, map_q, map_k, map_v) {
             let mut w = ctaid();
             loop {
                 let more = w < tiles;
@@ -266,8 +247,6 @@ pub(crate) unsafe fn attn_ov_body<
                 if !more {
                     break;
                 }
-                stamp::<X>(sched, w, 1, None);
-                stamp::<X>(sched, w, 2, Some(smid() as u64));
                 // The next tile, fetched now so its latency hides under this tile's loads.
                 // In a cluster the schedule is static (`w + nctaid`): both CTAs walk the tiles
                 // of one head in step, as their shared K and V need.
@@ -311,15 +290,7 @@ pub(crate) unsafe fn attn_ov_body<
         }
         return;
     }
-    let (im, t, rows) = consumer_start_x::<X>(wg, tid, map_o);
-    // The consumers' timeline slots (nothing at all unless stamping).
-    macro_rules! st {
-        ($w:expr, $k:expr) => {
-            if X & X_STAMP != 0 && t == 0 {
-                stamp::<X>(sched, $w, 4 + 6 * im + $k, None);
-            }
-        };
-    }
+    let (im, t, rows) = consumer_start(wg, tid, map_o);
     let mut s = SAcc::zero();
     let mut qc = qcs.thread(t);
     let (mut kc, mut vc) = (kcs.thread(t), vcs.thread(t));
@@ -403,7 +374,6 @@ pub(crate) unsafe fn attn_ov_body<
             }
             return;
         }
-        st!(w, 0);
         let Tile {
             qt, q_row, blocks, ..
         } = Tile::of_cta::<CAUSAL>(w, seqlen);
@@ -413,7 +383,6 @@ pub(crate) unsafe fn attn_ov_body<
         let Some(k0) = kc.wait::<PtxSpin>() else {
             return;
         };
-        st!(w, 1);
         turn();
         smemdesc::accum::wgmma_fence();
         qk::<D>(&mut s, q_addr, k_addr, im, k0.stage());
@@ -421,7 +390,6 @@ pub(crate) unsafe fn attn_ov_body<
         pass();
         smemdesc::accum::wgmma_wait_group::<0>();
         s.fence_operands();
-        st!(w, 2);
         k0.release::<PtxSpin>();
         let mut corr = softmax::<CAUSAL, 16>(&mut s, &mut m, &mut l, t, 0, qt, im, scale_log2);
         let mut pa = pack_all(&s);
@@ -434,7 +402,6 @@ pub(crate) unsafe fn attn_ov_body<
         if $diag && j < blocks {
             block!(true; j, qt, m, l, o, corr, pa);
         }
-        st!(w, 3);
         // Every S of the tile is computed: the producer may load the next tile's Q.
         q.release::<PtxSpin>();
         turn();
@@ -446,9 +413,7 @@ pub(crate) unsafe fn attn_ov_body<
         smemdesc::accum::wgmma_wait_group::<0>();
         o.fence_operands();
         vp.release::<PtxSpin>();
-        st!(w, 4);
         finish_tile::<D>(&mut o, m, l, rows, t, im, q_row, lse, base, map_o, !PERSIST);
-        st!(w, 5);
         if !PERSIST {
             if pp && im == 0 {
                 turn();

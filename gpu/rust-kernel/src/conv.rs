@@ -255,17 +255,21 @@ unsafe fn conv_body<D: EpiDecl, const CONTROL: bool>(
     }
 }
 
+/// An implicit-GEMM convolution entry `$name`: the entry arguments handed to `$body`, a
+/// convolution body instance (`conv_body::<D, CONTROL>` here, `conv_ov::conv_ov_body::<T, I>`
+/// for the overlapped schedule).
 macro_rules! conv_entry {
-    ($name:ident, $decl:ty, $control:literal, $doc:literal) => {
+    ($name:ident, $doc:literal, $($body:tt)+) => {
         #[doc = $doc]
         ///
         /// # Safety
         /// 384 threads, the storage's `LAUNCH_BYTES` of dynamic shared memory, a 1-D grid of
         /// whole clusters of the declaration's shape; `walk`: `ImplicitGemmA::for_tile(conv,
-        /// A)?.walk()` of the convolution (M-blocks a multiple of the cluster's CTAs along M);
-        /// `map_a`: that plan's im2col map of the NHWC input (`map()`); `map_b`: the filter's map
-        /// (`filter_map(B)`, box rows the multicast slice's); `map_c`: the C tile's store map over
-        /// `[N·P·Q, k_out]`; all in global memory; `err` a device u32.
+        /// A)?.walk()` of the convolution (`A` the declaration's A tile; M-blocks a multiple of
+        /// the cluster's CTAs along M); `map_a`: that plan's im2col map of the NHWC input
+        /// (`map()`); `map_b`: the filter's map (`filter_map(B)`, box rows the multicast
+        /// slice's); `map_c`: the C tile's store map over `[N·P·Q, k_out]`; all in global
+        /// memory; `err` a device u32.
         #[no_mangle]
         pub unsafe extern "ptx-kernel" fn $name(
             map_a: u64,
@@ -276,28 +280,26 @@ macro_rules! conv_entry {
             group_m: u32,
             err: u64,
         ) {
-            conv_body::<$decl, $control>(map_a, map_b, map_c, walk, k_out, group_m, err);
+            $($body)+(map_a, map_b, map_c, walk, k_out, group_m, err);
         }
     };
 }
+pub(crate) use conv_entry;
 
 conv_entry!(
     gemm_conv_fprop_rust,
-    Decl11,
-    false,
-    "The implicit-GEMM forward convolution, 128 x 256 tiles, persistent (grid ≤ tiles)."
+    "The implicit-GEMM forward convolution, 128 x 256 tiles, persistent (grid ≤ tiles).",
+    conv_body::<Decl11, false>
 );
 conv_entry!(
     gemm_conv_fprop_control_rust,
-    Decl11,
-    true,
     "The negative control: `gemm_conv_fprop_rust` with each tap's channel blocks loaded in \
-     reverse order, so A's K order is no longer the filter's (must mismatch wherever C > BK)."
+     reverse order, so A's K order is no longer the filter's (must mismatch wherever C > BK).",
+    conv_body::<Decl11, true>
 );
 conv_entry!(
     gemm_conv_cl21_rust,
-    Decl21,
-    false,
     "`gemm_conv_fprop_rust` in 2x1 clusters: the two CTAs (adjacent M-blocks) share B, each \
-     loading half of it and multicasting it."
+     loading half of it and multicasting it.",
+    conv_body::<Decl21, false>
 );

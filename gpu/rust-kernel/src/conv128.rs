@@ -46,6 +46,50 @@ pub(crate) unsafe fn mma_stage(
     wgmma_commit();
 }
 
+/// The C stage of epilogue chunk `jc` (of all the warpgroup's chunks, in order) at `cbase`.
+#[inline(always)]
+pub(crate) fn chunk_buf(cbase: u32, jc: u32) -> u32 {
+    cbase + (jc % CTile128::STAGES) * CTile128::STAGE_BYTES
+}
+
+/// Before a chunk's stmatrix writes: thread 0 waits until the TMA stores of the stage's last
+/// chunk read it, and the warpgroup meets at its barrier `bar_id`.
+#[inline(always)]
+pub(crate) unsafe fn chunk_wait(t: u32, bar_id: u32) {
+    if t == 0 {
+        bulk_wait_read::<{ CTile128::STAGES - 1 }>();
+    }
+    named_bar(bar_id, 128);
+}
+
+/// After a chunk's stmatrix writes into `buf`: the writes fenced for the async proxy, the
+/// warpgroup's barrier, then thread 0 stores the chunk's TMA boxes (chunk `c` of 64 columns of
+/// subtile `j`) at columns `n0 + 64·c + ..`, rows `row0 + 64·j + ..` and commits them.
+#[inline(always)]
+pub(crate) unsafe fn chunk_store(
+    buf: u32,
+    t: u32,
+    bar_id: u32,
+    map: u64,
+    (n0, c): (u32, u32),
+    (row0, j): (u32, u32),
+) {
+    fence_proxy_async_shared();
+    named_bar(bar_id, 128);
+    if t == 0 {
+        unroll!(CTile128::TMA_BOXES, |b| {
+            let (boff, (inner0, r0)) = CTile128::tma_box(b);
+            tma_store_2d(
+                map,
+                buf + boff,
+                n0 + c * CTile128::EPILOGUE.spec().n + inner0,
+                row0 + 64 * j + r0,
+            );
+        });
+        bulk_commit();
+    }
+}
+
 /// The epilogue of one consumer warpgroup: for each subtile `j` and chunk `c` (64 columns), the
 /// declared stmatrix.x4 writes into C stage `(2j + c) % STAGES`, then thread 0 stores its TMA
 /// boxes at columns `n0 + ..`, rows `row0 + 64j + ..`.
@@ -68,30 +112,13 @@ unsafe fn store_tile(
                 g as u32 / CTile128::INSTRUCTIONS,
                 g as u32 % CTile128::INSTRUCTIONS,
             );
-            let jc = j * CTile128::CHUNKS + c;
-            let buf = cbase + (jc % CTile128::STAGES) * CTile128::STAGE_BYTES;
+            let buf = chunk_buf(cbase, j * CTile128::CHUNKS + c);
             if i == 0 {
-                if t == 0 {
-                    bulk_wait_read::<{ CTile128::STAGES - 1 }>();
-                }
-                named_bar(bar_id, 128);
+                chunk_wait(t, bar_id);
             }
             stmatrix_x4(buf + off[i as usize], regs);
             if i == CTile128::INSTRUCTIONS - 1 {
-                fence_proxy_async_shared();
-                named_bar(bar_id, 128);
-                if t == 0 {
-                    unroll!(CTile128::TMA_BOXES, |b| {
-                        let (boff, (inner0, r0)) = CTile128::tma_box(b);
-                        tma_store_2d(
-                            map,
-                            buf + boff,
-                            n0 + c * CTile128::EPILOGUE.spec().n + inner0,
-                            row0 + 64 * j + r0,
-                        );
-                    });
-                    bulk_commit();
-                }
+                chunk_store(buf, t, bar_id, map, (n0, c), (row0, j));
             }
         });
     });

@@ -36,7 +36,7 @@
 //! The tiles are an [`OvTile`]: the 128 x 256 tile of `epi_tiles` (`Ov256`, plain and in 2x1
 //! clusters) and the 256 x 128 tile of `conv_tiles` (`conv_ov128.rs`).
 
-use crate::conv::{produce, walk_fills, Schedule};
+use crate::conv::{conv_entry, produce, walk_fills, Schedule};
 use crate::epi_tiles::{CTile, Decl11, Decl21, EpiDecl, BM, BN, C_BOXES};
 use crate::gemm::Acc;
 use crate::pipe_ops::PtxSpin;
@@ -386,48 +386,21 @@ pub(crate) unsafe fn conv_ov_body<T: OvTile, const INTERLEAVE: bool>(
     }
 }
 
-macro_rules! conv_ov_entry {
-    ($name:ident, $tile:ty, $inter:literal, $doc:literal) => {
-        #[doc = $doc]
-        ///
-        /// # Safety
-        /// As `gemm_conv_fprop_rust` (`conv.rs`): 384 threads, the storage's `LAUNCH_BYTES` of
-        /// dynamic shared memory, a 1-D grid of whole clusters of the declaration's shape,
-        /// `walk` the plan's walk, `map_a`/`map_b`/`map_c` its im2col, filter and store maps in
-        /// global memory, `err` a device u32.
-        #[no_mangle]
-        pub unsafe extern "ptx-kernel" fn $name(
-            map_a: u64,
-            map_b: u64,
-            map_c: u64,
-            walk: Im2colWalk,
-            k_out: u32,
-            group_m: u32,
-            err: u64,
-        ) {
-            conv_ov_body::<$tile, $inter>(map_a, map_b, map_c, walk, k_out, group_m, err);
-        }
-    };
-}
-
-conv_ov_entry!(
+conv_entry!(
     gemm_conv_ov_rust,
-    Ov256<Decl11>,
-    true,
     "`gemm_conv_fprop_rust` with the epilogue overlapping the next tile's first K-steps: K-step \
      0 issued before it, K-steps 1 ..= 4 between its four chunks (packed accumulator, stmatrix \
-     + TMA stores), 128 x 256 tiles, persistent."
+     + TMA stores), 128 x 256 tiles, persistent.",
+    conv_ov_body::<Ov256<Decl11>, true>
 );
-conv_ov_entry!(
+conv_entry!(
     gemm_conv_ov_cl21_rust,
-    Ov256<Decl21>,
-    true,
-    "`gemm_conv_ov_rust` in 2x1 clusters (`gemm_conv_cl21_rust`'s B multicast)."
+    "`gemm_conv_ov_rust` in 2x1 clusters (`gemm_conv_cl21_rust`'s B multicast).",
+    conv_ov_body::<Ov256<Decl21>, true>
 );
-conv_ov_entry!(
+conv_entry!(
     gemm_conv_ov2_rust,
-    Ov256<Decl11>,
-    false,
     "`gemm_conv_ov_rust`'s other schedule: the next tile's K-steps 0 and 1 issued before the \
-     whole epilogue, their stages held until it ends."
+     whole epilogue, their stages held until it ends.",
+    conv_ov_body::<Ov256<Decl11>, false>
 );

@@ -4,7 +4,8 @@
 //! and written in four chunks, subtile `c / 2`, 64 columns `c % 2`, through `CTile128` as
 //! `conv128::store_tile` writes them.
 
-use crate::conv128::mma_stage;
+use crate::conv::conv_entry;
+use crate::conv128::{chunk_buf, chunk_store, chunk_wait, mma_stage};
 use crate::conv_ov::{conv_ov_body, OvTile};
 use crate::conv_tiles::n128::A;
 use crate::conv_tiles::{CTile128, Pipe128, Storage128, BM128, BN128};
@@ -83,49 +84,20 @@ impl OvTile for Ov128 {
         const { assert!(CTile128::CHUNKS == 2 && CTile128::INSTRUCTIONS == 4) };
         let (j, cc) = (c / CTile128::CHUNKS, c % CTile128::CHUNKS);
         let r = p[j as usize].regs();
-        let buf = cbase + (c % CTile128::STAGES) * CTile128::STAGE_BYTES;
-        if t == 0 {
-            bulk_wait_read::<{ CTile128::STAGES - 1 }>();
-        }
-        named_bar(bar_id, 128);
+        let buf = chunk_buf(cbase, c);
+        chunk_wait(t, bar_id);
         unroll!(CTile128::INSTRUCTIONS, |i| {
             let g = (4 * (cc * CTile128::INSTRUCTIONS + i)) as usize;
             stmatrix_x4(buf + off[i as usize], [r[g], r[g + 1], r[g + 2], r[g + 3]]);
         });
-        fence_proxy_async_shared();
-        named_bar(bar_id, 128);
-        if t == 0 {
-            unroll!(CTile128::TMA_BOXES, |b| {
-                let (boff, (inner0, r0)) = CTile128::tma_box(b);
-                tma_store_2d(
-                    map,
-                    buf + boff,
-                    n0 + cc * CTile128::EPILOGUE.spec().n + inner0,
-                    row0 + 64 * j + r0,
-                );
-            });
-            bulk_commit();
-        }
+        chunk_store(buf, t, bar_id, map, (n0, cc), (row0, j));
     }
 }
 
-/// `gemm_conv_n128_rust` with `conv_ov.rs`'s interleaved schedule: the next tile's K-step 0
-/// before the epilogue, K-steps 1 ..= 4 between its four chunks.
-///
-/// # Safety
-/// As `gemm_conv_n128_rust`: 384 threads, `Storage128::LAUNCH_BYTES` of dynamic shared memory;
-/// `walk`: `ImplicitGemmA::for_tile(conv, n128::A)?.walk()`; `map_a` its im2col map, `map_b`
-/// the filter's map for `n128::B`, `map_c` `CTile128`'s store map over `[N·P·Q, k_out]`, all in
-/// global memory; `err` a device u32.
-#[no_mangle]
-pub unsafe extern "ptx-kernel" fn gemm_conv_ov_n128_rust(
-    map_a: u64,
-    map_b: u64,
-    map_c: u64,
-    walk: Im2colWalk,
-    k_out: u32,
-    group_m: u32,
-    err: u64,
-) {
-    conv_ov_body::<Ov128, true>(map_a, map_b, map_c, walk, k_out, group_m, err);
-}
+conv_entry!(
+    gemm_conv_ov_n128_rust,
+    "`gemm_conv_n128_rust` with `conv_ov.rs`'s interleaved schedule: the next tile's K-step 0 \
+     before the epilogue, K-steps 1 ..= 4 between its four chunks (`A`, `B`, the storage and the \
+     C tile `conv_tiles.rs`'s `n128` ones).",
+    conv_ov_body::<Ov128, true>
+);

@@ -21,7 +21,7 @@ mod attn_decl;
 mod attn_fp8_decl;
 
 use crate::cuda;
-use attn_decl::{d128, d64, d64s4, AttnDecl, BM, THREADS};
+use attn_decl::{d128, d64, AttnDecl, BM, THREADS};
 use smemdesc::pipeline::TileLoad;
 use smemdesc::{Arch, SmemTile};
 use std::collections::HashMap;
@@ -32,8 +32,6 @@ use std::sync::Mutex;
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 enum Decl {
     D64,
-    /// d = 64 with 4 K and 4 V stages.
-    D64s4,
     D128,
     /// d = 128 in clusters of two CTAs: K's and V's maps box one multicast slice.
     D128Cl2,
@@ -45,7 +43,6 @@ impl Decl {
     fn launch_bytes(self) -> u32 {
         match self {
             Decl::D64 => d64::Decl::LAUNCH_BYTES,
-            Decl::D64s4 => d64s4::Decl::LAUNCH_BYTES,
             Decl::D128 | Decl::D128Cl2 => d128::Decl::LAUNCH_BYTES,
             Decl::D128E4 => attn_fp8_decl::d128e4::Decl::LAUNCH_BYTES,
         }
@@ -66,7 +63,6 @@ impl Decl {
                 ])
             }
             Decl::D64 => maps::<d64::Decl>(p, rows),
-            Decl::D64s4 => maps::<d64s4::Decl>(p, rows),
             Decl::D128 => maps::<d128::Decl>(p, rows),
             Decl::D128Cl2 => {
                 let hd = d128::Decl::HD as u64;
@@ -126,42 +122,22 @@ const fn ns(variant: u32, d: u32, causal: bool, name: &'static str, decl: Decl) 
 }
 
 /// Every kernel the host loads (variants: [`smemdesc_attn_fwd`]).
-const KERNELS: [Entry; 36] = [
+const KERNELS: [Entry; 22] = [
     e(0, 64, false, "attn_fwd_d64_rust", Decl::D64),
     e(0, 64, true, "attn_fwd_d64_causal_rust", Decl::D64),
     e(0, 128, false, "attn_fwd_d128_rust", Decl::D128),
-    e(0, 128, true, "attn_fwd_d128_causal_rust", Decl::D128),
     e(1, 128, false, "attn_fwd_d128_badpair_rust", Decl::D128),
     e(2, 64, false, "attn_fwd_d64_ov_rust", Decl::D64),
     e(2, 64, true, "attn_fwd_d64_causal_ov_rust", Decl::D64),
     e(2, 128, false, "attn_fwd_d128_ov_rust", Decl::D128),
     e(2, 128, true, "attn_fwd_d128_causal_ov_rust", Decl::D128),
     e(3, 128, false, "attn_fwd_d128_badpair_ov_rust", Decl::D128),
-    e(4, 64, false, "attn_fwd_d64s4_rust", Decl::D64s4),
-    e(4, 64, true, "attn_fwd_d64s4_causal_rust", Decl::D64s4),
-    e(5, 64, false, "attn_fwd_d64_p_rust", Decl::D64),
-    e(5, 64, true, "attn_fwd_d64_causal_p_rust", Decl::D64),
-    e(5, 128, false, "attn_fwd_d128_p_rust", Decl::D128),
     e(5, 128, true, "attn_fwd_d128_causal_p_rust", Decl::D128),
-    e(6, 64, false, "attn_fwd_d64_pf_rust", Decl::D64),
-    e(6, 64, true, "attn_fwd_d64_causal_pf_rust", Decl::D64),
     e(6, 128, false, "attn_fwd_d128_pf_rust", Decl::D128),
     e(6, 128, true, "attn_fwd_d128_causal_pf_rust", Decl::D128),
     e(7, 128, false, "attn_fwd_d128_badpair_pf_rust", Decl::D128),
-    ns(9, 64, false, "attn_fwd_d64_ns_tree_rust", Decl::D64),
-    ns(9, 64, true, "attn_fwd_d64_causal_ns_tree_rust", Decl::D64),
     ns(10, 64, false, "attn_fwd_d64_ns_rust", Decl::D64),
     ns(10, 64, true, "attn_fwd_d64_causal_ns_rust", Decl::D64),
-    e(11, 128, false, "attn_fwd_d128_ov_stamp_rust", Decl::D128),
-    e(12, 128, false, "attn_fwd_d128_p_stamp_rust", Decl::D128),
-    e(13, 128, false, "attn_fwd_d128_ov_gpu_rust", Decl::D128),
-    e(
-        13,
-        128,
-        true,
-        "attn_fwd_d128_causal_ov_gpu_rust",
-        Decl::D128,
-    ),
     cl2(14, 128, false, "attn_fwd_d128_ov_cl2_rust", Decl::D128Cl2),
     cl2(15, 128, false, "attn_fwd_d128_p_cl2_rust", Decl::D128Cl2),
     e(16, 128, true, "attn_fwd_d128_causal_p_lpt_rust", Decl::D128),
@@ -184,14 +160,11 @@ const KERNELS: [Entry; 36] = [
 ];
 
 /// The variants whose kernels are persistent: one CTA per multiprocessor, a tile schedule.
-const PERSISTENT: [u32; 4] = [5, 12, 15, 16];
+const PERSISTENT: [u32; 3] = [5, 15, 16];
 
 /// The variants whose kernels take the `sched` parameter (the persistent ones and the
 /// experiments of `attn_entries.rs`).
-const SCHED_PARAM: [u32; 9] = [5, 11, 12, 13, 14, 15, 16, 17, 18];
-
-/// The variants that write a timeline (`smemdesc_attn_set_timeline`).
-const TIMELINE: [u32; 2] = [11, 12];
+const SCHED_PARAM: [u32; 6] = [5, 14, 15, 16, 17, 18];
 
 struct State {
     /// Multiprocessors (the persistent kernels' grid).
@@ -203,8 +176,6 @@ struct State {
     kernels: Vec<cuda::Kernel>,
     /// Maps (Q, K, V, O) per (Q, K, V, O pointers, rows, declaration), in device memory.
     maps: HashMap<([u64; 4], u64, Decl), [cuda::Buf; 4]>,
-    /// The timeline buffer of variants 11 and 12 (`smemdesc_attn_set_timeline`), 0 if none.
-    timeline: u64,
     /// Resident clusters per (kernel, query tiles): the persistent clustered kernels' grid,
     /// asked of the driver once per shape instead of at every launch.
     clusters: HashMap<(usize, u32), u32>,
@@ -299,7 +270,6 @@ fn load(path: &str) -> cuda::Res<State> {
         _module: module,
         kernels,
         maps: HashMap::new(),
-        timeline: 0,
         clusters: HashMap::new(),
         last_error: String::new(),
     })
@@ -347,20 +317,6 @@ fn auto_variant(d: u32, causal: bool, s: u32) -> u32 {
     } else {
         2
     }
-}
-
-/// Sets the buffer the timeline variants (11: the overlapped kernel, 12: the persistent one, d =
-/// 128, non-causal) write: zero-filled device memory of `256 + 128 · tiles` bytes; its first two
-/// words are the persistent kernel's schedule, then 16 `u64` per query tile (`attn_ov::stamp`).
-/// 0: set; 2: nothing loaded.
-#[no_mangle]
-pub extern "C" fn smemdesc_attn_set_timeline(ptr: u64) -> i32 {
-    let mut g = STATE.lock().unwrap();
-    let Some(st) = g.as_mut() else {
-        return 2;
-    };
-    st.timeline = ptr;
-    0
 }
 
 /// The variant [`AUTO`] launches for a shape (the Python driver labels its rows with it).
@@ -440,28 +396,19 @@ fn fwd(
         cuda::Arg::I32(bh as i32),
         cuda::Arg::I32(scale_log2.to_bits() as i32),
     ];
-    if TIMELINE.contains(&variant) {
-        if st.timeline == 0 {
-            return Err(format!(
-                "variant {variant} needs smemdesc_attn_set_timeline"
-            ));
-        }
-        args.push(cuda::Arg::Ptr(st.timeline));
-    } else if SCHED_PARAM.contains(&variant) {
+    if SCHED_PARAM.contains(&variant) {
         args.push(cuda::Arg::Ptr(st.sched.ptr));
     }
     st.kernels[k].launch_cluster(grid, KERNELS[k].threads, cluster, &args)
 }
 
-/// Launches the forward kernel (`variant` 0: serial, 2: overlapped, d = 128's recorded kernel; 1, 3:
-/// their negative controls, d = 128 non-causal only; 4: the overlapped kernel with 4 K and 4 V
-/// stages, d = 64 only; 5: the overlapped kernel, persistent, one CTA per multiprocessor taking
-/// tiles from a dynamic schedule; 6: the serial kernel with P packed before its P·V wgmma, 7: its
-/// negative control; 8: the kernel `auto_variant` picks for the shape, the recorded one; 10: the
-/// serial kernel without a producer warpgroup, two CTAs per SM, d = 64 only; 9: the same with
-/// the softmax's row reductions as pairwise trees, whose registers make ptxas serialise its wgmma;
-/// 11, 12: variants 2 and 5 with a timeline, d = 128 non-causal only; 13: variant 2 with the
-/// tensor maps acquired at GPU scope and prefetched, d = 128; 14: variant 2 in clusters of two
+/// Launches the forward kernel (`variant` 0: serial, d = 64, and d = 128 non-causal (the good half
+/// of variant 1); 2: overlapped, d = 128's recorded kernel; 1, 3: their negative controls, d = 128
+/// non-causal only; 5: the overlapped kernel, persistent, one CTA per multiprocessor taking
+/// tiles from a dynamic schedule, d = 128 causal only; 6: the serial kernel with P packed before
+/// its P·V wgmma, d = 128, 7: its negative control; 8: the kernel `auto_variant` picks for the
+/// shape, the recorded one; 10: the serial kernel without a producer warpgroup, two CTAs per SM,
+/// d = 64 only; 14: variant 2 in clusters of two
 /// query tiles of one head sharing K and V by multicast, d = 128 non-causal, seqlen a multiple of
 /// 256; 15: variant 14 persistent; 16: variant 5 with the query tiles heaviest first across
 /// groups of 16 heads, 17: variant 2 with that order, 18: variant 17 with consumer 0's diagonal

@@ -67,9 +67,7 @@ fn time_shape(
     let mut rng = crate::Lcg(seed);
     for _ in 0..rounds {
         let mut order: Vec<usize> = (0..n).collect();
-        for i in (1..n).rev() {
-            order.swap(i, rng.next() as usize % (i + 1));
-        }
+        crate::shuffle(&mut order, |k| rng.next() as usize % k);
         for &i in &order {
             let ms = if i < VARIANTS.len() {
                 time_batch(10, || p.launch(i, 0, None, group_m))?

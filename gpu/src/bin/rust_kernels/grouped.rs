@@ -147,6 +147,46 @@ pub(crate) fn shapes() -> Vec<Shape> {
     .collect()
 }
 
+/// The device arguments of the grouped GEMM entries (`grouped_body`'s parameters, BF16 and FP8
+/// alike): the A, B and C-workspace maps, C, the group offsets, tile starts and tile table, the
+/// group and tile counts, N, K and the error flag.
+#[derive(Clone, Copy)]
+pub(crate) struct GroupedArgs {
+    pub maps: [u64; 3],
+    pub c: u64,
+    pub tables: [u64; 3],
+    pub groups: u32,
+    pub tiles: u32,
+    pub n: u32,
+    pub k: u32,
+    pub err: u64,
+}
+
+impl GroupedArgs {
+    /// Launches `kern` on `grid` persistent CTAs of `et::THREADS` threads with these arguments.
+    pub(crate) fn launch(&self, kern: &cuda::Kernel, grid: u32) -> cuda::Res<()> {
+        let ([ma, mb, slots], [ob, tb, gb]) = (self.maps, self.tables);
+        kern.launch(
+            grid,
+            et::THREADS,
+            &[
+                cuda::Arg::Ptr(ma),
+                cuda::Arg::Ptr(mb),
+                cuda::Arg::Ptr(slots),
+                cuda::Arg::Ptr(self.c),
+                cuda::Arg::Ptr(ob),
+                cuda::Arg::Ptr(tb),
+                cuda::Arg::Ptr(gb),
+                cuda::Arg::I32(self.groups as i32),
+                cuda::Arg::I32(self.tiles as i32),
+                cuda::Arg::I32(self.n as i32),
+                cuda::Arg::I32(self.k as i32),
+                cuda::Arg::Ptr(self.err),
+            ],
+        )
+    }
+}
+
 fn run_shape(
     module: &cuda::Module,
     gpu: &cuda::Gpu,
@@ -200,26 +240,17 @@ fn run_shape(
         .iter()
         .map(|name| module.kernel(name, et::Decl11::LAUNCH_BYTES))
         .collect::<cuda::Res<Vec<_>>>()?;
-    let launch = |v: usize| {
-        kerns[v].launch(
-            grid,
-            et::THREADS,
-            &[
-                cuda::Arg::Ptr(ma.ptr),
-                cuda::Arg::Ptr(mb.ptr),
-                cuda::Arg::Ptr(slots.ptr),
-                cuda::Arg::Ptr(c.ptr),
-                cuda::Arg::Ptr(ob.ptr),
-                cuda::Arg::Ptr(tb.ptr),
-                cuda::Arg::Ptr(gb.ptr),
-                cuda::Arg::I32(g as i32),
-                cuda::Arg::I32(tstart[g] as i32),
-                cuda::Arg::I32(n as i32),
-                cuda::Arg::I32(k as i32),
-                cuda::Arg::Ptr(err.ptr),
-            ],
-        )
+    let dev = GroupedArgs {
+        maps: [ma.ptr, mb.ptr, slots.ptr],
+        c: c.ptr,
+        tables: [ob.ptr, tb.ptr, gb.ptr],
+        groups: g as u32,
+        tiles: tstart[g],
+        n,
+        k,
+        err: err.ptr,
     };
+    let launch = |v: usize| dev.launch(&kerns[v], grid);
     // cuBLASLt, one GEMM per non-empty group (plans by M).
     let mut plans: Vec<(u32, cublas::Gemm)> = Vec::new();
     for &m in &sh.ms {

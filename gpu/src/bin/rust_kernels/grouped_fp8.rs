@@ -20,7 +20,7 @@
 use crate::epi::r1;
 use crate::epi_problem::time_batch;
 use crate::epi_tiles::{self as et, EpiDecl};
-use crate::grouped::{c_grouped, encode, prefix, shapes, Shape};
+use crate::grouped::{c_grouped, encode, prefix, shapes, GroupedArgs, Shape};
 use crate::grouped_fp8_check::{
     check_columns, operand_bytes, operand_ints, CpuRef, A_SEED, B_SEED,
 };
@@ -86,9 +86,7 @@ fn timed_rounds(
     let mut live = entries.to_vec();
     for _ in 0..rounds {
         let mut order = live.clone();
-        for i in (1..order.len()).rev() {
-            order.swap(i, rng.next() as usize % (i + 1));
-        }
+        crate::shuffle(&mut order, |n| rng.next() as usize % n);
         for e in order {
             match time(e)? {
                 Some(ms) => out[e.slot()].push(ms),
@@ -175,25 +173,21 @@ fn run_shape(
         / u64::from(MapWorkspaceDecl::SLOT_BYTES);
     let slots = cuda::Buf::from(&vec![start; maps as usize])?;
     let kern = module.kernel(KERNEL, DeclFp8::LAUNCH_BYTES)?;
+    let dev = GroupedArgs {
+        maps: [ma.ptr, mb.ptr, slots.ptr],
+        c: c.ptr,
+        tables: [ob.ptr, tb.ptr, gb.ptr],
+        groups: g as u32,
+        tiles: tstart[g],
+        n,
+        k,
+        err: err.ptr,
+    };
+    // B's map is the launch's (the negative control's map without the swizzle).
     let launch = |mb: &cuda::Buf| {
-        kern.launch(
-            grid,
-            et::THREADS,
-            &[
-                cuda::Arg::Ptr(ma.ptr),
-                cuda::Arg::Ptr(mb.ptr),
-                cuda::Arg::Ptr(slots.ptr),
-                cuda::Arg::Ptr(c.ptr),
-                cuda::Arg::Ptr(ob.ptr),
-                cuda::Arg::Ptr(tb.ptr),
-                cuda::Arg::Ptr(gb.ptr),
-                cuda::Arg::I32(g as i32),
-                cuda::Arg::I32(tstart[g] as i32),
-                cuda::Arg::I32(n as i32),
-                cuda::Arg::I32(k as i32),
-                cuda::Arg::Ptr(err.ptr),
-            ],
-        )
+        let mut a = dev;
+        a.maps[1] = mb.ptr;
+        a.launch(&kern, grid)
     };
     // One checked launch on a poisoned C (NaN): C back, the watchdog flag.
     let checked = |mb: &cuda::Buf| -> cuda::Res<(Vec<u16>, u32)> {

@@ -354,6 +354,14 @@ fn median(v: &[f64]) -> f64 {
     }
 }
 
+/// Shuffles `v` in place (Fisher-Yates from the end): `below(n)` is a random index in `0..n`.
+/// The timing loops' per-round order of their entries.
+fn shuffle<T>(v: &mut [T], mut below: impl FnMut(usize) -> usize) {
+    for i in (1..v.len()).rev() {
+        v.swap(i, below(i + 1));
+    }
+}
+
 fn js(s: &str) -> String {
     format!("{s:?}")
 }
@@ -587,6 +595,28 @@ mod placement;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Fisher-Yates from the end: `below` is asked for 0..3 then 0..2, and each answer picks the
+    /// element swapped into the last open position (worked by hand: all-zero answers rotate
+    /// [0, 1, 2] to [1, 2, 0], answers equal to the position keep the order).
+    #[test]
+    fn shuffle_is_fisher_yates() {
+        let mut asked = Vec::new();
+        let mut v = [0, 1, 2];
+        shuffle(&mut v, |n| {
+            asked.push(n);
+            0
+        });
+        assert_eq!((asked, v), (vec![3, 2], [1, 2, 0]));
+        let mut v = [0, 1, 2];
+        shuffle(&mut v, |n| n - 1);
+        assert_eq!(v, [0, 1, 2]);
+        let mut one = [7];
+        shuffle(&mut one, |_| {
+            unreachable!("a single element is not shuffled")
+        });
+        assert_eq!(one, [7]);
+    }
 
     /// The Rust kernels check exactly the layout classes of `gpu/` (names and tiles).
     #[test]

@@ -68,15 +68,9 @@ fn check(k: &cuda::Kernel, grid: u32, x: &[u32], pdl: bool) -> cuda::Res<usize> 
     Ok(x.iter().zip(&got).filter(|(x, g)| want(**x) != **g).count())
 }
 
-fn median(v: &[f32]) -> f64 {
-    let mut v: Vec<f64> = v.iter().map(|&x| x as f64).collect();
-    v.sort_by(|a, b| a.total_cmp(b));
-    let n = v.len();
-    if n % 2 == 1 {
-        v[n / 2]
-    } else {
-        (v[n / 2 - 1] + v[n / 2]) / 2.0
-    }
+/// The crate's median of `cuda::time_ms`'s times.
+pub(crate) fn median(v: &[f32]) -> f64 {
+    crate::median(&v.iter().map(|&x| f64::from(x)).collect::<Vec<_>>())
 }
 
 /// Runs every size; `rounds` timed rounds each.
@@ -94,9 +88,7 @@ pub fn run_pdl(module: &cuda::Module, gpu: &cuda::Gpu, rounds: u32) -> cuda::Res
         let mut times: [Vec<f32>; 3] = [Vec::new(), Vec::new(), Vec::new()];
         let mut order = [0usize, 1, 2];
         for _ in 0..rounds {
-            for i in (1..3).rev() {
-                order.swap(i, (rng.next() % (i as u64 + 1)) as usize);
-            }
+            crate::shuffle(&mut order, |n| (rng.next() % n as u64) as usize);
             for &e in &order {
                 let t = cuda::time_ms(2, 5, || chain(&k, grid, &a, &b, n, e == 0))?;
                 times[e].push(median(&t) as f32);

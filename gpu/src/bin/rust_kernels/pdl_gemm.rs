@@ -7,7 +7,7 @@
 //! Exact: C against the CPU's integer product on sampled elements, and the consumer's output
 //! against `3 x + 1` of the C that the GPU wrote, in both launch modes.
 
-use crate::{bf16, cuda, device_map, tiles, Lcg};
+use crate::{bf16, cuda, device_map, median, pdl, tiles, Lcg};
 use serde_json::{json, Value};
 
 /// GEMM -> consumer pairs per timed chain.
@@ -77,17 +77,6 @@ impl Pair<'_> {
     }
 }
 
-fn median(v: &[f64]) -> f64 {
-    let mut v = v.to_vec();
-    v.sort_by(|a, b| a.total_cmp(b));
-    let n = v.len();
-    if n % 2 == 1 {
-        v[n / 2]
-    } else {
-        (v[n / 2 - 1] + v[n / 2]) / 2.0
-    }
-}
-
 /// The pairs at three sizes; `rounds` timed rounds each in a seeded random order.
 pub fn run_gemm_pair(module: &cuda::Module, gpu: &cuda::Gpu, rounds: u32) -> cuda::Res<Value> {
     let gemm = module.kernel("gemm_bf16_rust", tiles::BF16_SMEM.launch_bytes)?;
@@ -131,12 +120,10 @@ pub fn run_gemm_pair(module: &cuda::Module, gpu: &cuda::Gpu, rounds: u32) -> cud
         let mut times: [Vec<f64>; 3] = Default::default();
         let mut order = [0usize, 1, 2];
         for _ in 0..rounds {
-            for i in (1..3).rev() {
-                order.swap(i, (rng.next() % (i as u32 + 1)) as usize);
-            }
+            crate::shuffle(&mut order, |n| (rng.next() % n as u32) as usize);
             for &e in &order {
                 let t = cuda::time_ms(2, 5, || p.chain(e == 0))?;
-                times[e].push(median(&t.iter().map(|&x| x as f64).collect::<Vec<_>>()));
+                times[e].push(pdl::median(&t));
             }
         }
         let med: Vec<f64> = times.iter().map(|t| median(t)).collect();
