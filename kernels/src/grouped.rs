@@ -186,7 +186,7 @@ impl Kernels {
         if plan.launch.tiles == 0 {
             return Ok(());
         }
-        let f = self.function(&plan.launch)?;
+        let f = self.plan_function(&plan.launch)?;
         let (pa, _ga) = a.device_ptr(stream);
         let (pb, _gb) = b.device_ptr(stream);
         let (pc, _gc) = c.device_ptr_mut(stream);

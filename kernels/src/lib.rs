@@ -38,6 +38,12 @@
 
 // The kernels' declaration files, shared with the kernel crate and the check program: target
 // independent, private here (their items are the launchers' inputs, not this crate's API).
+#[path = "../../gpu/rust-kernel/src/attn_decl.rs"]
+#[allow(dead_code, clippy::all)]
+mod attn_decl;
+#[path = "../../gpu/rust-kernel/src/conv_tiles.rs"]
+#[allow(dead_code, clippy::all)]
+mod conv_tiles;
 #[path = "../../gpu/rust-kernel/src/epi_tiles.rs"]
 #[allow(dead_code, clippy::all)]
 mod epi_tiles;
@@ -48,13 +54,23 @@ mod grouped_decl;
 #[allow(dead_code, unused_macros, clippy::all)]
 mod tiles;
 
+mod attention;
+mod conv;
 mod error;
 mod grouped;
 mod launch;
 mod plan;
+mod raw;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_attn_conv;
 
+pub use attention::{
+    attention_plan, AttentionPlan, AttentionShape, ATTN_D128_CAUSAL_KERNEL, ATTN_D128_KERNEL,
+    ATTN_D128_ODD_KERNEL, ATTN_D64_CAUSAL_KERNEL, ATTN_D64_KERNEL, ATTN_HEAD_DIMS,
+};
+pub use conv::{conv2d_fprop_plan, Conv2d, ConvPlan, CONV_FPROP_KERNEL};
 pub use error::{Dim, Error, ShapeError};
 pub use grouped::{gemm_grouped_plan, GroupedPlan, GEMM_GROUPED_BF16_KERNEL};
 pub use launch::Kernels;
