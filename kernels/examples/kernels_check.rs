@@ -2,7 +2,10 @@
 //! the CPU's integer product (entries in [-2, 2]: every partial sum is an integer below 2^24,
 //! exact in fp32, so C is that integer rounded to bf16 to nearest even, whatever the order of
 //! the sums). C is filled with NaN bits first, so a tile the kernel does not write mismatches.
-//! Then the refusals: a shape off the tiles and a short buffer must be typed errors.
+//! Then the refusals: a shape off the tiles and a short buffer must be typed errors. The
+//! attention forward and the convolution follow (`check/attn_conv.rs`: the convolution exact
+//! on integers, attention against an f64 reference within the bound of its roundings, with a
+//! negative control), then their refusals.
 //!
 //! ```text
 //! gpu/rust-kernel/build_ptx.sh
@@ -11,6 +14,9 @@
 //!
 //! On the device machine (no Rust): `bash gpu/kernels_launch_run.sh` (its header says how to
 //! stage). Exit status 0 only when every launch is exact and every refusal is the expected one.
+
+#[path = "check/attn_conv.rs"]
+mod attn_conv;
 
 use smemdesc::cuda::cudarc::driver::{CudaContext, CudaStream};
 use smemdesc_kernels::{Dim, Error, GemmShape, Kernels, ShapeError};
@@ -270,5 +276,6 @@ fn check() -> Res<bool> {
             multiple: 64,
         },
     );
+    ok &= attn_conv::check(&k, &st)?;
     Ok(ok)
 }

@@ -157,7 +157,7 @@ impl AttentionShape {
                 supported: ATTN_HEAD_DIMS,
             });
         }
-        if self.seqlen % BM != 0 || self.seqlen % ad::BN != 0 {
+        if !self.seqlen.is_multiple_of(BM) || !self.seqlen.is_multiple_of(ad::BN) {
             return Err(ShapeError::NotMultiple {
                 dim: Dim::SeqLen,
                 value: self.seqlen,
@@ -246,7 +246,7 @@ pub const fn attention_plan(
         (true, false) => (ATTN_D64_KERNEL, 1, false),
         (true, true) => (ATTN_D64_CAUSAL_KERNEL, 1, false),
         (false, true) => (ATTN_D128_CAUSAL_KERNEL, 1, false),
-        (false, false) if per_head % 2 == 0 => (ATTN_D128_KERNEL, 2, true),
+        (false, false) if per_head.is_multiple_of(2) => (ATTN_D128_KERNEL, 2, true),
         (false, false) => (ATTN_D128_ODD_KERNEL, 1, false),
     };
     let grid = if persistent {
@@ -384,7 +384,12 @@ impl Kernels {
         let first = attention_plan(shape, causal, 1)?;
         let f = self.function(first.kernel, first.shared_mem_bytes)?;
         let plan = if first.cluster > 1 {
-            let n = raw::max_active_clusters(stream, &f, first.config(), first.cluster)?;
+            // Asked for the whole grid of tiles, as the harness asks.
+            let all = LaunchConfig {
+                grid_dim: (first.tiles, 1, 1),
+                ..first.config()
+            };
+            let n = raw::max_active_clusters(stream, &f, all, first.cluster)?;
             attention_plan(shape, causal, n)?
         } else {
             first

@@ -156,7 +156,7 @@ pub fn conv2d_fprop_plan(conv: Conv2d, sms: u32) -> Result<ConvPlan, Error> {
         }
         .into());
     }
-    if conv.k % bn != 0 {
+    if !conv.k.is_multiple_of(bn) {
         return Err(ShapeError::NotMultiple {
             dim: Dim::Filters,
             value: conv.k,
