@@ -322,3 +322,40 @@ pub(crate) fn check(k: &Kernels, st: &Arc<CudaStream>) -> Res<bool> {
     );
     Ok(ok)
 }
+
+/// The host references against cases solved by hand (`cargo test -p smemdesc-kernels --example
+/// kernels_check`: no GPU).
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn attention_reference_of_zero_queries_is_the_key_mean() {
+        // Q = 0: every score 0, so P is uniform over the keys a query sees: O = the mean of
+        // those rows of V, LSE = ln(keys).
+        let s = AttentionShape::new(1, 1, 4, 2);
+        let q = vec![0u16; 8];
+        let v: Vec<u16> = [1.0f32, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0]
+            .iter()
+            .map(|&x| super::super::bf16(x))
+            .collect();
+        let (o, lse) = attention_ref(s, true, 0.5, &q, &v, &v);
+        assert_eq!(&o[..2], &[1.0, 2.0]); // query 0 sees key 0
+        assert_eq!(&o[6..], &[4.0, 5.0]); // query 3: the mean of all four
+        assert!((lse[2] - 3f64.ln()).abs() < 1e-12);
+        let (o, _) = attention_ref(s, false, 0.5, &q, &v, &v);
+        assert_eq!(&o[..2], &[4.0, 5.0]);
+    }
+
+    #[test]
+    fn conv_reference_1x1_is_a_matrix_product_and_padding_zero() {
+        // 1x1: y[m][k] = x[m] · w[k].
+        let c = Conv2d::new(1, 1, 2, 2, 2, 1, 1);
+        let y = conv_ref(&c, &[1, 2, 3, 4], &[1, 0, 1, 1]);
+        assert_eq!(y, [1, 3, 3, 7]);
+        // 3x3 with pad 1 on a 1x1 image: only the centre tap (r, s) = (1, 1) sees the pixel.
+        let c = Conv2d::new(1, 1, 1, 1, 1, 3, 3).pad(1, 1);
+        let w: Vec<i32> = (1..=9).collect();
+        assert_eq!(conv_ref(&c, &[2], &w), [10]);
+    }
+}
