@@ -206,7 +206,7 @@ impl Kernels {
     ///
     /// ```no_run
     /// use smemdesc_kernels::{conv2d_fprop_plan, Conv2d, Kernels};
-    /// use smemdesc::cuda::cudarc::driver::CudaContext;
+    /// use smemdesc_kernels::cudarc::driver::CudaContext;
     /// let ctx = CudaContext::new(0)?;
     /// let stream = ctx.default_stream();
     /// let kernels = Kernels::from_ptx_file(&ctx, ".gpu-rust/kernels.ptx")?;

@@ -28,7 +28,7 @@ use std::sync::{Arc, Mutex};
 ///
 /// ```no_run
 /// use smemdesc_kernels::{GemmShape, Kernels};
-/// use smemdesc::cuda::cudarc::driver::CudaContext;
+/// use smemdesc_kernels::cudarc::driver::CudaContext;
 /// let ctx = CudaContext::new(0)?;
 /// let stream = ctx.default_stream();
 /// let kernels = Kernels::from_ptx_file(&ctx, "gpu/rust-kernel/out/kernels.ptx")?;
@@ -56,7 +56,7 @@ impl Kernels {
     /// H200).
     ///
     /// ```no_run
-    /// use smemdesc::cuda::cudarc::{driver::CudaContext, nvrtc::Ptx};
+    /// use smemdesc_kernels::cudarc::{driver::CudaContext, nvrtc::Ptx};
     /// let ctx = CudaContext::new(0)?;
     /// let ptx = std::fs::read_to_string("gpu/rust-kernel/out/kernels.ptx")?;
     /// let kernels = smemdesc_kernels::Kernels::new(&ctx, Ptx::from_src(ptx))?;
@@ -82,7 +82,7 @@ impl Kernels {
     /// Reads the PTX at `path` and loads it ([`Kernels::new`]).
     ///
     /// ```no_run
-    /// use smemdesc::cuda::cudarc::driver::CudaContext;
+    /// use smemdesc_kernels::cudarc::driver::CudaContext;
     /// let ctx = CudaContext::new(0)?;
     /// let kernels = smemdesc_kernels::Kernels::from_ptx_file(&ctx, ".gpu-rust/kernels.ptx")?;
     /// # Ok::<(), smemdesc_kernels::Error>(())
@@ -98,7 +98,7 @@ impl Kernels {
     /// The device's SM count: the persistent kernels' grid is at most this many CTAs.
     ///
     /// ```no_run
-    /// use smemdesc::cuda::cudarc::driver::CudaContext;
+    /// use smemdesc_kernels::cudarc::driver::CudaContext;
     /// let ctx = CudaContext::new(0)?;
     /// let kernels = smemdesc_kernels::Kernels::from_ptx_file(&ctx, ".gpu-rust/kernels.ptx")?;
     /// println!("{} SMs", kernels.sms()); // 132 on an H100 SXM
@@ -113,7 +113,7 @@ impl Kernels {
     /// incomplete). Waits for `stream`, reads the flag and clears it.
     ///
     /// ```no_run
-    /// use smemdesc::cuda::cudarc::driver::CudaContext;
+    /// use smemdesc_kernels::cudarc::driver::CudaContext;
     /// let ctx = CudaContext::new(0)?;
     /// let stream = ctx.default_stream();
     /// let kernels = smemdesc_kernels::Kernels::from_ptx_file(&ctx, ".gpu-rust/kernels.ptx")?;
@@ -135,7 +135,7 @@ impl Kernels {
     ///
     /// ```no_run
     /// use smemdesc_kernels::{GemmShape, Kernels};
-    /// use smemdesc::cuda::cudarc::driver::CudaContext;
+    /// use smemdesc_kernels::cudarc::driver::CudaContext;
     /// let ctx = CudaContext::new(0)?;
     /// let stream = ctx.default_stream();
     /// let kernels = Kernels::from_ptx_file(&ctx, ".gpu-rust/kernels.ptx")?;
@@ -195,7 +195,7 @@ impl Kernels {
     ///
     /// ```no_run
     /// use smemdesc_kernels::{GemmShape, Kernels};
-    /// use smemdesc::cuda::cudarc::driver::CudaContext;
+    /// use smemdesc_kernels::cudarc::driver::CudaContext;
     /// let ctx = CudaContext::new(0)?;
     /// let stream = ctx.default_stream();
     /// let kernels = Kernels::from_ptx_file(&ctx, ".gpu-rust/kernels.ptx")?;

@@ -3,7 +3,8 @@
 //!
 //! Every number a launch needs comes from the kernels' own declarations, which this crate
 //! compiles too (`gpu/rust-kernel/src/epi_tiles.rs` and `tiles.rs`, included as modules): the
-//! shape's divisibility (the `#[smem_tile]` tiles), the tensor maps (encoded from the tiles and
+//! shape's divisibility (the `#[smem_tile]` tiles; attention's `attn_decl.rs`, the
+//! convolution's im2col plan on the declared A tile), the tensor maps (encoded from the tiles and
 //! the epilogue tile through smemdesc's `cudarc` support, `smemdesc::cuda`), the block (the
 //! kernels' warpgroups), the dynamic shared memory (the `#[smem_storage]` / storage layout's
 //! `LAUNCH_BYTES`) and the persistent grid (tiles, capped at the device's SMs). Bad shapes are a
@@ -15,9 +16,14 @@
 //! | [`Kernels::gemm_fp8`] | `gemm_fp8_rust` | e4m3 | bf16 | 128, 256, 128 |
 //! | [`Kernels::gemm_grouped_bf16`] | `gemm_grouped_spin_all_rust` | bf16 | bf16 | any rows per group, 256, 64 |
 //!
+//! | launcher | kernels | inputs | output | shape |
+//! | --- | --- | --- | --- | --- |
+//! | [`Kernels::attention_fwd`] | `attn_fwd_d64{,_causal}_ns_rust`, `attn_fwd_d128_p_cl2_rust`, `attn_fwd_d128{,_causal}_ov_rust` ([`attention_plan`]) | Q, K, V `[b, h, s, d]` bf16 | O bf16, LSE f32 | d 64 or 128, s a multiple of 128 |
+//! | [`Kernels::conv2d_fprop`] | `gemm_conv_fprop_rust` (implicit GEMM, im2col TMA) | X NHWC, W KRSC bf16 | Y NHWC bf16 | C a multiple of 64, K_out of 256 |
+//!
 //! ```no_run
 //! use smemdesc_kernels::{GemmShape, Kernels};
-//! use smemdesc::cuda::cudarc::driver::CudaContext;
+//! use smemdesc_kernels::cudarc::driver::CudaContext;
 //! let ctx = CudaContext::new(0)?;
 //! let stream = ctx.default_stream();
 //! // gpu/rust-kernel/build_ptx.sh (nightly) writes the module
@@ -65,6 +71,17 @@ mod raw;
 mod tests;
 #[cfg(test)]
 mod tests_attn_conv;
+
+/// The cudarc this crate launches with (smemdesc's, one CUDA version per build): name its
+/// context, stream and buffers through it, no cudarc dependency of your own to keep in step.
+///
+/// ```no_run
+/// use smemdesc_kernels::cudarc::driver::CudaContext;
+/// let stream = CudaContext::new(0)?.default_stream();
+/// let a = stream.alloc_zeros::<u16>(128 * 64)?;
+/// # Ok::<(), smemdesc_kernels::cudarc::driver::DriverError>(())
+/// ```
+pub use smemdesc::cuda::cudarc;
 
 pub use attention::{
     attention_plan, AttentionPlan, AttentionShape, ATTN_D128_CAUSAL_KERNEL, ATTN_D128_KERNEL,
