@@ -14,6 +14,7 @@
 //! | --- | --- | --- | --- | --- |
 //! | [`Kernels::gemm_bf16`] | `gemm_epi_rust` (TMA-store epilogue) | bf16 | bf16 | 128, 256, 64 |
 //! | [`Kernels::gemm_fp8`] | `gemm_fp8_rust` | e4m3 | bf16 | 128, 256, 128 |
+//! | [`Kernels::gemm_bf16_cluster`] | `gemm_cl21_rust` / `gemm_cl12_rust` (clusters of 2 sharing B / A by TMA multicast, TMA-store epilogue) | bf16 | bf16 | 256, 256, 64 / 128, 512, 64 |
 //! | [`Kernels::gemm_grouped_bf16`] | `gemm_grouped_spin_all_rust` | bf16 | bf16 | any rows per group, 256, 64 |
 //!
 //! | launcher | kernels | inputs | output | shape |
@@ -61,6 +62,7 @@ mod grouped_decl;
 mod tiles;
 
 mod attention;
+mod cluster;
 mod conv;
 mod error;
 mod grouped;
@@ -71,6 +73,8 @@ mod raw;
 mod tests;
 #[cfg(test)]
 mod tests_attn_conv;
+#[cfg(test)]
+mod tests_cluster;
 
 /// The cudarc this crate launches with (smemdesc's, one CUDA version per build): name its
 /// context, stream and buffers through it, no cudarc dependency of your own to keep in step.
@@ -86,6 +90,9 @@ pub use smemdesc::cuda::cudarc;
 pub use attention::{
     attention_plan, AttentionPlan, AttentionShape, ATTN_D128_CAUSAL_KERNEL, ATTN_D128_KERNEL,
     ATTN_D128_ODD_KERNEL, ATTN_D64_CAUSAL_KERNEL, ATTN_D64_KERNEL, ATTN_HEAD_DIMS,
+};
+pub use cluster::{
+    gemm_bf16_cluster_plan, ClusterPlan, GemmCluster, GEMM_CL12_KERNEL, GEMM_CL21_KERNEL,
 };
 pub use conv::{conv2d_fprop_plan, Conv2d, ConvPlan, CONV_FPROP_KERNEL};
 pub use error::{Dim, Error, ShapeError};
