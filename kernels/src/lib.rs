@@ -42,6 +42,17 @@
 //! turn default features off and name one `cuda-*` feature (`cuda-12080` ... `cuda-13040`), as
 //! smemdesc's own `cudarc` feature documents. The kernels need an sm_90a GPU (H100, H200).
 //! `gpu/kernels_launch_run.sh` runs every launcher once on a GPU with an exact check.
+//!
+//! No CUDA driver: cudarc loads `libcuda` when first used, and `CudaContext::new` panics
+//! (cudarc's dynamic loading) instead of returning an error where the library cannot be
+//! loaded. A program that may run on such a machine asks first:
+//!
+//! ```
+//! // SAFETY: only tries to open the driver library (cudarc's default dynamic loading).
+//! if !unsafe { smemdesc_kernels::cudarc::driver::sys::is_culib_present() } {
+//!     eprintln!("no CUDA driver here");
+//! }
+//! ```
 
 // The kernels' declaration files, shared with the kernel crate and the check program: target
 // independent, private here (their items are the launchers' inputs, not this crate's API).
