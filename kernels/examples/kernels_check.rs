@@ -2,7 +2,10 @@
 //! the CPU's integer product (entries in [-2, 2]: every partial sum is an integer below 2^24,
 //! exact in fp32, so C is that integer rounded to bf16 to nearest even, whatever the order of
 //! the sums). C is filled with NaN bits first, so a tile the kernel does not write mismatches.
-//! Then the refusals: a shape off the tiles and a short buffer must be typed errors.
+//! Then the refusals: a shape off the tiles and a short buffer must be typed errors. The
+//! attention forward and the convolution follow (`check/attn_conv.rs`: the convolution exact
+//! on integers, attention against an f64 reference within the bound of its roundings, with a
+//! negative control), then their refusals.
 //!
 //! ```text
 //! gpu/rust-kernel/build_ptx.sh
@@ -12,8 +15,11 @@
 //! On the device machine (no Rust): `bash gpu/kernels_launch_run.sh` (its header says how to
 //! stage). Exit status 0 only when every launch is exact and every refusal is the expected one.
 
+#[path = "check/attn_conv.rs"]
+mod attn_conv;
+
 use smemdesc::cuda::cudarc::driver::{CudaContext, CudaStream};
-use smemdesc_kernels::{Dim, Error, GemmShape, Kernels, ShapeError};
+use smemdesc_kernels::{Dim, Error, GemmCluster, GemmShape, Kernels, ShapeError};
 use std::sync::Arc;
 
 type Res<T> = Result<T, Box<dyn std::error::Error>>;
@@ -77,6 +83,7 @@ fn mismatches(s: GemmShape, a: &[i32], b: &[i32], c: &[u16]) -> (usize, Option<S
 enum Kind {
     Bf16,
     Fp8,
+    Cluster(GemmCluster),
 }
 
 /// One launch at `s`: (mismatches, elements, first mismatch, ms of the launch).
@@ -102,6 +109,16 @@ fn run(k: &Kernels, st: &Arc<CudaStream>, kind: &Kind, s: GemmShape) -> Res<bool
             st.synchronize()?;
             "gemm_fp8 (gemm_fp8_rust)"
         }
+        Kind::Cluster(cl) => {
+            let a = st.clone_htod(&av.iter().map(|&x| bf16(x as f32)).collect::<Vec<_>>())?;
+            let b = st.clone_htod(&bv.iter().map(|&x| bf16(x as f32)).collect::<Vec<_>>())?;
+            k.gemm_bf16_cluster(st, *cl, s, &a, &b, &mut c)?;
+            st.synchronize()?;
+            match cl {
+                GemmCluster::M2 => "gemm_bf16_cluster M2 (gemm_cl21_rust)",
+                GemmCluster::N2 => "gemm_bf16_cluster N2 (gemm_cl12_rust)",
+            }
+        }
     };
     let ms = t0.elapsed().as_secs_f64() * 1e3;
     let got = st.clone_dtoh(&c)?;
@@ -110,6 +127,8 @@ fn run(k: &Kernels, st: &Arc<CudaStream>, kind: &Kind, s: GemmShape) -> Res<bool
     let plan = match kind {
         Kind::Bf16 => smemdesc_kernels::gemm_bf16_plan(s, k.sms())?,
         Kind::Fp8 => smemdesc_kernels::gemm_fp8_plan(s, k.sms())?,
+        // The plan the launcher launched (the driver's resident-cluster count).
+        Kind::Cluster(cl) => k.gemm_bf16_cluster_plan_on(st, s, *cl)?.launch,
     };
     println!(
         "{name} {}x{}x{}: grid {} (tiles {}), block {}, {} B shared: {bad} / {} mismatches{}{} ({ms:.1} ms with the upload, first launch)",
@@ -219,6 +238,13 @@ fn check() -> Res<bool> {
     for s in [(256, 512, 256), (384, 768, 128), (1536, 3072, 384)] {
         ok &= run(&k, &st, &Kind::Fp8, GemmShape::new(s.0, s.1, s.2))?;
     }
+    // Clusters of 2: fewer cluster tiles than resident clusters, then more (96 cluster tiles
+    // against 66 resident on an H100).
+    for cl in [GemmCluster::M2, GemmCluster::N2] {
+        for s in [(256, 512, 320), (2048, 3072, 128)] {
+            ok &= run(&k, &st, &Kind::Cluster(cl), GemmShape::new(s.0, s.1, s.2))?;
+        }
+    }
     // MoE-like groups: empty ones, tails of 1 and 127 rows, more tiles than SMs in the second.
     ok &= run_grouped(&k, &st, &[300, 0, 1, 127, 256, 65], 512, 128)?;
     let big: Vec<u32> = (0..24)
@@ -261,6 +287,25 @@ fn check() -> Res<bool> {
             multiple: 128,
         },
     );
+    // The 1x1 shape is not a whole cluster tile of either cluster kernel.
+    ok &= refused(
+        "cluster M2 M = 128",
+        k.gemm_bf16_cluster(&st, GemmCluster::M2, s, &a, &b, &mut c),
+        ShapeError::NotMultiple {
+            dim: Dim::M,
+            value: 128,
+            multiple: 256,
+        },
+    );
+    ok &= refused(
+        "cluster N2 N = 256",
+        k.gemm_bf16_cluster(&st, GemmCluster::N2, s, &a, &b, &mut c),
+        ShapeError::NotMultiple {
+            dim: Dim::N,
+            value: 256,
+            multiple: 512,
+        },
+    );
     ok &= refused(
         "grouped K = 96",
         k.gemm_grouped_bf16(&st, &[128], 256, 96, &a, &b, &mut c),
@@ -270,5 +315,6 @@ fn check() -> Res<bool> {
             multiple: 64,
         },
     );
+    ok &= attn_conv::check(&k, &st)?;
     Ok(ok)
 }

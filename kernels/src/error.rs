@@ -4,11 +4,13 @@
 use smemdesc::cuda::cudarc::driver::DriverError;
 use smemdesc::cuda::EncodeError;
 
-/// A GEMM dimension.
+/// A dimension of a launcher's problem: a GEMM's M, N, K, attention's batch, heads, sequence
+/// length and head dimension, a convolution's filters.
 ///
 /// ```
 /// use smemdesc_kernels::Dim;
 /// assert_eq!(Dim::K.to_string(), "K");
+/// assert_eq!(Dim::SeqLen.to_string(), "seqlen");
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Dim {
@@ -18,6 +20,16 @@ pub enum Dim {
     N,
     /// The reduction: columns of A and B.
     K,
+    /// Attention: the batch.
+    Batch,
+    /// Attention: heads per batch entry.
+    Heads,
+    /// Attention: the sequence length (queries and keys).
+    SeqLen,
+    /// Attention: the head dimension.
+    HeadDim,
+    /// Convolution: output channels (filters), `K_out`.
+    Filters,
 }
 
 impl core::fmt::Display for Dim {
@@ -26,6 +38,11 @@ impl core::fmt::Display for Dim {
             Dim::M => "M",
             Dim::N => "N",
             Dim::K => "K",
+            Dim::Batch => "batch",
+            Dim::Heads => "heads",
+            Dim::SeqLen => "seqlen",
+            Dim::HeadDim => "head_dim",
+            Dim::Filters => "K_out",
         })
     }
 }
@@ -65,9 +82,19 @@ pub enum ShapeError {
         /// The largest accepted.
         max: u32,
     },
+    /// A value the kernels have no entry for (attention's head dimension: 64 or 128).
+    Unsupported {
+        /// Which.
+        dim: Dim,
+        /// The shape's value.
+        value: u32,
+        /// The values there are kernels for.
+        supported: &'static [u32],
+    },
     /// A buffer's length is not the shape's element count.
     Length {
-        /// `"A"`, `"B"` or `"C"`.
+        /// The operand: `"A"`, `"B"`, `"C"` (GEMM), `"Q"`, `"K"`, `"V"`, `"O"`, `"LSE"`
+        /// (attention), `"X"`, `"W"`, `"Y"` (convolution).
         operand: &'static str,
         /// Elements in the buffer.
         len: usize,
@@ -94,6 +121,14 @@ impl core::fmt::Display for ShapeError {
                     "{dim} = {value} is above {max} (a TMA coordinate's range)"
                 )
             }
+            ShapeError::Unsupported {
+                dim,
+                value,
+                supported,
+            } => write!(
+                f,
+                "{dim} = {value} has no kernel (there are kernels for {supported:?})"
+            ),
             ShapeError::Length {
                 operand,
                 len,
@@ -122,6 +157,8 @@ pub enum Error {
     Shape(ShapeError),
     /// A tensor map was refused (by smemdesc's checks or the driver).
     Encode(EncodeError),
+    /// The convolution's im2col map was refused (by smemdesc's checks or the driver).
+    EncodeIm2col(smemdesc::cuda::Im2colEncodeError),
     /// The PTX module has no entry of this name (built from another commit of
     /// `gpu/rust-kernel`?), or the driver refused to load it.
     MissingKernel {
@@ -139,6 +176,10 @@ pub enum Error {
         /// Bytes the device allows per block (opt-in maximum).
         max: u32,
     },
+    /// The convolution has no implicit-GEMM plan on the kernel's tiles (smemdesc's
+    /// `ImplicitGemmA::for_tile`, its walk or the filter's map refused it: channels not a
+    /// multiple of 64, a stride above 8, ...).
+    Conv(smemdesc::tma::ConvError),
     /// The grouped schedule refused the groups (too many groups with tiles, too many tiles).
     Grouped(smemdesc::grouped::GroupedError),
     /// C's grouped map template was refused.
@@ -154,6 +195,7 @@ impl core::fmt::Display for Error {
         match self {
             Error::Shape(e) => write!(f, "shape refused: {e}"),
             Error::Encode(e) => write!(f, "tensor map: {e}"),
+            Error::EncodeIm2col(e) => write!(f, "im2col map: {e}"),
             Error::MissingKernel { name, source } => write!(
                 f,
                 "kernel {name} not loaded from the PTX module ({source}); build it with gpu/rust-kernel/build_ptx.sh"
@@ -162,6 +204,7 @@ impl core::fmt::Display for Error {
                 f,
                 "kernel {name} needs {need} bytes of dynamic shared memory, the device allows {max}"
             ),
+            Error::Conv(e) => write!(f, "convolution: {e}"),
             Error::Grouped(e) => write!(f, "grouped schedule: {e:?}"),
             Error::GroupedMap(e) => write!(f, "grouped C map: {e:?}"),
             Error::Io(e) => write!(f, "reading the PTX: {e}"),
@@ -175,9 +218,11 @@ impl core::error::Error for Error {
         match self {
             Error::Shape(e) => Some(e),
             Error::Encode(e) => Some(e),
+            Error::EncodeIm2col(e) => Some(e),
             Error::MissingKernel { source, .. } => Some(source),
             Error::Io(e) => Some(e),
             Error::Driver(e) => Some(e),
+            Error::Conv(e) => Some(e),
             Error::SharedMemory { .. } | Error::Grouped(_) | Error::GroupedMap(_) => None,
         }
     }
@@ -186,6 +231,18 @@ impl core::error::Error for Error {
 impl From<ShapeError> for Error {
     fn from(e: ShapeError) -> Self {
         Error::Shape(e)
+    }
+}
+
+impl From<smemdesc::tma::ConvError> for Error {
+    fn from(e: smemdesc::tma::ConvError) -> Self {
+        Error::Conv(e)
+    }
+}
+
+impl From<smemdesc::cuda::Im2colEncodeError> for Error {
+    fn from(e: smemdesc::cuda::Im2colEncodeError) -> Self {
+        Error::EncodeIm2col(e)
     }
 }
 

@@ -143,7 +143,7 @@ impl Kernels {
     ///
     /// ```no_run
     /// use smemdesc_kernels::Kernels;
-    /// use smemdesc::cuda::cudarc::driver::CudaContext;
+    /// use smemdesc_kernels::cudarc::driver::CudaContext;
     /// let ctx = CudaContext::new(0)?;
     /// let stream = ctx.default_stream();
     /// let kernels = Kernels::from_ptx_file(&ctx, ".gpu-rust/kernels.ptx")?;
@@ -186,7 +186,7 @@ impl Kernels {
         if plan.launch.tiles == 0 {
             return Ok(());
         }
-        let f = self.function(&plan.launch)?;
+        let f = self.plan_function(&plan.launch)?;
         let (pa, _ga) = a.device_ptr(stream);
         let (pb, _gb) = b.device_ptr(stream);
         let (pc, _gc) = c.device_ptr_mut(stream);

@@ -28,7 +28,7 @@ use std::sync::{Arc, Mutex};
 ///
 /// ```no_run
 /// use smemdesc_kernels::{GemmShape, Kernels};
-/// use smemdesc::cuda::cudarc::driver::CudaContext;
+/// use smemdesc_kernels::cudarc::driver::CudaContext;
 /// let ctx = CudaContext::new(0)?;
 /// let stream = ctx.default_stream();
 /// let kernels = Kernels::from_ptx_file(&ctx, "gpu/rust-kernel/out/kernels.ptx")?;
@@ -46,6 +46,8 @@ pub struct Kernels {
     max_smem: u32,
     /// The epilogue GEMM's watchdog word (set to 1 by a kernel that gave up waiting).
     watchdog: Mutex<CudaSlice<u32>>,
+    /// The persistent attention kernel's schedule: two `u32`, zero between launches.
+    sched: Mutex<CudaSlice<u32>>,
     loaded: Mutex<Vec<(&'static str, CudaFunction)>>,
 }
 
@@ -54,7 +56,7 @@ impl Kernels {
     /// H200).
     ///
     /// ```no_run
-    /// use smemdesc::cuda::cudarc::{driver::CudaContext, nvrtc::Ptx};
+    /// use smemdesc_kernels::cudarc::{driver::CudaContext, nvrtc::Ptx};
     /// let ctx = CudaContext::new(0)?;
     /// let ptx = std::fs::read_to_string("gpu/rust-kernel/out/kernels.ptx")?;
     /// let kernels = smemdesc_kernels::Kernels::new(&ctx, Ptx::from_src(ptx))?;
@@ -66,11 +68,13 @@ impl Kernels {
         let max_smem = ctx
             .attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)?;
         let watchdog = ctx.default_stream().alloc_zeros::<u32>(1)?;
+        let sched = ctx.default_stream().alloc_zeros::<u32>(2)?;
         Ok(Kernels {
             module,
             sms: sms.max(1) as u32,
             max_smem: max_smem.max(0) as u32,
             watchdog: Mutex::new(watchdog),
+            sched: Mutex::new(sched),
             loaded: Mutex::new(Vec::new()),
         })
     }
@@ -78,7 +82,7 @@ impl Kernels {
     /// Reads the PTX at `path` and loads it ([`Kernels::new`]).
     ///
     /// ```no_run
-    /// use smemdesc::cuda::cudarc::driver::CudaContext;
+    /// use smemdesc_kernels::cudarc::driver::CudaContext;
     /// let ctx = CudaContext::new(0)?;
     /// let kernels = smemdesc_kernels::Kernels::from_ptx_file(&ctx, ".gpu-rust/kernels.ptx")?;
     /// # Ok::<(), smemdesc_kernels::Error>(())
@@ -94,7 +98,7 @@ impl Kernels {
     /// The device's SM count: the persistent kernels' grid is at most this many CTAs.
     ///
     /// ```no_run
-    /// use smemdesc::cuda::cudarc::driver::CudaContext;
+    /// use smemdesc_kernels::cudarc::driver::CudaContext;
     /// let ctx = CudaContext::new(0)?;
     /// let kernels = smemdesc_kernels::Kernels::from_ptx_file(&ctx, ".gpu-rust/kernels.ptx")?;
     /// println!("{} SMs", kernels.sms()); // 132 on an H100 SXM
@@ -109,7 +113,7 @@ impl Kernels {
     /// incomplete). Waits for `stream`, reads the flag and clears it.
     ///
     /// ```no_run
-    /// use smemdesc::cuda::cudarc::driver::CudaContext;
+    /// use smemdesc_kernels::cudarc::driver::CudaContext;
     /// let ctx = CudaContext::new(0)?;
     /// let stream = ctx.default_stream();
     /// let kernels = smemdesc_kernels::Kernels::from_ptx_file(&ctx, ".gpu-rust/kernels.ptx")?;
@@ -131,7 +135,7 @@ impl Kernels {
     ///
     /// ```no_run
     /// use smemdesc_kernels::{GemmShape, Kernels};
-    /// use smemdesc::cuda::cudarc::driver::CudaContext;
+    /// use smemdesc_kernels::cudarc::driver::CudaContext;
     /// let ctx = CudaContext::new(0)?;
     /// let stream = ctx.default_stream();
     /// let kernels = Kernels::from_ptx_file(&ctx, ".gpu-rust/kernels.ptx")?;
@@ -152,7 +156,7 @@ impl Kernels {
     ) -> Result<(), Error> {
         let plan = gemm_bf16_plan(shape, self.sms)?;
         shape.check_lengths(a.len(), b.len(), c.len())?;
-        let f = self.function(&plan)?;
+        let f = self.plan_function(&plan)?;
         let (m, n, k) = (shape.m as u64, shape.n as u64, shape.k as u64);
         let (pa, _ga) = a.device_ptr(stream);
         let (pb, _gb) = b.device_ptr(stream);
@@ -191,7 +195,7 @@ impl Kernels {
     ///
     /// ```no_run
     /// use smemdesc_kernels::{GemmShape, Kernels};
-    /// use smemdesc::cuda::cudarc::driver::CudaContext;
+    /// use smemdesc_kernels::cudarc::driver::CudaContext;
     /// let ctx = CudaContext::new(0)?;
     /// let stream = ctx.default_stream();
     /// let kernels = Kernels::from_ptx_file(&ctx, ".gpu-rust/kernels.ptx")?;
@@ -212,7 +216,7 @@ impl Kernels {
     ) -> Result<(), Error> {
         let plan = gemm_fp8_plan(shape, self.sms)?;
         shape.check_lengths(a.len(), b.len(), c.len())?;
-        let f = self.function(&plan)?;
+        let f = self.plan_function(&plan)?;
         let (m, n, k) = (shape.m as u64, shape.n as u64, shape.k as u64);
         let (pa, _ga) = a.device_ptr(stream);
         let (pb, _gb) = b.device_ptr(stream);
@@ -242,31 +246,41 @@ impl Kernels {
         self.watchdog.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// The plan's function, loaded once, its dynamic shared-memory maximum set to the plan's.
-    pub(crate) fn function(&self, plan: &LaunchPlan) -> Result<CudaFunction, Error> {
+    /// The attention schedule's two words, locked for a launch.
+    pub(crate) fn sched_slice(&self) -> std::sync::MutexGuard<'_, CudaSlice<u32>> {
+        self.sched.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// The plan's function ([`Kernels::function`]).
+    pub(crate) fn plan_function(&self, plan: &LaunchPlan) -> Result<CudaFunction, Error> {
+        self.function(plan.kernel, plan.shared_mem_bytes)
+    }
+
+    /// Entry `kernel`, loaded once, its dynamic shared-memory maximum set to `smem` bytes.
+    pub(crate) fn function(&self, kernel: &'static str, smem: u32) -> Result<CudaFunction, Error> {
         let mut loaded = self.loaded.lock().unwrap_or_else(|p| p.into_inner());
-        if let Some((_, f)) = loaded.iter().find(|(n, _)| *n == plan.kernel) {
+        if let Some((_, f)) = loaded.iter().find(|(n, _)| *n == kernel) {
             return Ok(f.clone());
         }
-        if plan.shared_mem_bytes > self.max_smem {
+        if smem > self.max_smem {
             return Err(Error::SharedMemory {
-                name: plan.kernel,
-                need: plan.shared_mem_bytes,
+                name: kernel,
+                need: smem,
                 max: self.max_smem,
             });
         }
         let f = self
             .module
-            .load_function(plan.kernel)
+            .load_function(kernel)
             .map_err(|source| Error::MissingKernel {
-                name: plan.kernel,
+                name: kernel,
                 source,
             })?;
         f.set_attribute(
             CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-            plan.shared_mem_bytes as i32,
+            smem as i32,
         )?;
-        loaded.push((plan.kernel, f.clone()));
+        loaded.push((kernel, f.clone()));
         Ok(f)
     }
 }

@@ -11,7 +11,7 @@ const H100_SMS: u32 = 132;
 
 /// `.maxntid` as `gpu/rust-kernel/build_ptx.sh` writes it on the `gemm_*_rust` entries (Rust
 /// has no attribute for it; ptxas budgets registers for that many threads).
-fn maxntid_of_build_script() -> u32 {
+pub(crate) fn maxntid_of_build_script() -> u32 {
     let s = include_str!("../../gpu/rust-kernel/build_ptx.sh");
     let at = s
         .find("print \".maxntid ")
@@ -27,7 +27,7 @@ fn maxntid_of_build_script() -> u32 {
 
 /// `#define NAME value` of the CUDA C++ kernels' header (generated from the core's declarations
 /// by `smemdesc-core`'s `epi_header` example; CI diffs it).
-fn epi_header_define(name: &str) -> u32 {
+pub(crate) fn epi_header_define(name: &str) -> u32 {
     let h = include_str!("../../gpu/kernels/epi_decl.h");
     let line = h
         .lines()
