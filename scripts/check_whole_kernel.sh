@@ -18,10 +18,16 @@ cd "$root/scripts/whole-kernel"
 mkdir -p out
 rm -f out/whole.ptx
 touch src/lib.rs # cargo skips rustc (and so --emit) when it thinks the crate is fresh
-# The target directory is gpu/rust-kernel's (same toolchain, profile and dependencies). No
+# The target directory is gpu/rust-kernel's (same toolchain, profile and dependencies), in a
+# folder of its own for the RUSTFLAGS; or SMEMDESC_NVPTX_TARGET_DIR, the one every nvptx64 build
+# of .ci/run shares (cargo hashes RUSTFLAGS into the artifacts' names: core and smemdesc are built
+# again with the remap below, beside the others, and the host's macros and syn are reused). No
 # absolute path of this machine lands in the PTX (the guide's advice, checked here).
+tdir="${SMEMDESC_NVPTX_TARGET_DIR:-${CARGO_TARGET_DIR:-$root/gpu/rust-kernel/target}/whole-kernel}"
+# The CLI in the profile SMEMDESC_CLI_PROFILE names (default dev; .ci/run: test, its tests' binary).
+cli=(cargo run -q --profile "${SMEMDESC_CLI_PROFILE:-dev}" -p smemdesc-cli --)
 if ! RUSTFLAGS="--remap-path-prefix=$root=smemdesc" cargo +nightly rustc --release -Zbuild-std=core \
-    --target nvptx64-nvidia-cuda --target-dir "${CARGO_TARGET_DIR:-$root/gpu/rust-kernel/target}/whole-kernel" -- \
+    --target nvptx64-nvidia-cuda --target-dir "$tdir" -- \
     --emit asm=out/whole.ptx -C target-cpu=sm_90a > out/build.log 2>&1; then
     cat out/build.log
     echo "check_whole_kernel.sh: the kernel crate did not build"
@@ -36,7 +42,7 @@ if grep -q "$root" out/whole.ptx; then
     echo "check_whole_kernel.sh: out/whole.ptx holds this machine's path $root"
     exit 1
 fi
-(cd "$root" && cargo run -q -p smemdesc-cli -- check-ptx scripts/whole-kernel/out/whole.ptx)
+(cd "$root" && "${cli[@]}" check-ptx scripts/whole-kernel/out/whole.ptx)
 body() { awk -v k="$1" '$0 ~ "^\\.visible \\.entry " k "\\(" {on = 1} on {print} on && /^}/ {exit}' out/whole.ptx; }
 need() { # kernel, pattern, minimum count
     local n
@@ -119,13 +125,13 @@ need whole_regs_acc_forms 'stmatrix\.sync\.aligned\.m8n8\.x4\.trans' 1
 # loop and an accumulator.
 touch src/lib.rs
 if ! RUSTFLAGS="--remap-path-prefix=$root=smemdesc" cargo +nightly rustc --release -Zbuild-std=core \
-    --target nvptx64-nvidia-cuda --features old-way --target-dir "${CARGO_TARGET_DIR:-$root/gpu/rust-kernel/target}/whole-kernel" -- \
+    --target nvptx64-nvidia-cuda --features old-way --target-dir "$tdir" -- \
     --emit asm=out/old_way.ptx -C target-cpu=sm_90a > out/build_old_way.log 2>&1; then
     cat out/build_old_way.log
     echo "check_whole_kernel.sh: the old-way control did not build"
     exit 1
 fi
-if (cd "$root" && cargo run -q -p smemdesc-cli -- check-ptx scripts/whole-kernel/out/old_way.ptx > scripts/whole-kernel/out/old_way.txt); then
+if (cd "$root" && "${cli[@]}" check-ptx scripts/whole-kernel/out/old_way.ptx > scripts/whole-kernel/out/old_way.txt); then
     echo "check_whole_kernel.sh: check-ptx passed the old-way control (expected three local depots)"
     exit 1
 fi

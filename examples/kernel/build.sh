@@ -37,7 +37,10 @@ fi
 mkdir -p out
 rm -f out/gemm_tile.raw.ptx out/gemm_tile.ptx
 touch src/lib.rs # cargo skips rustc (and so --emit) when it thinks the crate is fresh
-if ! cargo +nightly rustc --release -Zbuild-std=core --target nvptx64-nvidia-cuda -- \
+# SMEMDESC_NVPTX_TARGET_DIR: one target directory for every nvptx64 build of the repository
+# (.ci/run sets it: core, smemdesc and the macros are then built once for all its PTX checks).
+if ! cargo +nightly rustc --release -Zbuild-std=core --target nvptx64-nvidia-cuda \
+    --target-dir "${SMEMDESC_NVPTX_TARGET_DIR:-${CARGO_TARGET_DIR:-target}}" -- \
     --emit asm=out/gemm_tile.raw.ptx -C target-cpu=sm_90a > out/build.log 2>&1; then
     cat out/build.log
     echo "build.sh: the kernel crate did not build"
@@ -81,9 +84,10 @@ fi
 # `.extern .func` that no PTX module defines, and the driver would refuse to load the module.
 # `smemdesc check-ptx` names each (a panic with its file:line:col), and `.global` tables and local
 # memory; it exits 1 when it finds any, which fails the build. The CLI is the checkout's, run from
-# the checkout with its toolchain (stable), not this folder's nightly.
+# the checkout with its toolchain (stable), not this folder's nightly, in the profile
+# SMEMDESC_CLI_PROFILE names (default dev; .ci/run: test, the binary its tests built).
 ptx="$(pwd)/out/gemm_tile.ptx"
-check=(cargo run -q --manifest-path "$root/Cargo.toml" -p smemdesc-cli -- check-ptx "$ptx")
+check=(cargo run -q --manifest-path "$root/Cargo.toml" --profile "${SMEMDESC_CLI_PROFILE:-dev}" -p smemdesc-cli -- check-ptx "$ptx")
 if ! (cd "$root" && "${check[@]}"); then
     echo "build.sh: out/gemm_tile.ptx is not clean (above)"
     exit 1

@@ -14,7 +14,9 @@ cd "$(dirname "$0")"
 mkdir -p out
 rm -f out/kernels.raw.ptx out/kernels.ptx
 touch src/lib.rs # cargo skips rustc (and so --emit) when it thinks the crate is fresh
-if ! cargo +nightly rustc --release -Zbuild-std=core --target nvptx64-nvidia-cuda -- \
+# SMEMDESC_NVPTX_TARGET_DIR: one target directory for every nvptx64 build (.ci/run sets it).
+if ! cargo +nightly rustc --release -Zbuild-std=core --target nvptx64-nvidia-cuda \
+    --target-dir "${SMEMDESC_NVPTX_TARGET_DIR:-${CARGO_TARGET_DIR:-target}}" -- \
     --emit asm=out/kernels.raw.ptx -C target-cpu=sm_90a -C target-feature=+ptx83 > out/build.log 2>&1; then
     cat out/build.log
     echo "build_ptx.sh: the kernel crate did not build"

@@ -7,7 +7,9 @@ cd "$(dirname "$0")"
 mkdir -p out
 rm -f out/tmem_skeleton.ptx
 touch src/lib.rs
-if ! cargo +nightly rustc --release -Zbuild-std=core --target nvptx64-nvidia-cuda -- \
+# SMEMDESC_NVPTX_TARGET_DIR: one target directory for every nvptx64 build (.ci/run sets it).
+if ! cargo +nightly rustc --release -Zbuild-std=core --target nvptx64-nvidia-cuda \
+    --target-dir "${SMEMDESC_NVPTX_TARGET_DIR:-${CARGO_TARGET_DIR:-target}}" -- \
     --emit asm=out/tmem_skeleton.ptx -C target-cpu=sm_100a -C target-feature=+ptx86 > out/build.log 2>&1; then
     cat out/build.log
     echo "build_ptx.sh: the skeleton did not build"

@@ -11,7 +11,7 @@ mkdir -p out
 rm -f out/access.ptx
 touch src/lib.rs # cargo skips rustc (and so --emit) when it thinks the crate is fresh
 if ! cargo +nightly rustc --release -Zbuild-std=core --target nvptx64-nvidia-cuda \
-    --target-dir "${CARGO_TARGET_DIR:-../../gpu/rust-kernel/target}" -- \
+    --target-dir "${SMEMDESC_NVPTX_TARGET_DIR:-${CARGO_TARGET_DIR:-../../gpu/rust-kernel/target}}" -- \
     --emit asm=out/access.ptx -C target-cpu=sm_90a > out/build.log 2>&1; then
     cat out/build.log
     echo "ptx-check/build_ptx.sh: the check crate did not build"

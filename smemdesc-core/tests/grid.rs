@@ -730,6 +730,19 @@ fn unaligned_configs() -> Vec<(usize, TilePlan)> {
 /// `i % UNALIGNED_SHARDS`) so that `cargo test` runs it on every core, beside the grid's shards.
 const UNALIGNED_SHARDS: usize = 4;
 
+/// Shards 2 and 3 of the unaligned walk are walked only when `SMEMDESC_FULL_GRID` is set, as
+/// `.ci/run` does (as the grid's: [`full_grid`]): a plain `cargo test` walks half of the
+/// configurations (and their base_offset sweeps), CI all of them.
+fn full_unaligned(shard: usize) -> bool {
+    if std::env::var_os("SMEMDESC_FULL_GRID").is_some() {
+        return true;
+    }
+    println!(
+        "unaligned shard {shard}/{UNALIGNED_SHARDS}: walked by CI only (set SMEMDESC_FULL_GRID=1 to walk it)"
+    );
+    false
+}
+
 /// Walks the unaligned placements of shard `shard`'s configurations.
 fn check_unaligned_shard(shard: usize) {
     let base = 0x8000; // 1024-aligned
@@ -804,12 +817,16 @@ fn unaligned_placements_follow_the_measured_base_offset_rules_1() {
 
 #[test]
 fn unaligned_placements_follow_the_measured_base_offset_rules_2() {
-    check_unaligned_shard(2);
+    if full_unaligned(2) {
+        check_unaligned_shard(2);
+    }
 }
 
 #[test]
 fn unaligned_placements_follow_the_measured_base_offset_rules_3() {
-    check_unaligned_shard(3);
+    if full_unaligned(3) {
+        check_unaligned_shard(3);
+    }
 }
 
 /// sm100 was not measured: both models stay on the pattern's repeat.

@@ -4,1239 +4,1781 @@
 // generated/tests/all.rs declares this file once, as `#[macro_use] mod macro_cases`: the
 // tiles are expanded and compiled once, and `generated_cases!(case)` hands them to each
 // test file's own `case!` (tests/cases/macro_consts.rs, tests/cases/tile_at.rs).
+// A plain `cargo test` builds the sampled tiles only (every grid tile and every eighth golden
+// one); the others are `#[cfg(smemdesc_full_grid)]`, which generated/build.rs sets when
+// SMEMDESC_FULL_GRID is (as `.ci/run` does).
 
 use smemdesc::smem_tile;
 
 #[smem_tile(arch = sm90, operand = A, dtype = e4m3, tile = (64, 64), major = K, swizzle = none, order = mn_first, mma = m64n256k32)]
 pub(crate) struct T0;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = e4m3, tile = (64, 128), major = K, swizzle = none, order = mn_first, mma = m64n256k32)]
 pub(crate) struct T1;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = e4m3, tile = (64, 128), major = K, swizzle = none, order = k_first, mma = (64, 256))]
 pub(crate) struct T2;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = e4m3, tile = (64, 256), major = K, swizzle = none, order = k_first, mma = (64, 256))]
 pub(crate) struct T3;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = e4m3, tile = (128, 64), major = K, swizzle = none, order = mn_first, mma = m64n256k32)]
 pub(crate) struct T4;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = e4m3, tile = (128, 64), major = K, swizzle = none, order = mn_first, mma = m64n128k32)]
 pub(crate) struct T5;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = e4m3, tile = (128, 128), major = K, swizzle = "none", order = mn_first, mma = m64n256k32)]
 pub(crate) struct T6;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = e4m3, tile = (128, 128), major = K, swizzle = "none", order = mn_first, mma = m64n128k32)]
 pub(crate) struct T7;
 #[smem_tile(arch = sm90, operand = A, dtype = e4m3, tile = (128, 128), major = K, swizzle = none, order = k_first, mma = (64, 256))]
 pub(crate) struct T8;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = e4m3, tile = (128, 128), major = K, swizzle = none, order = k_first, mma = (64, 128))]
 pub(crate) struct T9;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = e4m3, tile = (128, 256), major = K, swizzle = none, order = k_first, mma = (64, 256))]
 pub(crate) struct T10;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = e4m3, tile = (128, 256), major = K, swizzle = none, order = k_first, mma = (64, 128))]
 pub(crate) struct T11;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = e4m3, tile = (256, 64), major = K, swizzle = none, order = mn_first, mma = m64n256k32)]
 pub(crate) struct T12;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = e4m3, tile = (256, 64), major = K, swizzle = none, order = mn_first, mma = m64n256k32)]
 pub(crate) struct T13;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = e4m3, tile = (256, 128), major = K, swizzle = none, order = mn_first, mma = m64n256k32)]
 pub(crate) struct T14;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = e4m3, tile = (256, 128), major = K, swizzle = none, order = mn_first, mma = m64n256k32)]
 pub(crate) struct T15;
 #[smem_tile(arch = sm90, operand = A, dtype = e4m3, tile = (256, 128), major = K, swizzle = "none", order = k_first, mma = (64, 256))]
 pub(crate) struct T16;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = e4m3, tile = (256, 128), major = K, swizzle = "none", order = k_first, mma = (64, 256))]
 pub(crate) struct T17;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = e4m3, tile = (256, 256), major = K, swizzle = none, order = k_first, mma = (64, 256))]
 pub(crate) struct T18;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = e4m3, tile = (256, 256), major = K, swizzle = none, order = k_first, mma = (64, 256))]
 pub(crate) struct T19;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = e4m3, tile = (64, 64), major = K, swizzle = 32B, order = mn_first, mma = m64n256k32)]
 pub(crate) struct T20;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = e4m3, tile = (64, 128), major = K, swizzle = 32B, order = mn_first, mma = m64n256k32)]
 pub(crate) struct T21;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = e4m3, tile = (64, 128), major = K, swizzle = 32B, order = k_first, mma = (64, 256))]
 pub(crate) struct T22;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = e4m3, tile = (64, 256), major = K, swizzle = 32B, order = k_first, mma = (64, 256))]
 pub(crate) struct T23;
 #[smem_tile(arch = sm90, operand = A, dtype = e4m3, tile = (128, 64), major = K, swizzle = 32B, order = mn_first, mma = m64n256k32)]
 pub(crate) struct T24;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = e4m3, tile = (128, 64), major = K, swizzle = 32B, order = mn_first, mma = m64n128k32)]
 pub(crate) struct T25;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = e4m3, tile = (128, 128), major = K, swizzle = 32B, order = mn_first, mma = m64n256k32)]
 pub(crate) struct T26;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = e4m3, tile = (128, 128), major = K, swizzle = 32B, order = mn_first, mma = m64n128k32)]
 pub(crate) struct T27;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = e4m3, tile = (128, 128), major = K, swizzle = 32B, order = k_first, mma = (64, 256))]
 pub(crate) struct T28;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = e4m3, tile = (128, 128), major = K, swizzle = 32B, order = k_first, mma = (64, 128))]
 pub(crate) struct T29;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = e4m3, tile = (128, 256), major = K, swizzle = "32B", order = k_first, mma = (64, 256))]
 pub(crate) struct T30;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = e4m3, tile = (128, 256), major = K, swizzle = "32B", order = k_first, mma = (64, 128))]
 pub(crate) struct T31;
 #[smem_tile(arch = sm90, operand = A, dtype = e4m3, tile = (256, 64), major = K, swizzle = 32B, order = mn_first, mma = m64n256k32)]
 pub(crate) struct T32;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = e4m3, tile = (256, 64), major = K, swizzle = 32B, order = mn_first, mma = m64n256k32)]
 pub(crate) struct T33;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = e4m3, tile = (256, 128), major = K, swizzle = 32B, order = mn_first, mma = m64n256k32)]
 pub(crate) struct T34;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = e4m3, tile = (256, 128), major = K, swizzle = 32B, order = mn_first, mma = m64n256k32)]
 pub(crate) struct T35;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = e4m3, tile = (256, 128), major = K, swizzle = 32B, order = k_first, mma = (64, 256))]
 pub(crate) struct T36;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = e4m3, tile = (256, 128), major = K, swizzle = 32B, order = k_first, mma = (64, 256))]
 pub(crate) struct T37;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = e4m3, tile = (256, 256), major = K, swizzle = 32B, order = k_first, mma = (64, 256))]
 pub(crate) struct T38;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = e4m3, tile = (256, 256), major = K, swizzle = 32B, order = k_first, mma = (64, 256))]
 pub(crate) struct T39;
 #[smem_tile(arch = sm90, operand = A, dtype = e4m3, tile = (64, 64), major = K, swizzle = "64B", order = mn_first, mma = m64n256k32)]
 pub(crate) struct T40;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = e4m3, tile = (64, 128), major = K, swizzle = 64B, order = mn_first, mma = m64n256k32)]
 pub(crate) struct T41;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = e4m3, tile = (64, 128), major = K, swizzle = 64B, order = k_first, mma = (64, 256))]
 pub(crate) struct T42;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = e4m3, tile = (64, 256), major = K, swizzle = 64B, order = k_first, mma = (64, 256))]
 pub(crate) struct T43;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = e4m3, tile = (128, 64), major = K, swizzle = 64B, order = mn_first, mma = m64n256k32)]
 pub(crate) struct T44;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = e4m3, tile = (128, 64), major = K, swizzle = 64B, order = mn_first, mma = m64n128k32)]
 pub(crate) struct T45;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = e4m3, tile = (128, 128), major = K, swizzle = 64B, order = mn_first, mma = m64n256k32)]
 pub(crate) struct T46;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = e4m3, tile = (128, 128), major = K, swizzle = 64B, order = mn_first, mma = m64n128k32)]
 pub(crate) struct T47;
 #[smem_tile(arch = sm90, operand = A, dtype = e4m3, tile = (128, 128), major = K, swizzle = 64B, order = k_first, mma = (64, 256))]
 pub(crate) struct T48;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = e4m3, tile = (128, 128), major = K, swizzle = 64B, order = k_first, mma = (64, 128))]
 pub(crate) struct T49;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = e4m3, tile = (128, 256), major = K, swizzle = 64B, order = k_first, mma = (64, 256))]
 pub(crate) struct T50;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = e4m3, tile = (128, 256), major = K, swizzle = 64B, order = k_first, mma = (64, 128))]
 pub(crate) struct T51;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = e4m3, tile = (256, 64), major = K, swizzle = 64B, order = mn_first, mma = m64n256k32)]
 pub(crate) struct T52;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = e4m3, tile = (256, 64), major = K, swizzle = 64B, order = mn_first, mma = m64n256k32)]
 pub(crate) struct T53;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = e4m3, tile = (256, 128), major = K, swizzle = "64B", order = mn_first, mma = m64n256k32)]
 pub(crate) struct T54;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = e4m3, tile = (256, 128), major = K, swizzle = "64B", order = mn_first, mma = m64n256k32)]
 pub(crate) struct T55;
 #[smem_tile(arch = sm90, operand = A, dtype = e4m3, tile = (256, 128), major = K, swizzle = 64B, order = k_first, mma = (64, 256))]
 pub(crate) struct T56;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = e4m3, tile = (256, 128), major = K, swizzle = 64B, order = k_first, mma = (64, 256))]
 pub(crate) struct T57;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = e4m3, tile = (256, 256), major = K, swizzle = 64B, order = k_first, mma = (64, 256))]
 pub(crate) struct T58;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = e4m3, tile = (256, 256), major = K, swizzle = 64B, order = k_first, mma = (64, 256))]
 pub(crate) struct T59;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = e4m3, tile = (64, 128), major = K, swizzle = 128B, order = mn_first, mma = m64n256k32)]
 pub(crate) struct T60;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = e4m3, tile = (64, 256), major = K, swizzle = 128B, order = mn_first, mma = m64n256k32)]
 pub(crate) struct T61;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = e4m3, tile = (64, 256), major = K, swizzle = "128B", order = k_first, mma = (64, 256))]
 pub(crate) struct T62;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = e4m3, tile = (128, 128), major = K, swizzle = 128B, order = k_first, mma = (64, 256))]
 pub(crate) struct T63;
 #[smem_tile(arch = sm90, operand = B, dtype = e4m3, tile = (128, 128), major = K, swizzle = 128B, order = k_first, mma = (64, 128))]
 pub(crate) struct T64;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = e4m3, tile = (128, 256), major = K, swizzle = 128B, order = mn_first, mma = m64n256k32)]
 pub(crate) struct T65;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = e4m3, tile = (128, 256), major = K, swizzle = 128B, order = mn_first, mma = m64n128k32)]
 pub(crate) struct T66;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = e4m3, tile = (256, 128), major = K, swizzle = 128B, order = mn_first, mma = m64n256k32)]
 pub(crate) struct T67;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = e4m3, tile = (256, 128), major = K, swizzle = 128B, order = mn_first, mma = m64n256k32)]
 pub(crate) struct T68;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = e4m3, tile = (256, 128), major = K, swizzle = 128B, order = k_first, mma = (64, 256))]
 pub(crate) struct T69;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = e4m3, tile = (256, 128), major = K, swizzle = 128B, order = k_first, mma = (64, 256))]
 pub(crate) struct T70;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = e4m3, tile = (256, 256), major = K, swizzle = 128B, order = k_first, mma = (64, 256))]
 pub(crate) struct T71;
 #[smem_tile(arch = sm90, operand = B, dtype = e4m3, tile = (256, 256), major = K, swizzle = 128B, order = k_first, mma = (64, 256))]
 pub(crate) struct T72;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (64, 32), major = K, swizzle = none, order = mn_first, mma = m64n256k16)]
 pub(crate) struct T73;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (64, 32), major = K, swizzle = none, order = k_first, mma = (64, 256))]
 pub(crate) struct T74;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (64, 64), major = K, swizzle = none, order = k_first, mma = (64, 256))]
 pub(crate) struct T75;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (64, 128), major = K, swizzle = none, order = mn_first, mma = m64n256k16)]
 pub(crate) struct T76;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 32), major = K, swizzle = none, order = mn_first, mma = m64n256k16)]
 pub(crate) struct T77;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (128, 32), major = K, swizzle = none, order = mn_first, mma = m64n128k16)]
 pub(crate) struct T78;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 32), major = K, swizzle = none, order = k_first, mma = (64, 256))]
 pub(crate) struct T79;
 #[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (128, 32), major = K, swizzle = none, order = k_first, mma = (64, 128))]
 pub(crate) struct T80;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 64), major = K, swizzle = "none", order = k_first, mma = (64, 256))]
 pub(crate) struct T81;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (128, 64), major = K, swizzle = "none", order = k_first, mma = (64, 128))]
 pub(crate) struct T82;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 128), major = K, swizzle = none, order = mn_first, mma = m64n256k16)]
 pub(crate) struct T83;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (128, 128), major = K, swizzle = none, order = mn_first, mma = m64n128k16)]
 pub(crate) struct T84;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (256, 32), major = K, swizzle = none, order = mn_first, mma = m64n256k16)]
 pub(crate) struct T85;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (256, 32), major = K, swizzle = none, order = mn_first, mma = m64n256k16)]
 pub(crate) struct T86;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (256, 32), major = K, swizzle = none, order = k_first, mma = (64, 256))]
 pub(crate) struct T87;
 #[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (256, 32), major = K, swizzle = none, order = k_first, mma = (64, 256))]
 pub(crate) struct T88;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (256, 64), major = K, swizzle = none, order = k_first, mma = (64, 256))]
 pub(crate) struct T89;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (256, 64), major = K, swizzle = none, order = k_first, mma = (64, 256))]
 pub(crate) struct T90;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (256, 128), major = K, swizzle = "none", order = mn_first, mma = m64n256k16)]
 pub(crate) struct T91;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (256, 128), major = K, swizzle = "none", order = mn_first, mma = m64n256k16)]
 pub(crate) struct T92;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (64, 32), major = K, swizzle = 32B, order = mn_first, mma = m64n256k16)]
 pub(crate) struct T93;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (64, 32), major = K, swizzle = 32B, order = k_first, mma = (64, 256))]
 pub(crate) struct T94;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (64, 64), major = K, swizzle = 32B, order = k_first, mma = (64, 256))]
 pub(crate) struct T95;
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (64, 128), major = K, swizzle = 32B, order = mn_first, mma = m64n256k16)]
 pub(crate) struct T96;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 32), major = K, swizzle = 32B, order = mn_first, mma = m64n256k16)]
 pub(crate) struct T97;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (128, 32), major = K, swizzle = 32B, order = mn_first, mma = m64n128k16)]
 pub(crate) struct T98;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 32), major = K, swizzle = 32B, order = k_first, mma = (64, 256))]
 pub(crate) struct T99;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (128, 32), major = K, swizzle = 32B, order = k_first, mma = (64, 128))]
 pub(crate) struct T100;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 64), major = K, swizzle = 32B, order = k_first, mma = (64, 256))]
 pub(crate) struct T101;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (128, 64), major = K, swizzle = 32B, order = k_first, mma = (64, 128))]
 pub(crate) struct T102;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 128), major = K, swizzle = 32B, order = mn_first, mma = m64n256k16)]
 pub(crate) struct T103;
 #[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (128, 128), major = K, swizzle = 32B, order = mn_first, mma = m64n128k16)]
 pub(crate) struct T104;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (256, 32), major = K, swizzle = "32B", order = mn_first, mma = m64n256k16)]
 pub(crate) struct T105;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (256, 32), major = K, swizzle = "32B", order = mn_first, mma = m64n256k16)]
 pub(crate) struct T106;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (256, 32), major = K, swizzle = 32B, order = k_first, mma = (64, 256))]
 pub(crate) struct T107;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (256, 32), major = K, swizzle = 32B, order = k_first, mma = (64, 256))]
 pub(crate) struct T108;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (256, 64), major = K, swizzle = 32B, order = k_first, mma = (64, 256))]
 pub(crate) struct T109;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (256, 64), major = K, swizzle = 32B, order = k_first, mma = (64, 256))]
 pub(crate) struct T110;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (256, 128), major = K, swizzle = 32B, order = mn_first, mma = m64n256k16)]
 pub(crate) struct T111;
 #[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (256, 128), major = K, swizzle = 32B, order = mn_first, mma = m64n256k16)]
 pub(crate) struct T112;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (64, 32), major = K, swizzle = 64B, order = mn_first, mma = m64n256k16)]
 pub(crate) struct T113;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (64, 32), major = K, swizzle = "64B", order = k_first, mma = (64, 256))]
 pub(crate) struct T114;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (64, 64), major = K, swizzle = 64B, order = k_first, mma = (64, 256))]
 pub(crate) struct T115;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (64, 128), major = K, swizzle = 64B, order = mn_first, mma = m64n256k16)]
 pub(crate) struct T116;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 32), major = K, swizzle = 64B, order = mn_first, mma = m64n256k16)]
 pub(crate) struct T117;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (128, 32), major = K, swizzle = 64B, order = mn_first, mma = m64n128k16)]
 pub(crate) struct T118;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 32), major = K, swizzle = 64B, order = k_first, mma = (64, 256))]
 pub(crate) struct T119;
 #[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (128, 32), major = K, swizzle = 64B, order = k_first, mma = (64, 128))]
 pub(crate) struct T120;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 64), major = K, swizzle = 64B, order = k_first, mma = (64, 256))]
 pub(crate) struct T121;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (128, 64), major = K, swizzle = 64B, order = k_first, mma = (64, 128))]
 pub(crate) struct T122;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 128), major = K, swizzle = 64B, order = mn_first, mma = m64n256k16)]
 pub(crate) struct T123;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (128, 128), major = K, swizzle = 64B, order = mn_first, mma = m64n128k16)]
 pub(crate) struct T124;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (256, 32), major = K, swizzle = 64B, order = mn_first, mma = m64n256k16)]
 pub(crate) struct T125;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (256, 32), major = K, swizzle = 64B, order = mn_first, mma = m64n256k16)]
 pub(crate) struct T126;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (256, 32), major = K, swizzle = 64B, order = k_first, mma = (64, 256))]
 pub(crate) struct T127;
 #[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (256, 32), major = K, swizzle = 64B, order = k_first, mma = (64, 256))]
 pub(crate) struct T128;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (256, 64), major = K, swizzle = "64B", order = k_first, mma = (64, 256))]
 pub(crate) struct T129;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (256, 64), major = K, swizzle = "64B", order = k_first, mma = (64, 256))]
 pub(crate) struct T130;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (256, 128), major = K, swizzle = 64B, order = mn_first, mma = m64n256k16)]
 pub(crate) struct T131;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (256, 128), major = K, swizzle = 64B, order = mn_first, mma = m64n256k16)]
 pub(crate) struct T132;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (64, 64), major = K, swizzle = 128B, order = mn_first, mma = m64n256k16)]
 pub(crate) struct T133;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (64, 64), major = K, swizzle = 128B, order = k_first, mma = (64, 256))]
 pub(crate) struct T134;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (64, 128), major = K, swizzle = 128B, order = k_first, mma = (64, 256))]
 pub(crate) struct T135;
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 64), major = K, swizzle = "128B", order = mn_first, mma = m64n256k16)]
 pub(crate) struct T136;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (128, 64), major = K, swizzle = "128B", order = mn_first, mma = m64n128k16)]
 pub(crate) struct T137;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 128), major = K, swizzle = 128B, order = mn_first, mma = m64n256k16)]
 pub(crate) struct T138;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (128, 128), major = K, swizzle = 128B, order = mn_first, mma = m64n128k16)]
 pub(crate) struct T139;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 128), major = K, swizzle = 128B, order = k_first, mma = (64, 256))]
 pub(crate) struct T140;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (128, 128), major = K, swizzle = 128B, order = k_first, mma = (64, 128))]
 pub(crate) struct T141;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (256, 64), major = K, swizzle = 128B, order = k_first, mma = (64, 256))]
 pub(crate) struct T142;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (256, 64), major = K, swizzle = 128B, order = k_first, mma = (64, 256))]
 pub(crate) struct T143;
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (256, 128), major = K, swizzle = 128B, order = mn_first, mma = m64n256k16)]
 pub(crate) struct T144;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (256, 128), major = K, swizzle = 128B, order = mn_first, mma = m64n256k16)]
 pub(crate) struct T145;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (64, 32), major = MN, swizzle = none, order = mn_first, mma = m64n256k16)]
 pub(crate) struct T146;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (64, 32), major = MN, swizzle = none, order = k_first, mma = (64, 256))]
 pub(crate) struct T147;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (64, 64), major = MN, swizzle = none, order = k_first, mma = (64, 256))]
 pub(crate) struct T148;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (64, 128), major = MN, swizzle = none, order = mn_first, mma = m64n256k16)]
 pub(crate) struct T149;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 32), major = MN, swizzle = "none", order = mn_first, mma = m64n256k16)]
 pub(crate) struct T150;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (128, 32), major = MN, swizzle = "none", order = mn_first, mma = m64n128k16)]
 pub(crate) struct T151;
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 32), major = MN, swizzle = none, order = k_first, mma = (64, 256))]
 pub(crate) struct T152;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (128, 32), major = MN, swizzle = none, order = k_first, mma = (64, 128))]
 pub(crate) struct T153;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 64), major = MN, swizzle = none, order = k_first, mma = (64, 256))]
 pub(crate) struct T154;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (128, 64), major = MN, swizzle = none, order = k_first, mma = (64, 128))]
 pub(crate) struct T155;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 128), major = MN, swizzle = none, order = mn_first, mma = m64n256k16)]
 pub(crate) struct T156;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (128, 128), major = MN, swizzle = none, order = mn_first, mma = m64n128k16)]
 pub(crate) struct T157;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (256, 32), major = MN, swizzle = none, order = mn_first, mma = m64n256k16)]
 pub(crate) struct T158;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (256, 32), major = MN, swizzle = none, order = mn_first, mma = m64n256k16)]
 pub(crate) struct T159;
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (256, 32), major = MN, swizzle = "none", order = k_first, mma = (64, 256))]
 pub(crate) struct T160;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (256, 32), major = MN, swizzle = "none", order = k_first, mma = (64, 256))]
 pub(crate) struct T161;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (256, 64), major = MN, swizzle = none, order = k_first, mma = (64, 256))]
 pub(crate) struct T162;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (256, 64), major = MN, swizzle = none, order = k_first, mma = (64, 256))]
 pub(crate) struct T163;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (256, 128), major = MN, swizzle = none, order = mn_first, mma = m64n256k16)]
 pub(crate) struct T164;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (256, 128), major = MN, swizzle = none, order = mn_first, mma = m64n256k16)]
 pub(crate) struct T165;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (64, 32), major = MN, swizzle = 32B, order = mn_first, mma = m64n256k16)]
 pub(crate) struct T166;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (64, 32), major = MN, swizzle = 32B, order = k_first, mma = (64, 256))]
 pub(crate) struct T167;
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (64, 64), major = MN, swizzle = 32B, order = k_first, mma = (64, 256))]
 pub(crate) struct T168;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (64, 128), major = MN, swizzle = 32B, order = mn_first, mma = m64n256k16)]
 pub(crate) struct T169;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 32), major = MN, swizzle = 32B, order = mn_first, mma = m64n256k16)]
 pub(crate) struct T170;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (128, 32), major = MN, swizzle = 32B, order = mn_first, mma = m64n128k16)]
 pub(crate) struct T171;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 32), major = MN, swizzle = 32B, order = k_first, mma = (64, 256))]
 pub(crate) struct T172;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (128, 32), major = MN, swizzle = 32B, order = k_first, mma = (64, 128))]
 pub(crate) struct T173;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 64), major = MN, swizzle = "32B", order = k_first, mma = (64, 256))]
 pub(crate) struct T174;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (128, 64), major = MN, swizzle = "32B", order = k_first, mma = (64, 128))]
 pub(crate) struct T175;
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 128), major = MN, swizzle = 32B, order = mn_first, mma = m64n256k16)]
 pub(crate) struct T176;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (128, 128), major = MN, swizzle = 32B, order = mn_first, mma = m64n128k16)]
 pub(crate) struct T177;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (256, 32), major = MN, swizzle = 32B, order = mn_first, mma = m64n256k16)]
 pub(crate) struct T178;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (256, 32), major = MN, swizzle = 32B, order = mn_first, mma = m64n256k16)]
 pub(crate) struct T179;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (256, 32), major = MN, swizzle = 32B, order = k_first, mma = (64, 256))]
 pub(crate) struct T180;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (256, 32), major = MN, swizzle = 32B, order = k_first, mma = (64, 256))]
 pub(crate) struct T181;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (256, 64), major = MN, swizzle = 32B, order = k_first, mma = (64, 256))]
 pub(crate) struct T182;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (256, 64), major = MN, swizzle = 32B, order = k_first, mma = (64, 256))]
 pub(crate) struct T183;
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (256, 128), major = MN, swizzle = "32B", order = mn_first, mma = m64n256k16)]
 pub(crate) struct T184;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (256, 128), major = MN, swizzle = "32B", order = mn_first, mma = m64n256k16)]
 pub(crate) struct T185;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (64, 32), major = MN, swizzle = 64B, order = mn_first, mma = m64n256k16)]
 pub(crate) struct T186;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (64, 32), major = MN, swizzle = 64B, order = k_first, mma = (64, 256))]
 pub(crate) struct T187;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (64, 64), major = MN, swizzle = 64B, order = k_first, mma = (64, 256))]
 pub(crate) struct T188;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (64, 128), major = MN, swizzle = 64B, order = mn_first, mma = m64n256k16)]
 pub(crate) struct T189;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 32), major = MN, swizzle = 64B, order = mn_first, mma = m64n256k16)]
 pub(crate) struct T190;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (128, 32), major = MN, swizzle = 64B, order = mn_first, mma = m64n128k16)]
 pub(crate) struct T191;
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 32), major = MN, swizzle = 64B, order = k_first, mma = (64, 256))]
 pub(crate) struct T192;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (128, 32), major = MN, swizzle = 64B, order = k_first, mma = (64, 128))]
 pub(crate) struct T193;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 64), major = MN, swizzle = 64B, order = k_first, mma = (64, 256))]
 pub(crate) struct T194;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (128, 64), major = MN, swizzle = 64B, order = k_first, mma = (64, 128))]
 pub(crate) struct T195;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 128), major = MN, swizzle = 64B, order = mn_first, mma = m64n256k16)]
 pub(crate) struct T196;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (128, 128), major = MN, swizzle = 64B, order = mn_first, mma = m64n128k16)]
 pub(crate) struct T197;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (256, 32), major = MN, swizzle = "64B", order = mn_first, mma = m64n256k16)]
 pub(crate) struct T198;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (256, 32), major = MN, swizzle = "64B", order = mn_first, mma = m64n256k16)]
 pub(crate) struct T199;
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (256, 32), major = MN, swizzle = 64B, order = k_first, mma = (64, 256))]
 pub(crate) struct T200;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (256, 32), major = MN, swizzle = 64B, order = k_first, mma = (64, 256))]
 pub(crate) struct T201;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (256, 64), major = MN, swizzle = 64B, order = k_first, mma = (64, 256))]
 pub(crate) struct T202;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (256, 64), major = MN, swizzle = 64B, order = k_first, mma = (64, 256))]
 pub(crate) struct T203;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (256, 128), major = MN, swizzle = 64B, order = mn_first, mma = m64n256k16)]
 pub(crate) struct T204;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (256, 128), major = MN, swizzle = 64B, order = mn_first, mma = m64n256k16)]
 pub(crate) struct T205;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (64, 32), major = MN, swizzle = 128B, order = mn_first, mma = m64n256k16)]
 pub(crate) struct T206;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (64, 32), major = MN, swizzle = "128B", order = k_first, mma = (64, 256))]
 pub(crate) struct T207;
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (64, 64), major = MN, swizzle = 128B, order = k_first, mma = (64, 256))]
 pub(crate) struct T208;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (64, 128), major = MN, swizzle = 128B, order = mn_first, mma = m64n256k16)]
 pub(crate) struct T209;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 32), major = MN, swizzle = 128B, order = mn_first, mma = m64n256k16)]
 pub(crate) struct T210;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (128, 32), major = MN, swizzle = 128B, order = mn_first, mma = m64n128k16)]
 pub(crate) struct T211;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 32), major = MN, swizzle = 128B, order = k_first, mma = (64, 256))]
 pub(crate) struct T212;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (128, 32), major = MN, swizzle = 128B, order = k_first, mma = (64, 128))]
 pub(crate) struct T213;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 64), major = MN, swizzle = 128B, order = k_first, mma = (64, 256))]
 pub(crate) struct T214;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (128, 64), major = MN, swizzle = 128B, order = k_first, mma = (64, 128))]
 pub(crate) struct T215;
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 128), major = MN, swizzle = 128B, order = mn_first, mma = m64n256k16)]
 pub(crate) struct T216;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (128, 128), major = MN, swizzle = 128B, order = mn_first, mma = m64n128k16)]
 pub(crate) struct T217;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (256, 32), major = MN, swizzle = 128B, order = mn_first, mma = m64n256k16)]
 pub(crate) struct T218;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (256, 32), major = MN, swizzle = 128B, order = mn_first, mma = m64n256k16)]
 pub(crate) struct T219;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (256, 32), major = MN, swizzle = 128B, order = k_first, mma = (64, 256))]
 pub(crate) struct T220;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (256, 32), major = MN, swizzle = 128B, order = k_first, mma = (64, 256))]
 pub(crate) struct T221;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (256, 64), major = MN, swizzle = "128B", order = k_first, mma = (64, 256))]
 pub(crate) struct T222;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (256, 64), major = MN, swizzle = "128B", order = k_first, mma = (64, 256))]
 pub(crate) struct T223;
 #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (256, 128), major = MN, swizzle = 128B, order = mn_first, mma = m64n256k16)]
 pub(crate) struct T224;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (256, 128), major = MN, swizzle = 128B, order = mn_first, mma = m64n256k16)]
 pub(crate) struct T225;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = tf32, tile = (64, 16), major = K, swizzle = none, order = mn_first, mma = m64n256k8)]
 pub(crate) struct T226;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = tf32, tile = (64, 32), major = K, swizzle = none, order = mn_first, mma = m64n256k8)]
 pub(crate) struct T227;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = tf32, tile = (64, 32), major = K, swizzle = none, order = k_first, mma = (64, 256))]
 pub(crate) struct T228;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = tf32, tile = (64, 64), major = K, swizzle = none, order = k_first, mma = (64, 256))]
 pub(crate) struct T229;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = tf32, tile = (128, 16), major = K, swizzle = none, order = mn_first, mma = m64n256k8)]
 pub(crate) struct T230;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = tf32, tile = (128, 16), major = K, swizzle = none, order = mn_first, mma = m64n128k8)]
 pub(crate) struct T231;
 #[smem_tile(arch = sm90, operand = A, dtype = tf32, tile = (128, 32), major = K, swizzle = none, order = mn_first, mma = m64n256k8)]
 pub(crate) struct T232;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = tf32, tile = (128, 32), major = K, swizzle = none, order = mn_first, mma = m64n128k8)]
 pub(crate) struct T233;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = tf32, tile = (128, 32), major = K, swizzle = none, order = k_first, mma = (64, 256))]
 pub(crate) struct T234;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = tf32, tile = (128, 32), major = K, swizzle = none, order = k_first, mma = (64, 128))]
 pub(crate) struct T235;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = tf32, tile = (128, 64), major = K, swizzle = "none", order = k_first, mma = (64, 256))]
 pub(crate) struct T236;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = tf32, tile = (128, 64), major = K, swizzle = "none", order = k_first, mma = (64, 128))]
 pub(crate) struct T237;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = tf32, tile = (256, 16), major = K, swizzle = none, order = mn_first, mma = m64n256k8)]
 pub(crate) struct T238;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = tf32, tile = (256, 16), major = K, swizzle = none, order = mn_first, mma = m64n256k8)]
 pub(crate) struct T239;
 #[smem_tile(arch = sm90, operand = A, dtype = tf32, tile = (256, 32), major = K, swizzle = none, order = mn_first, mma = m64n256k8)]
 pub(crate) struct T240;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = tf32, tile = (256, 32), major = K, swizzle = none, order = mn_first, mma = m64n256k8)]
 pub(crate) struct T241;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = tf32, tile = (256, 32), major = K, swizzle = none, order = k_first, mma = (64, 256))]
 pub(crate) struct T242;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = tf32, tile = (256, 32), major = K, swizzle = none, order = k_first, mma = (64, 256))]
 pub(crate) struct T243;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = tf32, tile = (256, 64), major = K, swizzle = none, order = k_first, mma = (64, 256))]
 pub(crate) struct T244;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = tf32, tile = (256, 64), major = K, swizzle = none, order = k_first, mma = (64, 256))]
 pub(crate) struct T245;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = tf32, tile = (64, 16), major = K, swizzle = "32B", order = mn_first, mma = m64n256k8)]
 pub(crate) struct T246;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = tf32, tile = (64, 32), major = K, swizzle = 32B, order = mn_first, mma = m64n256k8)]
 pub(crate) struct T247;
 #[smem_tile(arch = sm90, operand = A, dtype = tf32, tile = (64, 32), major = K, swizzle = 32B, order = k_first, mma = (64, 256))]
 pub(crate) struct T248;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = tf32, tile = (64, 64), major = K, swizzle = 32B, order = k_first, mma = (64, 256))]
 pub(crate) struct T249;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = tf32, tile = (128, 16), major = K, swizzle = 32B, order = mn_first, mma = m64n256k8)]
 pub(crate) struct T250;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = tf32, tile = (128, 16), major = K, swizzle = 32B, order = mn_first, mma = m64n128k8)]
 pub(crate) struct T251;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = tf32, tile = (128, 32), major = K, swizzle = 32B, order = mn_first, mma = m64n256k8)]
 pub(crate) struct T252;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = tf32, tile = (128, 32), major = K, swizzle = 32B, order = mn_first, mma = m64n128k8)]
 pub(crate) struct T253;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = tf32, tile = (128, 32), major = K, swizzle = 32B, order = k_first, mma = (64, 256))]
 pub(crate) struct T254;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = tf32, tile = (128, 32), major = K, swizzle = 32B, order = k_first, mma = (64, 128))]
 pub(crate) struct T255;
 #[smem_tile(arch = sm90, operand = A, dtype = tf32, tile = (128, 64), major = K, swizzle = 32B, order = k_first, mma = (64, 256))]
 pub(crate) struct T256;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = tf32, tile = (128, 64), major = K, swizzle = 32B, order = k_first, mma = (64, 128))]
 pub(crate) struct T257;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = tf32, tile = (256, 16), major = K, swizzle = 32B, order = mn_first, mma = m64n256k8)]
 pub(crate) struct T258;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = tf32, tile = (256, 16), major = K, swizzle = 32B, order = mn_first, mma = m64n256k8)]
 pub(crate) struct T259;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = tf32, tile = (256, 32), major = K, swizzle = "32B", order = mn_first, mma = m64n256k8)]
 pub(crate) struct T260;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = tf32, tile = (256, 32), major = K, swizzle = "32B", order = mn_first, mma = m64n256k8)]
 pub(crate) struct T261;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = tf32, tile = (256, 32), major = K, swizzle = 32B, order = k_first, mma = (64, 256))]
 pub(crate) struct T262;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = tf32, tile = (256, 32), major = K, swizzle = 32B, order = k_first, mma = (64, 256))]
 pub(crate) struct T263;
 #[smem_tile(arch = sm90, operand = A, dtype = tf32, tile = (256, 64), major = K, swizzle = 32B, order = k_first, mma = (64, 256))]
 pub(crate) struct T264;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = tf32, tile = (256, 64), major = K, swizzle = 32B, order = k_first, mma = (64, 256))]
 pub(crate) struct T265;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = tf32, tile = (64, 16), major = K, swizzle = 64B, order = mn_first, mma = m64n256k8)]
 pub(crate) struct T266;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = tf32, tile = (64, 32), major = K, swizzle = 64B, order = mn_first, mma = m64n256k8)]
 pub(crate) struct T267;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = tf32, tile = (64, 32), major = K, swizzle = "64B", order = k_first, mma = (64, 256))]
 pub(crate) struct T268;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = tf32, tile = (64, 64), major = K, swizzle = 64B, order = k_first, mma = (64, 256))]
 pub(crate) struct T269;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = tf32, tile = (128, 16), major = K, swizzle = 64B, order = mn_first, mma = m64n256k8)]
 pub(crate) struct T270;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = tf32, tile = (128, 16), major = K, swizzle = 64B, order = mn_first, mma = m64n128k8)]
 pub(crate) struct T271;
 #[smem_tile(arch = sm90, operand = A, dtype = tf32, tile = (128, 32), major = K, swizzle = 64B, order = mn_first, mma = m64n256k8)]
 pub(crate) struct T272;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = tf32, tile = (128, 32), major = K, swizzle = 64B, order = mn_first, mma = m64n128k8)]
 pub(crate) struct T273;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = tf32, tile = (128, 32), major = K, swizzle = 64B, order = k_first, mma = (64, 256))]
 pub(crate) struct T274;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = tf32, tile = (128, 32), major = K, swizzle = 64B, order = k_first, mma = (64, 128))]
 pub(crate) struct T275;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = tf32, tile = (128, 64), major = K, swizzle = 64B, order = k_first, mma = (64, 256))]
 pub(crate) struct T276;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = tf32, tile = (128, 64), major = K, swizzle = 64B, order = k_first, mma = (64, 128))]
 pub(crate) struct T277;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = tf32, tile = (256, 16), major = K, swizzle = 64B, order = mn_first, mma = m64n256k8)]
 pub(crate) struct T278;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = tf32, tile = (256, 16), major = K, swizzle = 64B, order = mn_first, mma = m64n256k8)]
 pub(crate) struct T279;
 #[smem_tile(arch = sm90, operand = A, dtype = tf32, tile = (256, 32), major = K, swizzle = 64B, order = mn_first, mma = m64n256k8)]
 pub(crate) struct T280;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = tf32, tile = (256, 32), major = K, swizzle = 64B, order = mn_first, mma = m64n256k8)]
 pub(crate) struct T281;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = tf32, tile = (256, 32), major = K, swizzle = 64B, order = k_first, mma = (64, 256))]
 pub(crate) struct T282;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = tf32, tile = (256, 32), major = K, swizzle = 64B, order = k_first, mma = (64, 256))]
 pub(crate) struct T283;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = tf32, tile = (256, 64), major = K, swizzle = "64B", order = k_first, mma = (64, 256))]
 pub(crate) struct T284;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = tf32, tile = (256, 64), major = K, swizzle = "64B", order = k_first, mma = (64, 256))]
 pub(crate) struct T285;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = tf32, tile = (64, 32), major = K, swizzle = 128B, order = mn_first, mma = m64n256k8)]
 pub(crate) struct T286;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = tf32, tile = (64, 64), major = K, swizzle = 128B, order = mn_first, mma = m64n256k8)]
 pub(crate) struct T287;
 #[smem_tile(arch = sm90, operand = A, dtype = tf32, tile = (64, 64), major = K, swizzle = 128B, order = k_first, mma = (64, 256))]
 pub(crate) struct T288;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = tf32, tile = (128, 32), major = K, swizzle = 128B, order = k_first, mma = (64, 256))]
 pub(crate) struct T289;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = tf32, tile = (128, 32), major = K, swizzle = 128B, order = k_first, mma = (64, 128))]
 pub(crate) struct T290;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = tf32, tile = (128, 64), major = K, swizzle = "128B", order = mn_first, mma = m64n256k8)]
 pub(crate) struct T291;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = tf32, tile = (128, 64), major = K, swizzle = "128B", order = mn_first, mma = m64n128k8)]
 pub(crate) struct T292;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = tf32, tile = (256, 32), major = K, swizzle = 128B, order = mn_first, mma = m64n256k8)]
 pub(crate) struct T293;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = tf32, tile = (256, 32), major = K, swizzle = 128B, order = mn_first, mma = m64n256k8)]
 pub(crate) struct T294;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = tf32, tile = (256, 32), major = K, swizzle = 128B, order = k_first, mma = (64, 256))]
 pub(crate) struct T295;
 #[smem_tile(arch = sm90, operand = B, dtype = tf32, tile = (256, 32), major = K, swizzle = 128B, order = k_first, mma = (64, 256))]
 pub(crate) struct T296;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = A, dtype = tf32, tile = (256, 64), major = K, swizzle = 128B, order = k_first, mma = (64, 256))]
 pub(crate) struct T297;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm90, operand = B, dtype = tf32, tile = (256, 64), major = K, swizzle = 128B, order = k_first, mma = (64, 256))]
 pub(crate) struct T298;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (64, 64), major = K, swizzle = none, order = k_first, mma = (64, 256))]
 pub(crate) struct T299;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (64, 128), major = K, swizzle = none, order = mn_first, mma = m64n256k32)]
 pub(crate) struct T300;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (64, 256), major = K, swizzle = none, order = mn_first, mma = m64n256k32)]
 pub(crate) struct T301;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (64, 256), major = K, swizzle = none, order = k_first, mma = (64, 256))]
 pub(crate) struct T302;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (128, 64), major = K, swizzle = none, order = k_first, mma = (128, 256))]
 pub(crate) struct T303;
 #[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (128, 128), major = K, swizzle = none, order = mn_first, mma = m128n256k32)]
 pub(crate) struct T304;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (128, 256), major = K, swizzle = "none", order = mn_first, mma = m128n256k32)]
 pub(crate) struct T305;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (128, 256), major = K, swizzle = none, order = k_first, mma = (128, 256))]
 pub(crate) struct T306;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (256, 64), major = K, swizzle = none, order = k_first, mma = (128, 256))]
 pub(crate) struct T307;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = B, dtype = e4m3, tile = (256, 64), major = K, swizzle = none, order = k_first, mma = (128, 256))]
 pub(crate) struct T308;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (256, 128), major = K, swizzle = none, order = mn_first, mma = m128n256k32)]
 pub(crate) struct T309;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = B, dtype = e4m3, tile = (256, 128), major = K, swizzle = none, order = mn_first, mma = m128n256k32)]
 pub(crate) struct T310;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (256, 256), major = K, swizzle = none, order = mn_first, mma = m128n256k32)]
 pub(crate) struct T311;
 #[smem_tile(arch = sm100, operand = B, dtype = e4m3, tile = (256, 256), major = K, swizzle = none, order = mn_first, mma = m128n256k32)]
 pub(crate) struct T312;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (256, 256), major = K, swizzle = "none", order = k_first, mma = (128, 256))]
 pub(crate) struct T313;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = B, dtype = e4m3, tile = (256, 256), major = K, swizzle = "none", order = k_first, mma = (128, 256))]
 pub(crate) struct T314;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (64, 64), major = K, swizzle = 32B, order = k_first, mma = (64, 256))]
 pub(crate) struct T315;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (64, 128), major = K, swizzle = 32B, order = mn_first, mma = m64n256k32)]
 pub(crate) struct T316;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (64, 256), major = K, swizzle = 32B, order = mn_first, mma = m64n256k32)]
 pub(crate) struct T317;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (64, 256), major = K, swizzle = 32B, order = k_first, mma = (64, 256))]
 pub(crate) struct T318;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (128, 64), major = K, swizzle = 32B, order = k_first, mma = (128, 256))]
 pub(crate) struct T319;
 #[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (128, 128), major = K, swizzle = 32B, order = mn_first, mma = m128n256k32)]
 pub(crate) struct T320;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (128, 256), major = K, swizzle = 32B, order = mn_first, mma = m128n256k32)]
 pub(crate) struct T321;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (128, 256), major = K, swizzle = 32B, order = k_first, mma = (128, 256))]
 pub(crate) struct T322;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (256, 64), major = K, swizzle = "32B", order = k_first, mma = (128, 256))]
 pub(crate) struct T323;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = B, dtype = e4m3, tile = (256, 64), major = K, swizzle = "32B", order = k_first, mma = (128, 256))]
 pub(crate) struct T324;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (256, 128), major = K, swizzle = 32B, order = mn_first, mma = m128n256k32)]
 pub(crate) struct T325;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = B, dtype = e4m3, tile = (256, 128), major = K, swizzle = 32B, order = mn_first, mma = m128n256k32)]
 pub(crate) struct T326;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (256, 256), major = K, swizzle = 32B, order = mn_first, mma = m128n256k32)]
 pub(crate) struct T327;
 #[smem_tile(arch = sm100, operand = B, dtype = e4m3, tile = (256, 256), major = K, swizzle = 32B, order = mn_first, mma = m128n256k32)]
 pub(crate) struct T328;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (256, 256), major = K, swizzle = 32B, order = k_first, mma = (128, 256))]
 pub(crate) struct T329;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = B, dtype = e4m3, tile = (256, 256), major = K, swizzle = 32B, order = k_first, mma = (128, 256))]
 pub(crate) struct T330;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (64, 64), major = K, swizzle = 64B, order = k_first, mma = (64, 256))]
 pub(crate) struct T331;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (64, 128), major = K, swizzle = "64B", order = mn_first, mma = m64n256k32)]
 pub(crate) struct T332;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (64, 256), major = K, swizzle = 64B, order = mn_first, mma = m64n256k32)]
 pub(crate) struct T333;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (64, 256), major = K, swizzle = 64B, order = k_first, mma = (64, 256))]
 pub(crate) struct T334;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (128, 64), major = K, swizzle = 64B, order = k_first, mma = (128, 256))]
 pub(crate) struct T335;
 #[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (128, 128), major = K, swizzle = 64B, order = mn_first, mma = m128n256k32)]
 pub(crate) struct T336;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (128, 256), major = K, swizzle = 64B, order = mn_first, mma = m128n256k32)]
 pub(crate) struct T337;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (128, 256), major = K, swizzle = 64B, order = k_first, mma = (128, 256))]
 pub(crate) struct T338;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (256, 64), major = K, swizzle = 64B, order = k_first, mma = (128, 256))]
 pub(crate) struct T339;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = B, dtype = e4m3, tile = (256, 64), major = K, swizzle = 64B, order = k_first, mma = (128, 256))]
 pub(crate) struct T340;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (256, 128), major = K, swizzle = 64B, order = mn_first, mma = m128n256k32)]
 pub(crate) struct T341;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = B, dtype = e4m3, tile = (256, 128), major = K, swizzle = 64B, order = mn_first, mma = m128n256k32)]
 pub(crate) struct T342;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (256, 256), major = K, swizzle = "64B", order = mn_first, mma = m128n256k32)]
 pub(crate) struct T343;
 #[smem_tile(arch = sm100, operand = B, dtype = e4m3, tile = (256, 256), major = K, swizzle = "64B", order = mn_first, mma = m128n256k32)]
 pub(crate) struct T344;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (256, 256), major = K, swizzle = 64B, order = k_first, mma = (128, 256))]
 pub(crate) struct T345;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = B, dtype = e4m3, tile = (256, 256), major = K, swizzle = 64B, order = k_first, mma = (128, 256))]
 pub(crate) struct T346;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (64, 128), major = K, swizzle = 128B, order = k_first, mma = (64, 256))]
 pub(crate) struct T347;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (64, 256), major = K, swizzle = 128B, order = mn_first, mma = m64n256k32)]
 pub(crate) struct T348;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (128, 128), major = K, swizzle = 128B, order = mn_first, mma = m128n256k32)]
 pub(crate) struct T349;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (128, 128), major = K, swizzle = "128B", order = k_first, mma = (128, 256))]
 pub(crate) struct T350;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (128, 256), major = K, swizzle = 128B, order = k_first, mma = (128, 256))]
 pub(crate) struct T351;
 #[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (256, 128), major = K, swizzle = 128B, order = mn_first, mma = m128n256k32)]
 pub(crate) struct T352;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = B, dtype = e4m3, tile = (256, 128), major = K, swizzle = 128B, order = mn_first, mma = m128n256k32)]
 pub(crate) struct T353;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (256, 256), major = K, swizzle = 128B, order = mn_first, mma = m128n256k32)]
 pub(crate) struct T354;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = B, dtype = e4m3, tile = (256, 256), major = K, swizzle = 128B, order = mn_first, mma = m128n256k32)]
 pub(crate) struct T355;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (256, 256), major = K, swizzle = 128B, order = k_first, mma = (128, 256))]
 pub(crate) struct T356;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = B, dtype = e4m3, tile = (256, 256), major = K, swizzle = 128B, order = k_first, mma = (128, 256))]
 pub(crate) struct T357;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (64, 64), major = MN, swizzle = none, order = k_first, mma = (64, 256))]
 pub(crate) struct T358;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (64, 128), major = MN, swizzle = none, order = mn_first, mma = m64n256k32)]
 pub(crate) struct T359;
 #[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (64, 256), major = MN, swizzle = none, order = mn_first, mma = m64n256k32)]
 pub(crate) struct T360;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (64, 256), major = MN, swizzle = none, order = k_first, mma = (64, 256))]
 pub(crate) struct T361;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (128, 64), major = MN, swizzle = "none", order = k_first, mma = (128, 256))]
 pub(crate) struct T362;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (128, 128), major = MN, swizzle = none, order = mn_first, mma = m128n256k32)]
 pub(crate) struct T363;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (128, 256), major = MN, swizzle = none, order = mn_first, mma = m128n256k32)]
 pub(crate) struct T364;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (128, 256), major = MN, swizzle = none, order = k_first, mma = (128, 256))]
 pub(crate) struct T365;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (256, 64), major = MN, swizzle = none, order = k_first, mma = (128, 256))]
 pub(crate) struct T366;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = B, dtype = e4m3, tile = (256, 64), major = MN, swizzle = none, order = k_first, mma = (128, 256))]
 pub(crate) struct T367;
 #[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (256, 128), major = MN, swizzle = "none", order = mn_first, mma = m128n256k32)]
 pub(crate) struct T368;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = B, dtype = e4m3, tile = (256, 128), major = MN, swizzle = "none", order = mn_first, mma = m128n256k32)]
 pub(crate) struct T369;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (256, 256), major = MN, swizzle = none, order = mn_first, mma = m128n256k32)]
 pub(crate) struct T370;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = B, dtype = e4m3, tile = (256, 256), major = MN, swizzle = none, order = mn_first, mma = m128n256k32)]
 pub(crate) struct T371;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (256, 256), major = MN, swizzle = none, order = k_first, mma = (128, 256))]
 pub(crate) struct T372;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = B, dtype = e4m3, tile = (256, 256), major = MN, swizzle = none, order = k_first, mma = (128, 256))]
 pub(crate) struct T373;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (64, 64), major = MN, swizzle = 32B, order = k_first, mma = (64, 256))]
 pub(crate) struct T374;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (64, 128), major = MN, swizzle = 32B, order = mn_first, mma = m64n256k32)]
 pub(crate) struct T375;
 #[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (64, 256), major = MN, swizzle = 32B, order = mn_first, mma = m64n256k32)]
 pub(crate) struct T376;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (64, 256), major = MN, swizzle = 32B, order = k_first, mma = (64, 256))]
 pub(crate) struct T377;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (128, 64), major = MN, swizzle = 32B, order = k_first, mma = (128, 256))]
 pub(crate) struct T378;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (128, 128), major = MN, swizzle = 32B, order = mn_first, mma = m128n256k32)]
 pub(crate) struct T379;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (128, 256), major = MN, swizzle = "32B", order = mn_first, mma = m128n256k32)]
 pub(crate) struct T380;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (128, 256), major = MN, swizzle = 32B, order = k_first, mma = (128, 256))]
 pub(crate) struct T381;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (256, 64), major = MN, swizzle = 32B, order = k_first, mma = (128, 256))]
 pub(crate) struct T382;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = B, dtype = e4m3, tile = (256, 64), major = MN, swizzle = 32B, order = k_first, mma = (128, 256))]
 pub(crate) struct T383;
 #[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (256, 128), major = MN, swizzle = 32B, order = mn_first, mma = m128n256k32)]
 pub(crate) struct T384;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = B, dtype = e4m3, tile = (256, 128), major = MN, swizzle = 32B, order = mn_first, mma = m128n256k32)]
 pub(crate) struct T385;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (256, 256), major = MN, swizzle = 32B, order = mn_first, mma = m128n256k32)]
 pub(crate) struct T386;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = B, dtype = e4m3, tile = (256, 256), major = MN, swizzle = 32B, order = mn_first, mma = m128n256k32)]
 pub(crate) struct T387;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (256, 256), major = MN, swizzle = "32B", order = k_first, mma = (128, 256))]
 pub(crate) struct T388;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = B, dtype = e4m3, tile = (256, 256), major = MN, swizzle = "32B", order = k_first, mma = (128, 256))]
 pub(crate) struct T389;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (64, 64), major = MN, swizzle = 64B, order = k_first, mma = (64, 256))]
 pub(crate) struct T390;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (64, 128), major = MN, swizzle = 64B, order = mn_first, mma = m64n256k32)]
 pub(crate) struct T391;
 #[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (64, 256), major = MN, swizzle = 64B, order = mn_first, mma = m64n256k32)]
 pub(crate) struct T392;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (64, 256), major = MN, swizzle = 64B, order = k_first, mma = (64, 256))]
 pub(crate) struct T393;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (128, 64), major = MN, swizzle = 64B, order = k_first, mma = (128, 256))]
 pub(crate) struct T394;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (128, 128), major = MN, swizzle = 64B, order = mn_first, mma = m128n256k32)]
 pub(crate) struct T395;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (128, 256), major = MN, swizzle = 64B, order = mn_first, mma = m128n256k32)]
 pub(crate) struct T396;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (128, 256), major = MN, swizzle = 64B, order = k_first, mma = (128, 256))]
 pub(crate) struct T397;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (256, 64), major = MN, swizzle = "64B", order = k_first, mma = (128, 256))]
 pub(crate) struct T398;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = B, dtype = e4m3, tile = (256, 64), major = MN, swizzle = "64B", order = k_first, mma = (128, 256))]
 pub(crate) struct T399;
 #[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (256, 128), major = MN, swizzle = 64B, order = mn_first, mma = m128n256k32)]
 pub(crate) struct T400;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = B, dtype = e4m3, tile = (256, 128), major = MN, swizzle = 64B, order = mn_first, mma = m128n256k32)]
 pub(crate) struct T401;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (256, 256), major = MN, swizzle = 64B, order = mn_first, mma = m128n256k32)]
 pub(crate) struct T402;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = B, dtype = e4m3, tile = (256, 256), major = MN, swizzle = 64B, order = mn_first, mma = m128n256k32)]
 pub(crate) struct T403;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (256, 256), major = MN, swizzle = 64B, order = k_first, mma = (128, 256))]
 pub(crate) struct T404;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = B, dtype = e4m3, tile = (256, 256), major = MN, swizzle = 64B, order = k_first, mma = (128, 256))]
 pub(crate) struct T405;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (128, 64), major = MN, swizzle = 128B, order = k_first, mma = (128, 256))]
 pub(crate) struct T406;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (128, 128), major = MN, swizzle = "128B", order = mn_first, mma = m128n256k32)]
 pub(crate) struct T407;
 #[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (128, 256), major = MN, swizzle = 128B, order = mn_first, mma = m128n256k32)]
 pub(crate) struct T408;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (128, 256), major = MN, swizzle = 128B, order = k_first, mma = (128, 256))]
 pub(crate) struct T409;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (256, 64), major = MN, swizzle = 128B, order = k_first, mma = (128, 256))]
 pub(crate) struct T410;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = B, dtype = e4m3, tile = (256, 64), major = MN, swizzle = 128B, order = k_first, mma = (128, 256))]
 pub(crate) struct T411;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (256, 128), major = MN, swizzle = 128B, order = mn_first, mma = m128n256k32)]
 pub(crate) struct T412;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = B, dtype = e4m3, tile = (256, 128), major = MN, swizzle = 128B, order = mn_first, mma = m128n256k32)]
 pub(crate) struct T413;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (256, 256), major = MN, swizzle = 128B, order = mn_first, mma = m128n256k32)]
 pub(crate) struct T414;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = B, dtype = e4m3, tile = (256, 256), major = MN, swizzle = 128B, order = mn_first, mma = m128n256k32)]
 pub(crate) struct T415;
 #[smem_tile(arch = sm100, operand = A, dtype = e4m3, tile = (256, 256), major = MN, swizzle = 128B, order = k_first, mma = (128, 256))]
 pub(crate) struct T416;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = B, dtype = e4m3, tile = (256, 256), major = MN, swizzle = 128B, order = k_first, mma = (128, 256))]
 pub(crate) struct T417;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (64, 32), major = K, swizzle = none, order = mn_first, mma = m64n256k16)]
 pub(crate) struct T418;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (64, 64), major = K, swizzle = none, order = mn_first, mma = m64n256k16)]
 pub(crate) struct T419;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (64, 64), major = K, swizzle = none, order = k_first, mma = (64, 256))]
 pub(crate) struct T420;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (64, 128), major = K, swizzle = none, order = k_first, mma = (64, 256))]
 pub(crate) struct T421;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (128, 32), major = K, swizzle = none, order = mn_first, mma = m128n256k16)]
 pub(crate) struct T422;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (128, 64), major = K, swizzle = none, order = mn_first, mma = m128n256k16)]
 pub(crate) struct T423;
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (128, 64), major = K, swizzle = none, order = k_first, mma = (128, 256))]
 pub(crate) struct T424;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (128, 128), major = K, swizzle = "none", order = k_first, mma = (128, 256))]
 pub(crate) struct T425;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (256, 32), major = K, swizzle = none, order = mn_first, mma = m128n256k16)]
 pub(crate) struct T426;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = B, dtype = bf16, tile = (256, 32), major = K, swizzle = none, order = mn_first, mma = m128n256k16)]
 pub(crate) struct T427;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (256, 64), major = K, swizzle = none, order = mn_first, mma = m128n256k16)]
 pub(crate) struct T428;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = B, dtype = bf16, tile = (256, 64), major = K, swizzle = none, order = mn_first, mma = m128n256k16)]
 pub(crate) struct T429;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (256, 64), major = K, swizzle = none, order = k_first, mma = (128, 256))]
 pub(crate) struct T430;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = B, dtype = bf16, tile = (256, 64), major = K, swizzle = none, order = k_first, mma = (128, 256))]
 pub(crate) struct T431;
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (256, 128), major = K, swizzle = none, order = k_first, mma = (128, 256))]
 pub(crate) struct T432;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = B, dtype = bf16, tile = (256, 128), major = K, swizzle = none, order = k_first, mma = (128, 256))]
 pub(crate) struct T433;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (64, 32), major = K, swizzle = "32B", order = mn_first, mma = m64n256k16)]
 pub(crate) struct T434;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (64, 64), major = K, swizzle = 32B, order = mn_first, mma = m64n256k16)]
 pub(crate) struct T435;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (64, 64), major = K, swizzle = 32B, order = k_first, mma = (64, 256))]
 pub(crate) struct T436;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (64, 128), major = K, swizzle = 32B, order = k_first, mma = (64, 256))]
 pub(crate) struct T437;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (128, 32), major = K, swizzle = 32B, order = mn_first, mma = m128n256k16)]
 pub(crate) struct T438;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (128, 64), major = K, swizzle = 32B, order = mn_first, mma = m128n256k16)]
 pub(crate) struct T439;
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (128, 64), major = K, swizzle = 32B, order = k_first, mma = (128, 256))]
 pub(crate) struct T440;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (128, 128), major = K, swizzle = 32B, order = k_first, mma = (128, 256))]
 pub(crate) struct T441;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (256, 32), major = K, swizzle = 32B, order = mn_first, mma = m128n256k16)]
 pub(crate) struct T442;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = B, dtype = bf16, tile = (256, 32), major = K, swizzle = 32B, order = mn_first, mma = m128n256k16)]
 pub(crate) struct T443;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (256, 64), major = K, swizzle = "32B", order = mn_first, mma = m128n256k16)]
 pub(crate) struct T444;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = B, dtype = bf16, tile = (256, 64), major = K, swizzle = "32B", order = mn_first, mma = m128n256k16)]
 pub(crate) struct T445;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (256, 64), major = K, swizzle = 32B, order = k_first, mma = (128, 256))]
 pub(crate) struct T446;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = B, dtype = bf16, tile = (256, 64), major = K, swizzle = 32B, order = k_first, mma = (128, 256))]
 pub(crate) struct T447;
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (256, 128), major = K, swizzle = 32B, order = k_first, mma = (128, 256))]
 pub(crate) struct T448;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = B, dtype = bf16, tile = (256, 128), major = K, swizzle = 32B, order = k_first, mma = (128, 256))]
 pub(crate) struct T449;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (64, 32), major = K, swizzle = 64B, order = mn_first, mma = m64n256k16)]
 pub(crate) struct T450;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (64, 64), major = K, swizzle = 64B, order = mn_first, mma = m64n256k16)]
 pub(crate) struct T451;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (64, 64), major = K, swizzle = "64B", order = k_first, mma = (64, 256))]
 pub(crate) struct T452;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (64, 128), major = K, swizzle = 64B, order = k_first, mma = (64, 256))]
 pub(crate) struct T453;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (128, 32), major = K, swizzle = 64B, order = mn_first, mma = m128n256k16)]
 pub(crate) struct T454;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (128, 64), major = K, swizzle = 64B, order = mn_first, mma = m128n256k16)]
 pub(crate) struct T455;
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (128, 64), major = K, swizzle = 64B, order = k_first, mma = (128, 256))]
 pub(crate) struct T456;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (128, 128), major = K, swizzle = 64B, order = k_first, mma = (128, 256))]
 pub(crate) struct T457;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (256, 32), major = K, swizzle = 64B, order = mn_first, mma = m128n256k16)]
 pub(crate) struct T458;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = B, dtype = bf16, tile = (256, 32), major = K, swizzle = 64B, order = mn_first, mma = m128n256k16)]
 pub(crate) struct T459;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (256, 64), major = K, swizzle = 64B, order = mn_first, mma = m128n256k16)]
 pub(crate) struct T460;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = B, dtype = bf16, tile = (256, 64), major = K, swizzle = 64B, order = mn_first, mma = m128n256k16)]
 pub(crate) struct T461;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (256, 64), major = K, swizzle = 64B, order = k_first, mma = (128, 256))]
 pub(crate) struct T462;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = B, dtype = bf16, tile = (256, 64), major = K, swizzle = 64B, order = k_first, mma = (128, 256))]
 pub(crate) struct T463;
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (256, 128), major = K, swizzle = "64B", order = k_first, mma = (128, 256))]
 pub(crate) struct T464;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = B, dtype = bf16, tile = (256, 128), major = K, swizzle = "64B", order = k_first, mma = (128, 256))]
 pub(crate) struct T465;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (64, 64), major = K, swizzle = 128B, order = mn_first, mma = m64n256k16)]
 pub(crate) struct T466;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (64, 128), major = K, swizzle = 128B, order = mn_first, mma = m64n256k16)]
 pub(crate) struct T467;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (64, 128), major = K, swizzle = 128B, order = k_first, mma = (64, 256))]
 pub(crate) struct T468;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (128, 64), major = K, swizzle = 128B, order = k_first, mma = (128, 256))]
 pub(crate) struct T469;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (128, 128), major = K, swizzle = "128B", order = mn_first, mma = m128n256k16)]
 pub(crate) struct T470;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (256, 64), major = K, swizzle = 128B, order = mn_first, mma = m128n256k16)]
 pub(crate) struct T471;
 #[smem_tile(arch = sm100, operand = B, dtype = bf16, tile = (256, 64), major = K, swizzle = 128B, order = mn_first, mma = m128n256k16)]
 pub(crate) struct T472;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (256, 64), major = K, swizzle = 128B, order = k_first, mma = (128, 256))]
 pub(crate) struct T473;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = B, dtype = bf16, tile = (256, 64), major = K, swizzle = 128B, order = k_first, mma = (128, 256))]
 pub(crate) struct T474;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (256, 128), major = K, swizzle = 128B, order = k_first, mma = (128, 256))]
 pub(crate) struct T475;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = B, dtype = bf16, tile = (256, 128), major = K, swizzle = 128B, order = k_first, mma = (128, 256))]
 pub(crate) struct T476;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (64, 32), major = MN, swizzle = none, order = mn_first, mma = m64n256k16)]
 pub(crate) struct T477;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (64, 64), major = MN, swizzle = none, order = mn_first, mma = m64n256k16)]
 pub(crate) struct T478;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (64, 64), major = MN, swizzle = none, order = k_first, mma = (64, 256))]
 pub(crate) struct T479;
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (64, 128), major = MN, swizzle = none, order = k_first, mma = (64, 256))]
 pub(crate) struct T480;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (128, 32), major = MN, swizzle = none, order = mn_first, mma = m128n256k16)]
 pub(crate) struct T481;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (128, 64), major = MN, swizzle = "none", order = mn_first, mma = m128n256k16)]
 pub(crate) struct T482;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (128, 64), major = MN, swizzle = none, order = k_first, mma = (128, 256))]
 pub(crate) struct T483;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (128, 128), major = MN, swizzle = none, order = k_first, mma = (128, 256))]
 pub(crate) struct T484;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (256, 32), major = MN, swizzle = none, order = mn_first, mma = m128n256k16)]
 pub(crate) struct T485;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = B, dtype = bf16, tile = (256, 32), major = MN, swizzle = none, order = mn_first, mma = m128n256k16)]
 pub(crate) struct T486;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (256, 64), major = MN, swizzle = none, order = mn_first, mma = m128n256k16)]
 pub(crate) struct T487;
 #[smem_tile(arch = sm100, operand = B, dtype = bf16, tile = (256, 64), major = MN, swizzle = none, order = mn_first, mma = m128n256k16)]
 pub(crate) struct T488;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (256, 64), major = MN, swizzle = "none", order = k_first, mma = (128, 256))]
 pub(crate) struct T489;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = B, dtype = bf16, tile = (256, 64), major = MN, swizzle = "none", order = k_first, mma = (128, 256))]
 pub(crate) struct T490;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (256, 128), major = MN, swizzle = none, order = k_first, mma = (128, 256))]
 pub(crate) struct T491;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = B, dtype = bf16, tile = (256, 128), major = MN, swizzle = none, order = k_first, mma = (128, 256))]
 pub(crate) struct T492;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (64, 32), major = MN, swizzle = 32B, order = mn_first, mma = m64n256k16)]
 pub(crate) struct T493;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (64, 64), major = MN, swizzle = 32B, order = mn_first, mma = m64n256k16)]
 pub(crate) struct T494;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (64, 64), major = MN, swizzle = 32B, order = k_first, mma = (64, 256))]
 pub(crate) struct T495;
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (64, 128), major = MN, swizzle = 32B, order = k_first, mma = (64, 256))]
 pub(crate) struct T496;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (128, 32), major = MN, swizzle = 32B, order = mn_first, mma = m128n256k16)]
 pub(crate) struct T497;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (128, 64), major = MN, swizzle = 32B, order = mn_first, mma = m128n256k16)]
 pub(crate) struct T498;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (128, 64), major = MN, swizzle = 32B, order = k_first, mma = (128, 256))]
 pub(crate) struct T499;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (128, 128), major = MN, swizzle = "32B", order = k_first, mma = (128, 256))]
 pub(crate) struct T500;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (256, 32), major = MN, swizzle = 32B, order = mn_first, mma = m128n256k16)]
 pub(crate) struct T501;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = B, dtype = bf16, tile = (256, 32), major = MN, swizzle = 32B, order = mn_first, mma = m128n256k16)]
 pub(crate) struct T502;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (256, 64), major = MN, swizzle = 32B, order = mn_first, mma = m128n256k16)]
 pub(crate) struct T503;
 #[smem_tile(arch = sm100, operand = B, dtype = bf16, tile = (256, 64), major = MN, swizzle = 32B, order = mn_first, mma = m128n256k16)]
 pub(crate) struct T504;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (256, 64), major = MN, swizzle = 32B, order = k_first, mma = (128, 256))]
 pub(crate) struct T505;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = B, dtype = bf16, tile = (256, 64), major = MN, swizzle = 32B, order = k_first, mma = (128, 256))]
 pub(crate) struct T506;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (256, 128), major = MN, swizzle = 32B, order = k_first, mma = (128, 256))]
 pub(crate) struct T507;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = B, dtype = bf16, tile = (256, 128), major = MN, swizzle = 32B, order = k_first, mma = (128, 256))]
 pub(crate) struct T508;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (64, 32), major = MN, swizzle = "64B", order = mn_first, mma = m64n256k16)]
 pub(crate) struct T509;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (64, 64), major = MN, swizzle = 64B, order = mn_first, mma = m64n256k16)]
 pub(crate) struct T510;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (64, 64), major = MN, swizzle = 64B, order = k_first, mma = (64, 256))]
 pub(crate) struct T511;
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (64, 128), major = MN, swizzle = 64B, order = k_first, mma = (64, 256))]
 pub(crate) struct T512;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (128, 32), major = MN, swizzle = 64B, order = mn_first, mma = m128n256k16)]
 pub(crate) struct T513;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (128, 64), major = MN, swizzle = 64B, order = mn_first, mma = m128n256k16)]
 pub(crate) struct T514;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (128, 64), major = MN, swizzle = 64B, order = k_first, mma = (128, 256))]
 pub(crate) struct T515;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (128, 128), major = MN, swizzle = 64B, order = k_first, mma = (128, 256))]
 pub(crate) struct T516;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (256, 32), major = MN, swizzle = 64B, order = mn_first, mma = m128n256k16)]
 pub(crate) struct T517;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = B, dtype = bf16, tile = (256, 32), major = MN, swizzle = 64B, order = mn_first, mma = m128n256k16)]
 pub(crate) struct T518;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (256, 64), major = MN, swizzle = "64B", order = mn_first, mma = m128n256k16)]
 pub(crate) struct T519;
 #[smem_tile(arch = sm100, operand = B, dtype = bf16, tile = (256, 64), major = MN, swizzle = "64B", order = mn_first, mma = m128n256k16)]
 pub(crate) struct T520;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (256, 64), major = MN, swizzle = 64B, order = k_first, mma = (128, 256))]
 pub(crate) struct T521;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = B, dtype = bf16, tile = (256, 64), major = MN, swizzle = 64B, order = k_first, mma = (128, 256))]
 pub(crate) struct T522;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (256, 128), major = MN, swizzle = 64B, order = k_first, mma = (128, 256))]
 pub(crate) struct T523;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = B, dtype = bf16, tile = (256, 128), major = MN, swizzle = 64B, order = k_first, mma = (128, 256))]
 pub(crate) struct T524;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (64, 32), major = MN, swizzle = 128B, order = mn_first, mma = m64n256k16)]
 pub(crate) struct T525;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (64, 64), major = MN, swizzle = 128B, order = mn_first, mma = m64n256k16)]
 pub(crate) struct T526;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (64, 64), major = MN, swizzle = "128B", order = k_first, mma = (64, 256))]
 pub(crate) struct T527;
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (64, 128), major = MN, swizzle = 128B, order = k_first, mma = (64, 256))]
 pub(crate) struct T528;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (128, 32), major = MN, swizzle = 128B, order = mn_first, mma = m128n256k16)]
 pub(crate) struct T529;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (128, 64), major = MN, swizzle = 128B, order = mn_first, mma = m128n256k16)]
 pub(crate) struct T530;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (128, 64), major = MN, swizzle = 128B, order = k_first, mma = (128, 256))]
 pub(crate) struct T531;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (128, 128), major = MN, swizzle = 128B, order = k_first, mma = (128, 256))]
 pub(crate) struct T532;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (256, 32), major = MN, swizzle = 128B, order = mn_first, mma = m128n256k16)]
 pub(crate) struct T533;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = B, dtype = bf16, tile = (256, 32), major = MN, swizzle = 128B, order = mn_first, mma = m128n256k16)]
 pub(crate) struct T534;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (256, 64), major = MN, swizzle = 128B, order = mn_first, mma = m128n256k16)]
 pub(crate) struct T535;
 #[smem_tile(arch = sm100, operand = B, dtype = bf16, tile = (256, 64), major = MN, swizzle = 128B, order = mn_first, mma = m128n256k16)]
 pub(crate) struct T536;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (256, 64), major = MN, swizzle = 128B, order = k_first, mma = (128, 256))]
 pub(crate) struct T537;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = B, dtype = bf16, tile = (256, 64), major = MN, swizzle = 128B, order = k_first, mma = (128, 256))]
 pub(crate) struct T538;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = bf16, tile = (256, 128), major = MN, swizzle = "128B", order = k_first, mma = (128, 256))]
 pub(crate) struct T539;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = B, dtype = bf16, tile = (256, 128), major = MN, swizzle = "128B", order = k_first, mma = (128, 256))]
 pub(crate) struct T540;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = tf32, tile = (64, 16), major = K, swizzle = none, order = k_first, mma = (64, 256))]
 pub(crate) struct T541;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = tf32, tile = (64, 32), major = K, swizzle = none, order = mn_first, mma = m64n256k8)]
 pub(crate) struct T542;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = tf32, tile = (64, 64), major = K, swizzle = none, order = mn_first, mma = m64n256k8)]
 pub(crate) struct T543;
 #[smem_tile(arch = sm100, operand = A, dtype = tf32, tile = (64, 64), major = K, swizzle = none, order = k_first, mma = (64, 256))]
 pub(crate) struct T544;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = tf32, tile = (128, 16), major = K, swizzle = none, order = k_first, mma = (128, 256))]
 pub(crate) struct T545;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = tf32, tile = (128, 32), major = K, swizzle = none, order = mn_first, mma = m128n256k8)]
 pub(crate) struct T546;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = tf32, tile = (128, 64), major = K, swizzle = none, order = mn_first, mma = m128n256k8)]
 pub(crate) struct T547;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = tf32, tile = (128, 64), major = K, swizzle = none, order = k_first, mma = (128, 256))]
 pub(crate) struct T548;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = tf32, tile = (256, 16), major = K, swizzle = "none", order = k_first, mma = (128, 256))]
 pub(crate) struct T549;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = B, dtype = tf32, tile = (256, 16), major = K, swizzle = "none", order = k_first, mma = (128, 256))]
 pub(crate) struct T550;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = tf32, tile = (256, 32), major = K, swizzle = none, order = mn_first, mma = m128n256k8)]
 pub(crate) struct T551;
 #[smem_tile(arch = sm100, operand = B, dtype = tf32, tile = (256, 32), major = K, swizzle = none, order = mn_first, mma = m128n256k8)]
 pub(crate) struct T552;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = tf32, tile = (256, 64), major = K, swizzle = none, order = mn_first, mma = m128n256k8)]
 pub(crate) struct T553;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = B, dtype = tf32, tile = (256, 64), major = K, swizzle = none, order = mn_first, mma = m128n256k8)]
 pub(crate) struct T554;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = tf32, tile = (256, 64), major = K, swizzle = none, order = k_first, mma = (128, 256))]
 pub(crate) struct T555;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = B, dtype = tf32, tile = (256, 64), major = K, swizzle = none, order = k_first, mma = (128, 256))]
 pub(crate) struct T556;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = tf32, tile = (64, 16), major = K, swizzle = 32B, order = k_first, mma = (64, 256))]
 pub(crate) struct T557;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = tf32, tile = (64, 32), major = K, swizzle = "32B", order = mn_first, mma = m64n256k8)]
 pub(crate) struct T558;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = tf32, tile = (64, 64), major = K, swizzle = 32B, order = mn_first, mma = m64n256k8)]
 pub(crate) struct T559;
 #[smem_tile(arch = sm100, operand = A, dtype = tf32, tile = (64, 64), major = K, swizzle = 32B, order = k_first, mma = (64, 256))]
 pub(crate) struct T560;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = tf32, tile = (128, 16), major = K, swizzle = 32B, order = k_first, mma = (128, 256))]
 pub(crate) struct T561;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = tf32, tile = (128, 32), major = K, swizzle = 32B, order = mn_first, mma = m128n256k8)]
 pub(crate) struct T562;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = tf32, tile = (128, 64), major = K, swizzle = 32B, order = mn_first, mma = m128n256k8)]
 pub(crate) struct T563;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = tf32, tile = (128, 64), major = K, swizzle = 32B, order = k_first, mma = (128, 256))]
 pub(crate) struct T564;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = tf32, tile = (256, 16), major = K, swizzle = 32B, order = k_first, mma = (128, 256))]
 pub(crate) struct T565;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = B, dtype = tf32, tile = (256, 16), major = K, swizzle = 32B, order = k_first, mma = (128, 256))]
 pub(crate) struct T566;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = tf32, tile = (256, 32), major = K, swizzle = 32B, order = mn_first, mma = m128n256k8)]
 pub(crate) struct T567;
 #[smem_tile(arch = sm100, operand = B, dtype = tf32, tile = (256, 32), major = K, swizzle = 32B, order = mn_first, mma = m128n256k8)]
 pub(crate) struct T568;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = tf32, tile = (256, 64), major = K, swizzle = "32B", order = mn_first, mma = m128n256k8)]
 pub(crate) struct T569;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = B, dtype = tf32, tile = (256, 64), major = K, swizzle = "32B", order = mn_first, mma = m128n256k8)]
 pub(crate) struct T570;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = tf32, tile = (256, 64), major = K, swizzle = 32B, order = k_first, mma = (128, 256))]
 pub(crate) struct T571;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = B, dtype = tf32, tile = (256, 64), major = K, swizzle = 32B, order = k_first, mma = (128, 256))]
 pub(crate) struct T572;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = tf32, tile = (64, 16), major = K, swizzle = 64B, order = k_first, mma = (64, 256))]
 pub(crate) struct T573;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = tf32, tile = (64, 32), major = K, swizzle = 64B, order = mn_first, mma = m64n256k8)]
 pub(crate) struct T574;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = tf32, tile = (64, 64), major = K, swizzle = 64B, order = mn_first, mma = m64n256k8)]
 pub(crate) struct T575;
 #[smem_tile(arch = sm100, operand = A, dtype = tf32, tile = (64, 64), major = K, swizzle = "64B", order = k_first, mma = (64, 256))]
 pub(crate) struct T576;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = tf32, tile = (128, 16), major = K, swizzle = 64B, order = k_first, mma = (128, 256))]
 pub(crate) struct T577;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = tf32, tile = (128, 32), major = K, swizzle = 64B, order = mn_first, mma = m128n256k8)]
 pub(crate) struct T578;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = tf32, tile = (128, 64), major = K, swizzle = 64B, order = mn_first, mma = m128n256k8)]
 pub(crate) struct T579;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = tf32, tile = (128, 64), major = K, swizzle = 64B, order = k_first, mma = (128, 256))]
 pub(crate) struct T580;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = tf32, tile = (256, 16), major = K, swizzle = 64B, order = k_first, mma = (128, 256))]
 pub(crate) struct T581;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = B, dtype = tf32, tile = (256, 16), major = K, swizzle = 64B, order = k_first, mma = (128, 256))]
 pub(crate) struct T582;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = tf32, tile = (256, 32), major = K, swizzle = 64B, order = mn_first, mma = m128n256k8)]
 pub(crate) struct T583;
 #[smem_tile(arch = sm100, operand = B, dtype = tf32, tile = (256, 32), major = K, swizzle = 64B, order = mn_first, mma = m128n256k8)]
 pub(crate) struct T584;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = tf32, tile = (256, 64), major = K, swizzle = 64B, order = mn_first, mma = m128n256k8)]
 pub(crate) struct T585;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = B, dtype = tf32, tile = (256, 64), major = K, swizzle = 64B, order = mn_first, mma = m128n256k8)]
 pub(crate) struct T586;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = tf32, tile = (256, 64), major = K, swizzle = 64B, order = k_first, mma = (128, 256))]
 pub(crate) struct T587;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = B, dtype = tf32, tile = (256, 64), major = K, swizzle = 64B, order = k_first, mma = (128, 256))]
 pub(crate) struct T588;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = tf32, tile = (64, 32), major = K, swizzle = "128B", order = k_first, mma = (64, 256))]
 pub(crate) struct T589;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = tf32, tile = (64, 64), major = K, swizzle = 128B, order = mn_first, mma = m64n256k8)]
 pub(crate) struct T590;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = tf32, tile = (128, 32), major = K, swizzle = 128B, order = mn_first, mma = m128n256k8)]
 pub(crate) struct T591;
 #[smem_tile(arch = sm100, operand = A, dtype = tf32, tile = (128, 32), major = K, swizzle = 128B, order = k_first, mma = (128, 256))]
 pub(crate) struct T592;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = tf32, tile = (128, 64), major = K, swizzle = 128B, order = k_first, mma = (128, 256))]
 pub(crate) struct T593;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = tf32, tile = (256, 32), major = K, swizzle = "128B", order = mn_first, mma = m128n256k8)]
 pub(crate) struct T594;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = B, dtype = tf32, tile = (256, 32), major = K, swizzle = "128B", order = mn_first, mma = m128n256k8)]
 pub(crate) struct T595;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = tf32, tile = (256, 64), major = K, swizzle = 128B, order = mn_first, mma = m128n256k8)]
 pub(crate) struct T596;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = B, dtype = tf32, tile = (256, 64), major = K, swizzle = 128B, order = mn_first, mma = m128n256k8)]
 pub(crate) struct T597;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = tf32, tile = (256, 64), major = K, swizzle = 128B, order = k_first, mma = (128, 256))]
 pub(crate) struct T598;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = B, dtype = tf32, tile = (256, 64), major = K, swizzle = 128B, order = k_first, mma = (128, 256))]
 pub(crate) struct T599;
 #[smem_tile(arch = sm100, operand = A, dtype = tf32, tile = (64, 16), major = MN, swizzle = 128B_base32B, order = k_first, mma = (64, 256))]
 pub(crate) struct T600;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = tf32, tile = (64, 32), major = MN, swizzle = 128B_base32B, order = mn_first, mma = m64n256k8)]
 pub(crate) struct T601;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = tf32, tile = (64, 64), major = MN, swizzle = 128B_base32B, order = mn_first, mma = m64n256k8)]
 pub(crate) struct T602;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = tf32, tile = (64, 64), major = MN, swizzle = 128B_base32B, order = k_first, mma = (64, 256))]
 pub(crate) struct T603;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = tf32, tile = (128, 16), major = MN, swizzle = 128B_base32B, order = k_first, mma = (128, 256))]
 pub(crate) struct T604;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = tf32, tile = (128, 32), major = MN, swizzle = 128B_base32B, order = mn_first, mma = m128n256k8)]
 pub(crate) struct T605;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = tf32, tile = (128, 64), major = MN, swizzle = "128B_base32B", order = mn_first, mma = m128n256k8)]
 pub(crate) struct T606;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = tf32, tile = (128, 64), major = MN, swizzle = 128B_base32B, order = k_first, mma = (128, 256))]
 pub(crate) struct T607;
 #[smem_tile(arch = sm100, operand = A, dtype = tf32, tile = (256, 16), major = MN, swizzle = 128B_base32B, order = k_first, mma = (128, 256))]
 pub(crate) struct T608;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = B, dtype = tf32, tile = (256, 16), major = MN, swizzle = 128B_base32B, order = k_first, mma = (128, 256))]
 pub(crate) struct T609;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = tf32, tile = (256, 32), major = MN, swizzle = 128B_base32B, order = mn_first, mma = m128n256k8)]
 pub(crate) struct T610;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = B, dtype = tf32, tile = (256, 32), major = MN, swizzle = 128B_base32B, order = mn_first, mma = m128n256k8)]
 pub(crate) struct T611;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = tf32, tile = (256, 64), major = MN, swizzle = 128B_base32B, order = mn_first, mma = m128n256k8)]
 pub(crate) struct T612;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = B, dtype = tf32, tile = (256, 64), major = MN, swizzle = 128B_base32B, order = mn_first, mma = m128n256k8)]
 pub(crate) struct T613;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = A, dtype = tf32, tile = (256, 64), major = MN, swizzle = "128B_base32B", order = k_first, mma = (128, 256))]
 pub(crate) struct T614;
+#[cfg(smemdesc_full_grid)]
 #[smem_tile(arch = sm100, operand = B, dtype = tf32, tile = (256, 64), major = MN, swizzle = "128B_base32B", order = k_first, mma = (128, 256))]
 pub(crate) struct T615;
 #[smem_tile(arch = sm100, operand = B, dtype = e5m2, tile = (128, 128), major = MN, swizzle = 32B, order = mn_first, mma = m256n128k32, cta_group = 2)]
@@ -1560,628 +2102,90 @@ pub(crate) struct T774;
 #[smem_tile(arch = sm100, operand = A, dtype = u8, tile = (192, 64), major = K, order = k_first, mma = (64, 256), stages = 6)]
 pub(crate) struct T775;
 
-/// `vec![$case!(T, core declaration, golden), ...]` over every tile above, in order: `$case` is
-/// the caller's macro (in scope where `generated_cases!` is called, with the tiles and
-/// `smemdesc::core::*`).
+/// `vec![$case!(T, core declaration, golden), ...]` over every tile above: the sampled ones in
+/// order, then (with `smemdesc_full_grid`) the others in order. `$case` is the caller's macro
+/// (in scope where `generated_cases!` is called, with the tiles and `smemdesc::core::*`).
 macro_rules! generated_cases {
-    ($case:ident) => {
-        vec![
+    ($case:ident) => {{
+        #[allow(unused_mut)]
+        let mut cases = vec![
             $case!(T0, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E4M3, Major::K, 64, 64).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 256, 32)), Some(("8000", 93184, 64))),
-            $case!(T1, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E4M3, Major::K, 64, 128).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 256, 32)), Some(("8002", 38912, 64))),
-            $case!(T2, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E4M3, Major::K, 64, 128).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 256, 32)), Some(("8003", 76800, 64))),
-            $case!(T3, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E4M3, Major::K, 64, 256).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 256, 32)), Some(("8005", 22528, 64))),
-            $case!(T4, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E4M3, Major::K, 128, 64).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 256, 32)), Some(("8006", 60416, 64))),
-            $case!(T5, TileDecl::new(Arch::Sm90, Operand::B, ElementType::E4M3, Major::K, 128, 64).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 128, 32)), Some(("8006", 60416, 128))),
-            $case!(T6, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E4M3, Major::K, 128, 128).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 256, 32)), Some(("8008", 6144, 64))),
-            $case!(T7, TileDecl::new(Arch::Sm90, Operand::B, ElementType::E4M3, Major::K, 128, 128).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 128, 32)), Some(("8008", 6144, 128))),
             $case!(T8, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E4M3, Major::K, 128, 128).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 256, 32)), Some(("8009", 44032, 64))),
-            $case!(T9, TileDecl::new(Arch::Sm90, Operand::B, ElementType::E4M3, Major::K, 128, 128).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 128, 32)), Some(("8009", 44032, 128))),
-            $case!(T10, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E4M3, Major::K, 128, 256).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 256, 32)), Some(("8011", 119808, 64))),
-            $case!(T11, TileDecl::new(Arch::Sm90, Operand::B, ElementType::E4M3, Major::K, 128, 256).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 128, 32)), Some(("8011", 119808, 128))),
-            $case!(T12, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E4M3, Major::K, 256, 64).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 256, 32)), Some(("8012", 27648, 64))),
-            $case!(T13, TileDecl::new(Arch::Sm90, Operand::B, ElementType::E4M3, Major::K, 256, 64).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 256, 32)), Some(("8012", 27648, 256))),
-            $case!(T14, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E4M3, Major::K, 256, 128).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 256, 32)), Some(("8014", 103424, 64))),
-            $case!(T15, TileDecl::new(Arch::Sm90, Operand::B, ElementType::E4M3, Major::K, 256, 128).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 256, 32)), Some(("8014", 103424, 256))),
             $case!(T16, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E4M3, Major::K, 256, 128).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 256, 32)), Some(("8015", 11264, 64))),
-            $case!(T17, TileDecl::new(Arch::Sm90, Operand::B, ElementType::E4M3, Major::K, 256, 128).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 256, 32)), Some(("8015", 11264, 256))),
-            $case!(T18, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E4M3, Major::K, 256, 256).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 256, 32)), Some(("8017", 87040, 64))),
-            $case!(T19, TileDecl::new(Arch::Sm90, Operand::B, ElementType::E4M3, Major::K, 256, 256).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 256, 32)), Some(("8017", 87040, 256))),
-            $case!(T20, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E4M3, Major::K, 64, 64).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 256, 32)), Some(("8018", 124928, 64))),
-            $case!(T21, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E4M3, Major::K, 64, 128).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 256, 32)), Some(("8020", 70656, 64))),
-            $case!(T22, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E4M3, Major::K, 64, 128).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 256, 32)), Some(("8021", 108544, 64))),
-            $case!(T23, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E4M3, Major::K, 64, 256).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 256, 32)), Some(("8023", 54272, 64))),
             $case!(T24, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E4M3, Major::K, 128, 64).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 256, 32)), Some(("8024", 92160, 64))),
-            $case!(T25, TileDecl::new(Arch::Sm90, Operand::B, ElementType::E4M3, Major::K, 128, 64).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 128, 32)), Some(("8024", 92160, 128))),
-            $case!(T26, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E4M3, Major::K, 128, 128).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 256, 32)), Some(("8026", 37888, 64))),
-            $case!(T27, TileDecl::new(Arch::Sm90, Operand::B, ElementType::E4M3, Major::K, 128, 128).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 128, 32)), Some(("8026", 37888, 128))),
-            $case!(T28, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E4M3, Major::K, 128, 128).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 256, 32)), Some(("8027", 75776, 64))),
-            $case!(T29, TileDecl::new(Arch::Sm90, Operand::B, ElementType::E4M3, Major::K, 128, 128).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 128, 32)), Some(("8027", 75776, 128))),
-            $case!(T30, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E4M3, Major::K, 128, 256).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 256, 32)), Some(("8029", 21504, 64))),
-            $case!(T31, TileDecl::new(Arch::Sm90, Operand::B, ElementType::E4M3, Major::K, 128, 256).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 128, 32)), Some(("8029", 21504, 128))),
             $case!(T32, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E4M3, Major::K, 256, 64).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 256, 32)), Some(("8030", 59392, 64))),
-            $case!(T33, TileDecl::new(Arch::Sm90, Operand::B, ElementType::E4M3, Major::K, 256, 64).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 256, 32)), Some(("8030", 59392, 256))),
-            $case!(T34, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E4M3, Major::K, 256, 128).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 256, 32)), Some(("8032", 5120, 64))),
-            $case!(T35, TileDecl::new(Arch::Sm90, Operand::B, ElementType::E4M3, Major::K, 256, 128).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 256, 32)), Some(("8032", 5120, 256))),
-            $case!(T36, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E4M3, Major::K, 256, 128).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 256, 32)), Some(("8033", 43008, 64))),
-            $case!(T37, TileDecl::new(Arch::Sm90, Operand::B, ElementType::E4M3, Major::K, 256, 128).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 256, 32)), Some(("8033", 43008, 256))),
-            $case!(T38, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E4M3, Major::K, 256, 256).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 256, 32)), Some(("8035", 118784, 64))),
-            $case!(T39, TileDecl::new(Arch::Sm90, Operand::B, ElementType::E4M3, Major::K, 256, 256).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 256, 32)), Some(("8035", 118784, 256))),
             $case!(T40, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E4M3, Major::K, 64, 64).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 256, 32)), Some(("8036", 26624, 64))),
-            $case!(T41, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E4M3, Major::K, 64, 128).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 256, 32)), Some(("8038", 102400, 64))),
-            $case!(T42, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E4M3, Major::K, 64, 128).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 256, 32)), Some(("8039", 10240, 64))),
-            $case!(T43, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E4M3, Major::K, 64, 256).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 256, 32)), Some(("8041", 86016, 64))),
-            $case!(T44, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E4M3, Major::K, 128, 64).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 256, 32)), Some(("8042", 123904, 64))),
-            $case!(T45, TileDecl::new(Arch::Sm90, Operand::B, ElementType::E4M3, Major::K, 128, 64).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 128, 32)), Some(("8042", 123904, 128))),
-            $case!(T46, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E4M3, Major::K, 128, 128).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 256, 32)), Some(("8044", 69632, 64))),
-            $case!(T47, TileDecl::new(Arch::Sm90, Operand::B, ElementType::E4M3, Major::K, 128, 128).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 128, 32)), Some(("8044", 69632, 128))),
             $case!(T48, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E4M3, Major::K, 128, 128).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 256, 32)), Some(("8045", 107520, 64))),
-            $case!(T49, TileDecl::new(Arch::Sm90, Operand::B, ElementType::E4M3, Major::K, 128, 128).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 128, 32)), Some(("8045", 107520, 128))),
-            $case!(T50, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E4M3, Major::K, 128, 256).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 256, 32)), Some(("8047", 53248, 64))),
-            $case!(T51, TileDecl::new(Arch::Sm90, Operand::B, ElementType::E4M3, Major::K, 128, 256).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 128, 32)), Some(("8047", 53248, 128))),
-            $case!(T52, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E4M3, Major::K, 256, 64).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 256, 32)), Some(("8048", 91136, 64))),
-            $case!(T53, TileDecl::new(Arch::Sm90, Operand::B, ElementType::E4M3, Major::K, 256, 64).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 256, 32)), Some(("8048", 91136, 256))),
-            $case!(T54, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E4M3, Major::K, 256, 128).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 256, 32)), Some(("8050", 36864, 64))),
-            $case!(T55, TileDecl::new(Arch::Sm90, Operand::B, ElementType::E4M3, Major::K, 256, 128).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 256, 32)), Some(("8050", 36864, 256))),
             $case!(T56, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E4M3, Major::K, 256, 128).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 256, 32)), Some(("8051", 74752, 64))),
-            $case!(T57, TileDecl::new(Arch::Sm90, Operand::B, ElementType::E4M3, Major::K, 256, 128).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 256, 32)), Some(("8051", 74752, 256))),
-            $case!(T58, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E4M3, Major::K, 256, 256).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 256, 32)), Some(("8053", 20480, 64))),
-            $case!(T59, TileDecl::new(Arch::Sm90, Operand::B, ElementType::E4M3, Major::K, 256, 256).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 256, 32)), Some(("8053", 20480, 256))),
-            $case!(T60, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E4M3, Major::K, 64, 128).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(64, 256, 32)), Some(("8054", 58368, 64))),
-            $case!(T61, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E4M3, Major::K, 64, 256).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(64, 256, 32)), Some(("8056", 4096, 64))),
-            $case!(T62, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E4M3, Major::K, 64, 256).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(64, 256, 32)), Some(("8057", 41984, 64))),
-            $case!(T63, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E4M3, Major::K, 128, 128).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(64, 256, 32)), Some(("8059", 117760, 64))),
             $case!(T64, TileDecl::new(Arch::Sm90, Operand::B, ElementType::E4M3, Major::K, 128, 128).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(64, 128, 32)), Some(("8059", 117760, 128))),
-            $case!(T65, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E4M3, Major::K, 128, 256).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(64, 256, 32)), Some(("8060", 25600, 64))),
-            $case!(T66, TileDecl::new(Arch::Sm90, Operand::B, ElementType::E4M3, Major::K, 128, 256).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(64, 128, 32)), Some(("8060", 25600, 128))),
-            $case!(T67, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E4M3, Major::K, 256, 128).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(64, 256, 32)), Some(("8062", 101376, 64))),
-            $case!(T68, TileDecl::new(Arch::Sm90, Operand::B, ElementType::E4M3, Major::K, 256, 128).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(64, 256, 32)), Some(("8062", 101376, 256))),
-            $case!(T69, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E4M3, Major::K, 256, 128).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(64, 256, 32)), Some(("8063", 9216, 64))),
-            $case!(T70, TileDecl::new(Arch::Sm90, Operand::B, ElementType::E4M3, Major::K, 256, 128).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(64, 256, 32)), Some(("8063", 9216, 256))),
-            $case!(T71, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E4M3, Major::K, 256, 256).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(64, 256, 32)), Some(("8065", 84992, 64))),
             $case!(T72, TileDecl::new(Arch::Sm90, Operand::B, ElementType::E4M3, Major::K, 256, 256).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(64, 256, 32)), Some(("8065", 84992, 256))),
-            $case!(T73, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 64, 32).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16000", 55296, 64))),
-            $case!(T74, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 64, 32).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16001", 93184, 64))),
-            $case!(T75, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 64, 64).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16003", 38912, 64))),
-            $case!(T76, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 64, 128).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16004", 76800, 64))),
-            $case!(T77, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 128, 32).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16006", 22528, 64))),
-            $case!(T78, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::K, 128, 32).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 128, 16)), Some(("16006", 22528, 128))),
-            $case!(T79, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 128, 32).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16007", 60416, 64))),
             $case!(T80, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::K, 128, 32).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 128, 16)), Some(("16007", 60416, 128))),
-            $case!(T81, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 128, 64).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16009", 6144, 64))),
-            $case!(T82, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::K, 128, 64).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 128, 16)), Some(("16009", 6144, 128))),
-            $case!(T83, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 128, 128).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16010", 44032, 64))),
-            $case!(T84, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::K, 128, 128).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 128, 16)), Some(("16010", 44032, 128))),
-            $case!(T85, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 256, 32).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16012", 119808, 64))),
-            $case!(T86, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::K, 256, 32).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16012", 119808, 256))),
-            $case!(T87, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 256, 32).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16013", 27648, 64))),
             $case!(T88, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::K, 256, 32).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16013", 27648, 256))),
-            $case!(T89, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 256, 64).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16015", 103424, 64))),
-            $case!(T90, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::K, 256, 64).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16015", 103424, 256))),
-            $case!(T91, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 256, 128).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16016", 11264, 64))),
-            $case!(T92, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::K, 256, 128).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16016", 11264, 256))),
-            $case!(T93, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 64, 32).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16018", 87040, 64))),
-            $case!(T94, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 64, 32).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16019", 124928, 64))),
-            $case!(T95, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 64, 64).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16021", 70656, 64))),
             $case!(T96, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 64, 128).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16022", 108544, 64))),
-            $case!(T97, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 128, 32).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16024", 54272, 64))),
-            $case!(T98, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::K, 128, 32).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 128, 16)), Some(("16024", 54272, 128))),
-            $case!(T99, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 128, 32).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16025", 92160, 64))),
-            $case!(T100, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::K, 128, 32).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 128, 16)), Some(("16025", 92160, 128))),
-            $case!(T101, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 128, 64).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16027", 37888, 64))),
-            $case!(T102, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::K, 128, 64).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 128, 16)), Some(("16027", 37888, 128))),
-            $case!(T103, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 128, 128).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16028", 75776, 64))),
             $case!(T104, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::K, 128, 128).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 128, 16)), Some(("16028", 75776, 128))),
-            $case!(T105, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 256, 32).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16030", 21504, 64))),
-            $case!(T106, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::K, 256, 32).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16030", 21504, 256))),
-            $case!(T107, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 256, 32).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16031", 59392, 64))),
-            $case!(T108, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::K, 256, 32).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16031", 59392, 256))),
-            $case!(T109, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 256, 64).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16033", 5120, 64))),
-            $case!(T110, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::K, 256, 64).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16033", 5120, 256))),
-            $case!(T111, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 256, 128).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16034", 43008, 64))),
             $case!(T112, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::K, 256, 128).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16034", 43008, 256))),
-            $case!(T113, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 64, 32).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16036", 118784, 64))),
-            $case!(T114, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 64, 32).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16037", 26624, 64))),
-            $case!(T115, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 64, 64).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16039", 102400, 64))),
-            $case!(T116, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 64, 128).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16040", 10240, 64))),
-            $case!(T117, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 128, 32).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16042", 86016, 64))),
-            $case!(T118, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::K, 128, 32).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 128, 16)), Some(("16042", 86016, 128))),
-            $case!(T119, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 128, 32).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16043", 123904, 64))),
             $case!(T120, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::K, 128, 32).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 128, 16)), Some(("16043", 123904, 128))),
-            $case!(T121, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 128, 64).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16045", 69632, 64))),
-            $case!(T122, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::K, 128, 64).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 128, 16)), Some(("16045", 69632, 128))),
-            $case!(T123, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 128, 128).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16046", 107520, 64))),
-            $case!(T124, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::K, 128, 128).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 128, 16)), Some(("16046", 107520, 128))),
-            $case!(T125, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 256, 32).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16048", 53248, 64))),
-            $case!(T126, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::K, 256, 32).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16048", 53248, 256))),
-            $case!(T127, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 256, 32).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16049", 91136, 64))),
             $case!(T128, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::K, 256, 32).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16049", 91136, 256))),
-            $case!(T129, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 256, 64).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16051", 36864, 64))),
-            $case!(T130, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::K, 256, 64).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16051", 36864, 256))),
-            $case!(T131, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 256, 128).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16052", 74752, 64))),
-            $case!(T132, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::K, 256, 128).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16052", 74752, 256))),
-            $case!(T133, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 64, 64).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16054", 20480, 64))),
-            $case!(T134, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 64, 64).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16055", 58368, 64))),
-            $case!(T135, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 64, 128).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16057", 4096, 64))),
             $case!(T136, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 128, 64).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16058", 41984, 64))),
-            $case!(T137, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::K, 128, 64).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(64, 128, 16)), Some(("16058", 41984, 128))),
-            $case!(T138, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 128, 128).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16060", 117760, 64))),
-            $case!(T139, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::K, 128, 128).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(64, 128, 16)), Some(("16060", 117760, 128))),
-            $case!(T140, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 128, 128).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16061", 25600, 64))),
-            $case!(T141, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::K, 128, 128).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(64, 128, 16)), Some(("16061", 25600, 128))),
-            $case!(T142, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 256, 64).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16063", 101376, 64))),
-            $case!(T143, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::K, 256, 64).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16063", 101376, 256))),
             $case!(T144, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 256, 128).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16064", 9216, 64))),
-            $case!(T145, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::K, 256, 128).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16064", 9216, 256))),
-            $case!(T146, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 64, 32).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16066", 84992, 64))),
-            $case!(T147, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 64, 32).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16067", 122880, 64))),
-            $case!(T148, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 64, 64).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16069", 68608, 64))),
-            $case!(T149, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 64, 128).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16070", 106496, 64))),
-            $case!(T150, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 128, 32).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16072", 52224, 64))),
-            $case!(T151, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::Mn, 128, 32).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 128, 16)), Some(("16072", 52224, 128))),
             $case!(T152, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 128, 32).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16073", 90112, 64))),
-            $case!(T153, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::Mn, 128, 32).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 128, 16)), Some(("16073", 90112, 128))),
-            $case!(T154, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 128, 64).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16075", 35840, 64))),
-            $case!(T155, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::Mn, 128, 64).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 128, 16)), Some(("16075", 35840, 128))),
-            $case!(T156, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 128, 128).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16076", 73728, 64))),
-            $case!(T157, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::Mn, 128, 128).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 128, 16)), Some(("16076", 73728, 128))),
-            $case!(T158, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 256, 32).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16078", 19456, 64))),
-            $case!(T159, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::Mn, 256, 32).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16078", 19456, 256))),
             $case!(T160, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 256, 32).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16079", 57344, 64))),
-            $case!(T161, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::Mn, 256, 32).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16079", 57344, 256))),
-            $case!(T162, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 256, 64).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16081", 3072, 64))),
-            $case!(T163, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::Mn, 256, 64).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16081", 3072, 256))),
-            $case!(T164, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 256, 128).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16082", 40960, 64))),
-            $case!(T165, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::Mn, 256, 128).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16082", 40960, 256))),
-            $case!(T166, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 64, 32).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16084", 116736, 64))),
-            $case!(T167, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 64, 32).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16085", 24576, 64))),
             $case!(T168, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 64, 64).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16087", 100352, 64))),
-            $case!(T169, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 64, 128).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16088", 8192, 64))),
-            $case!(T170, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 128, 32).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16090", 83968, 64))),
-            $case!(T171, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::Mn, 128, 32).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 128, 16)), Some(("16090", 83968, 128))),
-            $case!(T172, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 128, 32).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16091", 121856, 64))),
-            $case!(T173, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::Mn, 128, 32).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 128, 16)), Some(("16091", 121856, 128))),
-            $case!(T174, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 128, 64).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16093", 67584, 64))),
-            $case!(T175, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::Mn, 128, 64).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 128, 16)), Some(("16093", 67584, 128))),
             $case!(T176, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 128, 128).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16094", 105472, 64))),
-            $case!(T177, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::Mn, 128, 128).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 128, 16)), Some(("16094", 105472, 128))),
-            $case!(T178, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 256, 32).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16096", 51200, 64))),
-            $case!(T179, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::Mn, 256, 32).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16096", 51200, 256))),
-            $case!(T180, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 256, 32).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16097", 89088, 64))),
-            $case!(T181, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::Mn, 256, 32).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16097", 89088, 256))),
-            $case!(T182, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 256, 64).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16099", 34816, 64))),
-            $case!(T183, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::Mn, 256, 64).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16099", 34816, 256))),
             $case!(T184, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 256, 128).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16100", 72704, 64))),
-            $case!(T185, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::Mn, 256, 128).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16100", 72704, 256))),
-            $case!(T186, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 64, 32).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16102", 18432, 64))),
-            $case!(T187, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 64, 32).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16103", 56320, 64))),
-            $case!(T188, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 64, 64).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16105", 2048, 64))),
-            $case!(T189, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 64, 128).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16106", 39936, 64))),
-            $case!(T190, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 128, 32).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16108", 115712, 64))),
-            $case!(T191, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::Mn, 128, 32).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 128, 16)), Some(("16108", 115712, 128))),
             $case!(T192, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 128, 32).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16109", 23552, 64))),
-            $case!(T193, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::Mn, 128, 32).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 128, 16)), Some(("16109", 23552, 128))),
-            $case!(T194, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 128, 64).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16111", 99328, 64))),
-            $case!(T195, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::Mn, 128, 64).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 128, 16)), Some(("16111", 99328, 128))),
-            $case!(T196, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 128, 128).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16112", 7168, 64))),
-            $case!(T197, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::Mn, 128, 128).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 128, 16)), Some(("16112", 7168, 128))),
-            $case!(T198, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 256, 32).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16114", 82944, 64))),
-            $case!(T199, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::Mn, 256, 32).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16114", 82944, 256))),
             $case!(T200, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 256, 32).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16115", 120832, 64))),
-            $case!(T201, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::Mn, 256, 32).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16115", 120832, 256))),
-            $case!(T202, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 256, 64).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16117", 66560, 64))),
-            $case!(T203, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::Mn, 256, 64).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16117", 66560, 256))),
-            $case!(T204, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 256, 128).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16118", 104448, 64))),
-            $case!(T205, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::Mn, 256, 128).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16118", 104448, 256))),
-            $case!(T206, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 64, 32).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16120", 50176, 64))),
-            $case!(T207, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 64, 32).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16121", 88064, 64))),
             $case!(T208, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 64, 64).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16123", 33792, 64))),
-            $case!(T209, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 64, 128).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16124", 71680, 64))),
-            $case!(T210, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 128, 32).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16126", 17408, 64))),
-            $case!(T211, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::Mn, 128, 32).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(64, 128, 16)), Some(("16126", 17408, 128))),
-            $case!(T212, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 128, 32).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16127", 55296, 64))),
-            $case!(T213, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::Mn, 128, 32).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(64, 128, 16)), Some(("16127", 55296, 128))),
-            $case!(T214, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 128, 64).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16129", 1024, 64))),
-            $case!(T215, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::Mn, 128, 64).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(64, 128, 16)), Some(("16129", 1024, 128))),
             $case!(T216, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 128, 128).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16130", 38912, 64))),
-            $case!(T217, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::Mn, 128, 128).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(64, 128, 16)), Some(("16130", 38912, 128))),
-            $case!(T218, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 256, 32).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16132", 114688, 64))),
-            $case!(T219, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::Mn, 256, 32).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16132", 114688, 256))),
-            $case!(T220, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 256, 32).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16133", 22528, 64))),
-            $case!(T221, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::Mn, 256, 32).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16133", 22528, 256))),
-            $case!(T222, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 256, 64).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16135", 98304, 64))),
-            $case!(T223, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::Mn, 256, 64).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16135", 98304, 256))),
             $case!(T224, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 256, 128).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16136", 6144, 64))),
-            $case!(T225, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::Mn, 256, 128).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16136", 6144, 256))),
-            $case!(T226, TileDecl::new(Arch::Sm90, Operand::A, ElementType::TF32, Major::K, 64, 16).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 256, 8)), Some(("32000", 109568, 64))),
-            $case!(T227, TileDecl::new(Arch::Sm90, Operand::A, ElementType::TF32, Major::K, 64, 32).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 256, 8)), Some(("32002", 55296, 64))),
-            $case!(T228, TileDecl::new(Arch::Sm90, Operand::A, ElementType::TF32, Major::K, 64, 32).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 256, 8)), Some(("32003", 93184, 64))),
-            $case!(T229, TileDecl::new(Arch::Sm90, Operand::A, ElementType::TF32, Major::K, 64, 64).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 256, 8)), Some(("32005", 38912, 64))),
-            $case!(T230, TileDecl::new(Arch::Sm90, Operand::A, ElementType::TF32, Major::K, 128, 16).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 256, 8)), Some(("32006", 76800, 64))),
-            $case!(T231, TileDecl::new(Arch::Sm90, Operand::B, ElementType::TF32, Major::K, 128, 16).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 128, 8)), Some(("32006", 76800, 128))),
             $case!(T232, TileDecl::new(Arch::Sm90, Operand::A, ElementType::TF32, Major::K, 128, 32).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 256, 8)), Some(("32008", 22528, 64))),
-            $case!(T233, TileDecl::new(Arch::Sm90, Operand::B, ElementType::TF32, Major::K, 128, 32).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 128, 8)), Some(("32008", 22528, 128))),
-            $case!(T234, TileDecl::new(Arch::Sm90, Operand::A, ElementType::TF32, Major::K, 128, 32).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 256, 8)), Some(("32009", 60416, 64))),
-            $case!(T235, TileDecl::new(Arch::Sm90, Operand::B, ElementType::TF32, Major::K, 128, 32).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 128, 8)), Some(("32009", 60416, 128))),
-            $case!(T236, TileDecl::new(Arch::Sm90, Operand::A, ElementType::TF32, Major::K, 128, 64).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 256, 8)), Some(("32011", 6144, 64))),
-            $case!(T237, TileDecl::new(Arch::Sm90, Operand::B, ElementType::TF32, Major::K, 128, 64).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 128, 8)), Some(("32011", 6144, 128))),
-            $case!(T238, TileDecl::new(Arch::Sm90, Operand::A, ElementType::TF32, Major::K, 256, 16).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 256, 8)), Some(("32012", 44032, 64))),
-            $case!(T239, TileDecl::new(Arch::Sm90, Operand::B, ElementType::TF32, Major::K, 256, 16).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 256, 8)), Some(("32012", 44032, 256))),
             $case!(T240, TileDecl::new(Arch::Sm90, Operand::A, ElementType::TF32, Major::K, 256, 32).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 256, 8)), Some(("32014", 119808, 64))),
-            $case!(T241, TileDecl::new(Arch::Sm90, Operand::B, ElementType::TF32, Major::K, 256, 32).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 256, 8)), Some(("32014", 119808, 256))),
-            $case!(T242, TileDecl::new(Arch::Sm90, Operand::A, ElementType::TF32, Major::K, 256, 32).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 256, 8)), Some(("32015", 27648, 64))),
-            $case!(T243, TileDecl::new(Arch::Sm90, Operand::B, ElementType::TF32, Major::K, 256, 32).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 256, 8)), Some(("32015", 27648, 256))),
-            $case!(T244, TileDecl::new(Arch::Sm90, Operand::A, ElementType::TF32, Major::K, 256, 64).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 256, 8)), Some(("32017", 103424, 64))),
-            $case!(T245, TileDecl::new(Arch::Sm90, Operand::B, ElementType::TF32, Major::K, 256, 64).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 256, 8)), Some(("32017", 103424, 256))),
-            $case!(T246, TileDecl::new(Arch::Sm90, Operand::A, ElementType::TF32, Major::K, 64, 16).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 256, 8)), Some(("32018", 11264, 64))),
-            $case!(T247, TileDecl::new(Arch::Sm90, Operand::A, ElementType::TF32, Major::K, 64, 32).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 256, 8)), Some(("32020", 87040, 64))),
             $case!(T248, TileDecl::new(Arch::Sm90, Operand::A, ElementType::TF32, Major::K, 64, 32).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 256, 8)), Some(("32021", 124928, 64))),
-            $case!(T249, TileDecl::new(Arch::Sm90, Operand::A, ElementType::TF32, Major::K, 64, 64).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 256, 8)), Some(("32023", 70656, 64))),
-            $case!(T250, TileDecl::new(Arch::Sm90, Operand::A, ElementType::TF32, Major::K, 128, 16).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 256, 8)), Some(("32024", 108544, 64))),
-            $case!(T251, TileDecl::new(Arch::Sm90, Operand::B, ElementType::TF32, Major::K, 128, 16).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 128, 8)), Some(("32024", 108544, 128))),
-            $case!(T252, TileDecl::new(Arch::Sm90, Operand::A, ElementType::TF32, Major::K, 128, 32).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 256, 8)), Some(("32026", 54272, 64))),
-            $case!(T253, TileDecl::new(Arch::Sm90, Operand::B, ElementType::TF32, Major::K, 128, 32).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 128, 8)), Some(("32026", 54272, 128))),
-            $case!(T254, TileDecl::new(Arch::Sm90, Operand::A, ElementType::TF32, Major::K, 128, 32).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 256, 8)), Some(("32027", 92160, 64))),
-            $case!(T255, TileDecl::new(Arch::Sm90, Operand::B, ElementType::TF32, Major::K, 128, 32).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 128, 8)), Some(("32027", 92160, 128))),
             $case!(T256, TileDecl::new(Arch::Sm90, Operand::A, ElementType::TF32, Major::K, 128, 64).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 256, 8)), Some(("32029", 37888, 64))),
-            $case!(T257, TileDecl::new(Arch::Sm90, Operand::B, ElementType::TF32, Major::K, 128, 64).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 128, 8)), Some(("32029", 37888, 128))),
-            $case!(T258, TileDecl::new(Arch::Sm90, Operand::A, ElementType::TF32, Major::K, 256, 16).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 256, 8)), Some(("32030", 75776, 64))),
-            $case!(T259, TileDecl::new(Arch::Sm90, Operand::B, ElementType::TF32, Major::K, 256, 16).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 256, 8)), Some(("32030", 75776, 256))),
-            $case!(T260, TileDecl::new(Arch::Sm90, Operand::A, ElementType::TF32, Major::K, 256, 32).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 256, 8)), Some(("32032", 21504, 64))),
-            $case!(T261, TileDecl::new(Arch::Sm90, Operand::B, ElementType::TF32, Major::K, 256, 32).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 256, 8)), Some(("32032", 21504, 256))),
-            $case!(T262, TileDecl::new(Arch::Sm90, Operand::A, ElementType::TF32, Major::K, 256, 32).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 256, 8)), Some(("32033", 59392, 64))),
-            $case!(T263, TileDecl::new(Arch::Sm90, Operand::B, ElementType::TF32, Major::K, 256, 32).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 256, 8)), Some(("32033", 59392, 256))),
             $case!(T264, TileDecl::new(Arch::Sm90, Operand::A, ElementType::TF32, Major::K, 256, 64).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 256, 8)), Some(("32035", 5120, 64))),
-            $case!(T265, TileDecl::new(Arch::Sm90, Operand::B, ElementType::TF32, Major::K, 256, 64).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 256, 8)), Some(("32035", 5120, 256))),
-            $case!(T266, TileDecl::new(Arch::Sm90, Operand::A, ElementType::TF32, Major::K, 64, 16).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 256, 8)), Some(("32036", 43008, 64))),
-            $case!(T267, TileDecl::new(Arch::Sm90, Operand::A, ElementType::TF32, Major::K, 64, 32).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 256, 8)), Some(("32038", 118784, 64))),
-            $case!(T268, TileDecl::new(Arch::Sm90, Operand::A, ElementType::TF32, Major::K, 64, 32).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 256, 8)), Some(("32039", 26624, 64))),
-            $case!(T269, TileDecl::new(Arch::Sm90, Operand::A, ElementType::TF32, Major::K, 64, 64).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 256, 8)), Some(("32041", 102400, 64))),
-            $case!(T270, TileDecl::new(Arch::Sm90, Operand::A, ElementType::TF32, Major::K, 128, 16).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 256, 8)), Some(("32042", 10240, 64))),
-            $case!(T271, TileDecl::new(Arch::Sm90, Operand::B, ElementType::TF32, Major::K, 128, 16).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 128, 8)), Some(("32042", 10240, 128))),
             $case!(T272, TileDecl::new(Arch::Sm90, Operand::A, ElementType::TF32, Major::K, 128, 32).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 256, 8)), Some(("32044", 86016, 64))),
-            $case!(T273, TileDecl::new(Arch::Sm90, Operand::B, ElementType::TF32, Major::K, 128, 32).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 128, 8)), Some(("32044", 86016, 128))),
-            $case!(T274, TileDecl::new(Arch::Sm90, Operand::A, ElementType::TF32, Major::K, 128, 32).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 256, 8)), Some(("32045", 123904, 64))),
-            $case!(T275, TileDecl::new(Arch::Sm90, Operand::B, ElementType::TF32, Major::K, 128, 32).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 128, 8)), Some(("32045", 123904, 128))),
-            $case!(T276, TileDecl::new(Arch::Sm90, Operand::A, ElementType::TF32, Major::K, 128, 64).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 256, 8)), Some(("32047", 69632, 64))),
-            $case!(T277, TileDecl::new(Arch::Sm90, Operand::B, ElementType::TF32, Major::K, 128, 64).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 128, 8)), Some(("32047", 69632, 128))),
-            $case!(T278, TileDecl::new(Arch::Sm90, Operand::A, ElementType::TF32, Major::K, 256, 16).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 256, 8)), Some(("32048", 107520, 64))),
-            $case!(T279, TileDecl::new(Arch::Sm90, Operand::B, ElementType::TF32, Major::K, 256, 16).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 256, 8)), Some(("32048", 107520, 256))),
             $case!(T280, TileDecl::new(Arch::Sm90, Operand::A, ElementType::TF32, Major::K, 256, 32).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 256, 8)), Some(("32050", 53248, 64))),
-            $case!(T281, TileDecl::new(Arch::Sm90, Operand::B, ElementType::TF32, Major::K, 256, 32).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 256, 8)), Some(("32050", 53248, 256))),
-            $case!(T282, TileDecl::new(Arch::Sm90, Operand::A, ElementType::TF32, Major::K, 256, 32).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 256, 8)), Some(("32051", 91136, 64))),
-            $case!(T283, TileDecl::new(Arch::Sm90, Operand::B, ElementType::TF32, Major::K, 256, 32).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 256, 8)), Some(("32051", 91136, 256))),
-            $case!(T284, TileDecl::new(Arch::Sm90, Operand::A, ElementType::TF32, Major::K, 256, 64).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 256, 8)), Some(("32053", 36864, 64))),
-            $case!(T285, TileDecl::new(Arch::Sm90, Operand::B, ElementType::TF32, Major::K, 256, 64).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 256, 8)), Some(("32053", 36864, 256))),
-            $case!(T286, TileDecl::new(Arch::Sm90, Operand::A, ElementType::TF32, Major::K, 64, 32).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(64, 256, 8)), Some(("32054", 74752, 64))),
-            $case!(T287, TileDecl::new(Arch::Sm90, Operand::A, ElementType::TF32, Major::K, 64, 64).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(64, 256, 8)), Some(("32056", 20480, 64))),
             $case!(T288, TileDecl::new(Arch::Sm90, Operand::A, ElementType::TF32, Major::K, 64, 64).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(64, 256, 8)), Some(("32057", 58368, 64))),
-            $case!(T289, TileDecl::new(Arch::Sm90, Operand::A, ElementType::TF32, Major::K, 128, 32).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(64, 256, 8)), Some(("32059", 4096, 64))),
-            $case!(T290, TileDecl::new(Arch::Sm90, Operand::B, ElementType::TF32, Major::K, 128, 32).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(64, 128, 8)), Some(("32059", 4096, 128))),
-            $case!(T291, TileDecl::new(Arch::Sm90, Operand::A, ElementType::TF32, Major::K, 128, 64).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(64, 256, 8)), Some(("32060", 41984, 64))),
-            $case!(T292, TileDecl::new(Arch::Sm90, Operand::B, ElementType::TF32, Major::K, 128, 64).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(64, 128, 8)), Some(("32060", 41984, 128))),
-            $case!(T293, TileDecl::new(Arch::Sm90, Operand::A, ElementType::TF32, Major::K, 256, 32).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(64, 256, 8)), Some(("32062", 117760, 64))),
-            $case!(T294, TileDecl::new(Arch::Sm90, Operand::B, ElementType::TF32, Major::K, 256, 32).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(64, 256, 8)), Some(("32062", 117760, 256))),
-            $case!(T295, TileDecl::new(Arch::Sm90, Operand::A, ElementType::TF32, Major::K, 256, 32).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(64, 256, 8)), Some(("32063", 25600, 64))),
             $case!(T296, TileDecl::new(Arch::Sm90, Operand::B, ElementType::TF32, Major::K, 256, 32).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(64, 256, 8)), Some(("32063", 25600, 256))),
-            $case!(T297, TileDecl::new(Arch::Sm90, Operand::A, ElementType::TF32, Major::K, 256, 64).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(64, 256, 8)), Some(("32065", 101376, 64))),
-            $case!(T298, TileDecl::new(Arch::Sm90, Operand::B, ElementType::TF32, Major::K, 256, 64).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(64, 256, 8)), Some(("32065", 101376, 256))),
-            $case!(T299, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::K, 64, 64).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 256, 32)), Some(("108001", 112640, 64))),
-            $case!(T300, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::K, 64, 128).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 256, 32)), Some(("108002", 20480, 64))),
-            $case!(T301, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::K, 64, 256).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 256, 32)), Some(("108004", 96256, 64))),
-            $case!(T302, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::K, 64, 256).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 256, 32)), Some(("108005", 4096, 64))),
-            $case!(T303, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::K, 128, 64).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108007", 79872, 128))),
             $case!(T304, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::K, 128, 128).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(128, 256, 32)), Some(("108008", 117760, 128))),
-            $case!(T305, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::K, 128, 256).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(128, 256, 32)), Some(("108010", 63488, 128))),
-            $case!(T306, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::K, 128, 256).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108011", 101376, 128))),
-            $case!(T307, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::K, 256, 64).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108013", 47104, 128))),
-            $case!(T308, TileDecl::new(Arch::Sm100, Operand::B, ElementType::E4M3, Major::K, 256, 64).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108013", 47104, 256))),
-            $case!(T309, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::K, 256, 128).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(128, 256, 32)), Some(("108014", 84992, 128))),
-            $case!(T310, TileDecl::new(Arch::Sm100, Operand::B, ElementType::E4M3, Major::K, 256, 128).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(128, 256, 32)), Some(("108014", 84992, 256))),
-            $case!(T311, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::K, 256, 256).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(128, 256, 32)), Some(("108016", 30720, 128))),
             $case!(T312, TileDecl::new(Arch::Sm100, Operand::B, ElementType::E4M3, Major::K, 256, 256).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(128, 256, 32)), Some(("108016", 30720, 256))),
-            $case!(T313, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::K, 256, 256).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108017", 68608, 128))),
-            $case!(T314, TileDecl::new(Arch::Sm100, Operand::B, ElementType::E4M3, Major::K, 256, 256).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108017", 68608, 256))),
-            $case!(T315, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::K, 64, 64).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 256, 32)), Some(("108019", 14336, 64))),
-            $case!(T316, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::K, 64, 128).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 256, 32)), Some(("108020", 52224, 64))),
-            $case!(T317, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::K, 64, 256).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 256, 32)), Some(("108022", 128000, 64))),
-            $case!(T318, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::K, 64, 256).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 256, 32)), Some(("108023", 35840, 64))),
-            $case!(T319, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::K, 128, 64).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108025", 111616, 128))),
             $case!(T320, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::K, 128, 128).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(128, 256, 32)), Some(("108026", 19456, 128))),
-            $case!(T321, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::K, 128, 256).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(128, 256, 32)), Some(("108028", 95232, 128))),
-            $case!(T322, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::K, 128, 256).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108029", 3072, 128))),
-            $case!(T323, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::K, 256, 64).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108031", 78848, 128))),
-            $case!(T324, TileDecl::new(Arch::Sm100, Operand::B, ElementType::E4M3, Major::K, 256, 64).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108031", 78848, 256))),
-            $case!(T325, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::K, 256, 128).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(128, 256, 32)), Some(("108032", 116736, 128))),
-            $case!(T326, TileDecl::new(Arch::Sm100, Operand::B, ElementType::E4M3, Major::K, 256, 128).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(128, 256, 32)), Some(("108032", 116736, 256))),
-            $case!(T327, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::K, 256, 256).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(128, 256, 32)), Some(("108034", 62464, 128))),
             $case!(T328, TileDecl::new(Arch::Sm100, Operand::B, ElementType::E4M3, Major::K, 256, 256).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(128, 256, 32)), Some(("108034", 62464, 256))),
-            $case!(T329, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::K, 256, 256).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108035", 100352, 128))),
-            $case!(T330, TileDecl::new(Arch::Sm100, Operand::B, ElementType::E4M3, Major::K, 256, 256).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108035", 100352, 256))),
-            $case!(T331, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::K, 64, 64).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 256, 32)), Some(("108037", 46080, 64))),
-            $case!(T332, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::K, 64, 128).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 256, 32)), Some(("108038", 83968, 64))),
-            $case!(T333, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::K, 64, 256).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 256, 32)), Some(("108040", 29696, 64))),
-            $case!(T334, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::K, 64, 256).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 256, 32)), Some(("108041", 67584, 64))),
-            $case!(T335, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::K, 128, 64).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108043", 13312, 128))),
             $case!(T336, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::K, 128, 128).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(128, 256, 32)), Some(("108044", 51200, 128))),
-            $case!(T337, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::K, 128, 256).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(128, 256, 32)), Some(("108046", 126976, 128))),
-            $case!(T338, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::K, 128, 256).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108047", 34816, 128))),
-            $case!(T339, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::K, 256, 64).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108049", 110592, 128))),
-            $case!(T340, TileDecl::new(Arch::Sm100, Operand::B, ElementType::E4M3, Major::K, 256, 64).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108049", 110592, 256))),
-            $case!(T341, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::K, 256, 128).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(128, 256, 32)), Some(("108050", 18432, 128))),
-            $case!(T342, TileDecl::new(Arch::Sm100, Operand::B, ElementType::E4M3, Major::K, 256, 128).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(128, 256, 32)), Some(("108050", 18432, 256))),
-            $case!(T343, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::K, 256, 256).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(128, 256, 32)), Some(("108052", 94208, 128))),
             $case!(T344, TileDecl::new(Arch::Sm100, Operand::B, ElementType::E4M3, Major::K, 256, 256).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(128, 256, 32)), Some(("108052", 94208, 256))),
-            $case!(T345, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::K, 256, 256).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108053", 2048, 128))),
-            $case!(T346, TileDecl::new(Arch::Sm100, Operand::B, ElementType::E4M3, Major::K, 256, 256).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108053", 2048, 256))),
-            $case!(T347, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::K, 64, 128).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(64, 256, 32)), Some(("108055", 77824, 64))),
-            $case!(T348, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::K, 64, 256).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(64, 256, 32)), Some(("108056", 115712, 64))),
-            $case!(T349, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::K, 128, 128).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(128, 256, 32)), Some(("108058", 61440, 128))),
-            $case!(T350, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::K, 128, 128).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108059", 99328, 128))),
-            $case!(T351, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::K, 128, 256).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108061", 45056, 128))),
             $case!(T352, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::K, 256, 128).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(128, 256, 32)), Some(("108062", 82944, 128))),
-            $case!(T353, TileDecl::new(Arch::Sm100, Operand::B, ElementType::E4M3, Major::K, 256, 128).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(128, 256, 32)), Some(("108062", 82944, 256))),
-            $case!(T354, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::K, 256, 256).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(128, 256, 32)), Some(("108064", 28672, 128))),
-            $case!(T355, TileDecl::new(Arch::Sm100, Operand::B, ElementType::E4M3, Major::K, 256, 256).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(128, 256, 32)), Some(("108064", 28672, 256))),
-            $case!(T356, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::K, 256, 256).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108065", 66560, 128))),
-            $case!(T357, TileDecl::new(Arch::Sm100, Operand::B, ElementType::E4M3, Major::K, 256, 256).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108065", 66560, 256))),
-            $case!(T358, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::Mn, 64, 64).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 256, 32)), Some(("108067", 12288, 64))),
-            $case!(T359, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::Mn, 64, 128).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 256, 32)), Some(("108068", 50176, 64))),
             $case!(T360, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::Mn, 64, 256).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 256, 32)), Some(("108070", 125952, 64))),
-            $case!(T361, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::Mn, 64, 256).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 256, 32)), Some(("108071", 33792, 64))),
-            $case!(T362, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::Mn, 128, 64).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108073", 109568, 128))),
-            $case!(T363, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::Mn, 128, 128).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(128, 256, 32)), Some(("108074", 17408, 128))),
-            $case!(T364, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::Mn, 128, 256).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(128, 256, 32)), Some(("108076", 93184, 128))),
-            $case!(T365, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::Mn, 128, 256).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108077", 1024, 128))),
-            $case!(T366, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::Mn, 256, 64).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108079", 76800, 128))),
-            $case!(T367, TileDecl::new(Arch::Sm100, Operand::B, ElementType::E4M3, Major::Mn, 256, 64).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108079", 76800, 256))),
             $case!(T368, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::Mn, 256, 128).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(128, 256, 32)), Some(("108080", 114688, 128))),
-            $case!(T369, TileDecl::new(Arch::Sm100, Operand::B, ElementType::E4M3, Major::Mn, 256, 128).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(128, 256, 32)), Some(("108080", 114688, 256))),
-            $case!(T370, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::Mn, 256, 256).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(128, 256, 32)), Some(("108082", 60416, 128))),
-            $case!(T371, TileDecl::new(Arch::Sm100, Operand::B, ElementType::E4M3, Major::Mn, 256, 256).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(128, 256, 32)), Some(("108082", 60416, 256))),
-            $case!(T372, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::Mn, 256, 256).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108083", 98304, 128))),
-            $case!(T373, TileDecl::new(Arch::Sm100, Operand::B, ElementType::E4M3, Major::Mn, 256, 256).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108083", 98304, 256))),
-            $case!(T374, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::Mn, 64, 64).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 256, 32)), Some(("108085", 44032, 64))),
-            $case!(T375, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::Mn, 64, 128).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 256, 32)), Some(("108086", 81920, 64))),
             $case!(T376, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::Mn, 64, 256).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 256, 32)), Some(("108088", 27648, 64))),
-            $case!(T377, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::Mn, 64, 256).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 256, 32)), Some(("108089", 65536, 64))),
-            $case!(T378, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::Mn, 128, 64).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108091", 11264, 128))),
-            $case!(T379, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::Mn, 128, 128).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(128, 256, 32)), Some(("108092", 49152, 128))),
-            $case!(T380, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::Mn, 128, 256).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(128, 256, 32)), Some(("108094", 124928, 128))),
-            $case!(T381, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::Mn, 128, 256).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108095", 32768, 128))),
-            $case!(T382, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::Mn, 256, 64).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108097", 108544, 128))),
-            $case!(T383, TileDecl::new(Arch::Sm100, Operand::B, ElementType::E4M3, Major::Mn, 256, 64).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108097", 108544, 256))),
             $case!(T384, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::Mn, 256, 128).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(128, 256, 32)), Some(("108098", 16384, 128))),
-            $case!(T385, TileDecl::new(Arch::Sm100, Operand::B, ElementType::E4M3, Major::Mn, 256, 128).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(128, 256, 32)), Some(("108098", 16384, 256))),
-            $case!(T386, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::Mn, 256, 256).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(128, 256, 32)), Some(("108100", 92160, 128))),
-            $case!(T387, TileDecl::new(Arch::Sm100, Operand::B, ElementType::E4M3, Major::Mn, 256, 256).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(128, 256, 32)), Some(("108100", 92160, 256))),
-            $case!(T388, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::Mn, 256, 256).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108101", 130048, 128))),
-            $case!(T389, TileDecl::new(Arch::Sm100, Operand::B, ElementType::E4M3, Major::Mn, 256, 256).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108101", 130048, 256))),
-            $case!(T390, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::Mn, 64, 64).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 256, 32)), Some(("108103", 75776, 64))),
-            $case!(T391, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::Mn, 64, 128).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 256, 32)), Some(("108104", 113664, 64))),
             $case!(T392, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::Mn, 64, 256).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 256, 32)), Some(("108106", 59392, 64))),
-            $case!(T393, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::Mn, 64, 256).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 256, 32)), Some(("108107", 97280, 64))),
-            $case!(T394, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::Mn, 128, 64).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108109", 43008, 128))),
-            $case!(T395, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::Mn, 128, 128).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(128, 256, 32)), Some(("108110", 80896, 128))),
-            $case!(T396, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::Mn, 128, 256).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(128, 256, 32)), Some(("108112", 26624, 128))),
-            $case!(T397, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::Mn, 128, 256).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108113", 64512, 128))),
-            $case!(T398, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::Mn, 256, 64).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108115", 10240, 128))),
-            $case!(T399, TileDecl::new(Arch::Sm100, Operand::B, ElementType::E4M3, Major::Mn, 256, 64).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108115", 10240, 256))),
             $case!(T400, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::Mn, 256, 128).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(128, 256, 32)), Some(("108116", 48128, 128))),
-            $case!(T401, TileDecl::new(Arch::Sm100, Operand::B, ElementType::E4M3, Major::Mn, 256, 128).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(128, 256, 32)), Some(("108116", 48128, 256))),
-            $case!(T402, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::Mn, 256, 256).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(128, 256, 32)), Some(("108118", 123904, 128))),
-            $case!(T403, TileDecl::new(Arch::Sm100, Operand::B, ElementType::E4M3, Major::Mn, 256, 256).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(128, 256, 32)), Some(("108118", 123904, 256))),
-            $case!(T404, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::Mn, 256, 256).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108119", 31744, 128))),
-            $case!(T405, TileDecl::new(Arch::Sm100, Operand::B, ElementType::E4M3, Major::Mn, 256, 256).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108119", 31744, 256))),
-            $case!(T406, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::Mn, 128, 64).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108121", 107520, 128))),
-            $case!(T407, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::Mn, 128, 128).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(128, 256, 32)), Some(("108122", 15360, 128))),
             $case!(T408, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::Mn, 128, 256).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(128, 256, 32)), Some(("108124", 91136, 128))),
-            $case!(T409, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::Mn, 128, 256).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108125", 129024, 128))),
-            $case!(T410, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::Mn, 256, 64).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108127", 74752, 128))),
-            $case!(T411, TileDecl::new(Arch::Sm100, Operand::B, ElementType::E4M3, Major::Mn, 256, 64).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108127", 74752, 256))),
-            $case!(T412, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::Mn, 256, 128).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(128, 256, 32)), Some(("108128", 112640, 128))),
-            $case!(T413, TileDecl::new(Arch::Sm100, Operand::B, ElementType::E4M3, Major::Mn, 256, 128).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(128, 256, 32)), Some(("108128", 112640, 256))),
-            $case!(T414, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::Mn, 256, 256).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(128, 256, 32)), Some(("108130", 58368, 128))),
-            $case!(T415, TileDecl::new(Arch::Sm100, Operand::B, ElementType::E4M3, Major::Mn, 256, 256).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(128, 256, 32)), Some(("108130", 58368, 256))),
             $case!(T416, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::Mn, 256, 256).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108131", 96256, 128))),
-            $case!(T417, TileDecl::new(Arch::Sm100, Operand::B, ElementType::E4M3, Major::Mn, 256, 256).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108131", 96256, 256))),
-            $case!(T418, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 64, 32).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("116000", 36864, 64))),
-            $case!(T419, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 64, 64).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("116002", 112640, 64))),
-            $case!(T420, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 64, 64).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("116003", 20480, 64))),
-            $case!(T421, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 64, 128).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("116005", 96256, 64))),
-            $case!(T422, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 128, 32).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(128, 256, 16)), Some(("116006", 4096, 128))),
-            $case!(T423, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 128, 64).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(128, 256, 16)), Some(("116008", 79872, 128))),
             $case!(T424, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 128, 64).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(128, 256, 16)), Some(("116009", 117760, 128))),
-            $case!(T425, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 128, 128).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(128, 256, 16)), Some(("116011", 63488, 128))),
-            $case!(T426, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 256, 32).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(128, 256, 16)), Some(("116012", 101376, 128))),
-            $case!(T427, TileDecl::new(Arch::Sm100, Operand::B, ElementType::BF16, Major::K, 256, 32).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(128, 256, 16)), Some(("116012", 101376, 256))),
-            $case!(T428, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 256, 64).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(128, 256, 16)), Some(("116014", 47104, 128))),
-            $case!(T429, TileDecl::new(Arch::Sm100, Operand::B, ElementType::BF16, Major::K, 256, 64).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(128, 256, 16)), Some(("116014", 47104, 256))),
-            $case!(T430, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 256, 64).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(128, 256, 16)), Some(("116015", 84992, 128))),
-            $case!(T431, TileDecl::new(Arch::Sm100, Operand::B, ElementType::BF16, Major::K, 256, 64).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(128, 256, 16)), Some(("116015", 84992, 256))),
             $case!(T432, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 256, 128).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(128, 256, 16)), Some(("116017", 30720, 128))),
-            $case!(T433, TileDecl::new(Arch::Sm100, Operand::B, ElementType::BF16, Major::K, 256, 128).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(128, 256, 16)), Some(("116017", 30720, 256))),
-            $case!(T434, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 64, 32).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("116018", 68608, 64))),
-            $case!(T435, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 64, 64).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("116020", 14336, 64))),
-            $case!(T436, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 64, 64).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("116021", 52224, 64))),
-            $case!(T437, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 64, 128).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("116023", 128000, 64))),
-            $case!(T438, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 128, 32).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(128, 256, 16)), Some(("116024", 35840, 128))),
-            $case!(T439, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 128, 64).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(128, 256, 16)), Some(("116026", 111616, 128))),
             $case!(T440, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 128, 64).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(128, 256, 16)), Some(("116027", 19456, 128))),
-            $case!(T441, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 128, 128).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(128, 256, 16)), Some(("116029", 95232, 128))),
-            $case!(T442, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 256, 32).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(128, 256, 16)), Some(("116030", 3072, 128))),
-            $case!(T443, TileDecl::new(Arch::Sm100, Operand::B, ElementType::BF16, Major::K, 256, 32).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(128, 256, 16)), Some(("116030", 3072, 256))),
-            $case!(T444, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 256, 64).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(128, 256, 16)), Some(("116032", 78848, 128))),
-            $case!(T445, TileDecl::new(Arch::Sm100, Operand::B, ElementType::BF16, Major::K, 256, 64).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(128, 256, 16)), Some(("116032", 78848, 256))),
-            $case!(T446, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 256, 64).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(128, 256, 16)), Some(("116033", 116736, 128))),
-            $case!(T447, TileDecl::new(Arch::Sm100, Operand::B, ElementType::BF16, Major::K, 256, 64).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(128, 256, 16)), Some(("116033", 116736, 256))),
             $case!(T448, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 256, 128).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(128, 256, 16)), Some(("116035", 62464, 128))),
-            $case!(T449, TileDecl::new(Arch::Sm100, Operand::B, ElementType::BF16, Major::K, 256, 128).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(128, 256, 16)), Some(("116035", 62464, 256))),
-            $case!(T450, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 64, 32).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("116036", 100352, 64))),
-            $case!(T451, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 64, 64).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("116038", 46080, 64))),
-            $case!(T452, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 64, 64).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("116039", 83968, 64))),
-            $case!(T453, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 64, 128).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("116041", 29696, 64))),
-            $case!(T454, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 128, 32).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(128, 256, 16)), Some(("116042", 67584, 128))),
-            $case!(T455, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 128, 64).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(128, 256, 16)), Some(("116044", 13312, 128))),
             $case!(T456, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 128, 64).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(128, 256, 16)), Some(("116045", 51200, 128))),
-            $case!(T457, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 128, 128).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(128, 256, 16)), Some(("116047", 126976, 128))),
-            $case!(T458, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 256, 32).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(128, 256, 16)), Some(("116048", 34816, 128))),
-            $case!(T459, TileDecl::new(Arch::Sm100, Operand::B, ElementType::BF16, Major::K, 256, 32).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(128, 256, 16)), Some(("116048", 34816, 256))),
-            $case!(T460, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 256, 64).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(128, 256, 16)), Some(("116050", 110592, 128))),
-            $case!(T461, TileDecl::new(Arch::Sm100, Operand::B, ElementType::BF16, Major::K, 256, 64).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(128, 256, 16)), Some(("116050", 110592, 256))),
-            $case!(T462, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 256, 64).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(128, 256, 16)), Some(("116051", 18432, 128))),
-            $case!(T463, TileDecl::new(Arch::Sm100, Operand::B, ElementType::BF16, Major::K, 256, 64).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(128, 256, 16)), Some(("116051", 18432, 256))),
             $case!(T464, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 256, 128).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(128, 256, 16)), Some(("116053", 94208, 128))),
-            $case!(T465, TileDecl::new(Arch::Sm100, Operand::B, ElementType::BF16, Major::K, 256, 128).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(128, 256, 16)), Some(("116053", 94208, 256))),
-            $case!(T466, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 64, 64).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("116054", 2048, 64))),
-            $case!(T467, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 64, 128).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("116056", 77824, 64))),
-            $case!(T468, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 64, 128).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("116057", 115712, 64))),
-            $case!(T469, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 128, 64).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(128, 256, 16)), Some(("116059", 61440, 128))),
-            $case!(T470, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 128, 128).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(128, 256, 16)), Some(("116060", 99328, 128))),
-            $case!(T471, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 256, 64).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(128, 256, 16)), Some(("116062", 45056, 128))),
             $case!(T472, TileDecl::new(Arch::Sm100, Operand::B, ElementType::BF16, Major::K, 256, 64).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(128, 256, 16)), Some(("116062", 45056, 256))),
-            $case!(T473, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 256, 64).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(128, 256, 16)), Some(("116063", 82944, 128))),
-            $case!(T474, TileDecl::new(Arch::Sm100, Operand::B, ElementType::BF16, Major::K, 256, 64).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(128, 256, 16)), Some(("116063", 82944, 256))),
-            $case!(T475, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 256, 128).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(128, 256, 16)), Some(("116065", 28672, 128))),
-            $case!(T476, TileDecl::new(Arch::Sm100, Operand::B, ElementType::BF16, Major::K, 256, 128).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(128, 256, 16)), Some(("116065", 28672, 256))),
-            $case!(T477, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 64, 32).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("116066", 66560, 64))),
-            $case!(T478, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 64, 64).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("116068", 12288, 64))),
-            $case!(T479, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 64, 64).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("116069", 50176, 64))),
             $case!(T480, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 64, 128).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("116071", 125952, 64))),
-            $case!(T481, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 128, 32).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(128, 256, 16)), Some(("116072", 33792, 128))),
-            $case!(T482, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 128, 64).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(128, 256, 16)), Some(("116074", 109568, 128))),
-            $case!(T483, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 128, 64).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(128, 256, 16)), Some(("116075", 17408, 128))),
-            $case!(T484, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 128, 128).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(128, 256, 16)), Some(("116077", 93184, 128))),
-            $case!(T485, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 256, 32).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(128, 256, 16)), Some(("116078", 1024, 128))),
-            $case!(T486, TileDecl::new(Arch::Sm100, Operand::B, ElementType::BF16, Major::Mn, 256, 32).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(128, 256, 16)), Some(("116078", 1024, 256))),
-            $case!(T487, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 256, 64).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(128, 256, 16)), Some(("116080", 76800, 128))),
             $case!(T488, TileDecl::new(Arch::Sm100, Operand::B, ElementType::BF16, Major::Mn, 256, 64).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(128, 256, 16)), Some(("116080", 76800, 256))),
-            $case!(T489, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 256, 64).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(128, 256, 16)), Some(("116081", 114688, 128))),
-            $case!(T490, TileDecl::new(Arch::Sm100, Operand::B, ElementType::BF16, Major::Mn, 256, 64).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(128, 256, 16)), Some(("116081", 114688, 256))),
-            $case!(T491, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 256, 128).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(128, 256, 16)), Some(("116083", 60416, 128))),
-            $case!(T492, TileDecl::new(Arch::Sm100, Operand::B, ElementType::BF16, Major::Mn, 256, 128).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(128, 256, 16)), Some(("116083", 60416, 256))),
-            $case!(T493, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 64, 32).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("116084", 98304, 64))),
-            $case!(T494, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 64, 64).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("116086", 44032, 64))),
-            $case!(T495, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 64, 64).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("116087", 81920, 64))),
             $case!(T496, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 64, 128).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("116089", 27648, 64))),
-            $case!(T497, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 128, 32).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(128, 256, 16)), Some(("116090", 65536, 128))),
-            $case!(T498, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 128, 64).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(128, 256, 16)), Some(("116092", 11264, 128))),
-            $case!(T499, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 128, 64).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(128, 256, 16)), Some(("116093", 49152, 128))),
-            $case!(T500, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 128, 128).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(128, 256, 16)), Some(("116095", 124928, 128))),
-            $case!(T501, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 256, 32).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(128, 256, 16)), Some(("116096", 32768, 128))),
-            $case!(T502, TileDecl::new(Arch::Sm100, Operand::B, ElementType::BF16, Major::Mn, 256, 32).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(128, 256, 16)), Some(("116096", 32768, 256))),
-            $case!(T503, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 256, 64).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(128, 256, 16)), Some(("116098", 108544, 128))),
             $case!(T504, TileDecl::new(Arch::Sm100, Operand::B, ElementType::BF16, Major::Mn, 256, 64).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(128, 256, 16)), Some(("116098", 108544, 256))),
-            $case!(T505, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 256, 64).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(128, 256, 16)), Some(("116099", 16384, 128))),
-            $case!(T506, TileDecl::new(Arch::Sm100, Operand::B, ElementType::BF16, Major::Mn, 256, 64).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(128, 256, 16)), Some(("116099", 16384, 256))),
-            $case!(T507, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 256, 128).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(128, 256, 16)), Some(("116101", 92160, 128))),
-            $case!(T508, TileDecl::new(Arch::Sm100, Operand::B, ElementType::BF16, Major::Mn, 256, 128).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(128, 256, 16)), Some(("116101", 92160, 256))),
-            $case!(T509, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 64, 32).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("116102", 130048, 64))),
-            $case!(T510, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 64, 64).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("116104", 75776, 64))),
-            $case!(T511, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 64, 64).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("116105", 113664, 64))),
             $case!(T512, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 64, 128).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("116107", 59392, 64))),
-            $case!(T513, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 128, 32).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(128, 256, 16)), Some(("116108", 97280, 128))),
-            $case!(T514, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 128, 64).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(128, 256, 16)), Some(("116110", 43008, 128))),
-            $case!(T515, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 128, 64).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(128, 256, 16)), Some(("116111", 80896, 128))),
-            $case!(T516, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 128, 128).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(128, 256, 16)), Some(("116113", 26624, 128))),
-            $case!(T517, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 256, 32).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(128, 256, 16)), Some(("116114", 64512, 128))),
-            $case!(T518, TileDecl::new(Arch::Sm100, Operand::B, ElementType::BF16, Major::Mn, 256, 32).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(128, 256, 16)), Some(("116114", 64512, 256))),
-            $case!(T519, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 256, 64).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(128, 256, 16)), Some(("116116", 10240, 128))),
             $case!(T520, TileDecl::new(Arch::Sm100, Operand::B, ElementType::BF16, Major::Mn, 256, 64).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(128, 256, 16)), Some(("116116", 10240, 256))),
-            $case!(T521, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 256, 64).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(128, 256, 16)), Some(("116117", 48128, 128))),
-            $case!(T522, TileDecl::new(Arch::Sm100, Operand::B, ElementType::BF16, Major::Mn, 256, 64).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(128, 256, 16)), Some(("116117", 48128, 256))),
-            $case!(T523, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 256, 128).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(128, 256, 16)), Some(("116119", 123904, 128))),
-            $case!(T524, TileDecl::new(Arch::Sm100, Operand::B, ElementType::BF16, Major::Mn, 256, 128).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(128, 256, 16)), Some(("116119", 123904, 256))),
-            $case!(T525, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 64, 32).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("116120", 31744, 64))),
-            $case!(T526, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 64, 64).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("116122", 107520, 64))),
-            $case!(T527, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 64, 64).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("116123", 15360, 64))),
             $case!(T528, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 64, 128).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("116125", 91136, 64))),
-            $case!(T529, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 128, 32).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(128, 256, 16)), Some(("116126", 129024, 128))),
-            $case!(T530, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 128, 64).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(128, 256, 16)), Some(("116128", 74752, 128))),
-            $case!(T531, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 128, 64).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(128, 256, 16)), Some(("116129", 112640, 128))),
-            $case!(T532, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 128, 128).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(128, 256, 16)), Some(("116131", 58368, 128))),
-            $case!(T533, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 256, 32).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(128, 256, 16)), Some(("116132", 96256, 128))),
-            $case!(T534, TileDecl::new(Arch::Sm100, Operand::B, ElementType::BF16, Major::Mn, 256, 32).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(128, 256, 16)), Some(("116132", 96256, 256))),
-            $case!(T535, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 256, 64).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(128, 256, 16)), Some(("116134", 41984, 128))),
             $case!(T536, TileDecl::new(Arch::Sm100, Operand::B, ElementType::BF16, Major::Mn, 256, 64).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(128, 256, 16)), Some(("116134", 41984, 256))),
-            $case!(T537, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 256, 64).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(128, 256, 16)), Some(("116135", 79872, 128))),
-            $case!(T538, TileDecl::new(Arch::Sm100, Operand::B, ElementType::BF16, Major::Mn, 256, 64).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(128, 256, 16)), Some(("116135", 79872, 256))),
-            $case!(T539, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 256, 128).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(128, 256, 16)), Some(("116137", 25600, 128))),
-            $case!(T540, TileDecl::new(Arch::Sm100, Operand::B, ElementType::BF16, Major::Mn, 256, 128).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(128, 256, 16)), Some(("116137", 25600, 256))),
-            $case!(T541, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::K, 64, 16).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 256, 8)), Some(("132001", 129024, 64))),
-            $case!(T542, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::K, 64, 32).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 256, 8)), Some(("132002", 36864, 64))),
-            $case!(T543, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::K, 64, 64).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 256, 8)), Some(("132004", 112640, 64))),
             $case!(T544, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::K, 64, 64).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 256, 8)), Some(("132005", 20480, 64))),
-            $case!(T545, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::K, 128, 16).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(128, 256, 8)), Some(("132007", 96256, 128))),
-            $case!(T546, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::K, 128, 32).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(128, 256, 8)), Some(("132008", 4096, 128))),
-            $case!(T547, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::K, 128, 64).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(128, 256, 8)), Some(("132010", 79872, 128))),
-            $case!(T548, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::K, 128, 64).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(128, 256, 8)), Some(("132011", 117760, 128))),
-            $case!(T549, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::K, 256, 16).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(128, 256, 8)), Some(("132013", 63488, 128))),
-            $case!(T550, TileDecl::new(Arch::Sm100, Operand::B, ElementType::TF32, Major::K, 256, 16).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(128, 256, 8)), Some(("132013", 63488, 256))),
-            $case!(T551, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::K, 256, 32).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(128, 256, 8)), Some(("132014", 101376, 128))),
             $case!(T552, TileDecl::new(Arch::Sm100, Operand::B, ElementType::TF32, Major::K, 256, 32).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(128, 256, 8)), Some(("132014", 101376, 256))),
-            $case!(T553, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::K, 256, 64).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(128, 256, 8)), Some(("132016", 47104, 128))),
-            $case!(T554, TileDecl::new(Arch::Sm100, Operand::B, ElementType::TF32, Major::K, 256, 64).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(128, 256, 8)), Some(("132016", 47104, 256))),
-            $case!(T555, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::K, 256, 64).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(128, 256, 8)), Some(("132017", 84992, 128))),
-            $case!(T556, TileDecl::new(Arch::Sm100, Operand::B, ElementType::TF32, Major::K, 256, 64).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(128, 256, 8)), Some(("132017", 84992, 256))),
-            $case!(T557, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::K, 64, 16).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 256, 8)), Some(("132019", 30720, 64))),
-            $case!(T558, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::K, 64, 32).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 256, 8)), Some(("132020", 68608, 64))),
-            $case!(T559, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::K, 64, 64).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 256, 8)), Some(("132022", 14336, 64))),
             $case!(T560, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::K, 64, 64).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 256, 8)), Some(("132023", 52224, 64))),
-            $case!(T561, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::K, 128, 16).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(128, 256, 8)), Some(("132025", 128000, 128))),
-            $case!(T562, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::K, 128, 32).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(128, 256, 8)), Some(("132026", 35840, 128))),
-            $case!(T563, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::K, 128, 64).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(128, 256, 8)), Some(("132028", 111616, 128))),
-            $case!(T564, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::K, 128, 64).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(128, 256, 8)), Some(("132029", 19456, 128))),
-            $case!(T565, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::K, 256, 16).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(128, 256, 8)), Some(("132031", 95232, 128))),
-            $case!(T566, TileDecl::new(Arch::Sm100, Operand::B, ElementType::TF32, Major::K, 256, 16).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(128, 256, 8)), Some(("132031", 95232, 256))),
-            $case!(T567, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::K, 256, 32).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(128, 256, 8)), Some(("132032", 3072, 128))),
             $case!(T568, TileDecl::new(Arch::Sm100, Operand::B, ElementType::TF32, Major::K, 256, 32).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(128, 256, 8)), Some(("132032", 3072, 256))),
-            $case!(T569, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::K, 256, 64).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(128, 256, 8)), Some(("132034", 78848, 128))),
-            $case!(T570, TileDecl::new(Arch::Sm100, Operand::B, ElementType::TF32, Major::K, 256, 64).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(128, 256, 8)), Some(("132034", 78848, 256))),
-            $case!(T571, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::K, 256, 64).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(128, 256, 8)), Some(("132035", 116736, 128))),
-            $case!(T572, TileDecl::new(Arch::Sm100, Operand::B, ElementType::TF32, Major::K, 256, 64).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(128, 256, 8)), Some(("132035", 116736, 256))),
-            $case!(T573, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::K, 64, 16).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 256, 8)), Some(("132037", 62464, 64))),
-            $case!(T574, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::K, 64, 32).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 256, 8)), Some(("132038", 100352, 64))),
-            $case!(T575, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::K, 64, 64).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 256, 8)), Some(("132040", 46080, 64))),
             $case!(T576, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::K, 64, 64).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 256, 8)), Some(("132041", 83968, 64))),
-            $case!(T577, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::K, 128, 16).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(128, 256, 8)), Some(("132043", 29696, 128))),
-            $case!(T578, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::K, 128, 32).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(128, 256, 8)), Some(("132044", 67584, 128))),
-            $case!(T579, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::K, 128, 64).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(128, 256, 8)), Some(("132046", 13312, 128))),
-            $case!(T580, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::K, 128, 64).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(128, 256, 8)), Some(("132047", 51200, 128))),
-            $case!(T581, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::K, 256, 16).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(128, 256, 8)), Some(("132049", 126976, 128))),
-            $case!(T582, TileDecl::new(Arch::Sm100, Operand::B, ElementType::TF32, Major::K, 256, 16).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(128, 256, 8)), Some(("132049", 126976, 256))),
-            $case!(T583, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::K, 256, 32).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(128, 256, 8)), Some(("132050", 34816, 128))),
             $case!(T584, TileDecl::new(Arch::Sm100, Operand::B, ElementType::TF32, Major::K, 256, 32).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(128, 256, 8)), Some(("132050", 34816, 256))),
-            $case!(T585, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::K, 256, 64).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(128, 256, 8)), Some(("132052", 110592, 128))),
-            $case!(T586, TileDecl::new(Arch::Sm100, Operand::B, ElementType::TF32, Major::K, 256, 64).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(128, 256, 8)), Some(("132052", 110592, 256))),
-            $case!(T587, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::K, 256, 64).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(128, 256, 8)), Some(("132053", 18432, 128))),
-            $case!(T588, TileDecl::new(Arch::Sm100, Operand::B, ElementType::TF32, Major::K, 256, 64).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(128, 256, 8)), Some(("132053", 18432, 256))),
-            $case!(T589, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::K, 64, 32).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(64, 256, 8)), Some(("132055", 94208, 64))),
-            $case!(T590, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::K, 64, 64).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(64, 256, 8)), Some(("132056", 2048, 64))),
-            $case!(T591, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::K, 128, 32).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(128, 256, 8)), Some(("132058", 77824, 128))),
             $case!(T592, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::K, 128, 32).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(128, 256, 8)), Some(("132059", 115712, 128))),
-            $case!(T593, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::K, 128, 64).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(128, 256, 8)), Some(("132061", 61440, 128))),
-            $case!(T594, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::K, 256, 32).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(128, 256, 8)), Some(("132062", 99328, 128))),
-            $case!(T595, TileDecl::new(Arch::Sm100, Operand::B, ElementType::TF32, Major::K, 256, 32).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(128, 256, 8)), Some(("132062", 99328, 256))),
-            $case!(T596, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::K, 256, 64).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(128, 256, 8)), Some(("132064", 45056, 128))),
-            $case!(T597, TileDecl::new(Arch::Sm100, Operand::B, ElementType::TF32, Major::K, 256, 64).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(128, 256, 8)), Some(("132064", 45056, 256))),
-            $case!(T598, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::K, 256, 64).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(128, 256, 8)), Some(("132065", 82944, 128))),
-            $case!(T599, TileDecl::new(Arch::Sm100, Operand::B, ElementType::TF32, Major::K, 256, 64).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(128, 256, 8)), Some(("132065", 82944, 256))),
             $case!(T600, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::Mn, 64, 16).swizzle(SwizzleMode::B128Base32B).order(Order::KFirst).mma(MmaShape::new(64, 256, 8)), Some(("132067", 28672, 64))),
-            $case!(T601, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::Mn, 64, 32).swizzle(SwizzleMode::B128Base32B).order(Order::MnFirst).mma(MmaShape::new(64, 256, 8)), Some(("132068", 66560, 64))),
-            $case!(T602, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::Mn, 64, 64).swizzle(SwizzleMode::B128Base32B).order(Order::MnFirst).mma(MmaShape::new(64, 256, 8)), Some(("132070", 12288, 64))),
-            $case!(T603, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::Mn, 64, 64).swizzle(SwizzleMode::B128Base32B).order(Order::KFirst).mma(MmaShape::new(64, 256, 8)), Some(("132071", 50176, 64))),
-            $case!(T604, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::Mn, 128, 16).swizzle(SwizzleMode::B128Base32B).order(Order::KFirst).mma(MmaShape::new(128, 256, 8)), Some(("132073", 125952, 128))),
-            $case!(T605, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::Mn, 128, 32).swizzle(SwizzleMode::B128Base32B).order(Order::MnFirst).mma(MmaShape::new(128, 256, 8)), Some(("132074", 33792, 128))),
-            $case!(T606, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::Mn, 128, 64).swizzle(SwizzleMode::B128Base32B).order(Order::MnFirst).mma(MmaShape::new(128, 256, 8)), Some(("132076", 109568, 128))),
-            $case!(T607, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::Mn, 128, 64).swizzle(SwizzleMode::B128Base32B).order(Order::KFirst).mma(MmaShape::new(128, 256, 8)), Some(("132077", 17408, 128))),
             $case!(T608, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::Mn, 256, 16).swizzle(SwizzleMode::B128Base32B).order(Order::KFirst).mma(MmaShape::new(128, 256, 8)), Some(("132079", 93184, 128))),
-            $case!(T609, TileDecl::new(Arch::Sm100, Operand::B, ElementType::TF32, Major::Mn, 256, 16).swizzle(SwizzleMode::B128Base32B).order(Order::KFirst).mma(MmaShape::new(128, 256, 8)), Some(("132079", 93184, 256))),
-            $case!(T610, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::Mn, 256, 32).swizzle(SwizzleMode::B128Base32B).order(Order::MnFirst).mma(MmaShape::new(128, 256, 8)), Some(("132080", 1024, 128))),
-            $case!(T611, TileDecl::new(Arch::Sm100, Operand::B, ElementType::TF32, Major::Mn, 256, 32).swizzle(SwizzleMode::B128Base32B).order(Order::MnFirst).mma(MmaShape::new(128, 256, 8)), Some(("132080", 1024, 256))),
-            $case!(T612, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::Mn, 256, 64).swizzle(SwizzleMode::B128Base32B).order(Order::MnFirst).mma(MmaShape::new(128, 256, 8)), Some(("132082", 76800, 128))),
-            $case!(T613, TileDecl::new(Arch::Sm100, Operand::B, ElementType::TF32, Major::Mn, 256, 64).swizzle(SwizzleMode::B128Base32B).order(Order::MnFirst).mma(MmaShape::new(128, 256, 8)), Some(("132082", 76800, 256))),
-            $case!(T614, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::Mn, 256, 64).swizzle(SwizzleMode::B128Base32B).order(Order::KFirst).mma(MmaShape::new(128, 256, 8)), Some(("132083", 114688, 128))),
-            $case!(T615, TileDecl::new(Arch::Sm100, Operand::B, ElementType::TF32, Major::Mn, 256, 64).swizzle(SwizzleMode::B128Base32B).order(Order::KFirst).mma(MmaShape::new(128, 256, 8)), Some(("132083", 114688, 256))),
             $case!(T616, TileDecl::new(Arch::Sm100, Operand::B, ElementType::E5M2, Major::Mn, 128, 128).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(256, 128, 32)).cta_group(2), None),
             $case!(T617, TileDecl::new(Arch::Sm90, Operand::A, ElementType::F16, Major::K, 192, 64).swizzle(SwizzleMode::None).order(Order::MnFirst).stages(4), None),
             $case!(T618, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 128, 16).swizzle(SwizzleMode::B32).stages(6), None),
@@ -2342,6 +2346,549 @@ macro_rules! generated_cases {
             $case!(T773, TileDecl::new(Arch::Sm90, Operand::A, ElementType::F16, Major::K, 256, 64).swizzle(SwizzleMode::B64).stages(5), None),
             $case!(T774, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E4M3, Major::K, 256, 128).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 128, 32)).stages(4), None),
             $case!(T775, TileDecl::new(Arch::Sm100, Operand::A, ElementType::U8, Major::K, 192, 64).order(Order::KFirst).mma(MmaShape::new(64, 256, 32)).stages(6), None),
-        ]
-    };
+        ];
+        #[cfg(smemdesc_full_grid)]
+        cases.extend(vec![
+            $case!(T1, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E4M3, Major::K, 64, 128).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 256, 32)), Some(("8002", 38912, 64))),
+            $case!(T2, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E4M3, Major::K, 64, 128).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 256, 32)), Some(("8003", 76800, 64))),
+            $case!(T3, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E4M3, Major::K, 64, 256).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 256, 32)), Some(("8005", 22528, 64))),
+            $case!(T4, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E4M3, Major::K, 128, 64).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 256, 32)), Some(("8006", 60416, 64))),
+            $case!(T5, TileDecl::new(Arch::Sm90, Operand::B, ElementType::E4M3, Major::K, 128, 64).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 128, 32)), Some(("8006", 60416, 128))),
+            $case!(T6, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E4M3, Major::K, 128, 128).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 256, 32)), Some(("8008", 6144, 64))),
+            $case!(T7, TileDecl::new(Arch::Sm90, Operand::B, ElementType::E4M3, Major::K, 128, 128).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 128, 32)), Some(("8008", 6144, 128))),
+            $case!(T9, TileDecl::new(Arch::Sm90, Operand::B, ElementType::E4M3, Major::K, 128, 128).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 128, 32)), Some(("8009", 44032, 128))),
+            $case!(T10, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E4M3, Major::K, 128, 256).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 256, 32)), Some(("8011", 119808, 64))),
+            $case!(T11, TileDecl::new(Arch::Sm90, Operand::B, ElementType::E4M3, Major::K, 128, 256).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 128, 32)), Some(("8011", 119808, 128))),
+            $case!(T12, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E4M3, Major::K, 256, 64).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 256, 32)), Some(("8012", 27648, 64))),
+            $case!(T13, TileDecl::new(Arch::Sm90, Operand::B, ElementType::E4M3, Major::K, 256, 64).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 256, 32)), Some(("8012", 27648, 256))),
+            $case!(T14, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E4M3, Major::K, 256, 128).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 256, 32)), Some(("8014", 103424, 64))),
+            $case!(T15, TileDecl::new(Arch::Sm90, Operand::B, ElementType::E4M3, Major::K, 256, 128).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 256, 32)), Some(("8014", 103424, 256))),
+            $case!(T17, TileDecl::new(Arch::Sm90, Operand::B, ElementType::E4M3, Major::K, 256, 128).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 256, 32)), Some(("8015", 11264, 256))),
+            $case!(T18, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E4M3, Major::K, 256, 256).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 256, 32)), Some(("8017", 87040, 64))),
+            $case!(T19, TileDecl::new(Arch::Sm90, Operand::B, ElementType::E4M3, Major::K, 256, 256).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 256, 32)), Some(("8017", 87040, 256))),
+            $case!(T20, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E4M3, Major::K, 64, 64).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 256, 32)), Some(("8018", 124928, 64))),
+            $case!(T21, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E4M3, Major::K, 64, 128).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 256, 32)), Some(("8020", 70656, 64))),
+            $case!(T22, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E4M3, Major::K, 64, 128).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 256, 32)), Some(("8021", 108544, 64))),
+            $case!(T23, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E4M3, Major::K, 64, 256).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 256, 32)), Some(("8023", 54272, 64))),
+            $case!(T25, TileDecl::new(Arch::Sm90, Operand::B, ElementType::E4M3, Major::K, 128, 64).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 128, 32)), Some(("8024", 92160, 128))),
+            $case!(T26, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E4M3, Major::K, 128, 128).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 256, 32)), Some(("8026", 37888, 64))),
+            $case!(T27, TileDecl::new(Arch::Sm90, Operand::B, ElementType::E4M3, Major::K, 128, 128).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 128, 32)), Some(("8026", 37888, 128))),
+            $case!(T28, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E4M3, Major::K, 128, 128).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 256, 32)), Some(("8027", 75776, 64))),
+            $case!(T29, TileDecl::new(Arch::Sm90, Operand::B, ElementType::E4M3, Major::K, 128, 128).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 128, 32)), Some(("8027", 75776, 128))),
+            $case!(T30, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E4M3, Major::K, 128, 256).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 256, 32)), Some(("8029", 21504, 64))),
+            $case!(T31, TileDecl::new(Arch::Sm90, Operand::B, ElementType::E4M3, Major::K, 128, 256).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 128, 32)), Some(("8029", 21504, 128))),
+            $case!(T33, TileDecl::new(Arch::Sm90, Operand::B, ElementType::E4M3, Major::K, 256, 64).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 256, 32)), Some(("8030", 59392, 256))),
+            $case!(T34, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E4M3, Major::K, 256, 128).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 256, 32)), Some(("8032", 5120, 64))),
+            $case!(T35, TileDecl::new(Arch::Sm90, Operand::B, ElementType::E4M3, Major::K, 256, 128).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 256, 32)), Some(("8032", 5120, 256))),
+            $case!(T36, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E4M3, Major::K, 256, 128).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 256, 32)), Some(("8033", 43008, 64))),
+            $case!(T37, TileDecl::new(Arch::Sm90, Operand::B, ElementType::E4M3, Major::K, 256, 128).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 256, 32)), Some(("8033", 43008, 256))),
+            $case!(T38, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E4M3, Major::K, 256, 256).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 256, 32)), Some(("8035", 118784, 64))),
+            $case!(T39, TileDecl::new(Arch::Sm90, Operand::B, ElementType::E4M3, Major::K, 256, 256).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 256, 32)), Some(("8035", 118784, 256))),
+            $case!(T41, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E4M3, Major::K, 64, 128).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 256, 32)), Some(("8038", 102400, 64))),
+            $case!(T42, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E4M3, Major::K, 64, 128).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 256, 32)), Some(("8039", 10240, 64))),
+            $case!(T43, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E4M3, Major::K, 64, 256).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 256, 32)), Some(("8041", 86016, 64))),
+            $case!(T44, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E4M3, Major::K, 128, 64).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 256, 32)), Some(("8042", 123904, 64))),
+            $case!(T45, TileDecl::new(Arch::Sm90, Operand::B, ElementType::E4M3, Major::K, 128, 64).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 128, 32)), Some(("8042", 123904, 128))),
+            $case!(T46, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E4M3, Major::K, 128, 128).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 256, 32)), Some(("8044", 69632, 64))),
+            $case!(T47, TileDecl::new(Arch::Sm90, Operand::B, ElementType::E4M3, Major::K, 128, 128).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 128, 32)), Some(("8044", 69632, 128))),
+            $case!(T49, TileDecl::new(Arch::Sm90, Operand::B, ElementType::E4M3, Major::K, 128, 128).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 128, 32)), Some(("8045", 107520, 128))),
+            $case!(T50, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E4M3, Major::K, 128, 256).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 256, 32)), Some(("8047", 53248, 64))),
+            $case!(T51, TileDecl::new(Arch::Sm90, Operand::B, ElementType::E4M3, Major::K, 128, 256).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 128, 32)), Some(("8047", 53248, 128))),
+            $case!(T52, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E4M3, Major::K, 256, 64).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 256, 32)), Some(("8048", 91136, 64))),
+            $case!(T53, TileDecl::new(Arch::Sm90, Operand::B, ElementType::E4M3, Major::K, 256, 64).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 256, 32)), Some(("8048", 91136, 256))),
+            $case!(T54, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E4M3, Major::K, 256, 128).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 256, 32)), Some(("8050", 36864, 64))),
+            $case!(T55, TileDecl::new(Arch::Sm90, Operand::B, ElementType::E4M3, Major::K, 256, 128).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 256, 32)), Some(("8050", 36864, 256))),
+            $case!(T57, TileDecl::new(Arch::Sm90, Operand::B, ElementType::E4M3, Major::K, 256, 128).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 256, 32)), Some(("8051", 74752, 256))),
+            $case!(T58, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E4M3, Major::K, 256, 256).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 256, 32)), Some(("8053", 20480, 64))),
+            $case!(T59, TileDecl::new(Arch::Sm90, Operand::B, ElementType::E4M3, Major::K, 256, 256).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 256, 32)), Some(("8053", 20480, 256))),
+            $case!(T60, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E4M3, Major::K, 64, 128).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(64, 256, 32)), Some(("8054", 58368, 64))),
+            $case!(T61, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E4M3, Major::K, 64, 256).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(64, 256, 32)), Some(("8056", 4096, 64))),
+            $case!(T62, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E4M3, Major::K, 64, 256).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(64, 256, 32)), Some(("8057", 41984, 64))),
+            $case!(T63, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E4M3, Major::K, 128, 128).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(64, 256, 32)), Some(("8059", 117760, 64))),
+            $case!(T65, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E4M3, Major::K, 128, 256).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(64, 256, 32)), Some(("8060", 25600, 64))),
+            $case!(T66, TileDecl::new(Arch::Sm90, Operand::B, ElementType::E4M3, Major::K, 128, 256).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(64, 128, 32)), Some(("8060", 25600, 128))),
+            $case!(T67, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E4M3, Major::K, 256, 128).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(64, 256, 32)), Some(("8062", 101376, 64))),
+            $case!(T68, TileDecl::new(Arch::Sm90, Operand::B, ElementType::E4M3, Major::K, 256, 128).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(64, 256, 32)), Some(("8062", 101376, 256))),
+            $case!(T69, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E4M3, Major::K, 256, 128).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(64, 256, 32)), Some(("8063", 9216, 64))),
+            $case!(T70, TileDecl::new(Arch::Sm90, Operand::B, ElementType::E4M3, Major::K, 256, 128).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(64, 256, 32)), Some(("8063", 9216, 256))),
+            $case!(T71, TileDecl::new(Arch::Sm90, Operand::A, ElementType::E4M3, Major::K, 256, 256).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(64, 256, 32)), Some(("8065", 84992, 64))),
+            $case!(T73, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 64, 32).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16000", 55296, 64))),
+            $case!(T74, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 64, 32).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16001", 93184, 64))),
+            $case!(T75, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 64, 64).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16003", 38912, 64))),
+            $case!(T76, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 64, 128).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16004", 76800, 64))),
+            $case!(T77, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 128, 32).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16006", 22528, 64))),
+            $case!(T78, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::K, 128, 32).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 128, 16)), Some(("16006", 22528, 128))),
+            $case!(T79, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 128, 32).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16007", 60416, 64))),
+            $case!(T81, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 128, 64).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16009", 6144, 64))),
+            $case!(T82, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::K, 128, 64).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 128, 16)), Some(("16009", 6144, 128))),
+            $case!(T83, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 128, 128).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16010", 44032, 64))),
+            $case!(T84, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::K, 128, 128).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 128, 16)), Some(("16010", 44032, 128))),
+            $case!(T85, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 256, 32).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16012", 119808, 64))),
+            $case!(T86, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::K, 256, 32).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16012", 119808, 256))),
+            $case!(T87, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 256, 32).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16013", 27648, 64))),
+            $case!(T89, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 256, 64).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16015", 103424, 64))),
+            $case!(T90, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::K, 256, 64).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16015", 103424, 256))),
+            $case!(T91, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 256, 128).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16016", 11264, 64))),
+            $case!(T92, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::K, 256, 128).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16016", 11264, 256))),
+            $case!(T93, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 64, 32).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16018", 87040, 64))),
+            $case!(T94, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 64, 32).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16019", 124928, 64))),
+            $case!(T95, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 64, 64).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16021", 70656, 64))),
+            $case!(T97, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 128, 32).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16024", 54272, 64))),
+            $case!(T98, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::K, 128, 32).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 128, 16)), Some(("16024", 54272, 128))),
+            $case!(T99, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 128, 32).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16025", 92160, 64))),
+            $case!(T100, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::K, 128, 32).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 128, 16)), Some(("16025", 92160, 128))),
+            $case!(T101, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 128, 64).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16027", 37888, 64))),
+            $case!(T102, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::K, 128, 64).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 128, 16)), Some(("16027", 37888, 128))),
+            $case!(T103, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 128, 128).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16028", 75776, 64))),
+            $case!(T105, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 256, 32).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16030", 21504, 64))),
+            $case!(T106, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::K, 256, 32).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16030", 21504, 256))),
+            $case!(T107, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 256, 32).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16031", 59392, 64))),
+            $case!(T108, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::K, 256, 32).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16031", 59392, 256))),
+            $case!(T109, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 256, 64).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16033", 5120, 64))),
+            $case!(T110, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::K, 256, 64).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16033", 5120, 256))),
+            $case!(T111, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 256, 128).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16034", 43008, 64))),
+            $case!(T113, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 64, 32).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16036", 118784, 64))),
+            $case!(T114, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 64, 32).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16037", 26624, 64))),
+            $case!(T115, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 64, 64).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16039", 102400, 64))),
+            $case!(T116, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 64, 128).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16040", 10240, 64))),
+            $case!(T117, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 128, 32).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16042", 86016, 64))),
+            $case!(T118, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::K, 128, 32).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 128, 16)), Some(("16042", 86016, 128))),
+            $case!(T119, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 128, 32).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16043", 123904, 64))),
+            $case!(T121, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 128, 64).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16045", 69632, 64))),
+            $case!(T122, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::K, 128, 64).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 128, 16)), Some(("16045", 69632, 128))),
+            $case!(T123, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 128, 128).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16046", 107520, 64))),
+            $case!(T124, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::K, 128, 128).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 128, 16)), Some(("16046", 107520, 128))),
+            $case!(T125, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 256, 32).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16048", 53248, 64))),
+            $case!(T126, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::K, 256, 32).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16048", 53248, 256))),
+            $case!(T127, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 256, 32).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16049", 91136, 64))),
+            $case!(T129, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 256, 64).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16051", 36864, 64))),
+            $case!(T130, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::K, 256, 64).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16051", 36864, 256))),
+            $case!(T131, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 256, 128).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16052", 74752, 64))),
+            $case!(T132, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::K, 256, 128).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16052", 74752, 256))),
+            $case!(T133, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 64, 64).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16054", 20480, 64))),
+            $case!(T134, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 64, 64).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16055", 58368, 64))),
+            $case!(T135, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 64, 128).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16057", 4096, 64))),
+            $case!(T137, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::K, 128, 64).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(64, 128, 16)), Some(("16058", 41984, 128))),
+            $case!(T138, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 128, 128).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16060", 117760, 64))),
+            $case!(T139, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::K, 128, 128).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(64, 128, 16)), Some(("16060", 117760, 128))),
+            $case!(T140, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 128, 128).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16061", 25600, 64))),
+            $case!(T141, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::K, 128, 128).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(64, 128, 16)), Some(("16061", 25600, 128))),
+            $case!(T142, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::K, 256, 64).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16063", 101376, 64))),
+            $case!(T143, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::K, 256, 64).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16063", 101376, 256))),
+            $case!(T145, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::K, 256, 128).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16064", 9216, 256))),
+            $case!(T146, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 64, 32).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16066", 84992, 64))),
+            $case!(T147, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 64, 32).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16067", 122880, 64))),
+            $case!(T148, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 64, 64).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16069", 68608, 64))),
+            $case!(T149, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 64, 128).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16070", 106496, 64))),
+            $case!(T150, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 128, 32).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16072", 52224, 64))),
+            $case!(T151, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::Mn, 128, 32).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 128, 16)), Some(("16072", 52224, 128))),
+            $case!(T153, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::Mn, 128, 32).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 128, 16)), Some(("16073", 90112, 128))),
+            $case!(T154, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 128, 64).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16075", 35840, 64))),
+            $case!(T155, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::Mn, 128, 64).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 128, 16)), Some(("16075", 35840, 128))),
+            $case!(T156, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 128, 128).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16076", 73728, 64))),
+            $case!(T157, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::Mn, 128, 128).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 128, 16)), Some(("16076", 73728, 128))),
+            $case!(T158, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 256, 32).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16078", 19456, 64))),
+            $case!(T159, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::Mn, 256, 32).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16078", 19456, 256))),
+            $case!(T161, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::Mn, 256, 32).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16079", 57344, 256))),
+            $case!(T162, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 256, 64).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16081", 3072, 64))),
+            $case!(T163, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::Mn, 256, 64).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16081", 3072, 256))),
+            $case!(T164, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 256, 128).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16082", 40960, 64))),
+            $case!(T165, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::Mn, 256, 128).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16082", 40960, 256))),
+            $case!(T166, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 64, 32).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16084", 116736, 64))),
+            $case!(T167, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 64, 32).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16085", 24576, 64))),
+            $case!(T169, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 64, 128).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16088", 8192, 64))),
+            $case!(T170, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 128, 32).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16090", 83968, 64))),
+            $case!(T171, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::Mn, 128, 32).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 128, 16)), Some(("16090", 83968, 128))),
+            $case!(T172, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 128, 32).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16091", 121856, 64))),
+            $case!(T173, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::Mn, 128, 32).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 128, 16)), Some(("16091", 121856, 128))),
+            $case!(T174, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 128, 64).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16093", 67584, 64))),
+            $case!(T175, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::Mn, 128, 64).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 128, 16)), Some(("16093", 67584, 128))),
+            $case!(T177, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::Mn, 128, 128).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 128, 16)), Some(("16094", 105472, 128))),
+            $case!(T178, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 256, 32).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16096", 51200, 64))),
+            $case!(T179, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::Mn, 256, 32).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16096", 51200, 256))),
+            $case!(T180, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 256, 32).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16097", 89088, 64))),
+            $case!(T181, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::Mn, 256, 32).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16097", 89088, 256))),
+            $case!(T182, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 256, 64).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16099", 34816, 64))),
+            $case!(T183, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::Mn, 256, 64).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16099", 34816, 256))),
+            $case!(T185, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::Mn, 256, 128).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16100", 72704, 256))),
+            $case!(T186, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 64, 32).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16102", 18432, 64))),
+            $case!(T187, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 64, 32).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16103", 56320, 64))),
+            $case!(T188, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 64, 64).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16105", 2048, 64))),
+            $case!(T189, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 64, 128).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16106", 39936, 64))),
+            $case!(T190, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 128, 32).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16108", 115712, 64))),
+            $case!(T191, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::Mn, 128, 32).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 128, 16)), Some(("16108", 115712, 128))),
+            $case!(T193, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::Mn, 128, 32).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 128, 16)), Some(("16109", 23552, 128))),
+            $case!(T194, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 128, 64).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16111", 99328, 64))),
+            $case!(T195, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::Mn, 128, 64).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 128, 16)), Some(("16111", 99328, 128))),
+            $case!(T196, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 128, 128).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16112", 7168, 64))),
+            $case!(T197, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::Mn, 128, 128).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 128, 16)), Some(("16112", 7168, 128))),
+            $case!(T198, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 256, 32).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16114", 82944, 64))),
+            $case!(T199, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::Mn, 256, 32).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16114", 82944, 256))),
+            $case!(T201, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::Mn, 256, 32).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16115", 120832, 256))),
+            $case!(T202, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 256, 64).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16117", 66560, 64))),
+            $case!(T203, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::Mn, 256, 64).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16117", 66560, 256))),
+            $case!(T204, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 256, 128).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16118", 104448, 64))),
+            $case!(T205, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::Mn, 256, 128).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16118", 104448, 256))),
+            $case!(T206, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 64, 32).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16120", 50176, 64))),
+            $case!(T207, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 64, 32).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16121", 88064, 64))),
+            $case!(T209, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 64, 128).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16124", 71680, 64))),
+            $case!(T210, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 128, 32).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16126", 17408, 64))),
+            $case!(T211, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::Mn, 128, 32).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(64, 128, 16)), Some(("16126", 17408, 128))),
+            $case!(T212, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 128, 32).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16127", 55296, 64))),
+            $case!(T213, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::Mn, 128, 32).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(64, 128, 16)), Some(("16127", 55296, 128))),
+            $case!(T214, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 128, 64).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16129", 1024, 64))),
+            $case!(T215, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::Mn, 128, 64).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(64, 128, 16)), Some(("16129", 1024, 128))),
+            $case!(T217, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::Mn, 128, 128).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(64, 128, 16)), Some(("16130", 38912, 128))),
+            $case!(T218, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 256, 32).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16132", 114688, 64))),
+            $case!(T219, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::Mn, 256, 32).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16132", 114688, 256))),
+            $case!(T220, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 256, 32).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16133", 22528, 64))),
+            $case!(T221, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::Mn, 256, 32).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16133", 22528, 256))),
+            $case!(T222, TileDecl::new(Arch::Sm90, Operand::A, ElementType::BF16, Major::Mn, 256, 64).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16135", 98304, 64))),
+            $case!(T223, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::Mn, 256, 64).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("16135", 98304, 256))),
+            $case!(T225, TileDecl::new(Arch::Sm90, Operand::B, ElementType::BF16, Major::Mn, 256, 128).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("16136", 6144, 256))),
+            $case!(T226, TileDecl::new(Arch::Sm90, Operand::A, ElementType::TF32, Major::K, 64, 16).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 256, 8)), Some(("32000", 109568, 64))),
+            $case!(T227, TileDecl::new(Arch::Sm90, Operand::A, ElementType::TF32, Major::K, 64, 32).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 256, 8)), Some(("32002", 55296, 64))),
+            $case!(T228, TileDecl::new(Arch::Sm90, Operand::A, ElementType::TF32, Major::K, 64, 32).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 256, 8)), Some(("32003", 93184, 64))),
+            $case!(T229, TileDecl::new(Arch::Sm90, Operand::A, ElementType::TF32, Major::K, 64, 64).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 256, 8)), Some(("32005", 38912, 64))),
+            $case!(T230, TileDecl::new(Arch::Sm90, Operand::A, ElementType::TF32, Major::K, 128, 16).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 256, 8)), Some(("32006", 76800, 64))),
+            $case!(T231, TileDecl::new(Arch::Sm90, Operand::B, ElementType::TF32, Major::K, 128, 16).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 128, 8)), Some(("32006", 76800, 128))),
+            $case!(T233, TileDecl::new(Arch::Sm90, Operand::B, ElementType::TF32, Major::K, 128, 32).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 128, 8)), Some(("32008", 22528, 128))),
+            $case!(T234, TileDecl::new(Arch::Sm90, Operand::A, ElementType::TF32, Major::K, 128, 32).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 256, 8)), Some(("32009", 60416, 64))),
+            $case!(T235, TileDecl::new(Arch::Sm90, Operand::B, ElementType::TF32, Major::K, 128, 32).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 128, 8)), Some(("32009", 60416, 128))),
+            $case!(T236, TileDecl::new(Arch::Sm90, Operand::A, ElementType::TF32, Major::K, 128, 64).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 256, 8)), Some(("32011", 6144, 64))),
+            $case!(T237, TileDecl::new(Arch::Sm90, Operand::B, ElementType::TF32, Major::K, 128, 64).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 128, 8)), Some(("32011", 6144, 128))),
+            $case!(T238, TileDecl::new(Arch::Sm90, Operand::A, ElementType::TF32, Major::K, 256, 16).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 256, 8)), Some(("32012", 44032, 64))),
+            $case!(T239, TileDecl::new(Arch::Sm90, Operand::B, ElementType::TF32, Major::K, 256, 16).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 256, 8)), Some(("32012", 44032, 256))),
+            $case!(T241, TileDecl::new(Arch::Sm90, Operand::B, ElementType::TF32, Major::K, 256, 32).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 256, 8)), Some(("32014", 119808, 256))),
+            $case!(T242, TileDecl::new(Arch::Sm90, Operand::A, ElementType::TF32, Major::K, 256, 32).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 256, 8)), Some(("32015", 27648, 64))),
+            $case!(T243, TileDecl::new(Arch::Sm90, Operand::B, ElementType::TF32, Major::K, 256, 32).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 256, 8)), Some(("32015", 27648, 256))),
+            $case!(T244, TileDecl::new(Arch::Sm90, Operand::A, ElementType::TF32, Major::K, 256, 64).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 256, 8)), Some(("32017", 103424, 64))),
+            $case!(T245, TileDecl::new(Arch::Sm90, Operand::B, ElementType::TF32, Major::K, 256, 64).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 256, 8)), Some(("32017", 103424, 256))),
+            $case!(T246, TileDecl::new(Arch::Sm90, Operand::A, ElementType::TF32, Major::K, 64, 16).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 256, 8)), Some(("32018", 11264, 64))),
+            $case!(T247, TileDecl::new(Arch::Sm90, Operand::A, ElementType::TF32, Major::K, 64, 32).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 256, 8)), Some(("32020", 87040, 64))),
+            $case!(T249, TileDecl::new(Arch::Sm90, Operand::A, ElementType::TF32, Major::K, 64, 64).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 256, 8)), Some(("32023", 70656, 64))),
+            $case!(T250, TileDecl::new(Arch::Sm90, Operand::A, ElementType::TF32, Major::K, 128, 16).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 256, 8)), Some(("32024", 108544, 64))),
+            $case!(T251, TileDecl::new(Arch::Sm90, Operand::B, ElementType::TF32, Major::K, 128, 16).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 128, 8)), Some(("32024", 108544, 128))),
+            $case!(T252, TileDecl::new(Arch::Sm90, Operand::A, ElementType::TF32, Major::K, 128, 32).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 256, 8)), Some(("32026", 54272, 64))),
+            $case!(T253, TileDecl::new(Arch::Sm90, Operand::B, ElementType::TF32, Major::K, 128, 32).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 128, 8)), Some(("32026", 54272, 128))),
+            $case!(T254, TileDecl::new(Arch::Sm90, Operand::A, ElementType::TF32, Major::K, 128, 32).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 256, 8)), Some(("32027", 92160, 64))),
+            $case!(T255, TileDecl::new(Arch::Sm90, Operand::B, ElementType::TF32, Major::K, 128, 32).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 128, 8)), Some(("32027", 92160, 128))),
+            $case!(T257, TileDecl::new(Arch::Sm90, Operand::B, ElementType::TF32, Major::K, 128, 64).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 128, 8)), Some(("32029", 37888, 128))),
+            $case!(T258, TileDecl::new(Arch::Sm90, Operand::A, ElementType::TF32, Major::K, 256, 16).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 256, 8)), Some(("32030", 75776, 64))),
+            $case!(T259, TileDecl::new(Arch::Sm90, Operand::B, ElementType::TF32, Major::K, 256, 16).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 256, 8)), Some(("32030", 75776, 256))),
+            $case!(T260, TileDecl::new(Arch::Sm90, Operand::A, ElementType::TF32, Major::K, 256, 32).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 256, 8)), Some(("32032", 21504, 64))),
+            $case!(T261, TileDecl::new(Arch::Sm90, Operand::B, ElementType::TF32, Major::K, 256, 32).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 256, 8)), Some(("32032", 21504, 256))),
+            $case!(T262, TileDecl::new(Arch::Sm90, Operand::A, ElementType::TF32, Major::K, 256, 32).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 256, 8)), Some(("32033", 59392, 64))),
+            $case!(T263, TileDecl::new(Arch::Sm90, Operand::B, ElementType::TF32, Major::K, 256, 32).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 256, 8)), Some(("32033", 59392, 256))),
+            $case!(T265, TileDecl::new(Arch::Sm90, Operand::B, ElementType::TF32, Major::K, 256, 64).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 256, 8)), Some(("32035", 5120, 256))),
+            $case!(T266, TileDecl::new(Arch::Sm90, Operand::A, ElementType::TF32, Major::K, 64, 16).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 256, 8)), Some(("32036", 43008, 64))),
+            $case!(T267, TileDecl::new(Arch::Sm90, Operand::A, ElementType::TF32, Major::K, 64, 32).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 256, 8)), Some(("32038", 118784, 64))),
+            $case!(T268, TileDecl::new(Arch::Sm90, Operand::A, ElementType::TF32, Major::K, 64, 32).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 256, 8)), Some(("32039", 26624, 64))),
+            $case!(T269, TileDecl::new(Arch::Sm90, Operand::A, ElementType::TF32, Major::K, 64, 64).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 256, 8)), Some(("32041", 102400, 64))),
+            $case!(T270, TileDecl::new(Arch::Sm90, Operand::A, ElementType::TF32, Major::K, 128, 16).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 256, 8)), Some(("32042", 10240, 64))),
+            $case!(T271, TileDecl::new(Arch::Sm90, Operand::B, ElementType::TF32, Major::K, 128, 16).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 128, 8)), Some(("32042", 10240, 128))),
+            $case!(T273, TileDecl::new(Arch::Sm90, Operand::B, ElementType::TF32, Major::K, 128, 32).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 128, 8)), Some(("32044", 86016, 128))),
+            $case!(T274, TileDecl::new(Arch::Sm90, Operand::A, ElementType::TF32, Major::K, 128, 32).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 256, 8)), Some(("32045", 123904, 64))),
+            $case!(T275, TileDecl::new(Arch::Sm90, Operand::B, ElementType::TF32, Major::K, 128, 32).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 128, 8)), Some(("32045", 123904, 128))),
+            $case!(T276, TileDecl::new(Arch::Sm90, Operand::A, ElementType::TF32, Major::K, 128, 64).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 256, 8)), Some(("32047", 69632, 64))),
+            $case!(T277, TileDecl::new(Arch::Sm90, Operand::B, ElementType::TF32, Major::K, 128, 64).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 128, 8)), Some(("32047", 69632, 128))),
+            $case!(T278, TileDecl::new(Arch::Sm90, Operand::A, ElementType::TF32, Major::K, 256, 16).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 256, 8)), Some(("32048", 107520, 64))),
+            $case!(T279, TileDecl::new(Arch::Sm90, Operand::B, ElementType::TF32, Major::K, 256, 16).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 256, 8)), Some(("32048", 107520, 256))),
+            $case!(T281, TileDecl::new(Arch::Sm90, Operand::B, ElementType::TF32, Major::K, 256, 32).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 256, 8)), Some(("32050", 53248, 256))),
+            $case!(T282, TileDecl::new(Arch::Sm90, Operand::A, ElementType::TF32, Major::K, 256, 32).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 256, 8)), Some(("32051", 91136, 64))),
+            $case!(T283, TileDecl::new(Arch::Sm90, Operand::B, ElementType::TF32, Major::K, 256, 32).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 256, 8)), Some(("32051", 91136, 256))),
+            $case!(T284, TileDecl::new(Arch::Sm90, Operand::A, ElementType::TF32, Major::K, 256, 64).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 256, 8)), Some(("32053", 36864, 64))),
+            $case!(T285, TileDecl::new(Arch::Sm90, Operand::B, ElementType::TF32, Major::K, 256, 64).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 256, 8)), Some(("32053", 36864, 256))),
+            $case!(T286, TileDecl::new(Arch::Sm90, Operand::A, ElementType::TF32, Major::K, 64, 32).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(64, 256, 8)), Some(("32054", 74752, 64))),
+            $case!(T287, TileDecl::new(Arch::Sm90, Operand::A, ElementType::TF32, Major::K, 64, 64).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(64, 256, 8)), Some(("32056", 20480, 64))),
+            $case!(T289, TileDecl::new(Arch::Sm90, Operand::A, ElementType::TF32, Major::K, 128, 32).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(64, 256, 8)), Some(("32059", 4096, 64))),
+            $case!(T290, TileDecl::new(Arch::Sm90, Operand::B, ElementType::TF32, Major::K, 128, 32).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(64, 128, 8)), Some(("32059", 4096, 128))),
+            $case!(T291, TileDecl::new(Arch::Sm90, Operand::A, ElementType::TF32, Major::K, 128, 64).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(64, 256, 8)), Some(("32060", 41984, 64))),
+            $case!(T292, TileDecl::new(Arch::Sm90, Operand::B, ElementType::TF32, Major::K, 128, 64).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(64, 128, 8)), Some(("32060", 41984, 128))),
+            $case!(T293, TileDecl::new(Arch::Sm90, Operand::A, ElementType::TF32, Major::K, 256, 32).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(64, 256, 8)), Some(("32062", 117760, 64))),
+            $case!(T294, TileDecl::new(Arch::Sm90, Operand::B, ElementType::TF32, Major::K, 256, 32).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(64, 256, 8)), Some(("32062", 117760, 256))),
+            $case!(T295, TileDecl::new(Arch::Sm90, Operand::A, ElementType::TF32, Major::K, 256, 32).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(64, 256, 8)), Some(("32063", 25600, 64))),
+            $case!(T297, TileDecl::new(Arch::Sm90, Operand::A, ElementType::TF32, Major::K, 256, 64).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(64, 256, 8)), Some(("32065", 101376, 64))),
+            $case!(T298, TileDecl::new(Arch::Sm90, Operand::B, ElementType::TF32, Major::K, 256, 64).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(64, 256, 8)), Some(("32065", 101376, 256))),
+            $case!(T299, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::K, 64, 64).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 256, 32)), Some(("108001", 112640, 64))),
+            $case!(T300, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::K, 64, 128).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 256, 32)), Some(("108002", 20480, 64))),
+            $case!(T301, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::K, 64, 256).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 256, 32)), Some(("108004", 96256, 64))),
+            $case!(T302, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::K, 64, 256).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 256, 32)), Some(("108005", 4096, 64))),
+            $case!(T303, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::K, 128, 64).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108007", 79872, 128))),
+            $case!(T305, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::K, 128, 256).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(128, 256, 32)), Some(("108010", 63488, 128))),
+            $case!(T306, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::K, 128, 256).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108011", 101376, 128))),
+            $case!(T307, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::K, 256, 64).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108013", 47104, 128))),
+            $case!(T308, TileDecl::new(Arch::Sm100, Operand::B, ElementType::E4M3, Major::K, 256, 64).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108013", 47104, 256))),
+            $case!(T309, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::K, 256, 128).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(128, 256, 32)), Some(("108014", 84992, 128))),
+            $case!(T310, TileDecl::new(Arch::Sm100, Operand::B, ElementType::E4M3, Major::K, 256, 128).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(128, 256, 32)), Some(("108014", 84992, 256))),
+            $case!(T311, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::K, 256, 256).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(128, 256, 32)), Some(("108016", 30720, 128))),
+            $case!(T313, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::K, 256, 256).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108017", 68608, 128))),
+            $case!(T314, TileDecl::new(Arch::Sm100, Operand::B, ElementType::E4M3, Major::K, 256, 256).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108017", 68608, 256))),
+            $case!(T315, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::K, 64, 64).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 256, 32)), Some(("108019", 14336, 64))),
+            $case!(T316, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::K, 64, 128).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 256, 32)), Some(("108020", 52224, 64))),
+            $case!(T317, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::K, 64, 256).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 256, 32)), Some(("108022", 128000, 64))),
+            $case!(T318, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::K, 64, 256).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 256, 32)), Some(("108023", 35840, 64))),
+            $case!(T319, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::K, 128, 64).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108025", 111616, 128))),
+            $case!(T321, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::K, 128, 256).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(128, 256, 32)), Some(("108028", 95232, 128))),
+            $case!(T322, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::K, 128, 256).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108029", 3072, 128))),
+            $case!(T323, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::K, 256, 64).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108031", 78848, 128))),
+            $case!(T324, TileDecl::new(Arch::Sm100, Operand::B, ElementType::E4M3, Major::K, 256, 64).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108031", 78848, 256))),
+            $case!(T325, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::K, 256, 128).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(128, 256, 32)), Some(("108032", 116736, 128))),
+            $case!(T326, TileDecl::new(Arch::Sm100, Operand::B, ElementType::E4M3, Major::K, 256, 128).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(128, 256, 32)), Some(("108032", 116736, 256))),
+            $case!(T327, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::K, 256, 256).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(128, 256, 32)), Some(("108034", 62464, 128))),
+            $case!(T329, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::K, 256, 256).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108035", 100352, 128))),
+            $case!(T330, TileDecl::new(Arch::Sm100, Operand::B, ElementType::E4M3, Major::K, 256, 256).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108035", 100352, 256))),
+            $case!(T331, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::K, 64, 64).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 256, 32)), Some(("108037", 46080, 64))),
+            $case!(T332, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::K, 64, 128).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 256, 32)), Some(("108038", 83968, 64))),
+            $case!(T333, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::K, 64, 256).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 256, 32)), Some(("108040", 29696, 64))),
+            $case!(T334, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::K, 64, 256).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 256, 32)), Some(("108041", 67584, 64))),
+            $case!(T335, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::K, 128, 64).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108043", 13312, 128))),
+            $case!(T337, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::K, 128, 256).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(128, 256, 32)), Some(("108046", 126976, 128))),
+            $case!(T338, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::K, 128, 256).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108047", 34816, 128))),
+            $case!(T339, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::K, 256, 64).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108049", 110592, 128))),
+            $case!(T340, TileDecl::new(Arch::Sm100, Operand::B, ElementType::E4M3, Major::K, 256, 64).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108049", 110592, 256))),
+            $case!(T341, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::K, 256, 128).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(128, 256, 32)), Some(("108050", 18432, 128))),
+            $case!(T342, TileDecl::new(Arch::Sm100, Operand::B, ElementType::E4M3, Major::K, 256, 128).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(128, 256, 32)), Some(("108050", 18432, 256))),
+            $case!(T343, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::K, 256, 256).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(128, 256, 32)), Some(("108052", 94208, 128))),
+            $case!(T345, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::K, 256, 256).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108053", 2048, 128))),
+            $case!(T346, TileDecl::new(Arch::Sm100, Operand::B, ElementType::E4M3, Major::K, 256, 256).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108053", 2048, 256))),
+            $case!(T347, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::K, 64, 128).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(64, 256, 32)), Some(("108055", 77824, 64))),
+            $case!(T348, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::K, 64, 256).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(64, 256, 32)), Some(("108056", 115712, 64))),
+            $case!(T349, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::K, 128, 128).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(128, 256, 32)), Some(("108058", 61440, 128))),
+            $case!(T350, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::K, 128, 128).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108059", 99328, 128))),
+            $case!(T351, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::K, 128, 256).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108061", 45056, 128))),
+            $case!(T353, TileDecl::new(Arch::Sm100, Operand::B, ElementType::E4M3, Major::K, 256, 128).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(128, 256, 32)), Some(("108062", 82944, 256))),
+            $case!(T354, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::K, 256, 256).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(128, 256, 32)), Some(("108064", 28672, 128))),
+            $case!(T355, TileDecl::new(Arch::Sm100, Operand::B, ElementType::E4M3, Major::K, 256, 256).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(128, 256, 32)), Some(("108064", 28672, 256))),
+            $case!(T356, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::K, 256, 256).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108065", 66560, 128))),
+            $case!(T357, TileDecl::new(Arch::Sm100, Operand::B, ElementType::E4M3, Major::K, 256, 256).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108065", 66560, 256))),
+            $case!(T358, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::Mn, 64, 64).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 256, 32)), Some(("108067", 12288, 64))),
+            $case!(T359, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::Mn, 64, 128).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 256, 32)), Some(("108068", 50176, 64))),
+            $case!(T361, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::Mn, 64, 256).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 256, 32)), Some(("108071", 33792, 64))),
+            $case!(T362, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::Mn, 128, 64).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108073", 109568, 128))),
+            $case!(T363, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::Mn, 128, 128).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(128, 256, 32)), Some(("108074", 17408, 128))),
+            $case!(T364, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::Mn, 128, 256).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(128, 256, 32)), Some(("108076", 93184, 128))),
+            $case!(T365, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::Mn, 128, 256).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108077", 1024, 128))),
+            $case!(T366, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::Mn, 256, 64).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108079", 76800, 128))),
+            $case!(T367, TileDecl::new(Arch::Sm100, Operand::B, ElementType::E4M3, Major::Mn, 256, 64).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108079", 76800, 256))),
+            $case!(T369, TileDecl::new(Arch::Sm100, Operand::B, ElementType::E4M3, Major::Mn, 256, 128).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(128, 256, 32)), Some(("108080", 114688, 256))),
+            $case!(T370, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::Mn, 256, 256).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(128, 256, 32)), Some(("108082", 60416, 128))),
+            $case!(T371, TileDecl::new(Arch::Sm100, Operand::B, ElementType::E4M3, Major::Mn, 256, 256).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(128, 256, 32)), Some(("108082", 60416, 256))),
+            $case!(T372, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::Mn, 256, 256).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108083", 98304, 128))),
+            $case!(T373, TileDecl::new(Arch::Sm100, Operand::B, ElementType::E4M3, Major::Mn, 256, 256).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108083", 98304, 256))),
+            $case!(T374, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::Mn, 64, 64).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 256, 32)), Some(("108085", 44032, 64))),
+            $case!(T375, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::Mn, 64, 128).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 256, 32)), Some(("108086", 81920, 64))),
+            $case!(T377, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::Mn, 64, 256).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 256, 32)), Some(("108089", 65536, 64))),
+            $case!(T378, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::Mn, 128, 64).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108091", 11264, 128))),
+            $case!(T379, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::Mn, 128, 128).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(128, 256, 32)), Some(("108092", 49152, 128))),
+            $case!(T380, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::Mn, 128, 256).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(128, 256, 32)), Some(("108094", 124928, 128))),
+            $case!(T381, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::Mn, 128, 256).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108095", 32768, 128))),
+            $case!(T382, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::Mn, 256, 64).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108097", 108544, 128))),
+            $case!(T383, TileDecl::new(Arch::Sm100, Operand::B, ElementType::E4M3, Major::Mn, 256, 64).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108097", 108544, 256))),
+            $case!(T385, TileDecl::new(Arch::Sm100, Operand::B, ElementType::E4M3, Major::Mn, 256, 128).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(128, 256, 32)), Some(("108098", 16384, 256))),
+            $case!(T386, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::Mn, 256, 256).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(128, 256, 32)), Some(("108100", 92160, 128))),
+            $case!(T387, TileDecl::new(Arch::Sm100, Operand::B, ElementType::E4M3, Major::Mn, 256, 256).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(128, 256, 32)), Some(("108100", 92160, 256))),
+            $case!(T388, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::Mn, 256, 256).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108101", 130048, 128))),
+            $case!(T389, TileDecl::new(Arch::Sm100, Operand::B, ElementType::E4M3, Major::Mn, 256, 256).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108101", 130048, 256))),
+            $case!(T390, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::Mn, 64, 64).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 256, 32)), Some(("108103", 75776, 64))),
+            $case!(T391, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::Mn, 64, 128).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 256, 32)), Some(("108104", 113664, 64))),
+            $case!(T393, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::Mn, 64, 256).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 256, 32)), Some(("108107", 97280, 64))),
+            $case!(T394, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::Mn, 128, 64).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108109", 43008, 128))),
+            $case!(T395, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::Mn, 128, 128).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(128, 256, 32)), Some(("108110", 80896, 128))),
+            $case!(T396, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::Mn, 128, 256).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(128, 256, 32)), Some(("108112", 26624, 128))),
+            $case!(T397, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::Mn, 128, 256).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108113", 64512, 128))),
+            $case!(T398, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::Mn, 256, 64).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108115", 10240, 128))),
+            $case!(T399, TileDecl::new(Arch::Sm100, Operand::B, ElementType::E4M3, Major::Mn, 256, 64).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108115", 10240, 256))),
+            $case!(T401, TileDecl::new(Arch::Sm100, Operand::B, ElementType::E4M3, Major::Mn, 256, 128).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(128, 256, 32)), Some(("108116", 48128, 256))),
+            $case!(T402, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::Mn, 256, 256).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(128, 256, 32)), Some(("108118", 123904, 128))),
+            $case!(T403, TileDecl::new(Arch::Sm100, Operand::B, ElementType::E4M3, Major::Mn, 256, 256).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(128, 256, 32)), Some(("108118", 123904, 256))),
+            $case!(T404, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::Mn, 256, 256).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108119", 31744, 128))),
+            $case!(T405, TileDecl::new(Arch::Sm100, Operand::B, ElementType::E4M3, Major::Mn, 256, 256).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108119", 31744, 256))),
+            $case!(T406, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::Mn, 128, 64).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108121", 107520, 128))),
+            $case!(T407, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::Mn, 128, 128).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(128, 256, 32)), Some(("108122", 15360, 128))),
+            $case!(T409, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::Mn, 128, 256).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108125", 129024, 128))),
+            $case!(T410, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::Mn, 256, 64).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108127", 74752, 128))),
+            $case!(T411, TileDecl::new(Arch::Sm100, Operand::B, ElementType::E4M3, Major::Mn, 256, 64).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108127", 74752, 256))),
+            $case!(T412, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::Mn, 256, 128).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(128, 256, 32)), Some(("108128", 112640, 128))),
+            $case!(T413, TileDecl::new(Arch::Sm100, Operand::B, ElementType::E4M3, Major::Mn, 256, 128).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(128, 256, 32)), Some(("108128", 112640, 256))),
+            $case!(T414, TileDecl::new(Arch::Sm100, Operand::A, ElementType::E4M3, Major::Mn, 256, 256).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(128, 256, 32)), Some(("108130", 58368, 128))),
+            $case!(T415, TileDecl::new(Arch::Sm100, Operand::B, ElementType::E4M3, Major::Mn, 256, 256).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(128, 256, 32)), Some(("108130", 58368, 256))),
+            $case!(T417, TileDecl::new(Arch::Sm100, Operand::B, ElementType::E4M3, Major::Mn, 256, 256).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(128, 256, 32)), Some(("108131", 96256, 256))),
+            $case!(T418, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 64, 32).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("116000", 36864, 64))),
+            $case!(T419, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 64, 64).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("116002", 112640, 64))),
+            $case!(T420, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 64, 64).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("116003", 20480, 64))),
+            $case!(T421, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 64, 128).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("116005", 96256, 64))),
+            $case!(T422, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 128, 32).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(128, 256, 16)), Some(("116006", 4096, 128))),
+            $case!(T423, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 128, 64).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(128, 256, 16)), Some(("116008", 79872, 128))),
+            $case!(T425, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 128, 128).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(128, 256, 16)), Some(("116011", 63488, 128))),
+            $case!(T426, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 256, 32).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(128, 256, 16)), Some(("116012", 101376, 128))),
+            $case!(T427, TileDecl::new(Arch::Sm100, Operand::B, ElementType::BF16, Major::K, 256, 32).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(128, 256, 16)), Some(("116012", 101376, 256))),
+            $case!(T428, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 256, 64).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(128, 256, 16)), Some(("116014", 47104, 128))),
+            $case!(T429, TileDecl::new(Arch::Sm100, Operand::B, ElementType::BF16, Major::K, 256, 64).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(128, 256, 16)), Some(("116014", 47104, 256))),
+            $case!(T430, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 256, 64).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(128, 256, 16)), Some(("116015", 84992, 128))),
+            $case!(T431, TileDecl::new(Arch::Sm100, Operand::B, ElementType::BF16, Major::K, 256, 64).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(128, 256, 16)), Some(("116015", 84992, 256))),
+            $case!(T433, TileDecl::new(Arch::Sm100, Operand::B, ElementType::BF16, Major::K, 256, 128).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(128, 256, 16)), Some(("116017", 30720, 256))),
+            $case!(T434, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 64, 32).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("116018", 68608, 64))),
+            $case!(T435, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 64, 64).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("116020", 14336, 64))),
+            $case!(T436, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 64, 64).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("116021", 52224, 64))),
+            $case!(T437, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 64, 128).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("116023", 128000, 64))),
+            $case!(T438, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 128, 32).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(128, 256, 16)), Some(("116024", 35840, 128))),
+            $case!(T439, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 128, 64).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(128, 256, 16)), Some(("116026", 111616, 128))),
+            $case!(T441, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 128, 128).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(128, 256, 16)), Some(("116029", 95232, 128))),
+            $case!(T442, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 256, 32).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(128, 256, 16)), Some(("116030", 3072, 128))),
+            $case!(T443, TileDecl::new(Arch::Sm100, Operand::B, ElementType::BF16, Major::K, 256, 32).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(128, 256, 16)), Some(("116030", 3072, 256))),
+            $case!(T444, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 256, 64).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(128, 256, 16)), Some(("116032", 78848, 128))),
+            $case!(T445, TileDecl::new(Arch::Sm100, Operand::B, ElementType::BF16, Major::K, 256, 64).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(128, 256, 16)), Some(("116032", 78848, 256))),
+            $case!(T446, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 256, 64).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(128, 256, 16)), Some(("116033", 116736, 128))),
+            $case!(T447, TileDecl::new(Arch::Sm100, Operand::B, ElementType::BF16, Major::K, 256, 64).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(128, 256, 16)), Some(("116033", 116736, 256))),
+            $case!(T449, TileDecl::new(Arch::Sm100, Operand::B, ElementType::BF16, Major::K, 256, 128).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(128, 256, 16)), Some(("116035", 62464, 256))),
+            $case!(T450, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 64, 32).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("116036", 100352, 64))),
+            $case!(T451, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 64, 64).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("116038", 46080, 64))),
+            $case!(T452, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 64, 64).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("116039", 83968, 64))),
+            $case!(T453, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 64, 128).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("116041", 29696, 64))),
+            $case!(T454, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 128, 32).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(128, 256, 16)), Some(("116042", 67584, 128))),
+            $case!(T455, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 128, 64).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(128, 256, 16)), Some(("116044", 13312, 128))),
+            $case!(T457, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 128, 128).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(128, 256, 16)), Some(("116047", 126976, 128))),
+            $case!(T458, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 256, 32).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(128, 256, 16)), Some(("116048", 34816, 128))),
+            $case!(T459, TileDecl::new(Arch::Sm100, Operand::B, ElementType::BF16, Major::K, 256, 32).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(128, 256, 16)), Some(("116048", 34816, 256))),
+            $case!(T460, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 256, 64).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(128, 256, 16)), Some(("116050", 110592, 128))),
+            $case!(T461, TileDecl::new(Arch::Sm100, Operand::B, ElementType::BF16, Major::K, 256, 64).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(128, 256, 16)), Some(("116050", 110592, 256))),
+            $case!(T462, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 256, 64).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(128, 256, 16)), Some(("116051", 18432, 128))),
+            $case!(T463, TileDecl::new(Arch::Sm100, Operand::B, ElementType::BF16, Major::K, 256, 64).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(128, 256, 16)), Some(("116051", 18432, 256))),
+            $case!(T465, TileDecl::new(Arch::Sm100, Operand::B, ElementType::BF16, Major::K, 256, 128).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(128, 256, 16)), Some(("116053", 94208, 256))),
+            $case!(T466, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 64, 64).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("116054", 2048, 64))),
+            $case!(T467, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 64, 128).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("116056", 77824, 64))),
+            $case!(T468, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 64, 128).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("116057", 115712, 64))),
+            $case!(T469, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 128, 64).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(128, 256, 16)), Some(("116059", 61440, 128))),
+            $case!(T470, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 128, 128).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(128, 256, 16)), Some(("116060", 99328, 128))),
+            $case!(T471, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 256, 64).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(128, 256, 16)), Some(("116062", 45056, 128))),
+            $case!(T473, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 256, 64).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(128, 256, 16)), Some(("116063", 82944, 128))),
+            $case!(T474, TileDecl::new(Arch::Sm100, Operand::B, ElementType::BF16, Major::K, 256, 64).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(128, 256, 16)), Some(("116063", 82944, 256))),
+            $case!(T475, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::K, 256, 128).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(128, 256, 16)), Some(("116065", 28672, 128))),
+            $case!(T476, TileDecl::new(Arch::Sm100, Operand::B, ElementType::BF16, Major::K, 256, 128).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(128, 256, 16)), Some(("116065", 28672, 256))),
+            $case!(T477, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 64, 32).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("116066", 66560, 64))),
+            $case!(T478, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 64, 64).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("116068", 12288, 64))),
+            $case!(T479, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 64, 64).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("116069", 50176, 64))),
+            $case!(T481, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 128, 32).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(128, 256, 16)), Some(("116072", 33792, 128))),
+            $case!(T482, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 128, 64).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(128, 256, 16)), Some(("116074", 109568, 128))),
+            $case!(T483, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 128, 64).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(128, 256, 16)), Some(("116075", 17408, 128))),
+            $case!(T484, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 128, 128).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(128, 256, 16)), Some(("116077", 93184, 128))),
+            $case!(T485, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 256, 32).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(128, 256, 16)), Some(("116078", 1024, 128))),
+            $case!(T486, TileDecl::new(Arch::Sm100, Operand::B, ElementType::BF16, Major::Mn, 256, 32).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(128, 256, 16)), Some(("116078", 1024, 256))),
+            $case!(T487, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 256, 64).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(128, 256, 16)), Some(("116080", 76800, 128))),
+            $case!(T489, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 256, 64).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(128, 256, 16)), Some(("116081", 114688, 128))),
+            $case!(T490, TileDecl::new(Arch::Sm100, Operand::B, ElementType::BF16, Major::Mn, 256, 64).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(128, 256, 16)), Some(("116081", 114688, 256))),
+            $case!(T491, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 256, 128).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(128, 256, 16)), Some(("116083", 60416, 128))),
+            $case!(T492, TileDecl::new(Arch::Sm100, Operand::B, ElementType::BF16, Major::Mn, 256, 128).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(128, 256, 16)), Some(("116083", 60416, 256))),
+            $case!(T493, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 64, 32).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("116084", 98304, 64))),
+            $case!(T494, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 64, 64).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("116086", 44032, 64))),
+            $case!(T495, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 64, 64).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("116087", 81920, 64))),
+            $case!(T497, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 128, 32).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(128, 256, 16)), Some(("116090", 65536, 128))),
+            $case!(T498, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 128, 64).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(128, 256, 16)), Some(("116092", 11264, 128))),
+            $case!(T499, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 128, 64).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(128, 256, 16)), Some(("116093", 49152, 128))),
+            $case!(T500, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 128, 128).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(128, 256, 16)), Some(("116095", 124928, 128))),
+            $case!(T501, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 256, 32).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(128, 256, 16)), Some(("116096", 32768, 128))),
+            $case!(T502, TileDecl::new(Arch::Sm100, Operand::B, ElementType::BF16, Major::Mn, 256, 32).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(128, 256, 16)), Some(("116096", 32768, 256))),
+            $case!(T503, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 256, 64).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(128, 256, 16)), Some(("116098", 108544, 128))),
+            $case!(T505, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 256, 64).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(128, 256, 16)), Some(("116099", 16384, 128))),
+            $case!(T506, TileDecl::new(Arch::Sm100, Operand::B, ElementType::BF16, Major::Mn, 256, 64).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(128, 256, 16)), Some(("116099", 16384, 256))),
+            $case!(T507, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 256, 128).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(128, 256, 16)), Some(("116101", 92160, 128))),
+            $case!(T508, TileDecl::new(Arch::Sm100, Operand::B, ElementType::BF16, Major::Mn, 256, 128).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(128, 256, 16)), Some(("116101", 92160, 256))),
+            $case!(T509, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 64, 32).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("116102", 130048, 64))),
+            $case!(T510, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 64, 64).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("116104", 75776, 64))),
+            $case!(T511, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 64, 64).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("116105", 113664, 64))),
+            $case!(T513, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 128, 32).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(128, 256, 16)), Some(("116108", 97280, 128))),
+            $case!(T514, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 128, 64).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(128, 256, 16)), Some(("116110", 43008, 128))),
+            $case!(T515, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 128, 64).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(128, 256, 16)), Some(("116111", 80896, 128))),
+            $case!(T516, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 128, 128).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(128, 256, 16)), Some(("116113", 26624, 128))),
+            $case!(T517, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 256, 32).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(128, 256, 16)), Some(("116114", 64512, 128))),
+            $case!(T518, TileDecl::new(Arch::Sm100, Operand::B, ElementType::BF16, Major::Mn, 256, 32).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(128, 256, 16)), Some(("116114", 64512, 256))),
+            $case!(T519, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 256, 64).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(128, 256, 16)), Some(("116116", 10240, 128))),
+            $case!(T521, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 256, 64).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(128, 256, 16)), Some(("116117", 48128, 128))),
+            $case!(T522, TileDecl::new(Arch::Sm100, Operand::B, ElementType::BF16, Major::Mn, 256, 64).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(128, 256, 16)), Some(("116117", 48128, 256))),
+            $case!(T523, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 256, 128).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(128, 256, 16)), Some(("116119", 123904, 128))),
+            $case!(T524, TileDecl::new(Arch::Sm100, Operand::B, ElementType::BF16, Major::Mn, 256, 128).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(128, 256, 16)), Some(("116119", 123904, 256))),
+            $case!(T525, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 64, 32).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("116120", 31744, 64))),
+            $case!(T526, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 64, 64).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(64, 256, 16)), Some(("116122", 107520, 64))),
+            $case!(T527, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 64, 64).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(64, 256, 16)), Some(("116123", 15360, 64))),
+            $case!(T529, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 128, 32).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(128, 256, 16)), Some(("116126", 129024, 128))),
+            $case!(T530, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 128, 64).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(128, 256, 16)), Some(("116128", 74752, 128))),
+            $case!(T531, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 128, 64).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(128, 256, 16)), Some(("116129", 112640, 128))),
+            $case!(T532, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 128, 128).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(128, 256, 16)), Some(("116131", 58368, 128))),
+            $case!(T533, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 256, 32).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(128, 256, 16)), Some(("116132", 96256, 128))),
+            $case!(T534, TileDecl::new(Arch::Sm100, Operand::B, ElementType::BF16, Major::Mn, 256, 32).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(128, 256, 16)), Some(("116132", 96256, 256))),
+            $case!(T535, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 256, 64).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(128, 256, 16)), Some(("116134", 41984, 128))),
+            $case!(T537, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 256, 64).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(128, 256, 16)), Some(("116135", 79872, 128))),
+            $case!(T538, TileDecl::new(Arch::Sm100, Operand::B, ElementType::BF16, Major::Mn, 256, 64).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(128, 256, 16)), Some(("116135", 79872, 256))),
+            $case!(T539, TileDecl::new(Arch::Sm100, Operand::A, ElementType::BF16, Major::Mn, 256, 128).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(128, 256, 16)), Some(("116137", 25600, 128))),
+            $case!(T540, TileDecl::new(Arch::Sm100, Operand::B, ElementType::BF16, Major::Mn, 256, 128).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(128, 256, 16)), Some(("116137", 25600, 256))),
+            $case!(T541, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::K, 64, 16).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(64, 256, 8)), Some(("132001", 129024, 64))),
+            $case!(T542, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::K, 64, 32).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 256, 8)), Some(("132002", 36864, 64))),
+            $case!(T543, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::K, 64, 64).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(64, 256, 8)), Some(("132004", 112640, 64))),
+            $case!(T545, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::K, 128, 16).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(128, 256, 8)), Some(("132007", 96256, 128))),
+            $case!(T546, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::K, 128, 32).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(128, 256, 8)), Some(("132008", 4096, 128))),
+            $case!(T547, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::K, 128, 64).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(128, 256, 8)), Some(("132010", 79872, 128))),
+            $case!(T548, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::K, 128, 64).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(128, 256, 8)), Some(("132011", 117760, 128))),
+            $case!(T549, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::K, 256, 16).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(128, 256, 8)), Some(("132013", 63488, 128))),
+            $case!(T550, TileDecl::new(Arch::Sm100, Operand::B, ElementType::TF32, Major::K, 256, 16).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(128, 256, 8)), Some(("132013", 63488, 256))),
+            $case!(T551, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::K, 256, 32).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(128, 256, 8)), Some(("132014", 101376, 128))),
+            $case!(T553, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::K, 256, 64).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(128, 256, 8)), Some(("132016", 47104, 128))),
+            $case!(T554, TileDecl::new(Arch::Sm100, Operand::B, ElementType::TF32, Major::K, 256, 64).swizzle(SwizzleMode::None).order(Order::MnFirst).mma(MmaShape::new(128, 256, 8)), Some(("132016", 47104, 256))),
+            $case!(T555, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::K, 256, 64).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(128, 256, 8)), Some(("132017", 84992, 128))),
+            $case!(T556, TileDecl::new(Arch::Sm100, Operand::B, ElementType::TF32, Major::K, 256, 64).swizzle(SwizzleMode::None).order(Order::KFirst).mma(MmaShape::new(128, 256, 8)), Some(("132017", 84992, 256))),
+            $case!(T557, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::K, 64, 16).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(64, 256, 8)), Some(("132019", 30720, 64))),
+            $case!(T558, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::K, 64, 32).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 256, 8)), Some(("132020", 68608, 64))),
+            $case!(T559, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::K, 64, 64).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(64, 256, 8)), Some(("132022", 14336, 64))),
+            $case!(T561, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::K, 128, 16).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(128, 256, 8)), Some(("132025", 128000, 128))),
+            $case!(T562, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::K, 128, 32).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(128, 256, 8)), Some(("132026", 35840, 128))),
+            $case!(T563, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::K, 128, 64).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(128, 256, 8)), Some(("132028", 111616, 128))),
+            $case!(T564, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::K, 128, 64).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(128, 256, 8)), Some(("132029", 19456, 128))),
+            $case!(T565, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::K, 256, 16).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(128, 256, 8)), Some(("132031", 95232, 128))),
+            $case!(T566, TileDecl::new(Arch::Sm100, Operand::B, ElementType::TF32, Major::K, 256, 16).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(128, 256, 8)), Some(("132031", 95232, 256))),
+            $case!(T567, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::K, 256, 32).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(128, 256, 8)), Some(("132032", 3072, 128))),
+            $case!(T569, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::K, 256, 64).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(128, 256, 8)), Some(("132034", 78848, 128))),
+            $case!(T570, TileDecl::new(Arch::Sm100, Operand::B, ElementType::TF32, Major::K, 256, 64).swizzle(SwizzleMode::B32).order(Order::MnFirst).mma(MmaShape::new(128, 256, 8)), Some(("132034", 78848, 256))),
+            $case!(T571, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::K, 256, 64).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(128, 256, 8)), Some(("132035", 116736, 128))),
+            $case!(T572, TileDecl::new(Arch::Sm100, Operand::B, ElementType::TF32, Major::K, 256, 64).swizzle(SwizzleMode::B32).order(Order::KFirst).mma(MmaShape::new(128, 256, 8)), Some(("132035", 116736, 256))),
+            $case!(T573, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::K, 64, 16).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(64, 256, 8)), Some(("132037", 62464, 64))),
+            $case!(T574, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::K, 64, 32).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 256, 8)), Some(("132038", 100352, 64))),
+            $case!(T575, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::K, 64, 64).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(64, 256, 8)), Some(("132040", 46080, 64))),
+            $case!(T577, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::K, 128, 16).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(128, 256, 8)), Some(("132043", 29696, 128))),
+            $case!(T578, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::K, 128, 32).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(128, 256, 8)), Some(("132044", 67584, 128))),
+            $case!(T579, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::K, 128, 64).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(128, 256, 8)), Some(("132046", 13312, 128))),
+            $case!(T580, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::K, 128, 64).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(128, 256, 8)), Some(("132047", 51200, 128))),
+            $case!(T581, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::K, 256, 16).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(128, 256, 8)), Some(("132049", 126976, 128))),
+            $case!(T582, TileDecl::new(Arch::Sm100, Operand::B, ElementType::TF32, Major::K, 256, 16).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(128, 256, 8)), Some(("132049", 126976, 256))),
+            $case!(T583, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::K, 256, 32).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(128, 256, 8)), Some(("132050", 34816, 128))),
+            $case!(T585, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::K, 256, 64).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(128, 256, 8)), Some(("132052", 110592, 128))),
+            $case!(T586, TileDecl::new(Arch::Sm100, Operand::B, ElementType::TF32, Major::K, 256, 64).swizzle(SwizzleMode::B64).order(Order::MnFirst).mma(MmaShape::new(128, 256, 8)), Some(("132052", 110592, 256))),
+            $case!(T587, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::K, 256, 64).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(128, 256, 8)), Some(("132053", 18432, 128))),
+            $case!(T588, TileDecl::new(Arch::Sm100, Operand::B, ElementType::TF32, Major::K, 256, 64).swizzle(SwizzleMode::B64).order(Order::KFirst).mma(MmaShape::new(128, 256, 8)), Some(("132053", 18432, 256))),
+            $case!(T589, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::K, 64, 32).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(64, 256, 8)), Some(("132055", 94208, 64))),
+            $case!(T590, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::K, 64, 64).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(64, 256, 8)), Some(("132056", 2048, 64))),
+            $case!(T591, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::K, 128, 32).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(128, 256, 8)), Some(("132058", 77824, 128))),
+            $case!(T593, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::K, 128, 64).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(128, 256, 8)), Some(("132061", 61440, 128))),
+            $case!(T594, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::K, 256, 32).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(128, 256, 8)), Some(("132062", 99328, 128))),
+            $case!(T595, TileDecl::new(Arch::Sm100, Operand::B, ElementType::TF32, Major::K, 256, 32).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(128, 256, 8)), Some(("132062", 99328, 256))),
+            $case!(T596, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::K, 256, 64).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(128, 256, 8)), Some(("132064", 45056, 128))),
+            $case!(T597, TileDecl::new(Arch::Sm100, Operand::B, ElementType::TF32, Major::K, 256, 64).swizzle(SwizzleMode::B128).order(Order::MnFirst).mma(MmaShape::new(128, 256, 8)), Some(("132064", 45056, 256))),
+            $case!(T598, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::K, 256, 64).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(128, 256, 8)), Some(("132065", 82944, 128))),
+            $case!(T599, TileDecl::new(Arch::Sm100, Operand::B, ElementType::TF32, Major::K, 256, 64).swizzle(SwizzleMode::B128).order(Order::KFirst).mma(MmaShape::new(128, 256, 8)), Some(("132065", 82944, 256))),
+            $case!(T601, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::Mn, 64, 32).swizzle(SwizzleMode::B128Base32B).order(Order::MnFirst).mma(MmaShape::new(64, 256, 8)), Some(("132068", 66560, 64))),
+            $case!(T602, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::Mn, 64, 64).swizzle(SwizzleMode::B128Base32B).order(Order::MnFirst).mma(MmaShape::new(64, 256, 8)), Some(("132070", 12288, 64))),
+            $case!(T603, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::Mn, 64, 64).swizzle(SwizzleMode::B128Base32B).order(Order::KFirst).mma(MmaShape::new(64, 256, 8)), Some(("132071", 50176, 64))),
+            $case!(T604, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::Mn, 128, 16).swizzle(SwizzleMode::B128Base32B).order(Order::KFirst).mma(MmaShape::new(128, 256, 8)), Some(("132073", 125952, 128))),
+            $case!(T605, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::Mn, 128, 32).swizzle(SwizzleMode::B128Base32B).order(Order::MnFirst).mma(MmaShape::new(128, 256, 8)), Some(("132074", 33792, 128))),
+            $case!(T606, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::Mn, 128, 64).swizzle(SwizzleMode::B128Base32B).order(Order::MnFirst).mma(MmaShape::new(128, 256, 8)), Some(("132076", 109568, 128))),
+            $case!(T607, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::Mn, 128, 64).swizzle(SwizzleMode::B128Base32B).order(Order::KFirst).mma(MmaShape::new(128, 256, 8)), Some(("132077", 17408, 128))),
+            $case!(T609, TileDecl::new(Arch::Sm100, Operand::B, ElementType::TF32, Major::Mn, 256, 16).swizzle(SwizzleMode::B128Base32B).order(Order::KFirst).mma(MmaShape::new(128, 256, 8)), Some(("132079", 93184, 256))),
+            $case!(T610, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::Mn, 256, 32).swizzle(SwizzleMode::B128Base32B).order(Order::MnFirst).mma(MmaShape::new(128, 256, 8)), Some(("132080", 1024, 128))),
+            $case!(T611, TileDecl::new(Arch::Sm100, Operand::B, ElementType::TF32, Major::Mn, 256, 32).swizzle(SwizzleMode::B128Base32B).order(Order::MnFirst).mma(MmaShape::new(128, 256, 8)), Some(("132080", 1024, 256))),
+            $case!(T612, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::Mn, 256, 64).swizzle(SwizzleMode::B128Base32B).order(Order::MnFirst).mma(MmaShape::new(128, 256, 8)), Some(("132082", 76800, 128))),
+            $case!(T613, TileDecl::new(Arch::Sm100, Operand::B, ElementType::TF32, Major::Mn, 256, 64).swizzle(SwizzleMode::B128Base32B).order(Order::MnFirst).mma(MmaShape::new(128, 256, 8)), Some(("132082", 76800, 256))),
+            $case!(T614, TileDecl::new(Arch::Sm100, Operand::A, ElementType::TF32, Major::Mn, 256, 64).swizzle(SwizzleMode::B128Base32B).order(Order::KFirst).mma(MmaShape::new(128, 256, 8)), Some(("132083", 114688, 128))),
+            $case!(T615, TileDecl::new(Arch::Sm100, Operand::B, ElementType::TF32, Major::Mn, 256, 64).swizzle(SwizzleMode::B128Base32B).order(Order::KFirst).mma(MmaShape::new(128, 256, 8)), Some(("132083", 114688, 256))),
+        ]);
+        cases
+    }};
 }

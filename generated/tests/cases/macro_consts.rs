@@ -130,6 +130,10 @@ macro_rules! case {
     }};
 }
 
+/// Whether every generated tile is built (`smemdesc_full_grid`: SMEMDESC_FULL_GRID, as `.ci/run`
+/// sets it), or the sample a plain `cargo test` builds (tests/cases/macro_cases.rs says which).
+const FULL: bool = cfg!(smemdesc_full_grid);
+
 fn cases() -> Vec<Case> {
     generated_cases!(case)
 }
@@ -299,7 +303,10 @@ fn golden_vectors_reproduce_through_the_macro() {
     for row in read_tsv("descriptors.tsv") {
         let key = (row["id"].as_str(), num(&row, "block_mn"));
         let Some(c) = by_cfg.get(&key) else {
-            failures.push(format!("golden tile {key:?} has no generated declaration"));
+            // A plain `cargo test` builds every eighth golden tile (macro_cases.rs); CI all.
+            if FULL {
+                failures.push(format!("golden tile {key:?} has no generated declaration"));
+            }
             continue;
         };
         seen.insert(c.name);
@@ -323,7 +330,9 @@ fn golden_vectors_reproduce_through_the_macro() {
         .collect();
     for row in read_tsv("offsets.tsv") {
         let Some(c) = first_by_id.get(row["id"].as_str()) else {
-            failures.push(format!("offsets.tsv id {} has no declaration", row["id"]));
+            if FULL {
+                failures.push(format!("offsets.tsv id {} has no declaration", row["id"]));
+            }
             continue;
         };
         let got = (c.emitted.offset_fn)(num(&row, "mn"), num(&row, "k"));
@@ -347,4 +356,10 @@ fn golden_vectors_reproduce_through_the_macro() {
         &failures[..failures.len().min(20)]
     );
     assert!(checked > 0 && offsets > 0);
+    // Every golden declaration built (all, or the sample) met its descriptor rows.
+    assert_eq!(
+        seen.len(),
+        by_cfg.len(),
+        "golden declarations without a row"
+    );
 }
