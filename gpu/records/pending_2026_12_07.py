@@ -96,6 +96,14 @@ def attention():
                                               "within_tolerance", "negative_control_unpermuted_vt",
                                               "torch_fp8_sdpa", "median_tflops",
                                               "ours_fp8_vs_cudnn_bf16")} for c in fp8],
+            "entries": {"ours": "attn_fwd_d128_causal_ov_rust",
+                        "ours_overlapped": "attn_fwd_d128_causal_ov_rust",
+                        "ours_serial": "attn_fwd_d128_causal_pf_rust",
+                        "ours_persistent": "attn_fwd_d128_causal_p_rust",
+                        "ours_p_lpt": "attn_fwd_d128_causal_p_lpt_rust",
+                        "ours_ov_lpt": "attn_fwd_d128_causal_ov_lpt_rust",
+                        "ours_ov_lpt_diag": "attn_fwd_d128_causal_ov_lpt_diag_rust",
+                        "fp8": ["attn_fp8_d128_rust", "attn_fp8_d128_causal_rust"]},
             "fp8_note": "torch 2.11 offers no FP8 SDPA on this device (cuDNN FP8: 'No available "
                         "kernel'); compared with cuDNN bf16 SDPA on the same shape instead"}
 
