@@ -113,7 +113,14 @@ def conv():
             "result": "not measured: the smoke (rust_kernels --conv, the 1x1 1024->256 layer, 1 round, "
                       "every kernel's exactness launch in turn) ran past its 60 s timeout with no line; "
                       "the kernel that does not finish is not identified (SMEMDESC_CONV_ONLY added for it)",
-            "ptxas": open(os.path.join(LOGS, "call1", "conv", "ptxas.txt")).read().splitlines()}
+            "ptxas": open(os.path.join(LOGS, "call1", "conv", "ptxas.txt")).read().splitlines(),
+            "diagnosis": {"device": "NVIDIA H100 80GB HBM3", "date": DATE,
+                          "command": "gpu/conv_diag_run.sh (each kernel's exactness launch alone, 20 s)",
+                          "finding": "the recorded kernels (gemm_conv_fprop_rust, _n128_rust, _cl21_rust) are "
+                                     "exact and the control fails; all four overlapped kernels (gemm_conv_ov_rust, "
+                                     "_ov_cl21_rust, _ov2_rust, _ov_n128_rust) do not finish (timeout): their "
+                                     "schedule deadlocks, a defect to find before any timing",
+                          "lines": open(os.path.join(LOGS, "call3", "conv_diag.txt")).read().splitlines()}}
 
 
 def cpp():
@@ -138,5 +145,14 @@ if __name__ == "__main__":
     put("results_attention.json", attention())
     put("results_tma_modes.json", conv())
     put("results.json", cpp())
-    put("results_rust.json", {"kernels_crate_launchers": launchers()})
+    lines2 = open(os.path.join(LOGS, "call3", "kernels_launch2.txt")).read().splitlines()
+    put("results_rust.json", {"kernels_crate_launchers": launchers(),
+                              "kernels_crate_launchers_h-kern": {
+                                  "device": "NVIDIA H100 80GB HBM3", "date": DATE,
+                                  "command": "gpu/conv_diag_run.sh (kernels_check of the merged kernels crate)",
+                                  "passed": False,
+                                  "finding": "GEMM, cluster GEMM (M2, N2), grouped and d64 attention launchers exact, "
+                                             "refusals typed; the next attention launch failed with "
+                                             "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES (the rest not run)",
+                                  "lines": lines2}})
     print("wrote", KEY)
