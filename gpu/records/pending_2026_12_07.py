@@ -10,6 +10,8 @@ import json
 import os
 import sys
 
+import results_io
+
 KEY = "issue47_pending_2026_12_07"
 GPU = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 LOGS = sys.argv[1] if len(sys.argv) > 1 else os.path.join(GPU, "device-logs", "2026-12-07-issue47-pending")
@@ -23,14 +25,7 @@ def load(*p):
 
 
 def put(name, record):
-    path = os.path.join(GPU, name)
-    text = open(path).read()
-    d = json.loads(text)
-    indent = 2 if text.startswith("{\n  \"") else 1
-    d[KEY] = record
-    with open(path, "w") as f:
-        json.dump(d, f, indent=indent)
-        f.write("\n")
+    results_io.put(KEY, name, record)
 
 
 def r4(x):

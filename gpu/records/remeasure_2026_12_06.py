@@ -12,6 +12,8 @@ import json
 import os
 import sys
 
+import results_io
+
 KEY = "issue47_remeasure_2026_12_06"
 GPU = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 
@@ -22,15 +24,7 @@ def load(*p):
 
 
 def put(name, record):
-    path = os.path.join(GPU, name)
-    text = open(path).read()
-    d = json.loads(text)
-    # keep the file's own indentation (results_rust.json has 2, the others 1)
-    indent = 2 if text.startswith("{\n  \"") else 1
-    d[KEY] = record
-    with open(path, "w") as f:
-        json.dump(d, f, indent=indent)
-        f.write("\n")
+    results_io.put(KEY, name, record)
 
 
 def spread(xs):
