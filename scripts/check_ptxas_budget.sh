@@ -17,9 +17,10 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 # gpu/rust-kernel's attention entries as the host loads them: out/attn.ptx (attn_ptx.sh: the
-# attn_* entries with their .maxntid / .minnctapersm), cut from the out/kernels.raw.ptx that
-# check_kernel_asm.sh built (before PTXAS is set: the budget below assembles it).
-if [ -s gpu/rust-kernel/out/kernels.raw.ptx ]; then
+# attn_* entries with the .maxntid / .minnctapersm build_ptx.sh gave them), cut from the
+# out/kernels.ptx that check_kernel_asm.sh built (before PTXAS is set: the budget below
+# assembles it).
+if [ -s gpu/rust-kernel/out/kernels.ptx ]; then
     env -u PTXAS bash gpu/rust-kernel/attn_ptx.sh
 fi
 . scripts/ptxas_tools.sh
@@ -37,8 +38,8 @@ if ! cargo +nightly --version > /dev/null 2>&1 ||
 fi
 # The modules: (path[:options]); ptxas_budget.py fails on a built entry with no budget line and
 # on a budget line whose entry is gone.
-#  - kernels.ptx: the GEMM, check, conv, reduce, grouped kernels; its attn_* entries have no
-#    .maxntid there (ptxas ignores their setmaxnreg, C7508) and are checked in attn.ptx;
+#  - kernels.ptx: the GEMM, check, conv, reduce, grouped kernels; its attn_* entries, bounded
+#    as in attn.ptx (the same lines: build_ptx.sh), are checked there;
 #  - whole.ptx: one sm_90a module as a user's crate writes it, with the sm_100a kernel beside the
 #    Hopper ones (tcgen05, and fence.proxy.tensormap needs PTX 8.3 where LLVM wrote 8.0): each
 #    entry is assembled for its budget line's arch.

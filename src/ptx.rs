@@ -39,6 +39,7 @@ mod fence;
 mod matrix;
 mod mbarrier;
 mod ops;
+mod predicated;
 mod sreg;
 mod tma;
 
@@ -46,5 +47,6 @@ pub use fence::*;
 pub use matrix::*;
 pub use mbarrier::*;
 pub use ops::{Spin, Watchdog, WATCHDOG_CYCLES};
+pub use predicated::*;
 pub use sreg::*;
 pub use tma::*;

@@ -1,19 +1,17 @@
 #!/usr/bin/env bash
-# The attention kernels alone (issue 31): out/attn.ptx, the entries `attn_*` of out/kernels.raw.ptx
-# (built by build_ptx.sh) with the module header, each given `.maxntid 384, 1, 1` (3 warpgroups:
-# ptxas budgets 168 registers per thread, as __launch_bounds__(384, 1), and setmaxnreg moves
-# them), or, for the kernels without a producer warpgroup (`_ns_`), `.maxntid 256, 1, 1` and
-# `.minnctapersm 2` (two CTAs per SM: 128 registers). A smaller module than the whole crate's: the driver JIT-compiles only these. Then, where
-# ptxas is found, assembles it for sm_90a and summarises registers, spills and warnings.
+# The attention kernels alone (issue 31): out/attn.ptx, the entries `attn_*` of out/kernels.ptx
+# (built by build_ptx.sh, which gives each its launch bounds: `.maxntid 384, 1, 1`, or for the
+# kernels without a producer warpgroup (`_ns_`) `.maxntid 256, 1, 1` and `.minnctapersm 2`) with
+# the module header. A smaller module than the whole crate's: the driver JIT-compiles only these.
+# Then, where ptxas is found, assembles it for sm_90a and summarises registers, spills and warnings.
 set -euo pipefail
 cd "$(dirname "$0")"
-test -s out/kernels.raw.ptx
+test -s out/kernels.ptx
 awk '
-  /^\.visible \.entry / { seen = 1; keep = ($3 ~ /^attn_/); ns = ($3 ~ /_ns_/) }
+  /^\.visible \.entry / { seen = 1; keep = ($3 ~ /^attn_/) }
   !seen { print; next }
   keep { print }
-  keep && /^\)$/ { print ns ? ".maxntid 256, 1, 1\n.minnctapersm 2" : ".maxntid 384, 1, 1" }
-' out/kernels.raw.ptx > out/attn.ptx
+' out/kernels.ptx > out/attn.ptx
 echo "out/attn.ptx: $(grep -c '^\.visible \.entry' out/attn.ptx) kernels, $(wc -c < out/attn.ptx) bytes"
 PTXAS=${PTXAS:-$(command -v ptxas || true)}
 if [ -n "$PTXAS" ]; then

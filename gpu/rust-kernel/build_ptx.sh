@@ -6,9 +6,16 @@
 # llvm-tools --toolchain nightly`). Default flags otherwise: no LTO, no -Z inlining flags.
 # -C target-feature=+ptx83 makes LLVM write `.version 8.3` (fence.proxy.tensormap needs PTX 8.3).
 #
-# One post-processing step: Rust has no attribute for PTX's `.maxntid`, so it is added to the
-# GEMM entries here (384 threads: ptxas then budgets 168 registers per thread, as CUDA's
-# __launch_bounds__(384, 1) does, and setmaxnreg redistributes them).
+# One post-processing step: Rust has no attribute for PTX's `.maxntid`, so the launch bounds are
+# added here, the one place for every entry a host loads from this module (the harness, and the
+# kernels crate's launchers): the GEMM-family entries (`gemm_*_rust`, the convolutions included)
+# and the attention entries with a producer warpgroup get `.maxntid 384, 1, 1` (ptxas then
+# budgets 168 registers per thread, as CUDA's __launch_bounds__(384, 1) does, and setmaxnreg
+# redistributes them); the attention entries without one (`_ns_`) `.maxntid 256, 1, 1` and
+# `.minnctapersm 2` (two CTAs per SM: 128 registers). Unbounded, the driver's JIT may give a
+# 384-thread entry more registers than an SM has for it (CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES:
+# the kernels crate's d128 attention launch, 2026-12-07). attn_ptx.sh cuts the attention entries
+# out of the bounded module.
 set -euo pipefail
 cd "$(dirname "$0")"
 mkdir -p out
@@ -24,9 +31,13 @@ if ! cargo +nightly rustc --release -Zbuild-std=core --target nvptx64-nvidia-cud
 fi
 test -s out/kernels.raw.ptx
 awk '
-  /^\.visible \.entry gemm_[a-z0-9_]*_rust\(/ { in_gemm = 1 }
+  /^\.visible \.entry / {
+    name = $3; sub(/\(.*/, "", name); bound = ""
+    if (name ~ /^gemm_[a-z0-9_]*_rust$/) bound = ".maxntid 384, 1, 1"
+    else if (name ~ /^attn_/) bound = (name ~ /_ns_/) ? ".maxntid 256, 1, 1\n.minnctapersm 2" : ".maxntid 384, 1, 1"
+  }
   { print }
-  in_gemm && /^\)$/ { print ".maxntid 384, 1, 1"; in_gemm = 0 }
+  bound != "" && /^\)$/ { print bound; bound = "" }
 ' out/kernels.raw.ptx > out/kernels.ptx
 echo "out/kernels.ptx: $(grep -c '^\.visible \.entry' out/kernels.ptx) kernels, $(wc -c < out/kernels.ptx) bytes"
 

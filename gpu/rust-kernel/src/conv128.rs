@@ -56,9 +56,8 @@ pub(crate) fn chunk_buf(cbase: u32, jc: u32) -> u32 {
 /// chunk read it, and the warpgroup meets at its barrier `bar_id`.
 #[inline(always)]
 pub(crate) unsafe fn chunk_wait(t: u32, bar_id: u32) {
-    if t == 0 {
-        bulk_wait_read::<{ CTile128::STAGES - 1 }>();
-    }
+    // Predicated, not branched on (`conv_ov.rs`'s `store_chunk256` says why).
+    smemdesc::ptx::bulk_wait_group_read_if::<{ CTile128::STAGES - 1 }>(t == 0);
     named_bar(bar_id, 128);
 }
 
@@ -76,18 +75,18 @@ pub(crate) unsafe fn chunk_store(
 ) {
     fence_proxy_async_shared();
     named_bar(bar_id, 128);
-    if t == 0 {
-        unroll!(CTile128::TMA_BOXES, |b| {
-            let (boff, (inner0, r0)) = CTile128::tma_box(b);
-            tma_store_2d(
-                map,
-                buf + boff,
-                n0 + c * CTile128::EPILOGUE.spec().n + inner0,
-                row0 + 64 * j + r0,
-            );
-        });
-        bulk_commit();
-    }
+    let one = t == 0;
+    unroll!(CTile128::TMA_BOXES, |b| {
+        let (boff, (inner0, r0)) = CTile128::tma_box(b);
+        smemdesc::ptx::tma_store_2d_if(
+            one,
+            map,
+            buf + boff,
+            n0 + c * CTile128::EPILOGUE.spec().n + inner0,
+            row0 + 64 * j + r0,
+        );
+    });
+    smemdesc::ptx::bulk_commit_group_if(one);
 }
 
 /// The epilogue of one consumer warpgroup: for each subtile `j` and chunk `c` (64 columns), the

@@ -30,8 +30,12 @@
 //! consumer can only release after a wait of its own (in 2x1 clusters the same holds for each
 //! CTA's releases of the stages the peer multicasts into); each warpgroup's named barrier orders
 //! its own stmatrix writes and its TMA stores, as in `epi::store_tile`; nothing waits across the
-//! two consumer warpgroups. Every mbarrier wait is the bounded one (`PtxSpin`): a stage that
-//! never fills writes 1 to `err` and the warpgroup leaves (after its wgmmas completed).
+//! two consumer warpgroups. Every mbarrier wait is `PtxSpin`'s, which never gives up (its `None`
+//! arms are dead code, as in `conv.rs`). Thread 0's bulk waits, TMA stores and commits are
+//! predicated instructions, not a branch on `t == 0`: with the branch (the first build), LLVM
+//! copied each chunk's `bar.sync` and stmatrix into both arms, lane 0 of warp 0 reached them at
+//! other instructions than its 31 neighbours, and every overlapped kernel hung on the H100
+//! (2026-12-07; `scripts/check_convergence.py` now refuses such PTX).
 //!
 //! The tiles are an [`OvTile`]: the 128 x 256 tile of `epi_tiles` (`Ov256`, plain and in 2x1
 //! clusters) and the 256 x 128 tile of `conv_tiles` (`conv_ov128.rs`).
@@ -43,6 +47,7 @@ use crate::pipe_ops::PtxSpin;
 use crate::ptx::*;
 use core::marker::PhantomData;
 use smemdesc::accum::{Bf16x2, PackedAcc};
+use smemdesc::ptx::{bulk_commit_group_if, bulk_wait_group_read_if, tma_store_2d_if};
 use smemdesc::pipeline::{Consumer, Full, Independent, Load, PipeAt, Pipeline, Single, TileLoad};
 use smemdesc::tma::Im2colWalk;
 use smemdesc::SmemTile;
@@ -180,10 +185,12 @@ unsafe fn store_chunk256(
 ) {
     let r = p.regs();
     let buf = cbase + (c % CTile::STAGES) * CTile::STAGE_BYTES;
-    if t == 0 {
-        // The store that last read this buffer is done reading it.
-        bulk_wait_read::<{ CTile::STAGES - 1 }>();
-    }
+    // Thread 0's work is predicated, not branched on (`smemdesc::ptx`'s predicated forms: a
+    // branch on `t == 0` here let LLVM duplicate the chunk's `bar.sync` and stmatrix into both
+    // arms, and the warpgroup hung on its named barrier).
+    let one = t == 0;
+    // The store that last read this buffer is done reading it.
+    bulk_wait_group_read_if::<{ CTile::STAGES - 1 }>(one);
     named_bar(bar_id, 128);
     unroll!(CTile::INSTRUCTIONS, |i| {
         let g = (4 * (c * CTile::INSTRUCTIONS + i)) as usize;
@@ -194,18 +201,17 @@ unsafe fn store_chunk256(
     });
     fence_proxy_async_shared();
     named_bar(bar_id, 128);
-    if t == 0 {
-        unroll!(CTile::TMA_BOXES, |b| {
-            let (off, (inner0, r0)) = C_BOXES[b as usize];
-            tma_store_2d(
-                map,
-                buf + off,
-                n0 + c * CTile::EPILOGUE.spec().n + inner0,
-                row0 + r0,
-            );
-        });
-        bulk_commit();
-    }
+    unroll!(CTile::TMA_BOXES, |b| {
+        let (off, (inner0, r0)) = C_BOXES[b as usize];
+        tma_store_2d_if(
+            one,
+            map,
+            buf + off,
+            n0 + c * CTile::EPILOGUE.spec().n + inner0,
+            row0 + r0,
+        );
+    });
+    bulk_commit_group_if(one);
 }
 
 /// Issues K-step `kk` (0 starts the accumulator over) of a tile into `d` from the next full
