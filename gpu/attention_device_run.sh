@@ -4,7 +4,7 @@
 # this script): the ptxas summary of the module (registers, spills, warnings, SASS instruction
 # counts), the smoke run (exactness on small shapes, both negative controls), then the full
 # measurement (16 configurations) if the smoke passed. $1: rounds (default 7); EXPERIMENTS=1 also
-# times the issue-47 variants (5, 16, 17, 18; d = 64's 10: --experiments); BEFORE_LIB=LIB2.so BEFORE_PTX=PTX2 times a recorded
+# times the experiments (d = 128 causal's variant 5, d = 64's 10: --experiments); BEFORE_LIB=LIB2.so BEFORE_PTX=PTX2 times a recorded
 # build beside it in the same rounds. Results to $OUT.
 cd "$(dirname "$0")"
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-} PATH=/usr/local/cuda/bin:$PATH PYTHONUNBUFFERED=1

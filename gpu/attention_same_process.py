@@ -49,7 +49,9 @@ CONFIGS = [(b, h, s, d, c)
 SMOKE = [(1, 2, 256, 64, False), (1, 2, 256, 64, True), (1, 2, 384, 128, False),
          (1, 2, 384, 128, True), (2, 3, 1024, 128, True), (2, 3, 1024, 64, False),
          (4, 16, 1024, 128, True), (4, 16, 1024, 64, False),  # these two: more tiles than SMs
-         (2, 3, 1024, 128, False)]
+         (2, 3, 1024, 128, False),
+         # 18 heads: variant 16's order over a group of 16 heads and one of 2, 144 tiles
+         (2, 9, 1024, 128, True)]
 EXPERIMENTS = False
 BEFORE = None  # Ours of the recorded build (--before)
 BACKENDS = {"cudnn": SDPBackend.CUDNN_ATTENTION, "flash": SDPBackend.FLASH_ATTENTION,
@@ -145,20 +147,24 @@ def run_config(ours, cfg, rounds, timing=True):
     # The recorded kernel: variant 8, the host's choice by shape (rust_kernels/attn.rs,
     # auto_variant, asked through smemdesc_attn_auto_variant): for d = 64 the serial kernel
     # without a producer warpgroup, two CTAs per SM (variant 10, attn_fwd_d64[_causal]_ns_rust);
-    # for d = 128 the overlapped schedule (variant 2, attn_fwd_d128[_causal]_ov_rust:
-    # FlashAttention-3's intra-warpgroup overlap, K and V in pipelines of their own), without the
-    # mask persistent in clusters of two query tiles that share K and V by TMA multicast
-    # (variant 15, attn_fwd_d128_p_cl2_rust) where every head has an even number of query
-    # tiles. The
-    # overlapped and the serial kernel (P packed before its P·V wgmma for d = 128, variant 6;
+    # for d = 128 the overlapped schedule (FlashAttention-3's intra-warpgroup overlap, K and V in
+    # pipelines of their own): with the mask persistent, the query tiles heaviest first across
+    # groups of 16 heads (variant 16, attn_fwd_d128_causal_p_lpt_rust, issue 47), without it
+    # persistent in clusters of two query tiles that share K and V by TMA multicast (variant 15,
+    # attn_fwd_d128_p_cl2_rust) where every head has an even number of query tiles, else one
+    # tile per CTA (variant 2, attn_fwd_d128_ov_rust). The one-tile-per-CTA overlapped kernel
+    # (variant 2) and the serial kernel (P packed before its P·V wgmma for d = 128, variant 6;
     # between them for d = 64, variant 0) are measured beside it; with --experiments the
-    # issue-47 causal d = 128 variants (5, 16, 17, 18) and, for d = 64, variant 10 by name.
+    # persistent causal d = 128 kernel in the head-major order (variant 5) and, for d = 64,
+    # variant 10 by name.
     serial_var = 6 if d == 128 else 0
     auto = ours.auto_variant(d, causal, s)
     c = "_causal" if causal else ""
     row = {"batch": b, "heads": h, "seqlen": s, "head_dim": d, "causal": causal,
            "kernel": {2: f"overlapped (variant 8 -> 2, attn_fwd_d{d}{c}_ov_rust)",
                       5: f"persistent overlapped (variant 8 -> 5, attn_fwd_d{d}{c}_p_rust)",
+                      16: "overlapped, persistent, the query tiles heaviest first across groups "
+                          f"of 16 heads (variant 8 -> 16, attn_fwd_d{d}{c}_p_lpt_rust)",
                       15: "overlapped, persistent, clusters of two query tiles sharing K and V "
                           f"by multicast (variant 8 -> 15, attn_fwd_d{d}_p_cl2_rust)",
                       10: "serial, no producer warpgroup, two CTAs per SM "
@@ -169,11 +175,10 @@ def run_config(ours, cfg, rounds, timing=True):
         variants["ours_cluster2"] = 14
     if EXPERIMENTS:
         if d == 128 and causal:
-            # Issue 47: the query tiles heaviest first across groups of 16 heads, persistent
-            # (16) and one tile per CTA (17), and with consumer 0's diagonal block at half
-            # width (18).
-            variants.update({"ours_persistent": 5, "ours_p_lpt": 16, "ours_ov_lpt": 17,
-                             "ours_ov_lpt_diag": 18})
+            # Issue 47: the persistent kernel in the head-major order (5), beside the recorded
+            # one (8 -> 16: the same with the query tiles heaviest first across groups of 16
+            # heads).
+            variants["ours_persistent"] = 5
         if d == 64:
             # No producer warpgroup, two CTAs per SM (variant 10).
             variants["ours_nonspec"] = 10

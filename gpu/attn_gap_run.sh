@@ -11,11 +11,12 @@
 #  2. the smoke run (exactness of every variant on small shapes, the experiments included, and
 #     the three negative controls), then the FP8 smoke (exactness, its negative control);
 #  3. if both passed: config 15 (16 x 32 x 2048, d = 128, causal) with --experiments, twice
-#     (two processes): the recorded kernel (variant 8 -> 2, attn_fwd_d128_causal_ov_rust, also
-#     launched as "ours_overlapped": the noise control) beside the persistent kernel (5), the
-#     new orders (16: persistent, 17: one tile per CTA, heaviest tiles first across groups of 16
-#     heads; 18: 17 with consumer 0's last P·V at half width), the GPU-scope maps (13), the
-#     serial kernel and torch's cuDNN/flash/efficient, in seeded random order per round;
+#     (two processes): the recorded kernel (variant 8 -> 16, attn_fwd_d128_causal_p_lpt_rust:
+#     persistent, the heaviest tiles first across groups of 16 heads) beside the one-tile-per-CTA
+#     kernel (2, attn_fwd_d128_causal_ov_rust, "ours_overlapped": the recorded kernel of the
+#     2026-12-07 run), the persistent kernel in the head-major order (5), the serial kernel and
+#     torch's cuDNN/flash/efficient, in seeded random order per round (variants 17 and 18, the
+#     2026-12-07 run's one-tile-per-CTA orders, are removed: gpu/HISTORY.md);
 #  4. the FP8 forward (variant 19) at 16 x 32 x 2048, d = 128, without and with the mask, beside
 #     torch's FP8 SDPA if it has one (else the exception, recorded), bf16 cuDNN and our bf16
 #     kernel on the same dequantised inputs.
@@ -34,8 +35,7 @@ LIB=$PWD/libsmemdesc_rust_kernels.so
 ptxas -arch=sm_90a -v attn.ptx -o attn.cubin > "$W/ptxas.txt" 2>&1 || echo "ptxas failed" >> "$S"
 grep -E "C75" "$W/ptxas.txt" | grep -vE "'attn_fwd_d(64|128)(_causal)?(_badpair)?_rust'" >> "$S"
 for k in attn_fwd_d128_causal_ov_rust attn_fwd_d128_causal_p_rust attn_fwd_d128_causal_p_lpt_rust \
-    attn_fwd_d128_causal_ov_lpt_rust attn_fwd_d128_causal_ov_lpt_diag_rust attn_fp8_d128_rust \
-    attn_fp8_d128_causal_rust; do
+    attn_fp8_d128_rust attn_fp8_d128_causal_rust; do
     echo "$k: $(grep -A3 "entry function '$k'" "$W/ptxas.txt" | grep -oE 'Used [0-9]+ registers|[0-9]+ bytes spill stores|[0-9]+ bytes stack frame' | paste -sd ', ')" >> "$S"
 done
 MOD=attn.cubin; [ -s attn.cubin ] || MOD=attn.ptx

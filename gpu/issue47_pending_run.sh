@@ -13,7 +13,8 @@
 #   1: the FP8 grouped GEMM (exact, against the cuBLASLt FP8 loop and torch's FP8 grouped paths),
 #      the overlapped convolution on the 1x1 layers and all 8 (against cuDNN and the recorded
 #      kernel), PDL (the pdl_step chain and the GEMM -> consumer pair);
-#   2: attention d128 causal variants 16-18 and the FP8 forward (gpu/attn_gap_run.sh), the
+#   2: attention d128 causal variants 16-18 (2026-12-07; 17 and 18 removed since) and the FP8
+#      forward (gpu/attn_gap_run.sh), the
 #      kernels crate's launchers (exact), the C++ GEMM (gpu/device_run.sh).
 # Everything lands in $OUT as one tarball per call (written after each step).
 set -u

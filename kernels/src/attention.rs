@@ -3,10 +3,11 @@
 //!
 //! The kernel per shape is the one `gpu/results_attention.json` records (the harness's
 //! `auto_variant`, `gpu/src/bin/rust_kernels/attn.rs`): head dim 64, two CTAs per SM without a
-//! producer warpgroup (`_ns_`); head dim 128 causal, the overlapped kernel (`_causal_ov_`);
-//! head dim 128 without the mask, persistent in clusters of two query tiles sharing K and V by
-//! multicast (`_p_cl2_`) when every head has an even number of query tiles, else the
-//! overlapped kernel (`_ov_`).
+//! producer warpgroup (`_ns_`); head dim 128 causal, the overlapped kernel persistent, its query
+//! tiles heaviest first across groups of 16 heads (`_causal_p_lpt_`, the record
+//! `issue47_pending_2026_12_07`'s best variant); head dim 128 without the mask, persistent in
+//! clusters of two query tiles sharing K and V by multicast (`_p_cl2_`) when every head has an
+//! even number of query tiles, else the overlapped kernel one tile per CTA (`_ov_`).
 
 use crate::attn_decl::{self as ad, d128, d64, AttnDecl, BM, CONSUMERS, THREADS};
 use crate::error::{Dim, Error, ShapeError};
@@ -49,12 +50,16 @@ pub const ATTN_D128_KERNEL: &str = "attn_fwd_d128_p_cl2_rust";
 /// assert_eq!(smemdesc_kernels::ATTN_D128_ODD_KERNEL, "attn_fwd_d128_ov_rust");
 /// ```
 pub const ATTN_D128_ODD_KERNEL: &str = "attn_fwd_d128_ov_rust";
-/// Head dim 128, causal: the overlapped kernel, one query tile per CTA.
+/// Head dim 128, causal: the overlapped kernel, persistent (one CTA per SM, at most one per query
+/// tile, taking tiles from a fetch-and-add schedule), the query tiles heaviest first across
+/// groups of 16 heads (`gpu/rust-kernel/src/attn_ov.rs`, `X_LPT`; at 16 x 32 x 2048 1.062x and
+/// 1.043x cuDNN in two runs on an H200, `gpu/results_attention.json`'s
+/// `issue47_pending_2026_12_07`).
 ///
 /// ```
-/// assert_eq!(smemdesc_kernels::ATTN_D128_CAUSAL_KERNEL, "attn_fwd_d128_causal_ov_rust");
+/// assert_eq!(smemdesc_kernels::ATTN_D128_CAUSAL_KERNEL, "attn_fwd_d128_causal_p_lpt_rust");
 /// ```
-pub const ATTN_D128_CAUSAL_KERNEL: &str = "attn_fwd_d128_causal_ov_rust";
+pub const ATTN_D128_CAUSAL_KERNEL: &str = "attn_fwd_d128_causal_p_lpt_rust";
 
 /// The head dimensions there are kernels for.
 ///
@@ -179,7 +184,7 @@ impl AttentionShape {
 ///
 /// ```
 /// use smemdesc_kernels::{attention_plan, AttentionShape};
-/// let p = attention_plan(AttentionShape::new(8, 16, 4096, 64), false, 66).unwrap();
+/// let p = attention_plan(AttentionShape::new(8, 16, 4096, 64), false, 132, 66).unwrap();
 /// assert_eq!((p.kernel, p.tiles, p.grid, p.block), ("attn_fwd_d64_ns_rust", 8 * 16 * 32, (4096, 1, 1), (256, 1, 1)));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -188,7 +193,8 @@ pub struct AttentionPlan {
     pub kernel: &'static str,
     /// Query tiles of 128 rows: `batch · heads · seqlen / 128`.
     pub tiles: u32,
-    /// `gridDim`: one CTA per query tile, or (persistent) the resident clusters' CTAs.
+    /// `gridDim`: one CTA per query tile, or (persistent) at most one per tile: one per SM
+    /// ([`ATTN_D128_CAUSAL_KERNEL`]), or the resident clusters' CTAs ([`ATTN_D128_KERNEL`]).
     pub grid: (u32, u32, u32),
     /// `blockDim`.
     pub block: (u32, u32, u32),
@@ -198,7 +204,8 @@ pub struct AttentionPlan {
     pub shared_mem_bytes: u32,
     /// Whether K's and V's maps box one multicast slice (the clustered kernel).
     pub multicast: bool,
-    /// Whether the entry takes the schedule parameter (`sched`, two zero `u32`).
+    /// Whether the entry takes the schedule parameter (`sched`, two zero `u32`: the persistent
+    /// entries; the clustered one does not read it).
     pub sched_param: bool,
 }
 
@@ -207,8 +214,8 @@ impl AttentionPlan {
     ///
     /// ```
     /// use smemdesc_kernels::{attention_plan, AttentionShape};
-    /// let p = attention_plan(AttentionShape::new(1, 2, 384, 128), true, 66).unwrap();
-    /// assert_eq!(p.config().grid_dim, (6, 1, 1));
+    /// let p = attention_plan(AttentionShape::new(16, 32, 2048, 128), true, 132, 66).unwrap();
+    /// assert_eq!(p.config().grid_dim, (132, 1, 1)); // 8192 query tiles, one CTA per SM
     /// ```
     pub const fn config(&self) -> LaunchConfig {
         LaunchConfig {
@@ -219,21 +226,25 @@ impl AttentionPlan {
     }
 }
 
-/// The launch of the attention forward at `shape` (mask if `causal`) on a device holding
-/// `resident_clusters` clusters of two CTAs of the clustered kernel at once (the driver's
-/// `cuOccupancyMaxActiveClusters`; used only by [`ATTN_D128_KERNEL`], whose persistent grid is
-/// that many clusters, at most one CTA per query tile).
+/// The launch of the attention forward at `shape` (mask if `causal`) on a device of `sms` SMs
+/// holding `resident_clusters` clusters of two CTAs of the clustered kernel at once (the
+/// driver's `cuOccupancyMaxActiveClusters`). The persistent kernels' grids: for
+/// [`ATTN_D128_CAUSAL_KERNEL`] one CTA per SM, for [`ATTN_D128_KERNEL`] that many clusters,
+/// each at most one CTA per query tile (a device reporting 0 still gets one CTA, one cluster).
 ///
 /// ```
 /// use smemdesc_kernels::{attention_plan, AttentionShape};
-/// let p = attention_plan(AttentionShape::new(8, 16, 4096, 128), false, 66).unwrap();
+/// let p = attention_plan(AttentionShape::new(8, 16, 4096, 128), false, 132, 66).unwrap();
 /// assert_eq!((p.kernel, p.grid.0, p.cluster, p.block.0), ("attn_fwd_d128_p_cl2_rust", 132, 2, 384));
-/// let p = attention_plan(AttentionShape::new(1, 2, 384, 128), false, 66).unwrap(); // 3 tiles a head
+/// let p = attention_plan(AttentionShape::new(1, 2, 384, 128), false, 132, 66).unwrap(); // 3 tiles a head
 /// assert_eq!((p.kernel, p.grid.0, p.cluster), ("attn_fwd_d128_ov_rust", 6, 1));
+/// let p = attention_plan(AttentionShape::new(1, 18, 1024, 128), true, 132, 66).unwrap(); // 144 tiles
+/// assert_eq!((p.kernel, p.grid.0, p.cluster, p.sched_param), ("attn_fwd_d128_causal_p_lpt_rust", 132, 1, true));
 /// ```
 pub const fn attention_plan(
     shape: AttentionShape,
     causal: bool,
+    sms: u32,
     resident_clusters: u32,
 ) -> Result<AttentionPlan, ShapeError> {
     if let Err(e) = shape.check() {
@@ -245,18 +256,24 @@ pub const fn attention_plan(
     let (kernel, cluster, persistent) = match (d64, causal) {
         (true, false) => (ATTN_D64_KERNEL, 1, false),
         (true, true) => (ATTN_D64_CAUSAL_KERNEL, 1, false),
-        (false, true) => (ATTN_D128_CAUSAL_KERNEL, 1, false),
+        (false, true) => (ATTN_D128_CAUSAL_KERNEL, 1, true),
         (false, false) if per_head.is_multiple_of(2) => (ATTN_D128_KERNEL, 2, true),
         (false, false) => (ATTN_D128_ODD_KERNEL, 1, false),
     };
     let grid = if persistent {
-        let resident = if resident_clusters == 0 {
+        let ctas = if cluster > 1 {
+            let resident = if resident_clusters == 0 {
+                1
+            } else {
+                resident_clusters
+            };
+            // Whole clusters: `tiles` is even (every head has an even number of tiles).
+            resident.saturating_mul(cluster)
+        } else if sms == 0 {
             1
         } else {
-            resident_clusters
+            sms
         };
-        // Whole clusters: `tiles` is even (every head has an even number of tiles).
-        let ctas = resident.saturating_mul(cluster);
         if tiles < ctas {
             tiles
         } else {
@@ -381,7 +398,7 @@ impl Kernels {
             }
         }
         // The plan without the device's cluster count names the kernel and its sizes.
-        let first = attention_plan(shape, causal, 1)?;
+        let first = attention_plan(shape, causal, self.sms(), 1)?;
         let f = self.function(first.kernel, first.shared_mem_bytes)?;
         let plan = if first.cluster > 1 {
             // Asked for the whole grid of tiles, as the harness asks.
@@ -390,7 +407,7 @@ impl Kernels {
                 ..first.config()
             };
             let n = raw::max_active_clusters(stream, &f, all, first.cluster)?;
-            attention_plan(shape, causal, n)?
+            attention_plan(shape, causal, self.sms(), n)?
         } else {
             first
         };
@@ -429,9 +446,12 @@ impl Kernels {
         }
         // SAFETY: the entries' parameters (gpu/rust-kernel/src/attn_entries.rs): `map_q, map_k,
         // map_v, map_o, lse: u64, seqlen, bh: u32, scale_log2: f32` and, for the persistent
-        // clustered entry, `sched: u64` (two zero u32, held locked for the launch), each pointer
+        // entries, `sched: u64` (two u32, zero between launches: the persistent causal entry's
+        // fetch-and-add schedule, which its last CTA resets; the clustered entry does not read
+        // it; held locked for the launch and ordered on `stream` by its guard), each pointer
         // to a live value of that type. Their preconditions: the plan's threads and LAUNCH_BYTES
-        // (set as the function's maximum), a grid of one CTA per query tile or, clustered, whole
+        // (set as the function's maximum), a grid of one CTA per query tile or, persistent, any
+        // grid (the plan's: one CTA per SM, at most one per tile) or, clustered, whole
         // clusters of 2 (seqlen / 128 even: the plan's choice), seqlen a multiple of 128
         // (checked), the four maps in global memory over `[b·h·s, d]` buffers of the checked
         // lengths (K's and V's boxing the multicast slice when clustered), `lse` b·h·s f32.

@@ -19,7 +19,7 @@
 //!
 //! | launcher | kernels | inputs | output | shape |
 //! | --- | --- | --- | --- | --- |
-//! | [`Kernels::attention_fwd`] | `attn_fwd_d64{,_causal}_ns_rust`, `attn_fwd_d128_p_cl2_rust`, `attn_fwd_d128{,_causal}_ov_rust` ([`attention_plan`]) | Q, K, V `[b, h, s, d]` bf16 | O bf16, LSE f32 | d 64 or 128, s a multiple of 128 |
+//! | [`Kernels::attention_fwd`] | `attn_fwd_d64{,_causal}_ns_rust`, `attn_fwd_d128_p_cl2_rust`, `attn_fwd_d128_ov_rust`, `attn_fwd_d128_causal_p_lpt_rust` ([`attention_plan`]) | Q, K, V `[b, h, s, d]` bf16 | O bf16, LSE f32 | d 64 or 128, s a multiple of 128 |
 //! | [`Kernels::conv2d_fprop`] | `gemm_conv_fprop_rust` (implicit GEMM, im2col TMA) | X NHWC, W KRSC bf16 | Y NHWC bf16 | C a multiple of 64, K_out of 256 |
 //!
 //! ```no_run

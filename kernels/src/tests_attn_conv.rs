@@ -34,15 +34,41 @@ fn recorded_launch_bytes(head_dim: &str) -> u32 {
         .unwrap()
 }
 
+/// The entry the record `issue47_pending_2026_12_07` of `gpu/results_attention.json` names as
+/// d = 128 causal's best (`"best_variant": "ours_p_lpt (NAME)"`).
+fn recorded_d128_causal_best() -> &'static str {
+    let j = include_str!("../../gpu/results_attention.json");
+    let at = j
+        .find("\"issue47_pending_2026_12_07\"")
+        .expect("issue-47 record");
+    let key = "\"best_variant\": \"";
+    let at = at + j[at..].find(key).expect("best_variant") + key.len();
+    let v = &j[at..at + j[at..].find('"').unwrap()];
+    let (_, name) = v.split_once('(').expect("(NAME)");
+    name.trim_end_matches(')')
+}
+
 #[test]
 fn attention_kernel_per_shape_is_the_recorded_one() {
     // gpu/results_attention.json's configs: "variant 8 -> 10" (d64, both masks), "-> 15" (d128
-    // non-causal, seqlen 2048..16384: an even number of 128-row tiles), "-> 2" (d128 causal).
+    // non-causal, seqlen 2048..16384: an even number of 128-row tiles); d128 causal: the best
+    // variant of the issue-47 record (16 x 32 x 2048, two runs).
     let pick = |b, h, s, d, causal| {
-        attention_plan(AttentionShape::new(b, h, s, d), causal, CL2_RESIDENT)
-            .unwrap()
-            .kernel
+        attention_plan(
+            AttentionShape::new(b, h, s, d),
+            causal,
+            H100_SMS,
+            CL2_RESIDENT,
+        )
+        .unwrap()
+        .kernel
     };
+    assert_eq!(
+        recorded_d128_causal_best(),
+        "attn_fwd_d128_causal_p_lpt_rust"
+    );
+    assert_eq!(ATTN_D128_CAUSAL_KERNEL, recorded_d128_causal_best());
+    assert_eq!(pick(16, 32, 2048, 128, true), ATTN_D128_CAUSAL_KERNEL);
     assert_eq!(pick(8, 16, 4096, 64, false), ATTN_D64_KERNEL);
     assert_eq!(pick(8, 16, 4096, 64, true), ATTN_D64_CAUSAL_KERNEL);
     assert_eq!(pick(16, 32, 2048, 128, false), ATTN_D128_KERNEL);
@@ -54,31 +80,68 @@ fn attention_kernel_per_shape_is_the_recorded_one() {
 
 #[test]
 fn attention_grid_block_cluster() {
+    let plan = |b, h, s, d, causal, sms, resident| {
+        attention_plan(AttentionShape::new(b, h, s, d), causal, sms, resident).unwrap()
+    };
     // One CTA per query tile: batch · heads · seqlen / 128.
-    let p = attention_plan(AttentionShape::new(4, 16, 8192, 64), true, CL2_RESIDENT).unwrap();
+    let p = plan(4, 16, 8192, 64, true, H100_SMS, CL2_RESIDENT);
     assert_eq!(p.tiles, 4 * 16 * 64);
     assert_eq!(p.grid, (4096, 1, 1));
     assert_eq!((p.block, p.cluster, p.sched_param), ((256, 1, 1), 1, false));
-    let p = attention_plan(AttentionShape::new(2, 3, 1024, 128), true, CL2_RESIDENT).unwrap();
-    assert_eq!((p.tiles, p.grid.0, p.block.0, p.cluster), (48, 48, 384, 1));
+    let p = plan(1, 2, 384, 128, false, H100_SMS, CL2_RESIDENT);
+    assert_eq!((p.tiles, p.grid.0, p.block.0, p.cluster), (6, 6, 384, 1));
+    assert!(!p.sched_param && !p.multicast);
     // Persistent in clusters of 2: every resident cluster's CTAs, at most one per tile.
-    let p = attention_plan(AttentionShape::new(8, 16, 4096, 128), false, CL2_RESIDENT).unwrap();
+    let p = plan(8, 16, 4096, 128, false, H100_SMS, CL2_RESIDENT);
     assert_eq!((p.tiles, p.grid.0, p.cluster), (4096, 132, 2));
     assert!(p.multicast && p.sched_param);
-    let p = attention_plan(AttentionShape::new(8, 16, 4096, 128), false, 60).unwrap();
+    let p = plan(8, 16, 4096, 128, false, H100_SMS, 60);
     assert_eq!(p.grid.0, 120);
-    let p = attention_plan(AttentionShape::new(1, 2, 256, 128), false, CL2_RESIDENT).unwrap();
+    let p = plan(1, 2, 256, 128, false, H100_SMS, CL2_RESIDENT);
     assert_eq!((p.tiles, p.grid.0), (4, 4));
     // A driver answering 0 still gets one cluster, not an empty grid.
-    let p = attention_plan(AttentionShape::new(1, 2, 256, 128), false, 0).unwrap();
+    let p = plan(1, 2, 256, 128, false, H100_SMS, 0);
     assert_eq!(p.grid.0, 2);
-    // The grid of a clustered launch is whole clusters.
+    // The grid of a clustered launch is whole clusters, whatever the SM count.
     for s in [256, 512, 2048, 4096] {
         for r in [1, 7, 66] {
-            let p = attention_plan(AttentionShape::new(3, 5, s, 128), false, r).unwrap();
+            let p = plan(3, 5, s, 128, false, 131, r);
             assert_eq!(p.grid.0 % 2, 0, "seqlen {s}, {r} clusters");
         }
     }
+}
+
+#[test]
+fn attention_causal_d128_is_persistent_one_cta_per_sm() {
+    // The entry's contract (attn_entries.rs, `persistent` / `experiment` with PERSIST: any grid,
+    // `nctaid` CTAs share the tiles, one CTA per SM the intent) and the harness's grid
+    // (rust_kernels/attn.rs: `tiles.min(sms)`): grid = min(b · h · s / 128, SMs), no cluster,
+    // 384 threads, the `sched` parameter.
+    let plan = |b, h, s, sms, resident| {
+        attention_plan(AttentionShape::new(b, h, s, 128), true, sms, resident).unwrap()
+    };
+    // 16 x 32 x 2048: 16 · 32 · 16 = 8192 tiles on 132 SMs.
+    let p = plan(16, 32, 2048, H100_SMS, CL2_RESIDENT);
+    assert_eq!(p.kernel, ATTN_D128_CAUSAL_KERNEL);
+    assert_eq!((p.tiles, p.grid, p.block), (8192, (132, 1, 1), (384, 1, 1)));
+    assert_eq!((p.cluster, p.multicast, p.sched_param), (1, false, true));
+    // 18 heads of 8 tiles: 144 tiles, more than the SMs: 132 CTAs, the other 12 tiles taken
+    // from the schedule.
+    assert_eq!(plan(1, 18, 1024, H100_SMS, CL2_RESIDENT).grid.0, 132);
+    // Fewer tiles than SMs: one CTA per tile (2 · 3 · 8 = 48; 1 · 2 · 3 = 6).
+    assert_eq!(plan(2, 3, 1024, H100_SMS, CL2_RESIDENT).grid.0, 48);
+    assert_eq!(plan(1, 2, 384, H100_SMS, CL2_RESIDENT).grid.0, 6);
+    // The SM count caps it (114: an H100 PCIe), the cluster count does not enter.
+    assert_eq!(plan(16, 32, 2048, 114, CL2_RESIDENT).grid.0, 114);
+    assert_eq!(
+        plan(16, 32, 2048, H100_SMS, 1),
+        plan(16, 32, 2048, H100_SMS, 66)
+    );
+    // A device reporting no SM still gets one CTA, which walks every tile.
+    assert_eq!(plan(1, 2, 384, 0, 0).grid.0, 1);
+    // The same storage as every d = 128 kernel.
+    let nc = attention_plan(AttentionShape::new(1, 2, 384, 128), false, H100_SMS, 1).unwrap();
+    assert_eq!(p.shared_mem_bytes, nc.shared_mem_bytes);
 }
 
 /// Shared memory: Q (one stage), K and V (two stages each), two consumers' O tiles (one stage
@@ -93,8 +156,8 @@ fn attention_shared_memory_from_the_sizes() {
         let o = 2 * o_stages * 64 * 64 * 2;
         q + 2 * kv + o + 14 * 8 + 4 + (1024 - 16)
     };
-    let p64 = attention_plan(AttentionShape::new(1, 1, 128, 64), false, 1).unwrap();
-    let p128 = attention_plan(AttentionShape::new(1, 1, 128, 128), true, 1).unwrap();
+    let p64 = attention_plan(AttentionShape::new(1, 1, 128, 64), false, H100_SMS, 1).unwrap();
+    let p128 = attention_plan(AttentionShape::new(1, 1, 128, 128), true, H100_SMS, 1).unwrap();
     assert_eq!(p64.shared_mem_bytes, sizes(64, 1));
     assert_eq!(p128.shared_mem_bytes, sizes(128, 2));
     assert_eq!(p64.shared_mem_bytes, recorded_launch_bytes("d64"));
@@ -106,7 +169,7 @@ fn attention_shared_memory_from_the_sizes() {
 
 #[test]
 fn attention_refusals() {
-    let plan = |b, h, s, d| attention_plan(AttentionShape::new(b, h, s, d), false, 1);
+    let plan = |b, h, s, d| attention_plan(AttentionShape::new(b, h, s, d), false, H100_SMS, 1);
     assert_eq!(
         plan(1, 2, 200, 64),
         Err(ShapeError::NotMultiple {

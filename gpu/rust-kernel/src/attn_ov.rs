@@ -50,21 +50,10 @@ fn vote_any(p: bool) -> bool {
     r != 0
 }
 
-/// [`attn_ov_body`]'s experiment switch (issue 47, causal): the query tiles taken heaviest first
-/// across groups of [`LPT_HEADS`] heads instead of within one head ([`tile_index`]).
+/// [`attn_ov_body`]'s switch (issue 47, causal): the query tiles taken heaviest first across
+/// groups of [`LPT_HEADS`] heads instead of within one head ([`tile_index`]); on in the recorded
+/// d = 128 causal kernel (`attn_fwd_d128_causal_p_lpt_rust`, persistent).
 pub(crate) const X_LPT: u32 = 4;
-/// [`attn_ov_body`]'s experiment switch (issue 47, causal): on the diagonal key block consumer
-/// 0 (query rows 0..64 of the tile) sees only keys 0..64 (the other half of its S is masked to
-/// −∞, its P exactly 0), so its last `P·V` (always the diagonal block's) is the first 4 of 8
-/// k-steps ([`pv_half`]). A branch on the consumer index around a `wgmma`, which ptxas cannot
-/// prove warpgroup-uniform, made it serialise every `wgmma` (C7520), so consumer 0 runs a loop
-/// of its own (both arms of the branch return), its diagonal block peeled after it. With
-/// [`QK_HALF`] that block's S is at half width too.
-pub(crate) const X_DIAG: u32 = 8;
-/// [`X_DIAG`]'s diagonal S at half width too ([`qk_n`]): off, since ptxas then serialised every
-/// `wgmma` of the kernel ("C7511 … insufficient register resources for the wgmma pipeline"),
-/// also with S's other half written only after the wait.
-const QK_HALF: bool = false;
 /// Heads per group of [`X_LPT`]'s order: 16 heads of 16 query tiles at 2048 keys are 256
 /// tiles, about two waves of 132; their K and V (16 MB of bf16 for d = 128) stay in L2.
 pub(crate) const LPT_HEADS: u32 = 16;
@@ -93,73 +82,14 @@ pub(crate) fn tile_index<const CAUSAL: bool, const X: u32>(w: u32, seqlen: u32, 
     head * q_tiles + lv
 }
 
-/// `S = Q·Kᵀ` of consumer `im` on K stage `stage` ([`qk`]); with `HALF`, only S's columns
-/// 0..64 (keys 0..64 of the block: one `m64n64k16` per k-step into the first 32 registers, the
-/// low half of the m64n128 accumulator by its element map), the other 32 registers left as they
-/// are (the causal mask overwrites them).
-#[inline(always)]
-unsafe fn qk_n<D: AttnKernel, const HALF: bool>(
-    s: &mut SAcc,
-    q_addr: u32,
-    k_addr: u32,
-    im: u32,
-    stage: u32,
-) {
-    use smemdesc::SmemTile;
-    if !HALF {
-        return qk::<D>(s, q_addr, k_addr, im, stage);
-    }
-    // WgmmaAcc<N> is one `[f32; N / 2]`; element e < 32 of m64n128 is element e of m64n64
-    // (column 8 (e >> 2) + 2 (lane % 4) + (e & 1) < 64).
-    const {
-        assert!(
-            core::mem::size_of::<smemdesc::accum::WgmmaAcc<64>>() * 2
-                == core::mem::size_of::<SAcc>()
-        )
-    };
-    // SAFETY: the first half of S's register array, as the m64n64 accumulator's type.
-    let lo = unsafe { &mut *(s as *mut SAcc).cast::<smemdesc::accum::WgmmaAcc<64>>() };
-    let da = <D::Q as SmemTile>::ACCESS.desc_wrapping(q_addr, im, 0, 0);
-    // K-major B: the same descriptor; N = 64 reads the stage's first 64 key rows.
-    let db = <D::K as SmemTile>::ACCESS.desc_wrapping(k_addr, 0, 0, stage);
-    unroll!(<D::Q as SmemTile>::MMAS_K, |k| {
-        let (ka, kb) = (
-            <D::Q as SmemTile>::advance_k(k) as u64,
-            <D::K as SmemTile>::advance_k(k) as u64,
-        );
-        smemdesc::accum::wgmma_m64n64k16_bf16::<0, 0>(lo, da + ka, db + kb, k != 0);
-    });
-}
-
-/// `O += P·V` of the first 4 k-steps (keys 0..64 of the block) only.
-#[inline(always)]
-unsafe fn pv_half<D: AttnKernel, const BAD: bool>(
-    o: &mut D::ORegs,
-    pa: &PAcc,
-    v_addr: u32,
-    stage: u32,
-) {
-    use smemdesc::SmemTile;
-    let db = <D::V as SmemTile>::ACCESS.desc_wrapping(v_addr, 0, 0, stage);
-    pa.for_each_kstep(
-        #[inline(always)]
-        |ks, a| {
-            if ks < SAcc::KSTEPS / 2 {
-                let dk = db + <D::V as SmemTile>::advance_k(ks as u32) as u64;
-                o.pv_kstep(if BAD { [a[1], a[0], a[3], a[2]] } else { a }, dk);
-            }
-        },
-    );
-}
-
 /// Named barriers 3 and 4: "warpgroup 0 (1) may issue its wgmma" (1 and 2 are the epilogue's).
 const SCHED_BAR: u32 = 3;
 
 /// `O += P·V` of the block whose P is packed in `pa`, issued on V stage `stage` and committed,
-/// then the turn passed on (`HALF`: [`pv_half`]): the loop's and the tile's last `P·V` (their rescales of O differ, and
+/// then the turn passed on: the loop's and the tile's last `P·V` (their rescales of O differ, and
 /// the V wait stays with the caller: inside, its returned stage made the PTX differ).
 #[inline(always)]
-unsafe fn issue_pv<D: AttnKernel, const BAD: bool, const HALF: bool>(
+unsafe fn issue_pv<D: AttnKernel, const BAD: bool>(
     o: &mut D::ORegs,
     pa: &PAcc,
     v_addr: u32,
@@ -167,11 +97,7 @@ unsafe fn issue_pv<D: AttnKernel, const BAD: bool, const HALF: bool>(
     pass: impl Fn(),
 ) {
     smemdesc::accum::wgmma_fence();
-    if HALF {
-        pv_half::<D, BAD>(o, pa, v_addr, stage);
-    } else {
-        pv_regs::<D, BAD>(o, pa, v_addr, stage);
-    }
+    pv_regs::<D, BAD>(o, pa, v_addr, stage);
     smemdesc::accum::wgmma_commit_group();
     pass();
 }
@@ -183,8 +109,8 @@ unsafe fn issue_pv<D: AttnKernel, const BAD: bool, const HALF: bool>(
 /// `nctaid` plus the next index of a fetch-and-add on `sched`; in a cluster the static
 /// `c + nctaid`; any grid, one CTA per SM is the intent), the producer loading the next tile's
 /// Q as soon as both consumers computed the current tile's last `S`, and K and V as stages free
-/// up, while the consumers finish the current tile. `X`: experiment switches (`X_*`, 0 in the
-/// recorded kernels).
+/// up, while the consumers finish the current tile. `X`: switches ([`X_LPT`], on in the recorded
+/// d = 128 causal kernel; 0 in the others).
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 pub(crate) unsafe fn attn_ov_body<
@@ -315,48 +241,6 @@ pub(crate) unsafe fn attn_ov_body<
     if pp && im == 1 {
         named_bar_arrive(SCHED_BAR, 256);
     }
-    // One key block j >= 1 of the loop (`$half`: S at half width, [`qk_n`]); the tile's state
-    // passed in (a macro's own identifiers do not see `consumer!`'s bindings).
-    macro_rules! block {
-        ($half:literal; $j:ident, $qt:ident, $m:ident, $l:ident, $o:ident, $corr:ident, $pa:ident) => {{
-            let Some(kj) = kc.wait::<PtxSpin>() else {
-                return;
-            };
-            turn();
-            smemdesc::accum::wgmma_fence();
-            qk_n::<D, { $half && QK_HALF }>(&mut s, q_addr, k_addr, im, kj.stage());
-            smemdesc::accum::wgmma_commit_group();
-            // Skipped when no row of the warp has a new maximum (every factor exactly 1).
-            if vote_any($corr[0] != 1.0 || $corr[1] != 1.0) {
-                $o.scale_rows($corr);
-            }
-            let Some(vp) = vc.wait::<PtxSpin>() else {
-                return;
-            };
-            issue_pv::<D, BAD, false>(&mut $o, &$pa, v_addr, vp.stage(), pass);
-            smemdesc::accum::wgmma_wait_group::<1>();
-            s.fence_operands();
-            if $half && QK_HALF {
-                // Columns 64..128, masked anyway, written here: their old values dead during
-                // the half-width wgmma (a try against C7511, which it did not remove).
-                unroll!(32, |e| {
-                    s.regs_mut()[32 + e as usize] = f32::NEG_INFINITY;
-                });
-            }
-            kj.release::<PtxSpin>();
-            $corr = softmax::<CAUSAL, 16>(&mut s, &mut $m, &mut $l, t, $j, $qt, im, scale_log2);
-            // ptxas hoists a `wgmma.wait_group` above work of its basic block that does not
-            // need it (here: the whole softmax); on both arms of a branch it stays below it.
-            smemdesc::accum::wgmma_wait_group_after::<0>($j);
-            $o.fence_operands();
-            vp.release::<PtxSpin>();
-            $pa = pack_all(&s);
-        }};
-    }
-    // The consumer's loop over its tiles; `$diag`: consumer 0 with X_DIAG (X_DIAG's
-    // documentation). Every path out of it returns.
-    macro_rules! consumer {
-        ($diag:literal) => {{
     loop {
         let Some(q) = qc.wait::<PtxSpin>() else {
             return;
@@ -394,13 +278,33 @@ pub(crate) unsafe fn attn_ov_body<
         let mut corr = softmax::<CAUSAL, 16>(&mut s, &mut m, &mut l, t, 0, qt, im, scale_log2);
         let mut pa = pack_all(&s);
         let mut j = 1;
-        // $diag: the diagonal block (the last) peeled after the loop.
-        while j + ($diag as u32) < blocks {
-            block!(false; j, qt, m, l, o, corr, pa);
+        while j < blocks {
+            let Some(kj) = kc.wait::<PtxSpin>() else {
+                return;
+            };
+            turn();
+            smemdesc::accum::wgmma_fence();
+            qk::<D>(&mut s, q_addr, k_addr, im, kj.stage());
+            smemdesc::accum::wgmma_commit_group();
+            // Skipped when no row of the warp has a new maximum (every factor exactly 1).
+            if vote_any(corr[0] != 1.0 || corr[1] != 1.0) {
+                o.scale_rows(corr);
+            }
+            let Some(vp) = vc.wait::<PtxSpin>() else {
+                return;
+            };
+            issue_pv::<D, BAD>(&mut o, &pa, v_addr, vp.stage(), pass);
+            smemdesc::accum::wgmma_wait_group::<1>();
+            s.fence_operands();
+            kj.release::<PtxSpin>();
+            corr = softmax::<CAUSAL, 16>(&mut s, &mut m, &mut l, t, j, qt, im, scale_log2);
+            // ptxas hoists a `wgmma.wait_group` above work of its basic block that does not
+            // need it (here: the whole softmax); on both arms of a branch it stays below it.
+            smemdesc::accum::wgmma_wait_group_after::<0>(j);
+            o.fence_operands();
+            vp.release::<PtxSpin>();
+            pa = pack_all(&s);
             j += 1;
-        }
-        if $diag && j < blocks {
-            block!(true; j, qt, m, l, o, corr, pa);
         }
         // Every S of the tile is computed: the producer may load the next tile's Q.
         q.release::<PtxSpin>();
@@ -409,7 +313,7 @@ pub(crate) unsafe fn attn_ov_body<
         let Some(vp) = vc.wait::<PtxSpin>() else {
             return;
         };
-        issue_pv::<D, BAD, $diag>(&mut o, &pa, v_addr, vp.stage(), pass);
+        issue_pv::<D, BAD>(&mut o, &pa, v_addr, vp.stage(), pass);
         smemdesc::accum::wgmma_wait_group::<0>();
         o.fence_operands();
         vp.release::<PtxSpin>();
@@ -420,12 +324,5 @@ pub(crate) unsafe fn attn_ov_body<
             }
             return;
         }
-    }
-        }};
-    }
-    if X & X_DIAG != 0 && CAUSAL && im == 0 {
-        consumer!(true)
-    } else {
-        consumer!(false)
     }
 }

@@ -133,17 +133,23 @@ fn run_attention(k: &Kernels, st: &Arc<CudaStream>, s: AttentionShape, causal: b
             }
         );
     }
-    let plan = attention_plan(s, causal, 1)?;
+    // The clustered kernel's grid is the driver's resident clusters (asked in the launcher).
+    let plan = attention_plan(s, causal, k.sms(), 1)?;
+    let grid = if plan.cluster > 1 {
+        format!("persistent, the resident clusters of {}", plan.cluster)
+    } else if plan.sched_param {
+        format!("persistent, {}", plan.grid.0)
+    } else {
+        plan.grid.0.to_string()
+    };
     println!(
-        "attention_fwd ({}) {}x{}x{}x{}{}: grid {}{} (tiles {}), block {}, {} B shared: O max err {e:.3e} (bound {tol:.3e}), LSE {el:.3e}{}{control}{}",
+        "attention_fwd ({}) {}x{}x{}x{}{}: grid {grid} (tiles {}), block {}, {} B shared: O max err {e:.3e} (bound {tol:.3e}), LSE {el:.3e}{}{control}{}",
         plan.kernel,
         s.batch,
         s.heads,
         s.seqlen,
         s.head_dim,
         if causal { " causal" } else { "" },
-        if plan.cluster > 1 { "persistent, " } else { "" },
-        plan.cluster,
         plan.tiles,
         plan.block.0,
         plan.shared_mem_bytes,
@@ -234,10 +240,15 @@ pub(crate) fn check(k: &Kernels, st: &Arc<CudaStream>) -> Res<bool> {
         // Clustered and persistent: 4 tiles, then 144 (more than the resident CTAs).
         (1, 2, 256, 128, false),
         (4, 18, 256, 128, false),
-        // 3 query tiles a head: the one-tile-per-CTA kernel, with and without the mask.
+        // 3 query tiles a head: the one-tile-per-CTA kernel without the mask.
         (1, 2, 384, 128, false),
+        // With the mask the persistent kernel, its tiles heaviest first across groups of 16
+        // heads: fewer tiles than SMs (6, 24), then 144 tiles of 18 heads (a group of 16 and
+        // one of 2; more tiles than the SMs, so CTAs take further tiles from the schedule).
+        // Three launches on one schedule word pair: each must find it reset by the last.
         (1, 2, 384, 128, true),
         (2, 3, 512, 128, true),
+        (1, 18, 1024, 128, true),
     ] {
         ok &= run_attention(k, st, AttentionShape::new(b, h, s, d), causal)?;
     }

@@ -122,7 +122,7 @@ const fn ns(variant: u32, d: u32, causal: bool, name: &'static str, decl: Decl) 
 }
 
 /// Every kernel the host loads (variants: [`smemdesc_attn_fwd`]).
-const KERNELS: [Entry; 22] = [
+const KERNELS: [Entry; 20] = [
     e(0, 64, false, "attn_fwd_d64_rust", Decl::D64),
     e(0, 64, true, "attn_fwd_d64_causal_rust", Decl::D64),
     e(0, 128, false, "attn_fwd_d128_rust", Decl::D128),
@@ -141,20 +141,6 @@ const KERNELS: [Entry; 22] = [
     cl2(14, 128, false, "attn_fwd_d128_ov_cl2_rust", Decl::D128Cl2),
     cl2(15, 128, false, "attn_fwd_d128_p_cl2_rust", Decl::D128Cl2),
     e(16, 128, true, "attn_fwd_d128_causal_p_lpt_rust", Decl::D128),
-    e(
-        17,
-        128,
-        true,
-        "attn_fwd_d128_causal_ov_lpt_rust",
-        Decl::D128,
-    ),
-    e(
-        18,
-        128,
-        true,
-        "attn_fwd_d128_causal_ov_lpt_diag_rust",
-        Decl::D128,
-    ),
     e(19, 128, false, "attn_fp8_d128_rust", Decl::D128E4),
     e(19, 128, true, "attn_fp8_d128_causal_rust", Decl::D128E4),
 ];
@@ -162,9 +148,10 @@ const KERNELS: [Entry; 22] = [
 /// The variants whose kernels are persistent: one CTA per multiprocessor, a tile schedule.
 const PERSISTENT: [u32; 3] = [5, 15, 16];
 
-/// The variants whose kernels take the `sched` parameter (the persistent ones and the
-/// experiments of `attn_entries.rs`).
-const SCHED_PARAM: [u32; 6] = [5, 14, 15, 16, 17, 18];
+/// The variants whose kernels take the `sched` parameter (the overlapped body's entries of
+/// `attn_entries.rs` but the one-tile-per-CTA ones of variant 2: the persistent ones, and 14,
+/// whose cluster entry takes it unused).
+const SCHED_PARAM: [u32; 4] = [5, 14, 15, 16];
 
 struct State {
     /// Multiprocessors (the persistent kernels' grid).
@@ -305,14 +292,19 @@ const AUTO: u32 = 8;
 /// The kernel for a shape: for head dim 64 the serial kernel without a producer warpgroup, two
 /// CTAs per SM (10: its CTAs hide each other's start and end, and each runs its GEMMs under the
 /// other's softmax; H100, `gpu/device-logs/2026-11-28-attention-v17-nonspec`: 1.02-1.22x the
-/// overlapped kernel on all 8 configurations); for head dim 128 the overlapped kernel, without
-/// the mask persistent in clusters of two query tiles sharing K and V by multicast where every
-/// head has an even number of query tiles (15: 1.00-1.04x the one-tile-per-CTA clustered kernel,
-/// most at 2048, `gpu/device-logs/2026-11-28-attention-v19`), else one tile per CTA (2).
+/// overlapped kernel on all 8 configurations); for head dim 128 the overlapped kernel: with the
+/// mask persistent, the query tiles heaviest first across groups of 16 heads (16: at 16 x 32 x
+/// 2048 1.062x and 1.043x cuDNN in two runs where the one-tile-per-CTA kernel, variant 2, gave
+/// 1.054x and 1.005x; H200, `gpu/device-logs/2026-12-07-issue47-pending`), without it persistent
+/// in clusters of two query tiles sharing K and V by multicast where every head has an even
+/// number of query tiles (15: 1.00-1.04x the one-tile-per-CTA clustered kernel, most at 2048,
+/// `gpu/device-logs/2026-11-28-attention-v19`), else one tile per CTA (2).
 fn auto_variant(d: u32, causal: bool, s: u32) -> u32 {
     if d == 64 {
         10
-    } else if !causal && (s / BM).is_multiple_of(2) {
+    } else if causal {
+        16
+    } else if (s / BM).is_multiple_of(2) {
         15
     } else {
         2
@@ -403,7 +395,7 @@ fn fwd(
 }
 
 /// Launches the forward kernel (`variant` 0: serial, d = 64, and d = 128 non-causal (the good half
-/// of variant 1); 2: overlapped, d = 128's recorded kernel; 1, 3: their negative controls, d = 128
+/// of variant 1); 2: overlapped, one tile per CTA; 1, 3: their negative controls, d = 128
 /// non-causal only; 5: the overlapped kernel, persistent, one CTA per multiprocessor taking
 /// tiles from a dynamic schedule, d = 128 causal only; 6: the serial kernel with P packed before
 /// its P·V wgmma, d = 128, 7: its negative control; 8: the kernel `auto_variant` picks for the
@@ -411,8 +403,7 @@ fn fwd(
 /// d = 64 only; 14: variant 2 in clusters of two
 /// query tiles of one head sharing K and V by multicast, d = 128 non-causal, seqlen a multiple of
 /// 256; 15: variant 14 persistent; 16: variant 5 with the query tiles heaviest first across
-/// groups of 16 heads, 17: variant 2 with that order, 18: variant 17 with consumer 0's diagonal
-/// block at half width, d = 128 causal only, issue 47; 19: the FP8
+/// groups of 16 heads, d = 128 causal only, issue 47 (d = 128 causal's recorded kernel); 19: the FP8
 /// forward, d = 128, `v` then Vᵀ with its keys permuted, `attn_fp8_decl.rs`)
 /// on `[b, h, s, d]` contiguous bf16 `q`, `k`, `v` into `o` (bf16, same shape) and `lse`
 /// (`[b, h, s]` f32), softmax scale `scale`, on the legacy default stream. 0: launched.
