@@ -20,7 +20,9 @@ How, per entry:
      written inside a lane-divergent region, to a fixed point;
   3. a lane-divergent branch is `@%p bra` on a lane-varying `%p`; its region is every block
      reachable from its two successors before their immediate post-dominator (where the lanes
-     meet again);
+     meet again); a block ending in `trap` is post-dominated by every block (a lane there
+     aborts the grid and runs nothing more, as LLVM's `unreachable`), so a checked form's
+     `else { trap() }` inside a one-thread role does not stretch the role's region to the exit;
   4. an `.aligned` instruction (or `bar.sync`/`bar.arrive`/`bar.red`, `.aligned` by definition)
      inside a region, or predicated on a lane-varying predicate, is reported with its line.
 The analysis over-approximates (a register is lane-varying wherever any write of it is): a
