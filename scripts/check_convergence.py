@@ -20,7 +20,9 @@ How, per entry:
      written inside a lane-divergent region, to a fixed point;
   3. a lane-divergent branch is `@%p bra` on a lane-varying `%p`; its region is every block
      reachable from its two successors before their immediate post-dominator (where the lanes
-     meet again);
+     meet again); a block ending in `trap` is post-dominated by every block (a lane there
+     aborts the grid and runs nothing more, as LLVM's `unreachable`), so a checked form's
+     `else { trap() }` inside a one-thread role does not stretch the role's region to the exit;
   4. an `.aligned` instruction (or `bar.sync`/`bar.arrive`/`bar.red`, `.aligned` by definition)
      inside a region, or predicated on a lane-varying predicate, is reported with its line.
 The analysis over-approximates (a register is lane-varying wherever any write of it is): a
@@ -177,16 +179,30 @@ def blocks_of(stmts):
     return blocks, exit_node
 
 
+def traps(blocks):
+    """The blocks that end in an unpredicated `trap`: a thread there aborts the grid, so it
+    reaches nothing after them (LLVM's `unreachable`)."""
+    return {i for i, b in enumerate(blocks)
+            if b["insts"] and b["insts"][-1][2].startswith("trap") and not b["insts"][-1][1]}
+
+
 def post_dominators(blocks, exit_node):
+    """Immediate post-dominators. A trapping block is post-dominated by every block (its
+    post-dominator set stays the full set): a lane that traps never runs another instruction,
+    so it meets its warp nowhere and splits it nowhere, and a branch whose other side traps
+    (`let Ok(d) = .. else { trap() }`) is not a lane-divergent region down to the exit."""
     n = exit_node + 1
     succ = [b["succ"] for b in blocks] + [[]]
     full = set(range(n))
     pdom = [set(full) for _ in range(n)]
     pdom[exit_node] = {exit_node}
+    trapping = traps(blocks)
     changed = True
     while changed:
         changed = False
         for i in range(exit_node - 1, -1, -1):
+            if i in trapping:
+                continue
             ss = [pdom[s] for s in succ[i]]
             new = set.intersection(*ss) if ss else set()
             new = new | {i}
@@ -195,6 +211,8 @@ def post_dominators(blocks, exit_node):
                 changed = True
     ipdom = [None] * n
     for i in range(exit_node):
+        if exit_node not in pdom[i]:
+            continue  # every path from here traps: no post-dominator (the region: all it reaches)
         strict = pdom[i] - {i}
         # The immediate one: the strict post-dominator post-dominated by every other.
         for c in strict:
@@ -443,6 +461,38 @@ SELF_TEST_PRED = """
 }
 """
 
+# A role dispatch (thread 0 loads) whose arm has a checked accessor's `trap` path: the lanes
+# meet again at the join, where the warp's barrier and stmatrix are; the trapping lane never
+# reaches anything (the sm100 GEMM's `let Ok(..) = .. else { trap() }` in its one-thread roles).
+SELF_TEST_TRAP = """
+.visible .entry role(
+	.param .u32 role_param_0
+)
+{
+	ld.param.u32 	%r9, [role_param_0];
+	mov.u32 	%r1, %tid.x;
+	setp.ne.s32 	%p1, %r1, 0;
+	@%p1 bra 	$L__J;
+	setp.gt.u32 	%p2, %r9, 229279;
+	@%p2 bra 	$L__T;
+	mbarrier.arrive.expect_tx.shared::cta.b64 _, [%r9], 16;
+$L__J:
+	bar.sync 	0;
+	stmatrix.sync.aligned.m8n8.x4.shared.b16 [%r3], {%r4, %r5, %r6, %r7};
+	ret;
+$L__T:
+	trap;
+	exit;
+}
+"""
+
+# The same with the join's stmatrix copied into thread 0's arm: still refused (a trap path
+# ends a lane, it does not make the other arm's copies the same instruction).
+SELF_TEST_TRAP_DUP = SELF_TEST_TRAP.replace(
+    "mbarrier.arrive.expect_tx.shared::cta.b64 _, [%r9], 16;\n",
+    "mbarrier.arrive.expect_tx.shared::cta.b64 _, [%r9], 16;\n"
+    "\tstmatrix.sync.aligned.m8n8.x4.shared.b16 [%r3], {%r4, %r5, %r6, %r7};\n\tret;\n")
+
 
 def self_test():
     n, bad = check_text(SELF_TEST_BAD, {})
@@ -452,10 +502,15 @@ def self_test():
     assert n == 1 and good == [], good
     n, pred = check_text(SELF_TEST_PRED, {})
     assert len(pred) == 1 and "predicated" in pred[0], pred
+    n, trap = check_text(SELF_TEST_TRAP, {})
+    assert n == 1 and trap == [], trap
+    _, dup = check_text(SELF_TEST_TRAP_DUP, {})
+    assert len(dup) == 3 and all("branch of line 9" in p for p in dup), dup  # the copy, the join
     _, allowed_clean = check_text(SELF_TEST_GOOD, {"good": "why"})
     assert len(allowed_clean) == 1 and "clean" in allowed_clean[0], allowed_clean
     print("check_convergence self-test: ok (the duplicated chunk refused, the predicated one "
-          "and the warpgroup-uniform branch accepted, a lane-predicated bar.sync refused)")
+          "and the warpgroup-uniform branch accepted, a lane-predicated bar.sync refused, a role's "
+          "trap path no divergence, a copy beside it refused)")
 
 
 def main(argv):

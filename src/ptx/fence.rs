@@ -178,24 +178,30 @@ pub unsafe fn named_barrier_arrive(id: u32, threads: u32) {
     }
 }
 
-/// `barrier.cluster.arrive.release.aligned` then `barrier.cluster.wait.acquire.aligned`: every
-/// thread of every CTA of the cluster ([`PipelineOps::sync_cluster`](crate::pipeline::PipelineOps::sync_cluster)).
+/// `barrier.cluster.arrive.release` then `barrier.cluster.wait.acquire`: every thread of every
+/// CTA of the cluster ([`PipelineOps::sync_cluster`](crate::pipeline::PipelineOps::sync_cluster)).
+///
+/// Not the `.aligned` forms: those need each warp at the same instruction, which Rust cannot
+/// promise (its `asm!` is not `convergent` to LLVM). After `if tid == 0 { init }` LLVM merged
+/// the two `tid == 0` tests around this barrier and copied it into both arms, lane 0 reaching
+/// one copy and lanes 1..31 the other (`scripts/check_convergence.py` refused
+/// `whole_clc_broadcast` for it). Without `.aligned` the PTX ISA allows that, as it does for
+/// [`sync_cta`]'s `barrier.sync 0`.
 ///
 /// ```ignore
-/// // SAFETY: every thread of the cluster reaches it, warps converged.
+/// // SAFETY: every thread of the cluster reaches it.
 /// unsafe { smemdesc::ptx::cluster_sync() };
 /// ```
 ///
 /// # Safety
-/// Every thread of the cluster executes it, each warp converged (`.aligned`: the PTX ISA leaves
-/// a divergent warp undefined).
+/// Every thread of the cluster executes it (a thread that never arrives hangs the others).
 #[inline(always)]
 pub unsafe fn cluster_sync() {
     // SAFETY: what the caller promises (`# Safety`).
     unsafe {
         asm!(
-            "barrier.cluster.arrive.release.aligned;",
-            "barrier.cluster.wait.acquire.aligned;",
+            "barrier.cluster.arrive.release;",
+            "barrier.cluster.wait.acquire;",
             options(nostack)
         );
     }

@@ -120,16 +120,18 @@ pub unsafe extern "ptx-kernel" fn whole_regs_fp8_n256(
         if i == RegC::INSTRUCTIONS - 1 {
             fence_proxy_async_shared();
             named_bar(1, 256);
-            if tid == 128 {
-                let mut bx = 0;
-                while bx < RegC::TMA_BOXES {
-                    let (off, (c0, r0)) = RegC::tma_box(bx);
-                    tma_store_2d(map_c, c + off, n0 + 64 * chunk + c0, m0 + r0);
-                    bx += 1;
-                }
-                bulk_commit();
-                bulk_wait_read::<0>();
+            // Thread 128's stores are predicated, not branched on: after `if tid == 128` LLVM
+            // copied the next chunk's bar.sync and stmatrix into both arms (one lane of the
+            // warp at other instructions than its warp's; scripts/check_convergence.py).
+            let one = tid == 128;
+            let mut bx = 0;
+            while bx < RegC::TMA_BOXES {
+                let (off, (c0, r0)) = RegC::tma_box(bx);
+                smemdesc::ptx::tma_store_2d_if(one, map_c, c + off, n0 + 64 * chunk + c0, m0 + r0);
+                bx += 1;
             }
+            smemdesc::ptx::bulk_commit_group_if(one);
+            smemdesc::ptx::bulk_wait_group_read_if::<0>(one);
             named_bar(1, 256);
         }
     });

@@ -142,16 +142,18 @@ pub unsafe extern "ptx-kernel" fn whole_regs_f16acc_n128(
         if i == H16C::INSTRUCTIONS - 1 {
             fence_proxy_async_shared();
             named_bar(1, 256);
-            if tid == 128 {
-                let mut bx = 0;
-                while bx < H16C::TMA_BOXES {
-                    let (off, (c0, r0)) = H16C::tma_box(bx);
-                    tma_store_2d(map_c, c + off, n0 + 64 * chunk + c0, m0 + r0);
-                    bx += 1;
-                }
-                bulk_commit();
-                bulk_wait_read::<0>();
+            // Thread 128's stores are predicated, not branched on: after `if tid == 128` LLVM
+            // copied the next chunk's bar.sync and stmatrix into both arms (one lane of the
+            // warp at other instructions than its warp's; scripts/check_convergence.py).
+            let one = tid == 128;
+            let mut bx = 0;
+            while bx < H16C::TMA_BOXES {
+                let (off, (c0, r0)) = H16C::tma_box(bx);
+                smemdesc::ptx::tma_store_2d_if(one, map_c, c + off, n0 + 64 * chunk + c0, m0 + r0);
+                bx += 1;
             }
+            smemdesc::ptx::bulk_commit_group_if(one);
+            smemdesc::ptx::bulk_wait_group_read_if::<0>(one);
             named_bar(1, 256);
         }
     });
@@ -265,16 +267,15 @@ pub unsafe extern "ptx-kernel" fn whole_regs_s8_n256(
         if i == I8C::INSTRUCTIONS - 1 {
             fence_proxy_async_shared();
             named_bar(1, 256);
-            if tid == 128 {
-                let mut bx = 0;
-                while bx < I8C::TMA_BOXES {
-                    let (off, (c0, r0)) = I8C::tma_box(bx);
-                    tma_store_2d(map_c, c + off, n0 + 64 * chunk + c0, m0 + r0);
-                    bx += 1;
-                }
-                bulk_commit();
-                bulk_wait_read::<0>();
+            let one = tid == 128; // predicated, not branched on (as in the f16 GEMM above)
+            let mut bx = 0;
+            while bx < I8C::TMA_BOXES {
+                let (off, (c0, r0)) = I8C::tma_box(bx);
+                smemdesc::ptx::tma_store_2d_if(one, map_c, c + off, n0 + 64 * chunk + c0, m0 + r0);
+                bx += 1;
             }
+            smemdesc::ptx::bulk_commit_group_if(one);
+            smemdesc::ptx::bulk_wait_group_read_if::<0>(one);
             named_bar(1, 256);
         }
     });
