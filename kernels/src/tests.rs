@@ -14,9 +14,9 @@ const H100_SMS: u32 = 132;
 pub(crate) fn maxntid_of_build_script() -> u32 {
     let s = include_str!("../../gpu/rust-kernel/build_ptx.sh");
     let at = s
-        .find("print \".maxntid ")
-        .expect("build_ptx.sh writes .maxntid")
-        + 16;
+        .find("_rust$/) bound = \".maxntid ")
+        .expect("build_ptx.sh writes .maxntid on the gemm_*_rust entries")
+        + 27;
     s[at..]
         .split(|c: char| !c.is_ascii_digit())
         .next()
