@@ -240,9 +240,6 @@ def dest_and_uses(op, ops):
 
 
 def kind_of(op, ops, uses, kind):
-    for u in uses:
-        if u in SPECIAL:
-            pass
     srcs = [SPECIAL.get(u, kind.get(u, "U")) if u.startswith("%") else "U" for u in uses]
     if any(op.startswith(p) for p in PER_LANE):
         return "L"
@@ -356,12 +353,13 @@ def same_copies(blocks, bi, region):
                                                       & written)}
 
 
-def reachable(blocks, starts):
+def reachable(blocks, starts, stop=None):
+    """The blocks reachable from `starts`, not passing through `stop` (nor the exit node)."""
     seen = set()
     todo = list(starts)
     while todo:
         x = todo.pop()
-        if x in seen or x >= len(blocks):
+        if x in seen or x == stop or x >= len(blocks):
             continue
         seen.add(x)
         todo.extend(blocks[x]["succ"])
@@ -378,16 +376,7 @@ def divergent_regions(blocks, ipdom, kind):
             continue
         if kind.get(g, "U") not in ("T", "L"):
             continue
-        stop = ipdom[bi]
-        seen = set()
-        todo = [s for s in b["succ"] if s != stop and s < len(blocks)]
-        while todo:
-            x = todo.pop()
-            if x in seen or x == stop or x >= len(blocks):
-                continue
-            seen.add(x)
-            todo.extend(blocks[x]["succ"])
-        out.append(((line, bi), seen))
+        out.append(((line, bi), reachable(blocks, b["succ"], ipdom[bi])))
     return out
 
 
