@@ -35,6 +35,8 @@ pub struct Gpu {
     pub cc: (i32, i32),
     /// Multiprocessors.
     pub sms: i32,
+    /// L2 cache bytes.
+    pub l2_bytes: i32,
 }
 
 impl Gpu {
@@ -76,6 +78,7 @@ impl Gpu {
                     attr(A::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR)?,
                 ),
                 sms: attr(A::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)?,
+                l2_bytes: attr(A::CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE)?,
             })
         }
     }

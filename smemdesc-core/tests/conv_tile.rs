@@ -234,3 +234,41 @@ fn the_kernel_walk_gives_every_load_the_plan_gives() {
     }
     assert!(checked > 10_000, "{checked}");
 }
+
+#[test]
+fn the_taps_inner_walk_is_every_step_once_with_its_filter_column() {
+    // The filter is KRSC, so the GEMM column of tap (r, s), channel c is (r·S + s)·C + c; the
+    // taps-inner order visits channel block kk / (R·S), tap kk mod (R·S) (row-major r, s).
+    let mut checked = 0;
+    for (r, s, c, bk) in [
+        (3, 3, 256, 64),
+        (1, 1, 1024, 64),
+        (3, 3, 64, 64),
+        (7, 7, 48, 16),
+        (2, 5, 96, 32),
+    ] {
+        let conv = Conv2d::new(2, 28, 28, c, 64, r, s)
+            .stride(2, 2)
+            .pad(r / 2, s / 2);
+        let w = ImplicitGemmA::new(conv, TensorMapDataType::Bfloat16, 128, bk)
+            .unwrap()
+            .walk()
+            .unwrap();
+        let taps = r * s;
+        assert_eq!(w.k_steps, taps * c / bk);
+        let mut seen = vec![false; w.k_steps as usize];
+        for kk in 0..w.k_steps {
+            let st = w.step_taps_inner(kk);
+            let (tap, block) = (kk % taps, kk / taps);
+            assert_eq!((st.r, st.s, st.c0), (tap / s, tap % s, block * bk), "{kk}");
+            let col = ((st.r * s + st.s) * c + st.c0) as u64;
+            assert_eq!(st.k0, col, "{kk}");
+            let i = (col / bk as u64) as usize;
+            assert!(!seen[i], "K-step {kk} repeats column {col}");
+            seen[i] = true;
+            checked += 1;
+        }
+        assert!(seen.iter().all(|&v| v));
+    }
+    assert_eq!(checked, 36 + 16 + 9 + 147 + 30);
+}
