@@ -35,7 +35,8 @@ pub struct Gpu {
     pub cc: (i32, i32),
     /// Multiprocessors.
     pub sms: i32,
-    /// L2 cache bytes.
+    /// L2 cache bytes (the convolution's pick reads it; the C++ check's binary does not).
+    #[allow(dead_code)]
     pub l2_bytes: i32,
 }
 

@@ -47,8 +47,8 @@ use crate::pipe_ops::PtxSpin;
 use crate::ptx::*;
 use core::marker::PhantomData;
 use smemdesc::accum::{Bf16x2, PackedAcc};
-use smemdesc::ptx::{bulk_commit_group_if, bulk_wait_group_read_if, tma_store_2d_if};
 use smemdesc::pipeline::{Consumer, Full, Independent, Load, PipeAt, Pipeline, Single, TileLoad};
+use smemdesc::ptx::{bulk_commit_group_if, bulk_wait_group_read_if, tma_store_2d_if};
 use smemdesc::tma::Im2colWalk;
 use smemdesc::SmemTile;
 
@@ -277,7 +277,15 @@ pub(crate) unsafe fn conv_ov_body<T: OvTile, const INTERLEAVE: bool, const TAPS_
     if wg == 0 {
         setmaxnreg_dec_40();
         if tid == 0 {
-            produce::<T::Pipe, false, TAPS_INNER>(producer, map_a, map_b, &walk, &sched, T::BN, err);
+            produce::<T::Pipe, false, TAPS_INNER>(
+                producer,
+                map_a,
+                map_b,
+                &walk,
+                &sched,
+                T::BN,
+                err,
+            );
         }
         return;
     }
