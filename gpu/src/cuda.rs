@@ -35,9 +35,6 @@ pub struct Gpu {
     pub cc: (i32, i32),
     /// Multiprocessors.
     pub sms: i32,
-    /// L2 cache bytes (the convolution's pick reads it; the C++ check's binary does not).
-    #[allow(dead_code)]
-    pub l2_bytes: i32,
 }
 
 impl Gpu {
@@ -79,7 +76,6 @@ impl Gpu {
                     attr(A::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR)?,
                 ),
                 sms: attr(A::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)?,
-                l2_bytes: attr(A::CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE)?,
             })
         }
     }

@@ -102,12 +102,11 @@ impl Schedule {
 
 /// The producer thread: for each of this CTA's tiles (`sched`, `bn` filters per tile), every
 /// K-step's A tile through im2col loads from `walk` (`CONTROL`: each tap's channel blocks in
-/// reverse order; `TAPS_INNER`: the K-steps in `Im2colWalk::step_taps_inner`'s order, every
-/// tap of a channel block before the next block) and B tile of the filter at the step's first column (multicast as `P`
+/// reverse order) and B tile of the filter at the step's first column (multicast as `P`
 /// declares); in a cluster it stays until every CTA released every stage it wrote into.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-pub(crate) unsafe fn produce<P, const CONTROL: bool, const TAPS_INNER: bool>(
+pub(crate) unsafe fn produce<P, const CONTROL: bool>(
     mut producer: Producer<P>,
     map_a: u64,
     map_b: u64,
@@ -134,11 +133,7 @@ pub(crate) unsafe fn produce<P, const CONTROL: bool, const TAPS_INNER: bool>(
                 ok = false;
                 break 'tiles;
             };
-            let mut step = if TAPS_INNER {
-                walk.step_taps_inner(kk)
-            } else {
-                walk.step(kk)
-            };
+            let mut step = walk.step(kk);
             if CONTROL {
                 // The negative control: the channel blocks of each tap in reverse order (A's K
                 // order no longer B's).
@@ -172,7 +167,7 @@ pub(crate) unsafe fn produce<P, const CONTROL: bool, const TAPS_INNER: bool>(
 /// `k_out` filters. A walk that does not fill the declared A tile writes 2 to `err` and the
 /// kernel computes nothing.
 #[inline(always)]
-unsafe fn conv_body<D: EpiDecl, const CONTROL: bool, const TAPS_INNER: bool>(
+unsafe fn conv_body<D: EpiDecl, const CONTROL: bool>(
     map_a: u64,
     map_b: u64,
     map_c: u64,
@@ -204,7 +199,7 @@ unsafe fn conv_body<D: EpiDecl, const CONTROL: bool, const TAPS_INNER: bool>(
     if wg == 0 {
         setmaxnreg_dec_40();
         if tid == 0 {
-            produce::<D::Pipe, CONTROL, TAPS_INNER>(producer, map_a, map_b, &walk, &sched, BN, err);
+            produce::<D::Pipe, CONTROL>(producer, map_a, map_b, &walk, &sched, BN, err);
         }
         return;
     }
@@ -261,7 +256,7 @@ unsafe fn conv_body<D: EpiDecl, const CONTROL: bool, const TAPS_INNER: bool>(
 }
 
 /// An implicit-GEMM convolution entry `$name`: the entry arguments handed to `$body`, a
-/// convolution body instance (`conv_body::<D, CONTROL, TAPS_INNER>` here, `conv_ov::conv_ov_body::<T, I, TAPS_INNER>`
+/// convolution body instance (`conv_body::<D, CONTROL>` here, `conv_ov::conv_ov_body::<T, I>`
 /// for the overlapped schedule).
 macro_rules! conv_entry {
     ($name:ident, $doc:literal, $($body:tt)+) => {
@@ -294,29 +289,17 @@ pub(crate) use conv_entry;
 conv_entry!(
     gemm_conv_fprop_rust,
     "The implicit-GEMM forward convolution, 128 x 256 tiles, persistent (grid ≤ tiles).",
-    conv_body::<Decl11, false, false>
+    conv_body::<Decl11, false>
 );
 conv_entry!(
     gemm_conv_fprop_control_rust,
     "The negative control: `gemm_conv_fprop_rust` with each tap's channel blocks loaded in \
      reverse order, so A's K order is no longer the filter's (must mismatch wherever C > BK).",
-    conv_body::<Decl11, true, false>
+    conv_body::<Decl11, true>
 );
 conv_entry!(
     gemm_conv_cl21_rust,
     "`gemm_conv_fprop_rust` in 2x1 clusters: the two CTAs (adjacent M-blocks) share B, each \
      loading half of it and multicasting it.",
-    conv_body::<Decl21, false, false>
-);
-conv_entry!(
-    gemm_conv_ti_rust,
-    "`gemm_conv_fprop_rust` with the K-steps taps inner (`Im2colWalk::step_taps_inner`): the \
-     taps of one channel block, whose loads overlap in the input, follow each other (an input \
-     larger than L2 is read from DRAM about once).",
-    conv_body::<Decl11, false, true>
-);
-conv_entry!(
-    gemm_conv_ti_cl21_rust,
-    "`gemm_conv_cl21_rust` with `gemm_conv_ti_rust`'s taps-inner K order.",
-    conv_body::<Decl21, false, true>
+    conv_body::<Decl21, false>
 );

@@ -47,8 +47,8 @@ use crate::pipe_ops::PtxSpin;
 use crate::ptx::*;
 use core::marker::PhantomData;
 use smemdesc::accum::{Bf16x2, PackedAcc};
-use smemdesc::pipeline::{Consumer, Full, Independent, Load, PipeAt, Pipeline, Single, TileLoad};
 use smemdesc::ptx::{bulk_commit_group_if, bulk_wait_group_read_if, tma_store_2d_if};
+use smemdesc::pipeline::{Consumer, Full, Independent, Load, PipeAt, Pipeline, Single, TileLoad};
 use smemdesc::tma::Im2colWalk;
 use smemdesc::SmemTile;
 
@@ -238,7 +238,7 @@ unsafe fn issue_step<T: OvTile>(
 /// docs): `INTERLEAVE` false, the next tile's K-steps 0 and 1 issued before the whole epilogue;
 /// true, K-step 0 before it and K-steps 1 ..= 4 between its chunks.
 #[inline(always)]
-pub(crate) unsafe fn conv_ov_body<T: OvTile, const INTERLEAVE: bool, const TAPS_INNER: bool>(
+pub(crate) unsafe fn conv_ov_body<T: OvTile, const INTERLEAVE: bool>(
     map_a: u64,
     map_b: u64,
     map_c: u64,
@@ -277,15 +277,7 @@ pub(crate) unsafe fn conv_ov_body<T: OvTile, const INTERLEAVE: bool, const TAPS_
     if wg == 0 {
         setmaxnreg_dec_40();
         if tid == 0 {
-            produce::<T::Pipe, false, TAPS_INNER>(
-                producer,
-                map_a,
-                map_b,
-                &walk,
-                &sched,
-                T::BN,
-                err,
-            );
+            produce::<T::Pipe, false>(producer, map_a, map_b, &walk, &sched, T::BN, err);
         }
         return;
     }
@@ -405,21 +397,16 @@ conv_entry!(
     "`gemm_conv_fprop_rust` with the epilogue overlapping the next tile's first K-steps: K-step \
      0 issued before it, K-steps 1 ..= 4 between its four chunks (packed accumulator, stmatrix \
      + TMA stores), 128 x 256 tiles, persistent.",
-    conv_ov_body::<Ov256<Decl11>, true, false>
+    conv_ov_body::<Ov256<Decl11>, true>
 );
 conv_entry!(
     gemm_conv_ov_cl21_rust,
     "`gemm_conv_ov_rust` in 2x1 clusters (`gemm_conv_cl21_rust`'s B multicast).",
-    conv_ov_body::<Ov256<Decl21>, true, false>
+    conv_ov_body::<Ov256<Decl21>, true>
 );
 conv_entry!(
     gemm_conv_ov2_rust,
     "`gemm_conv_ov_rust`'s other schedule: the next tile's K-steps 0 and 1 issued before the \
      whole epilogue, their stages held until it ends.",
-    conv_ov_body::<Ov256<Decl11>, false, false>
-);
-conv_entry!(
-    gemm_conv_ov_ti_cl21_rust,
-    "`gemm_conv_ov_cl21_rust` with `gemm_conv_ti_rust`'s taps-inner K order.",
-    conv_ov_body::<Ov256<Decl21>, true, true>
+    conv_ov_body::<Ov256<Decl11>, false>
 );

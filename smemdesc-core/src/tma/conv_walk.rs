@@ -173,29 +173,6 @@ impl Im2colWalk {
         }
     }
 
-    /// K-step `kk` in the taps-inner order: every filter tap of channel block 0, then every tap
-    /// of block 1, and so on; the same steps as [`step`](Self::step), each with its own GEMM
-    /// column `k0`, so a producer that walks this order with the filter's columns `k0` computes
-    /// the same sum. The loads of one channel block's taps overlap in the input (a 3×3 filter
-    /// reads most pixels up to nine times), so this order keeps them nine K-steps apart instead
-    /// of nine channel blocks: the input stays in L2 when it is larger than L2.
-    ///
-    /// ```
-    /// use smemdesc_core::tma::{Conv2d, ImplicitGemmA};
-    /// let conv = Conv2d::new(1, 8, 8, 128, 8, 3, 3).pad(1, 1); // 9 taps, 2 channel blocks
-    /// let w = ImplicitGemmA::new(conv, smemdesc_core::TensorMapDataType::Bfloat16, 64, 64).unwrap().walk().unwrap();
-    /// let st = w.step_taps_inner(10); // block 1, tap 1 = (r, s) = (0, 1)
-    /// assert_eq!((st.r, st.s, st.c0, st.k0), (0, 1, 64, (1 * 128 + 64) as u64));
-    /// assert_eq!(st, w.step(3));
-    /// ```
-    #[inline(always)]
-    pub const fn step_taps_inner(&self, kk: u32) -> KStep {
-        let taps = div(self.k_steps, self.c_blocks);
-        let block = div(kk, taps);
-        let tap = kk.wrapping_sub(block.wrapping_mul(taps));
-        self.step(tap.wrapping_mul(self.c_blocks).wrapping_add(block))
-    }
-
     /// Load `j` of K-step `step` from its [`origin`](Self::origin): the first channel, the
     /// tap's offsets `(s·dilation_w, r·dilation_h)` and where it lands in the tile.
     ///

@@ -124,7 +124,7 @@ struct Spec {
 }
 
 /// The kernels, in the order of `run_shape`'s results.
-const KERNELS: [Spec; 11] = [
+const KERNELS: [Spec; 8] = [
     Spec {
         name: "gemm_conv_fprop_rust",
         n128: false,
@@ -161,23 +161,6 @@ const KERNELS: [Spec; 11] = [
         n128: true,
         cluster: 1,
     },
-    // The taps-inner K order (`Im2colWalk::step_taps_inner`): the 3x3 stride-2 layer's input
-    // (102 MB) does not fit L2.
-    Spec {
-        name: "gemm_conv_ti_rust",
-        n128: false,
-        cluster: 1,
-    },
-    Spec {
-        name: "gemm_conv_ti_cl21_rust",
-        n128: false,
-        cluster: 2,
-    },
-    Spec {
-        name: "gemm_conv_ov_ti_cl21_rust",
-        n128: false,
-        cluster: 2,
-    },
     // The negative control: each tap's channel blocks reversed (A's K order not B's).
     Spec {
         name: "gemm_conv_fprop_control_rust",
@@ -186,8 +169,8 @@ const KERNELS: [Spec; 11] = [
     },
 ];
 /// The timed kernels (the control is checked only).
-const TIMED: usize = 10;
-const CONTROL: usize = 10;
+const TIMED: usize = 7;
+const CONTROL: usize = 7;
 /// The overlapped schedule of the 128 x 256 tile, plain and in 2x1 clusters, and of the
 /// 256 x 128 tile.
 const OV: usize = 3;
@@ -205,19 +188,13 @@ impl Spec {
 }
 
 /// The kernel a library picks for a layer (index into [`KERNELS`]; fixed by the selection run
-/// of `gpu/device-logs/2026-11-27-conv`, then measured again): the 128 x 256 tile when the
-/// filters are a multiple of 256 and the M-blocks even, else the 256 x 128 tile. A filter of
-/// several taps whose input is larger than the L2 (`l2_bytes`) walks its K-steps taps inner,
-/// in 2x1 clusters (issue 47: the 3x3 stride-2 layer reads a 102 MB input).
-fn pick(conv: &Conv2d, m: usize, l2_bytes: u64) -> usize {
-    let input_bytes = conv.n as u64 * conv.h as u64 * conv.w as u64 * conv.c as u64 * 2;
+/// of `gpu/device-logs/2026-11-27-conv`, then measured again): the 128 x 256 tile in 2x1
+/// clusters when the filters are a multiple of 256 and the M-blocks even, else the 256 x 128
+/// tile.
+fn pick(conv: &Conv2d, m: usize) -> usize {
     if conv.k.is_multiple_of(256) {
         if (m.div_ceil(128)).is_multiple_of(2) {
-            if conv.r * conv.s > 1 && input_bytes > l2_bytes {
-                TI_CL21
-            } else {
-                PICK_N256
-            }
+            PICK_N256
         } else {
             0
         }
@@ -227,9 +204,6 @@ fn pick(conv: &Conv2d, m: usize, l2_bytes: u64) -> usize {
 }
 /// The 128 x 256 kernel the selection run chose.
 const PICK_N256: usize = 0;
-/// The taps-inner K order in 2x1 clusters, and its overlapped form.
-const TI_CL21: usize = 8;
-const OV_TI_CL21: usize = 9;
 
 /// The seed of each layer's order of the timed launches in a round.
 const ORDER_SEED: u64 = 0x9e37_79b9_7f4a_7c15;
@@ -254,7 +228,6 @@ fn pick_overlap(picked: usize) -> Option<usize> {
         0 => Some(OV),
         1 => Some(OV_N128),
         2 => Some(OV_CL21),
-        TI_CL21 => Some(OV_TI_CL21),
         _ => None,
     }
 }
@@ -419,7 +392,7 @@ fn run_shape(
             "watchdog_flag": results.first().map(|r| r.1)}),
         );
     }
-    let ours = pick(&conv, m, gpu.l2_bytes as u64);
+    let ours = pick(&conv, m);
     // Exact fp64 outputs at a sample of (pixel, filter), against ours.
     let (mut max_err, mut sum_err, mut n_err) = (0f64, 0f64, 0usize);
     let mut s = 0x2545_f491_4f6c_dd1du64;
@@ -635,7 +608,7 @@ mod tests {
     /// The overlapped kernel of each pick has its tile and cluster; the control is last.
     #[test]
     fn the_overlapped_kernel_has_the_picked_tile_and_cluster() {
-        for picked in [0, 1, 2, TI_CL21] {
+        for picked in [0, 1, 2] {
             let o = pick_overlap(picked).expect("an overlapped form of every picked kernel");
             assert_eq!(KERNELS[o].n128, KERNELS[picked].n128);
             assert_eq!(KERNELS[o].cluster, KERNELS[picked].cluster);
