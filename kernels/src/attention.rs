@@ -5,7 +5,8 @@
 //! `auto_variant`, `gpu/src/bin/rust_kernels/attn.rs`): head dim 64, two CTAs per SM without a
 //! producer warpgroup (`_ns_`); head dim 128 causal, the overlapped kernel persistent, its query
 //! tiles heaviest first across groups of 16 heads (`_causal_p_lpt_`, the record
-//! `issue47_pending_2026_12_07`'s best variant); head dim 128 without the mask, persistent in
+//! `issue47_pending_2026_12_07`'s best variant), from 16,384 keys the overlapped kernel one
+//! tile per CTA (`_causal_ov_`, ahead in three runs there); head dim 128 without the mask, persistent in
 //! clusters of two query tiles sharing K and V by multicast (`_p_cl2_`) when every head has an
 //! even number of query tiles, else the overlapped kernel one tile per CTA (`_ov_`).
 
@@ -60,6 +61,24 @@ pub const ATTN_D128_ODD_KERNEL: &str = "attn_fwd_d128_ov_rust";
 /// assert_eq!(smemdesc_kernels::ATTN_D128_CAUSAL_KERNEL, "attn_fwd_d128_causal_p_lpt_rust");
 /// ```
 pub const ATTN_D128_CAUSAL_KERNEL: &str = "attn_fwd_d128_causal_p_lpt_rust";
+/// Head dim 128, causal, from [`ATTN_D128_CAUSAL_LONG_SEQLEN`] keys: the overlapped kernel, one
+/// query tile per CTA. At 2 x 16 x 16384 (H100, 2026-12-07) it ran 1.110x, 1.054x and 1.059x
+/// cuDNN in three runs against 1.005 to 1.069x for [`ATTN_D128_CAUSAL_KERNEL`]; at 8192 keys the
+/// two tie and below that the persistent kernel leads (`gpu/results_attention.json`,
+/// `issue47_d128_causal_pick_2026_12_07`).
+///
+/// ```
+/// assert_eq!(smemdesc_kernels::ATTN_D128_CAUSAL_LONG_KERNEL, "attn_fwd_d128_causal_ov_rust");
+/// ```
+pub const ATTN_D128_CAUSAL_LONG_KERNEL: &str = "attn_fwd_d128_causal_ov_rust";
+/// The sequence length from which [`ATTN_D128_CAUSAL_LONG_KERNEL`] is the d = 128 causal kernel.
+///
+/// ```
+/// use smemdesc_kernels::{attention_plan, AttentionShape, ATTN_D128_CAUSAL_LONG_SEQLEN};
+/// let p = attention_plan(AttentionShape::new(2, 16, ATTN_D128_CAUSAL_LONG_SEQLEN, 128), true, 132, 66).unwrap();
+/// assert_eq!((p.kernel, p.grid.0, p.sched_param), ("attn_fwd_d128_causal_ov_rust", 4096, false));
+/// ```
+pub const ATTN_D128_CAUSAL_LONG_SEQLEN: u32 = 16384;
 
 /// The head dimensions there are kernels for.
 ///
@@ -256,6 +275,9 @@ pub const fn attention_plan(
     let (kernel, cluster, persistent) = match (d64, causal) {
         (true, false) => (ATTN_D64_KERNEL, 1, false),
         (true, true) => (ATTN_D64_CAUSAL_KERNEL, 1, false),
+        (false, true) if shape.seqlen >= ATTN_D128_CAUSAL_LONG_SEQLEN => {
+            (ATTN_D128_CAUSAL_LONG_KERNEL, 1, false)
+        }
         (false, true) => (ATTN_D128_CAUSAL_KERNEL, 1, true),
         (false, false) if per_head.is_multiple_of(2) => (ATTN_D128_KERNEL, 2, true),
         (false, false) => (ATTN_D128_ODD_KERNEL, 1, false),

@@ -19,8 +19,8 @@
 //!
 //! | launcher | kernels | inputs | output | shape |
 //! | --- | --- | --- | --- | --- |
-//! | [`Kernels::attention_fwd`] | `attn_fwd_d64{,_causal}_ns_rust`, `attn_fwd_d128_p_cl2_rust`, `attn_fwd_d128_ov_rust`, `attn_fwd_d128_causal_p_lpt_rust` ([`attention_plan`]) | Q, K, V `[b, h, s, d]` bf16 | O bf16, LSE f32 | d 64 or 128, s a multiple of 128 |
-//! | [`Kernels::conv2d_fprop`] | `gemm_conv_fprop_rust` (implicit GEMM, im2col TMA) | X NHWC, W KRSC bf16 | Y NHWC bf16 | C a multiple of 64, K_out of 256 |
+//! | [`Kernels::attention_fwd`] | `attn_fwd_d64{,_causal}_ns_rust`, `attn_fwd_d128_p_cl2_rust`, `attn_fwd_d128_ov_rust`, `attn_fwd_d128_causal_p_lpt_rust`, `attn_fwd_d128_causal_ov_rust` ([`attention_plan`]) | Q, K, V `[b, h, s, d]` bf16 | O bf16, LSE f32 | d 64 or 128, s a multiple of 128 |
+//! | [`Kernels::conv2d_fprop`] | `gemm_conv_ov_rust` (implicit GEMM, im2col TMA, the epilogue overlapping the next tile) | X NHWC, W KRSC bf16 | Y NHWC bf16 | C a multiple of 64, K_out of 256 |
 //!
 //! ```no_run
 //! use smemdesc_kernels::{GemmShape, Kernels};
@@ -99,7 +99,8 @@ mod tests_cluster;
 pub use smemdesc::cuda::cudarc;
 
 pub use attention::{
-    attention_plan, AttentionPlan, AttentionShape, ATTN_D128_CAUSAL_KERNEL, ATTN_D128_KERNEL,
+    attention_plan, AttentionPlan, AttentionShape, ATTN_D128_CAUSAL_KERNEL,
+    ATTN_D128_CAUSAL_LONG_KERNEL, ATTN_D128_CAUSAL_LONG_SEQLEN, ATTN_D128_KERNEL,
     ATTN_D128_ODD_KERNEL, ATTN_D64_CAUSAL_KERNEL, ATTN_D64_KERNEL, ATTN_HEAD_DIMS,
 };
 pub use cluster::{

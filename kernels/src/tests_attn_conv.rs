@@ -9,8 +9,8 @@ use crate::attn_decl::{d128, d64};
 use crate::conv::conv_tensor_maps;
 use crate::{
     attention_plan, conv2d_fprop_plan, AttentionShape, Conv2d, Dim, Error, ShapeError,
-    ATTN_D128_CAUSAL_KERNEL, ATTN_D128_KERNEL, ATTN_D128_ODD_KERNEL, ATTN_D64_CAUSAL_KERNEL,
-    ATTN_D64_KERNEL,
+    ATTN_D128_CAUSAL_KERNEL, ATTN_D128_CAUSAL_LONG_KERNEL, ATTN_D128_KERNEL, ATTN_D128_ODD_KERNEL,
+    ATTN_D64_CAUSAL_KERNEL, ATTN_D64_KERNEL,
 };
 use smemdesc::{TensorMapDataType, TensorMapSwizzle};
 
@@ -72,7 +72,9 @@ fn attention_kernel_per_shape_is_the_recorded_one() {
     assert_eq!(pick(8, 16, 4096, 64, false), ATTN_D64_KERNEL);
     assert_eq!(pick(8, 16, 4096, 64, true), ATTN_D64_CAUSAL_KERNEL);
     assert_eq!(pick(16, 32, 2048, 128, false), ATTN_D128_KERNEL);
-    assert_eq!(pick(2, 16, 16384, 128, true), ATTN_D128_CAUSAL_KERNEL);
+    // From 16,384 keys the one-tile-per-CTA overlapped kernel (three runs on an H100).
+    assert_eq!(pick(4, 16, 8192, 128, true), ATTN_D128_CAUSAL_KERNEL);
+    assert_eq!(pick(2, 16, 16384, 128, true), ATTN_D128_CAUSAL_LONG_KERNEL);
     // 384 keys: 3 query tiles a head, no pairs for the 2x1 cluster (the harness's fallback).
     assert_eq!(pick(1, 2, 384, 128, false), ATTN_D128_ODD_KERNEL);
     assert_eq!(pick(1, 2, 384, 128, true), ATTN_D128_CAUSAL_KERNEL);

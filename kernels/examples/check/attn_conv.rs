@@ -249,6 +249,8 @@ pub(crate) fn check(k: &Kernels, st: &Arc<CudaStream>) -> Res<bool> {
         (1, 2, 384, 128, true),
         (2, 3, 512, 128, true),
         (1, 18, 1024, 128, true),
+        // From 16,384 keys the one-tile-per-CTA overlapped kernel (128 tiles).
+        (1, 1, 16384, 128, true),
     ] {
         ok &= run_attention(k, st, AttentionShape::new(b, h, s, d), causal)?;
     }

@@ -286,6 +286,9 @@ pub unsafe extern "C" fn smemdesc_attn_load(ptx: *const c_char) -> i32 {
     }
 }
 
+/// The sequence length from which d = 128 causal runs one tile per CTA ([`auto_variant`]).
+const LONG_CAUSAL: u32 = 16384;
+
 /// The `variant` that picks a kernel by shape ([`auto_variant`]).
 const AUTO: u32 = 8;
 
@@ -295,7 +298,9 @@ const AUTO: u32 = 8;
 /// overlapped kernel on all 8 configurations); for head dim 128 the overlapped kernel: with the
 /// mask persistent, the query tiles heaviest first across groups of 16 heads (16: at 16 x 32 x
 /// 2048 1.062x and 1.043x cuDNN in two runs where the one-tile-per-CTA kernel, variant 2, gave
-/// 1.054x and 1.005x; H200, `gpu/device-logs/2026-12-07-issue47-pending`), without it persistent
+/// 1.054x and 1.005x; H200, `gpu/device-logs/2026-12-07-issue47-pending`) up to 8192 keys, from
+/// 16,384 keys one tile per CTA (2: at 2 x 16 x 16384 1.110x, 1.054x, 1.059x cuDNN in three runs
+/// against 1.005x, 0.998x, 0.996x for 16; H100, `gpu/device-logs/2026-12-07-issue47-ti`), without it persistent
 /// in clusters of two query tiles sharing K and V by multicast where every head has an even
 /// number of query tiles (15: 1.00-1.04x the one-tile-per-CTA clustered kernel, most at 2048,
 /// `gpu/device-logs/2026-11-28-attention-v19`), else one tile per CTA (2).
@@ -303,7 +308,11 @@ fn auto_variant(d: u32, causal: bool, s: u32) -> u32 {
     if d == 64 {
         10
     } else if causal {
-        16
+        if s >= LONG_CAUSAL {
+            2
+        } else {
+            16
+        }
     } else if (s / BM).is_multiple_of(2) {
         15
     } else {
