@@ -8,7 +8,6 @@ Every number is read from the logs. Every ratio is a ratio of medians over alter
 the same kernel launched again in the same rounds. A figure the logs do not hold is recorded as
 missing (None and a note), never filled in.
 """
-import datetime
 import json
 import os
 import sys
@@ -39,24 +38,11 @@ def put(name, record):
     results_io.put(KEY, name, record)
 
 
-def r4(x):
-    return round(x, 4)
-
-
-def spread(xs):
-    return [round(min(xs), 4), round(max(xs), 4)]
+from results_io import r4, spread  # noqa: E402
 
 
 def device(call):
-    """(device string, date, UTC time) from a call's device.txt: `date -u`, then nvidia-smi's
-    name, driver, max SM clock, power limit."""
-    when, smi = lines(call, "device.txt")[:2]
-    t = datetime.datetime.strptime(" ".join(when.split()), "%a %b %d %I:%M:%S %p UTC %Y")
-    name, driver, clock, power = [s.strip() for s in smi.split(",")]
-    watts = power.split()[0]
-    watts = watts[:-3] if watts.endswith(".00") else watts
-    return (f"{name} (driver {driver}, {clock} max SM clock, {watts} W)",
-            t.strftime("%Y-%m-%d"), t.strftime("%H:%M:%S UTC"))
+    return results_io.device(path(call, "device.txt"))
 
 
 DEVICE1, DATE1, TIME1 = device("call1")

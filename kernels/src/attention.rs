@@ -65,7 +65,7 @@ pub const ATTN_D128_CAUSAL_KERNEL: &str = "attn_fwd_d128_causal_p_lpt_rust";
 /// query tile per CTA. At 2 x 16 x 16384 (H100, 2026-12-07) it ran 1.110x, 1.054x and 1.059x
 /// cuDNN in three runs against 1.005 to 1.069x for [`ATTN_D128_CAUSAL_KERNEL`]; at 8192 keys the
 /// two tie and below that the persistent kernel leads (`gpu/results_attention.json`,
-/// `issue47_d128_causal_pick_2026_12_07`).
+/// `issue47_afternoon_2026_12_07`).
 ///
 /// ```
 /// assert_eq!(smemdesc_kernels::ATTN_D128_CAUSAL_LONG_KERNEL, "attn_fwd_d128_causal_ov_rust");

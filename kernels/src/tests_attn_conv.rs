@@ -9,8 +9,8 @@ use crate::attn_decl::{d128, d64};
 use crate::conv::conv_tensor_maps;
 use crate::{
     attention_plan, conv2d_fprop_plan, AttentionShape, Conv2d, Dim, Error, ShapeError,
-    ATTN_D128_CAUSAL_KERNEL, ATTN_D128_CAUSAL_LONG_KERNEL, ATTN_D128_KERNEL, ATTN_D128_ODD_KERNEL,
-    ATTN_D64_CAUSAL_KERNEL, ATTN_D64_KERNEL,
+    ATTN_D128_CAUSAL_KERNEL, ATTN_D128_CAUSAL_LONG_KERNEL, ATTN_D128_CAUSAL_LONG_SEQLEN,
+    ATTN_D128_KERNEL, ATTN_D128_ODD_KERNEL, ATTN_D64_CAUSAL_KERNEL, ATTN_D64_KERNEL,
 };
 use smemdesc::{TensorMapDataType, TensorMapSwizzle};
 
@@ -46,6 +46,33 @@ fn recorded_d128_causal_best() -> &'static str {
     let v = &j[at..at + j[at..].find('"').unwrap()];
     let (_, name) = v.split_once('(').expect("(NAME)");
     name.trim_end_matches(')')
+}
+
+/// The entry the record `issue47_afternoon_2026_12_07` of `gpu/results_attention.json` finds
+/// ahead in every run at its long sequence length, and that length.
+fn recorded_d128_causal_long() -> (&'static str, u32) {
+    let j = include_str!("../../gpu/results_attention.json");
+    let at = j
+        .find("\"issue47_afternoon_2026_12_07\"")
+        .expect("afternoon record");
+    let field = |key: &str| {
+        let key = format!("\"{key}\": ");
+        let from = at + j[at..].find(&key).expect("field") + key.len();
+        let end = from + j[from..].find([',', '\n']).unwrap();
+        j[from..end].trim_matches('"')
+    };
+    (
+        field("long_best_kernel"),
+        field("long_seqlen").parse().unwrap(),
+    )
+}
+
+#[test]
+fn attention_long_causal_kernel_is_the_recorded_one() {
+    assert_eq!(
+        recorded_d128_causal_long(),
+        (ATTN_D128_CAUSAL_LONG_KERNEL, ATTN_D128_CAUSAL_LONG_SEQLEN)
+    );
 }
 
 #[test]
