@@ -24,8 +24,13 @@ touch src/lib.rs # cargo skips rustc (and so --emit) when it thinks the crate is
 # again with the remap below, beside the others, and the host's macros and syn are reused). No
 # absolute path of this machine lands in the PTX (the guide's advice, checked here).
 tdir="${SMEMDESC_NVPTX_TARGET_DIR:-${CARGO_TARGET_DIR:-$root/gpu/rust-kernel/target}/whole-kernel}"
-# The CLI in the profile SMEMDESC_CLI_PROFILE names (default dev; .ci/run: test, its tests' binary).
-cli=(cargo run -q --profile "${SMEMDESC_CLI_PROFILE:-dev}" -p smemdesc-cli --)
+# The CLI in the profile SMEMDESC_CLI_PROFILE names (default dev), or the built binary SMEMDESC_CLI
+# names (.ci/run: a copy of the test profile's, run without cargo).
+if [ -n "${SMEMDESC_CLI:-}" ]; then
+    cli=("$SMEMDESC_CLI")
+else
+    cli=(cargo run -q --profile "${SMEMDESC_CLI_PROFILE:-dev}" -p smemdesc-cli --)
+fi
 if ! RUSTFLAGS="--remap-path-prefix=$root=smemdesc" cargo +nightly rustc --release -Zbuild-std=core \
     --target nvptx64-nvidia-cuda --target-dir "$tdir" -- \
     --emit asm=out/whole.ptx -C target-cpu=sm_90a > out/build.log 2>&1; then

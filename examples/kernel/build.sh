@@ -85,9 +85,14 @@ fi
 # `smemdesc check-ptx` names each (a panic with its file:line:col), and `.global` tables and local
 # memory; it exits 1 when it finds any, which fails the build. The CLI is the checkout's, run from
 # the checkout with its toolchain (stable), not this folder's nightly, in the profile
-# SMEMDESC_CLI_PROFILE names (default dev; .ci/run: test, the binary its tests built).
+# SMEMDESC_CLI_PROFILE names (default dev), or the built binary SMEMDESC_CLI names (.ci/run: a
+# copy of the test profile's, run without cargo).
 ptx="$(pwd)/out/gemm_tile.ptx"
-check=(cargo run -q --manifest-path "$root/Cargo.toml" --profile "${SMEMDESC_CLI_PROFILE:-dev}" -p smemdesc-cli -- check-ptx "$ptx")
+if [ -n "${SMEMDESC_CLI:-}" ]; then
+    check=("$SMEMDESC_CLI" check-ptx "$ptx")
+else
+    check=(cargo run -q --manifest-path "$root/Cargo.toml" --profile "${SMEMDESC_CLI_PROFILE:-dev}" -p smemdesc-cli -- check-ptx "$ptx")
+fi
 if ! (cd "$root" && "${check[@]}"); then
     echo "build.sh: out/gemm_tile.ptx is not clean (above)"
     exit 1
