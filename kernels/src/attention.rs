@@ -6,9 +6,10 @@
 //! producer warpgroup (`_ns_`); head dim 128 causal, the overlapped kernel persistent, its query
 //! tiles heaviest first across groups of 16 heads (`_causal_p_lpt_`, the record
 //! `issue47_pending_2026_12_07`'s best variant), from 16,384 keys the overlapped kernel one
-//! tile per CTA (`_causal_ov_`, ahead in three runs there); head dim 128 without the mask, persistent in
-//! clusters of two query tiles sharing K and V by multicast (`_p_cl2_`) when every head has an
-//! even number of query tiles, else the overlapped kernel one tile per CTA (`_ov_`).
+//! tile per CTA (`_causal_ov_`, ahead in three runs there); head dim 128 without the mask,
+//! persistent in clusters of two query tiles sharing K and V by multicast (`_p_cl2_`) when
+//! every head has an even number of query tiles, else the overlapped kernel one tile per CTA
+//! (`_ov_`).
 
 use crate::attn_decl::{self as ad, d128, d64, AttnDecl, BM, CONSUMERS, THREADS};
 use crate::error::{Dim, Error, ShapeError};
@@ -63,7 +64,8 @@ pub const ATTN_D128_ODD_KERNEL: &str = "attn_fwd_d128_ov_rust";
 pub const ATTN_D128_CAUSAL_KERNEL: &str = "attn_fwd_d128_causal_p_lpt_rust";
 /// Head dim 128, causal, from [`ATTN_D128_CAUSAL_LONG_SEQLEN`] keys: the overlapped kernel, one
 /// query tile per CTA. At 2 x 16 x 16384 (H100, 2026-12-07) it ran 1.110x, 1.054x and 1.059x
-/// cuDNN in three runs against 1.005 to 1.069x for [`ATTN_D128_CAUSAL_KERNEL`]; at 8192 keys the
+/// cuDNN in three runs against 1.037x, 1.016x and 1.024x for [`ATTN_D128_CAUSAL_KERNEL`] (the
+/// mean of its two launches in each run); at 8192 keys the
 /// two tie and below that the persistent kernel leads (`gpu/results_attention.json`,
 /// `issue47_afternoon_2026_12_07`).
 ///
