@@ -69,7 +69,7 @@ def conv_ti():
     ti = {k: s2["over_cudnn"][k] for k in s2["over_cudnn"] if "_ti" in k}
     other = {k: s2["over_cudnn"][k] for k in s2["over_cudnn"] if "_ti" not in k}
     return dict(dev(TI, "call1"), **{
-        "command": "gpu/device-logs/2026-12-07-issue47-ti/run.sh conv (conv_same_process.py, 7 rounds)",
+        "command": "gpu/issue47_ti_run.sh conv of 952264e (conv_same_process.py, 7 rounds)",
         "experiment": "the K-steps taps inner (Im2colWalk::step_taps_inner; the entries gemm_conv_ti_rust, "
                       "_ti_cl21_rust, _ov_ti_cl21_rust) against the recorded order, hypothesis: the 3x3 "
                       "stride-2 layer's 102 MB input misses L2 between a channel block's taps",
@@ -130,7 +130,7 @@ def attention():
             per_len[r["seqlen"]]["p_lpt"].append(r4((o["ours"] + o["ours_again"]) / 2))
             per_len[r["seqlen"]]["ov"].append(o["ours_overlapped"])
     rec = dict(dev(TI, "call2"), **{
-        "command": "gpu/device-logs/2026-12-07-issue47-ti/run.sh attn (the four d = 128 causal "
+        "command": "gpu/issue47_ti_run.sh attn of 952264e (the four d = 128 causal "
                    "configurations, 9 rounds, two processes) and the morning's 5-round run "
                    "(issue47_final_2026_12_07)",
         "kernels": {"p_lpt": "attn_fwd_d128_causal_p_lpt_rust (mean of ours and ours_again)",
