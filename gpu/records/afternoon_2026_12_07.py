@@ -193,7 +193,34 @@ def grouped():
     for v in ("new", "before"):
         f = os.path.join(p, f"grouped_{v}", "grouped_results.json")
         rec[v] = load(f) if os.path.exists(f) else {"missing": lines(p, f"grouped_{v}.txt")[-10:]}
+    if "shapes" in rec["new"] and "shapes" in rec["before"]:
+        rec["summary"] = grouped_summary(rec["new"]["shapes"], rec["before"]["shapes"])
     return rec
+
+
+def grouped_summary(new, before):
+    """Per shape: the picked kernel's median against torch._grouped_mm and the cuBLASLt loop in
+    this build's process, and against the same kernel's median in the recorded build's process
+    (two processes one after the other: between them the baselines moved too, so each process's
+    own baselines are given)."""
+    rows = []
+    for a, b in zip(new, before):
+        assert (a["groups"], a["n"], a["k"], a["m"]) == (b["groups"], b["n"], b["k"], b["m"])
+        kern = a["ours_kernel"]
+        mb = b["variants"][kern]["median_tflops"]
+        rows.append({
+            "shape": {"groups": a["groups"], "n": a["n"], "k": a["k"], "tokens": sum(a["m"])},
+            "kernel": kern,
+            "exact": a["mismatches"] == 0 and b["variants"][kern]["mismatches"] == 0,
+            "new_median_tflops": a["ours_median_tflops"],
+            "before_median_tflops": mb,
+            "new_over_before": r4(a["ours_median_tflops"] / mb),
+            "new_over_torch_grouped_mm": a["ours_over_torch_grouped_mm"],
+            "new_over_cublaslt_loop": a["ours_over_cublaslt_loop"],
+            "before_over_torch_grouped_mm": r4(mb / b["torch_grouped_mm_median_tflops"]),
+            "spread_tflops": {"new": spread(a["ours_tflops"]), "torch_grouped_mm": spread(a["torch_grouped_mm_tflops"])},
+        })
+    return rows
 
 
 if __name__ == "__main__":
