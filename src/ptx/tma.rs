@@ -134,6 +134,88 @@ pub unsafe fn tma_load_im2col_4d(
     }
 }
 
+/// [`tma_load_im2col_4d`] with an L2 eviction policy (`.L2::cache_hint`, `policy` from
+/// [`createpolicy_evict_first`] or [`createpolicy_evict_last`]): `cp.async.bulk.tensor.4d
+/// .shared::cluster.global.im2col.mbarrier::complete_tx::bytes.L2::cache_hint [dst], [map, {c, w,
+/// h, n}], [bar], {off_w, off_h}, policy`. The policy is a hint: the bytes that land are the same.
+///
+/// ```ignore
+/// let last_use = smemdesc::ptx::createpolicy_evict_first();
+/// unsafe { smemdesc::ptx::tma_load_im2col_4d_hint(dst, map_x, l.coords, l.offsets, bar, last_use) };
+/// ```
+///
+/// # Safety
+/// As [`tma_load_im2col_4d`].
+#[inline(always)]
+pub unsafe fn tma_load_im2col_4d_hint(
+    dst: u32,
+    map: u64,
+    coords: [i32; 4],
+    offsets: [u16; 2],
+    bar: u32,
+    policy: u64,
+) {
+    // SAFETY: what the caller promises (`# Safety`).
+    unsafe {
+        asm!(
+            "cp.async.bulk.tensor.4d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes.L2::cache_hint [{0}], [{1}, {{{2}, {3}, {4}, {5}}}], [{6}], {{{7}, {8}}}, {9};",
+            in(reg32) dst,
+            in(reg64) map,
+            in(reg32) coords[0],
+            in(reg32) coords[1],
+            in(reg32) coords[2],
+            in(reg32) coords[3],
+            in(reg32) bar,
+            in(reg16) offsets[0],
+            in(reg16) offsets[1],
+            in(reg64) policy,
+            options(nostack)
+        );
+    }
+}
+
+/// An L2 cache policy whose lines are the first to be evicted (`createpolicy.fractional
+/// .L2::evict_first.b64 policy, 1.0`), for data read or written for the last time: the operand of
+/// the `_hint` loads and stores.
+///
+/// ```ignore
+/// let policy = smemdesc::ptx::createpolicy_evict_first();
+/// unsafe { smemdesc::ptx::tma_store_2d_hint_if(one, map_c, c_tile, n0, m0, policy) };
+/// ```
+#[inline(always)]
+pub fn createpolicy_evict_first() -> u64 {
+    let policy: u64;
+    // SAFETY: writes a register; accesses no memory.
+    unsafe {
+        asm!(
+            "createpolicy.fractional.L2::evict_first.b64 {0}, 1.0;",
+            out(reg64) policy,
+            options(nostack, nomem, pure)
+        );
+    }
+    policy
+}
+
+/// An L2 cache policy whose lines are the last to be evicted (`createpolicy.fractional
+/// .L2::evict_last.b64 policy, 1.0`), for data that will be read again soon.
+///
+/// ```ignore
+/// let keep = smemdesc::ptx::createpolicy_evict_last();
+/// ```
+#[inline(always)]
+pub fn createpolicy_evict_last() -> u64 {
+    let policy: u64;
+    // SAFETY: writes a register; accesses no memory.
+    unsafe {
+        asm!(
+            "createpolicy.fractional.L2::evict_last.b64 {0}, 1.0;",
+            out(reg64) policy,
+            options(nostack, nomem, pure)
+        );
+    }
+    policy
+}
+
 /// [`tma_load_im2col_4d`] with `.multicast::cluster` to the CTAs of `mask` (the mask after the
 /// im2col offsets, as the PTX ISA orders the operands).
 ///
