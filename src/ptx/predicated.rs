@@ -43,35 +43,6 @@ pub unsafe fn tma_store_2d_if(pred: bool, map: u64, src: u32, c0: u32, c1: u32) 
     }
 }
 
-/// [`tma_store_2d_if`] with an L2 eviction policy (`policy` from
-/// [`createpolicy_evict_first`](super::createpolicy_evict_first): an output nothing reads
-/// again leaves L2 first): `@p cp.async.bulk.tensor.2d.global.shared::cta.bulk_group
-/// .L2::cache_hint [map, {c0, c1}], [src], policy`.
-///
-/// ```ignore
-/// let policy = smemdesc::ptx::createpolicy_evict_first();
-/// unsafe { smemdesc::ptx::tma_store_2d_hint_if(one, map_c, c_tile, n0, m0, policy) };
-/// ```
-///
-/// # Safety
-/// As [`tma_store_2d`](super::tma_store_2d), for the threads whose `pred` is true.
-#[inline(always)]
-pub unsafe fn tma_store_2d_hint_if(pred: bool, map: u64, src: u32, c0: u32, c1: u32, policy: u64) {
-    // SAFETY: what the caller promises (`# Safety`).
-    unsafe {
-        asm!(
-            "{{ .reg .pred p; setp.ne.b32 p, {0}, 0; @p cp.async.bulk.tensor.2d.global.shared::cta.bulk_group.L2::cache_hint [{1}, {{{2}, {3}}}], [{4}], {5}; }}",
-            in(reg32) pred as u32,
-            in(reg64) map,
-            in(reg32) c0,
-            in(reg32) c1,
-            in(reg32) src,
-            in(reg64) policy,
-            options(nostack)
-        );
-    }
-}
-
 /// [`bulk_commit_group`](super::bulk_commit_group) where `pred`:
 /// `@p cp.async.bulk.commit_group`.
 ///

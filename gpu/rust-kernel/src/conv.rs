@@ -100,32 +100,6 @@ impl Schedule {
     }
 }
 
-/// Whether no later tap of the K order reads any input pixel that K-step `kk`'s tap reads
-/// (for some output pixel): tap `(r, s)` and a later `(r2, s2)` read the same pixels exactly when
-/// their offsets differ by a multiple of the stride, `(r2 - r)·dilation_h ≡ 0 (mod stride_h)`
-/// and `|s2 - s|·dilation_w ≡ 0 (mod stride_w)`. A 3x3 stride-2 filter: taps (1, 1), (1, 2)
-/// and row 2 are last reads; with stride 1 only the last tap is.
-#[inline(always)]
-pub(crate) fn last_read(walk: &Im2colWalk, kk: u32) -> bool {
-    let [sh, sw] = walk.stride;
-    if walk.c_blocks == 0 || walk.s == 0 || sh == 0 || sw == 0 {
-        return false;
-    }
-    let tap = kk / walk.c_blocks;
-    let taps = walk.k_steps / walk.c_blocks;
-    let (r, s) = (tap / walk.s, tap % walk.s);
-    let mut t2 = tap + 1;
-    while t2 < taps {
-        let (r2, s2) = (t2 / walk.s, t2 % walk.s);
-        if ((r2 - r) * walk.dilation[0]) % sh == 0 && (s2.abs_diff(s) * walk.dilation[1]) % sw == 0
-        {
-            return false;
-        }
-        t2 += 1;
-    }
-    true
-}
-
 /// The producer thread: for each of this CTA's tiles (`sched`, `bn` filters per tile), every
 /// K-step's A tile through im2col loads from `walk` (`CONTROL`: each tap's channel blocks in
 /// reverse order) and B tile of the filter at the step's first column (multicast as `P`
@@ -140,7 +114,6 @@ pub(crate) unsafe fn produce<P, const CONTROL: bool>(
     sched: &Schedule,
     bn: u32,
     err: u64,
-    hint_a: bool,
 ) where
     P: Pipeline<Loads = (Load<0>, (Load<1>, ())), Group = Single, Launch = Independent>
         + TileLoad<0>
@@ -168,24 +141,11 @@ pub(crate) unsafe fn produce<P, const CONTROL: bool>(
             }
             let _ = fill
                 .load_with(|dst, bar| {
-                    // hint_a: the loads of a tap whose pixels no later tap reads leave L2 first.
-                    let last = hint_a && last_read(walk, kk);
                     let mut j = 0;
                     while j < walk.loads_per_step() {
                         let o = if j == 0 { origin } else { walk.origin(mi, j) };
                         let l = walk.load(o, j, &step);
-                        if last {
-                            smemdesc::ptx::tma_load_im2col_4d_hint(
-                                dst + l.byte_offset,
-                                map_a,
-                                l.coords,
-                                l.offsets,
-                                bar,
-                                smemdesc::ptx::createpolicy_evict_first(),
-                            );
-                        } else {
-                            tma_load_im2col(dst + l.byte_offset, map_a, l.coords, l.offsets, bar);
-                        }
+                        tma_load_im2col(dst + l.byte_offset, map_a, l.coords, l.offsets, bar);
                         j += 1;
                     }
                 })
@@ -239,7 +199,7 @@ unsafe fn conv_body<D: EpiDecl, const CONTROL: bool>(
     if wg == 0 {
         setmaxnreg_dec_40();
         if tid == 0 {
-            produce::<D::Pipe, CONTROL>(producer, map_a, map_b, &walk, &sched, BN, err, false);
+            produce::<D::Pipe, CONTROL>(producer, map_a, map_b, &walk, &sched, BN, err);
         }
         return;
     }

@@ -47,10 +47,8 @@ use crate::pipe_ops::PtxSpin;
 use crate::ptx::*;
 use core::marker::PhantomData;
 use smemdesc::accum::{Bf16x2, PackedAcc};
+use smemdesc::ptx::{bulk_commit_group_if, bulk_wait_group_read_if, tma_store_2d_if};
 use smemdesc::pipeline::{Consumer, Full, Independent, Load, PipeAt, Pipeline, Single, TileLoad};
-use smemdesc::ptx::{
-    bulk_commit_group_if, bulk_wait_group_read_if, tma_store_2d_hint_if, tma_store_2d_if,
-};
 use smemdesc::tma::Im2colWalk;
 use smemdesc::SmemTile;
 
@@ -69,9 +67,6 @@ pub(crate) trait OvTile {
     type Packed;
     /// CTAs along M per cluster.
     const X: u32;
-    /// The producer's loads of a tap whose pixels no later tap reads leave L2 first
-    /// (`conv::last_read`).
-    const HINT_A: bool = false;
     /// C rows and columns per CTA tile.
     const BM: u32;
     const BN: u32;
@@ -167,69 +162,7 @@ impl<D: EpiDecl> OvTile for Ov256<D> {
         map: u64,
         origin: (u32, u32),
     ) {
-        store_chunk256_with(p, c, cbase, lane_off, t, bar_id, map, origin, false);
-    }
-}
-
-/// `Ov256<D>` with the L2 hints of issue 47's stride-2 experiment: the C tile's TMA stores leave
-/// L2 first (`createpolicy_evict_first`: nothing reads the output again) and, with `A`, so do the
-/// im2col loads of each tap whose pixels no later tap reads. The bytes are the same.
-pub(crate) struct Ov256Ef<D, const A: bool>(PhantomData<D>);
-
-impl<D: EpiDecl, const A: bool> OvTile for Ov256Ef<D, A> {
-    type Pipe = D::Pipe;
-    type A = D::A;
-    type Acc = Acc;
-    type Packed = PackedAcc<256>;
-    const X: u32 = Ov256::<D>::X;
-    const HINT_A: bool = A;
-    const BM: u32 = BM;
-    const BN: u32 = BN;
-    const ROWS: u32 = 64;
-    #[inline(always)]
-    fn zero() -> Acc {
-        Acc::zero()
-    }
-    #[inline(always)]
-    fn aligned_base(dyn_base: u32) -> u32 {
-        D::aligned_base(dyn_base)
-    }
-    #[inline(always)]
-    fn ab(base: u32) -> (u32, u32) {
-        Ov256::<D>::ab(base)
-    }
-    #[inline(always)]
-    fn c(base: u32, im: u32) -> u32 {
-        D::c(base, im)
-    }
-    #[inline(always)]
-    fn lane_off(t: u32) -> [u32; 4] {
-        Ov256::<D>::lane_off(t)
-    }
-    #[inline(always)]
-    unsafe fn mma(acc: &mut Acc, ab: (u32, u32), im: u32, s: u32, kk: u32) {
-        Ov256::<D>::mma(acc, ab, im, s, kk);
-    }
-    #[inline(always)]
-    fn fence(acc: &mut Acc) {
-        acc.fence_operands();
-    }
-    #[inline(always)]
-    fn pack(acc: &Acc) -> PackedAcc<256> {
-        acc.pack::<Bf16x2>()
-    }
-    #[inline(always)]
-    unsafe fn store_chunk(
-        p: &PackedAcc<256>,
-        c: u32,
-        cbase: u32,
-        lane_off: &[u32; 4],
-        t: u32,
-        bar_id: u32,
-        map: u64,
-        origin: (u32, u32),
-    ) {
-        store_chunk256_with(p, c, cbase, lane_off, t, bar_id, map, origin, true);
+        store_chunk256(p, c, cbase, lane_off, t, bar_id, map, origin);
     }
 }
 
@@ -240,7 +173,7 @@ impl<D: EpiDecl, const A: bool> OvTile for Ov256Ef<D, A> {
 /// the stage's TMA boxes at columns `n0 + ..`, rows `row0 + ..`.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-unsafe fn store_chunk256_with(
+unsafe fn store_chunk256(
     p: &PackedAcc<256>,
     c: u32,
     cbase: u32,
@@ -249,7 +182,6 @@ unsafe fn store_chunk256_with(
     bar_id: u32,
     map: u64,
     (n0, row0): (u32, u32),
-    evict_first: bool,
 ) {
     let r = p.regs();
     let buf = cbase + (c % CTile::STAGES) * CTile::STAGE_BYTES;
@@ -271,13 +203,13 @@ unsafe fn store_chunk256_with(
     named_bar(bar_id, 128);
     unroll!(CTile::TMA_BOXES, |b| {
         let (off, (inner0, r0)) = C_BOXES[b as usize];
-        let (c0, c1) = (n0 + c * CTile::EPILOGUE.spec().n + inner0, row0 + r0);
-        if evict_first {
-            let policy = smemdesc::ptx::createpolicy_evict_first();
-            tma_store_2d_hint_if(one, map, buf + off, c0, c1, policy);
-        } else {
-            tma_store_2d_if(one, map, buf + off, c0, c1);
-        }
+        tma_store_2d_if(
+            one,
+            map,
+            buf + off,
+            n0 + c * CTile::EPILOGUE.spec().n + inner0,
+            row0 + r0,
+        );
     });
     bulk_commit_group_if(one);
 }
@@ -345,7 +277,7 @@ pub(crate) unsafe fn conv_ov_body<T: OvTile, const INTERLEAVE: bool>(
     if wg == 0 {
         setmaxnreg_dec_40();
         if tid == 0 {
-            produce::<T::Pipe, false>(producer, map_a, map_b, &walk, &sched, T::BN, err, T::HINT_A);
+            produce::<T::Pipe, false>(producer, map_a, map_b, &walk, &sched, T::BN, err);
         }
         return;
     }
@@ -477,16 +409,4 @@ conv_entry!(
     "`gemm_conv_ov_rust`'s other schedule: the next tile's K-steps 0 and 1 issued before the \
      whole epilogue, their stages held until it ends.",
     conv_ov_body::<Ov256<Decl11>, false>
-);
-conv_entry!(
-    gemm_conv_ov_cl21_ef_rust,
-    "`gemm_conv_ov_cl21_rust` whose C stores leave L2 first (`Ov256Ef`; issue 47's stride-2 \
-     experiment).",
-    conv_ov_body::<Ov256Ef<Decl21, false>, true>
-);
-conv_entry!(
-    gemm_conv_ov_cl21_efa_rust,
-    "`gemm_conv_ov_cl21_ef_rust` whose im2col loads of a tap no later tap re-reads leave L2 \
-     first too (`Ov256Ef` with `A`).",
-    conv_ov_body::<Ov256Ef<Decl21, true>, true>
 );
