@@ -134,37 +134,6 @@ pub unsafe fn tma_load_im2col_4d(
     }
 }
 
-/// The L2 prefetch of an im2col box: `cp.async.bulk.prefetch.tensor.4d.L2.global.im2col [map,
-/// {c, w, h, n}], {off_w, off_h}`, the operands of a [`tma_load_im2col_4d`] without its
-/// destination and barrier. It brings the box's lines into L2 and writes nothing a kernel reads:
-/// a later load of the same box finds them there.
-///
-/// ```ignore
-/// let l = walk.load(walk.origin(next_mb, j), j, &walk.step(kk)); // smemdesc::tma::Im2colWalk
-/// unsafe { smemdesc::ptx::tma_prefetch_im2col_4d(map_x, l.coords, l.offsets) };
-/// ```
-///
-/// # Safety
-/// `map` is an im2col map (`cuTensorMapEncodeIm2col`) of rank 4 in global memory, as for
-/// [`tma_load_im2col_4d`].
-#[inline(always)]
-pub unsafe fn tma_prefetch_im2col_4d(map: u64, coords: [i32; 4], offsets: [u16; 2]) {
-    // SAFETY: what the caller promises (`# Safety`).
-    unsafe {
-        asm!(
-            "cp.async.bulk.prefetch.tensor.4d.L2.global.im2col [{0}, {{{1}, {2}, {3}, {4}}}], {{{5}, {6}}};",
-            in(reg64) map,
-            in(reg32) coords[0],
-            in(reg32) coords[1],
-            in(reg32) coords[2],
-            in(reg32) coords[3],
-            in(reg16) offsets[0],
-            in(reg16) offsets[1],
-            options(nostack)
-        );
-    }
-}
-
 /// [`tma_load_im2col_4d`] with `.multicast::cluster` to the CTAs of `mask` (the mask after the
 /// im2col offsets, as the PTX ISA orders the operands).
 ///

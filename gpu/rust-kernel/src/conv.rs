@@ -103,12 +103,10 @@ impl Schedule {
 /// The producer thread: for each of this CTA's tiles (`sched`, `bn` filters per tile), every
 /// K-step's A tile through im2col loads from `walk` (`CONTROL`: each tap's channel blocks in
 /// reverse order) and B tile of the filter at the step's first column (multicast as `P`
-/// declares); in a cluster it stays until every CTA released every stage it wrote into. `PF`
-/// above 0: after each K-step's loads, an L2 prefetch of the A boxes `PF` K-steps ahead (into
-/// this CTA's next tile near the end of one).
+/// declares); in a cluster it stays until every CTA released every stage it wrote into.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-pub(crate) unsafe fn produce<P, const CONTROL: bool, const PF: u32>(
+pub(crate) unsafe fn produce<P, const CONTROL: bool>(
     mut producer: Producer<P>,
     map_a: u64,
     map_b: u64,
@@ -129,8 +127,6 @@ pub(crate) unsafe fn produce<P, const CONTROL: bool, const PF: u32>(
         let (mi, ni) = sched.tile(ct);
         // The tile's first output pixels (one origin per load of a K-step).
         let origin = walk.origin(mi, 0);
-        let next = ct + sched.step;
-        let next_mi = if next < sched.count() { Some(sched.tile(next).0) } else { None };
         let mut kk = 0;
         while kk < walk.k_steps {
             let Some(fill) = producer.acquire::<PtxSpin>() else {
@@ -155,24 +151,6 @@ pub(crate) unsafe fn produce<P, const CONTROL: bool, const PF: u32>(
                 })
                 .load::<PtxSpin>(map_b, step.k0 as u32, ni * bn)
                 .issued();
-            if PF > 0 {
-                let ahead = if kk + PF < walk.k_steps {
-                    Some((mi, kk + PF))
-                } else {
-                    next_mi.map(|m| (m, kk + PF - walk.k_steps))
-                };
-                if let Some((pm, pk)) = ahead {
-                    if pk < walk.k_steps {
-                        let ps = walk.step(pk);
-                        let mut j = 0;
-                        while j < walk.loads_per_step() {
-                            let l = walk.load(walk.origin(pm, j), j, &ps);
-                            smemdesc::ptx::tma_prefetch_im2col_4d(map_a, l.coords, l.offsets);
-                            j += 1;
-                        }
-                    }
-                }
-            }
             kk += 1;
         }
         ct += sched.step;
@@ -221,7 +199,7 @@ unsafe fn conv_body<D: EpiDecl, const CONTROL: bool>(
     if wg == 0 {
         setmaxnreg_dec_40();
         if tid == 0 {
-            produce::<D::Pipe, CONTROL, 0>(producer, map_a, map_b, &walk, &sched, BN, err);
+            produce::<D::Pipe, CONTROL>(producer, map_a, map_b, &walk, &sched, BN, err);
         }
         return;
     }

@@ -159,7 +159,7 @@ pub unsafe extern "ptx-kernel" fn gemm_conv_n128_rust(
     if wg == 0 {
         setmaxnreg_dec_40();
         if tid == 0 {
-            produce::<Pipe128, false, 0>(producer, map_a, map_b, &walk, &sched, BN128, err);
+            produce::<Pipe128, false>(producer, map_a, map_b, &walk, &sched, BN128, err);
         }
         return;
     }

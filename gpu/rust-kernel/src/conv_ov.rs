@@ -236,10 +236,9 @@ unsafe fn issue_step<T: OvTile>(
 
 /// The convolution of `conv.rs`'s `conv_body` with an overlapped consumer schedule (module
 /// docs): `INTERLEAVE` false, the next tile's K-steps 0 and 1 issued before the whole epilogue;
-/// true, K-step 0 before it and K-steps 1 ..= 4 between its chunks. `PF`: the producer's L2
-/// prefetch distance in K-steps (0: none; `conv::produce`).
+/// true, K-step 0 before it and K-steps 1 ..= 4 between its chunks.
 #[inline(always)]
-pub(crate) unsafe fn conv_ov_body<T: OvTile, const INTERLEAVE: bool, const PF: u32>(
+pub(crate) unsafe fn conv_ov_body<T: OvTile, const INTERLEAVE: bool>(
     map_a: u64,
     map_b: u64,
     map_c: u64,
@@ -278,7 +277,7 @@ pub(crate) unsafe fn conv_ov_body<T: OvTile, const INTERLEAVE: bool, const PF: u
     if wg == 0 {
         setmaxnreg_dec_40();
         if tid == 0 {
-            produce::<T::Pipe, false, PF>(producer, map_a, map_b, &walk, &sched, T::BN, err);
+            produce::<T::Pipe, false>(producer, map_a, map_b, &walk, &sched, T::BN, err);
         }
         return;
     }
@@ -398,27 +397,16 @@ conv_entry!(
     "`gemm_conv_fprop_rust` with the epilogue overlapping the next tile's first K-steps: K-step \
      0 issued before it, K-steps 1 ..= 4 between its four chunks (packed accumulator, stmatrix \
      + TMA stores), 128 x 256 tiles, persistent.",
-    conv_ov_body::<Ov256<Decl11>, true, 0>
+    conv_ov_body::<Ov256<Decl11>, true>
 );
 conv_entry!(
     gemm_conv_ov_cl21_rust,
     "`gemm_conv_ov_rust` in 2x1 clusters (`gemm_conv_cl21_rust`'s B multicast).",
-    conv_ov_body::<Ov256<Decl21>, true, 0>
+    conv_ov_body::<Ov256<Decl21>, true>
 );
 conv_entry!(
     gemm_conv_ov2_rust,
     "`gemm_conv_ov_rust`'s other schedule: the next tile's K-steps 0 and 1 issued before the \
      whole epilogue, their stages held until it ends.",
-    conv_ov_body::<Ov256<Decl11>, false, 0>
-);
-conv_entry!(
-    gemm_conv_ov_cl21_pf8_rust,
-    "`gemm_conv_ov_cl21_rust` whose producer prefetches into L2 the A boxes 8 K-steps ahead \
-     (issue 47's stride-2 experiment).",
-    conv_ov_body::<Ov256<Decl21>, true, 8>
-);
-conv_entry!(
-    gemm_conv_ov_cl21_pf16_rust,
-    "`gemm_conv_ov_cl21_pf8_rust` 16 K-steps ahead.",
-    conv_ov_body::<Ov256<Decl21>, true, 16>
+    conv_ov_body::<Ov256<Decl11>, false>
 );

@@ -99,5 +99,5 @@ conv_entry!(
     "`gemm_conv_n128_rust` with `conv_ov.rs`'s interleaved schedule: the next tile's K-step 0 \
      before the epilogue, K-steps 1 ..= 4 between its four chunks (`A`, `B`, the storage and the \
      C tile `conv_tiles.rs`'s `n128` ones).",
-    conv_ov_body::<Ov128, true, 0>
+    conv_ov_body::<Ov128, true>
 );
