@@ -22,6 +22,8 @@ GPU = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 TI = os.path.join(GPU, "device-logs", "2026-12-07-issue47-ti")
 CLOSE = os.path.join(GPU, "device-logs", "2026-12-07-issue47-close")
 L2 = os.path.join(GPU, "device-logs", "2026-12-07-issue47-l2")
+PF = os.path.join(GPU, "device-logs", "2026-12-07-issue47-pf")
+S2 = "conv4_x 3x3 256->256 stride 2, 28x28"
 LONG = 16384
 
 
@@ -151,6 +153,41 @@ def conv_l2():
                    "slower engine for the 256-channel layer (557 TFLOP/s against 713 in the picks run), so "
                    "its ratios to cuDNN say nothing of the gap",
         "layers": rows})
+
+
+def conv_pf():
+    rows = conv_rows(load(PF, "conv", "conv_results.json"))
+    ratio = {x["layer"]: {k: r4(x["over_cudnn"][k] / x["over_cudnn"]["gemm_conv_ov_cl21_rust"])
+                          for k in ("gemm_conv_ov_cl21_pf8_rust", "gemm_conv_ov_cl21_pf16_rust")} for x in rows}
+    return dict(dev(PF), **{
+        "command": "conv_same_process.py --layers 1,3 (7 rounds) over the .gpu-rust/ of ef256ac "
+                   "(reverted since: b4f107d)",
+        "experiment": "the producer of gemm_conv_ov_cl21_rust prefetches into L2 "
+                      "(cp.async.bulk.prefetch.tensor.4d.L2.global.im2col) the A boxes 8 (_pf8_rust) or 16 "
+                      "(_pf16_rust) K-steps ahead, into its next tile near the end of one; hypothesis: DRAM "
+                      "latency at each tile's first taps is what the 4 stages do not hide",
+        "over_ov_cl21": ratio,
+        "hypothesis_refuted": True,
+        "outcome": "slower by 17-23 %: the prefetches cost more than they hide. Reverted (b4f107d)",
+        "layers": rows})
+
+
+def cudnn_by_process():
+    """cuDNN's median on the 3x3 256 stride-2 layer in each process of the afternoon: its
+    benchmark mode picks an engine per process, and the pick moves its figure by a third."""
+    runs = [("taps-inner run, 12:56 UTC", os.path.join(TI, "call1", "conv", "conv_results.json")),
+            ("picks run, 15:04 UTC", os.path.join(CLOSE, "picks", "conv", "conv_results.json")),
+            ("L2-hint run, 15:35 UTC", os.path.join(L2, "conv", "conv_results.json")),
+            ("prefetch run, 15:53 UTC", os.path.join(PF, "conv", "conv_results.json"))]
+    out = []
+    for name, f in runs:
+        if not os.path.exists(f):
+            continue
+        r = next(x for x in load(f)["conv"] if x.get("layer") == S2)
+        out.append({"run": name, "cudnn_median_tflops": r["cudnn_median_tflops"],
+                    "cudnn_spread_tflops": spread(r["cudnn_tflops"]),
+                    "ov_cl21_median_tflops": r["variants"]["gemm_conv_ov_cl21_rust"]["median_tflops"]})
+    return {"layer": S2, "runs": out}
 
 
 def attn_run(c):
@@ -287,6 +324,9 @@ if __name__ == "__main__":
     conv = {"taps_inner_experiment": conv_ti()}
     if os.path.exists(os.path.join(L2, "conv", "conv_results.json")):
         conv["l2_hint_experiment"] = conv_l2()
+    if os.path.exists(os.path.join(PF, "conv", "conv_results.json")):
+        conv["prefetch_experiment"] = conv_pf()
+    conv["stride2_cudnn_by_process"] = cudnn_by_process()
     if os.path.exists(os.path.join(CLOSE, "picks", "conv", "conv_results.json")):
         conv["picks_run"] = conv_picks()
     results_io.put(KEY, "results_tma_modes.json", conv)
