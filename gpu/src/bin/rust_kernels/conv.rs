@@ -621,10 +621,16 @@ mod tests {
     #[test]
     fn every_kernel_is_an_entry_of_the_kernel_crate() {
         let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/rust-kernel/src");
-        let src: String = ["conv.rs", "conv128.rs", "conv_ov.rs", "conv_ov128.rs"]
-            .iter()
-            .map(|f| std::fs::read_to_string(format!("{dir}/{f}")).unwrap())
-            .collect();
+        let src: String = [
+            "conv.rs",
+            "conv128.rs",
+            "conv_ov.rs",
+            "conv_ov128.rs",
+            "conv_1wg.rs",
+        ]
+        .iter()
+        .map(|f| std::fs::read_to_string(format!("{dir}/{f}")).unwrap())
+        .collect();
         for k in &KERNELS {
             let entry = src.contains(&format!("fn {}(", k.name))
                 || src.contains(&format!("entry!(\n    {},", k.name));
