@@ -10,6 +10,7 @@ Every number is read from the logs. Ratios are ratios of medians over alternatin
 (seeded random order) in one process; "spread" is [min, max] of per-round figures; "noise" is
 the same kernel launched again in the same rounds.
 """
+import csv
 import json
 import os
 import re
@@ -96,9 +97,14 @@ def conv_picks():
         "layers": rows})
 
 
+def over_ov_cl21(rows, kernels):
+    """Per layer of `conv_rows`: each of `kernels` over `gemm_conv_ov_cl21_rust` in the same rounds."""
+    return {x["layer"]: {k: r4(x["over_cudnn"][k] / x["over_cudnn"]["gemm_conv_ov_cl21_rust"]) for k in kernels}
+            for x in rows}
+
+
 def ncu_rows(path):
     """ncu's CSV (one metric a row) as {launch id: {"kernel", metric: value}}."""
-    import csv
     out, head = {}, None
     with open(path) as f:
         for r in csv.reader(f):
@@ -127,10 +133,7 @@ def conv_l2():
                 "l2_hit_pct": v[0]["lts__t_sector_hit_rate.pct"],
                 "ncu_us": round(v[0]["gpu__time_duration.sum"] / 1e3, 1)}
             for k, v in sorted(per.items()) if k.startswith("gemm_conv")}
-    ratio = {}
-    for x in rows:
-        o = x["over_cudnn"]
-        ratio[x["layer"]] = {k: r4(o[k] / o["gemm_conv_ov_cl21_rust"]) for k in ("gemm_conv_ov_cl21_ef_rust", "gemm_conv_ov_cl21_efa_rust")}
+    ratio = over_ov_cl21(rows, ("gemm_conv_ov_cl21_ef_rust", "gemm_conv_ov_cl21_efa_rust"))
     return dict(dev(L2), **{
         "command": "conv_same_process.py --layers 1,3 (7 rounds), then one round under ncu (layer 1), "
                    "over the .gpu-rust/ of 9a43a2a (reverted since: 3d9a503)",
@@ -157,8 +160,7 @@ def conv_l2():
 
 def conv_pf():
     rows = conv_rows(load(PF, "conv", "conv_results.json"))
-    ratio = {x["layer"]: {k: r4(x["over_cudnn"][k] / x["over_cudnn"]["gemm_conv_ov_cl21_rust"])
-                          for k in ("gemm_conv_ov_cl21_pf8_rust", "gemm_conv_ov_cl21_pf16_rust")} for x in rows}
+    ratio = over_ov_cl21(rows, ("gemm_conv_ov_cl21_pf8_rust", "gemm_conv_ov_cl21_pf16_rust"))
     return dict(dev(PF), **{
         "command": "conv_same_process.py --layers 1,3 (7 rounds) over the .gpu-rust/ of ef256ac "
                    "(reverted since: b4f107d)",

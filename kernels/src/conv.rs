@@ -259,7 +259,7 @@ impl Kernels {
         l.arg(&map_a).arg(&map_b).arg(&map_c).arg(&words);
         l.arg(&conv.k).arg(&CONV_GROUP_M).arg(&perr);
         // SAFETY: `gemm_conv_ov_rust(map_a, map_b, map_c: u64, walk: Im2colWalk, k_out,
-        // group_m: u32, err: u64)` (gpu/rust-kernel/src/conv.rs) with its documented
+        // group_m: u32, err: u64)` (gpu/rust-kernel/src/conv_ov.rs) with its documented
         // preconditions: 384 threads, the 1x1 declaration's LAUNCH_BYTES (the function's
         // maximum), a 1-D grid (no cluster); `walk` (17 u32 by value, the `#[repr(C)]` order)
         // `ImplicitGemmA::for_tile(conv, A)?.walk()`, `map_a` that plan's im2col map of X,

@@ -34,16 +34,21 @@ fn recorded_launch_bytes(head_dim: &str) -> u32 {
         .unwrap()
 }
 
+/// Field `key` of the record `record` in `gpu/results_attention.json`: its value's text up to
+/// the next `,` or line end, without quotes (the first such field after the record's key).
+fn record_field(record: &str, key: &str) -> &'static str {
+    let j = include_str!("../../gpu/results_attention.json");
+    let at = j.find(&format!("\"{record}\"")).expect("the record");
+    let key = format!("\"{key}\": ");
+    let from = at + j[at..].find(&key).expect("the field") + key.len();
+    let end = from + j[from..].find([',', '\n']).unwrap();
+    j[from..end].trim_matches('"')
+}
+
 /// The entry the record `issue47_pending_2026_12_07` of `gpu/results_attention.json` names as
 /// d = 128 causal's best (`"best_variant": "ours_p_lpt (NAME)"`).
 fn recorded_d128_causal_best() -> &'static str {
-    let j = include_str!("../../gpu/results_attention.json");
-    let at = j
-        .find("\"issue47_pending_2026_12_07\"")
-        .expect("issue-47 record");
-    let key = "\"best_variant\": \"";
-    let at = at + j[at..].find(key).expect("best_variant") + key.len();
-    let v = &j[at..at + j[at..].find('"').unwrap()];
+    let v = record_field("issue47_pending_2026_12_07", "best_variant");
     let (_, name) = v.split_once('(').expect("(NAME)");
     name.trim_end_matches(')')
 }
@@ -51,19 +56,10 @@ fn recorded_d128_causal_best() -> &'static str {
 /// The entry the record `issue47_afternoon_2026_12_07` of `gpu/results_attention.json` finds
 /// ahead in every run at its long sequence length, and that length.
 fn recorded_d128_causal_long() -> (&'static str, u32) {
-    let j = include_str!("../../gpu/results_attention.json");
-    let at = j
-        .find("\"issue47_afternoon_2026_12_07\"")
-        .expect("afternoon record");
-    let field = |key: &str| {
-        let key = format!("\"{key}\": ");
-        let from = at + j[at..].find(&key).expect("field") + key.len();
-        let end = from + j[from..].find([',', '\n']).unwrap();
-        j[from..end].trim_matches('"')
-    };
+    let record = "issue47_afternoon_2026_12_07";
     (
-        field("long_best_kernel"),
-        field("long_seqlen").parse().unwrap(),
+        record_field(record, "long_best_kernel"),
+        record_field(record, "long_seqlen").parse().unwrap(),
     )
 }
 

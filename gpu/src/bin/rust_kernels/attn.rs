@@ -300,7 +300,8 @@ const AUTO: u32 = 8;
 /// 2048 1.062x and 1.043x cuDNN in two runs where the one-tile-per-CTA kernel, variant 2, gave
 /// 1.054x and 1.005x; H200, `gpu/device-logs/2026-12-07-issue47-pending`) up to 8192 keys, from
 /// 16,384 keys one tile per CTA (2: at 2 x 16 x 16384 1.110x, 1.054x, 1.059x cuDNN in three runs
-/// against 1.005x, 0.998x, 0.996x for 16; H100, `gpu/device-logs/2026-12-07-issue47-ti`), without it persistent
+/// against 1.037x, 1.016x, 1.024x for 16, the mean of its two launches; H100,
+/// `gpu/results_attention.json` `issue47_afternoon_2026_12_07`), without it persistent
 /// in clusters of two query tiles sharing K and V by multicast where every head has an even
 /// number of query tiles (15: 1.00-1.04x the one-tile-per-CTA clustered kernel, most at 2048,
 /// `gpu/device-logs/2026-11-28-attention-v19`), else one tile per CTA (2).
@@ -501,4 +502,30 @@ pub unsafe extern "C" fn smemdesc_attn_info(buf: *mut c_char, len: usize) -> usi
         *buf.add(n) = 0;
     }
     s.len() + 1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{auto_variant, LONG_CAUSAL};
+
+    /// The length from which d = 128 causal runs one tile per CTA is the record's
+    /// (`issue47_afternoon_2026_12_07`'s `long_seqlen`, where that kernel led in every run), as
+    /// the kernels crate's `ATTN_D128_CAUSAL_LONG_SEQLEN` is.
+    #[test]
+    fn the_long_causal_length_is_the_recorded_one() {
+        let j = include_str!("../../../results_attention.json");
+        let at = j
+            .find("\"issue47_afternoon_2026_12_07\"")
+            .expect("afternoon record");
+        let key = "\"long_seqlen\": ";
+        let from = at + j[at..].find(key).expect("long_seqlen") + key.len();
+        let len: u32 = j[from..]
+            .split(|c: char| !c.is_ascii_digit())
+            .next()
+            .and_then(|v| v.parse().ok())
+            .expect("a number");
+        assert_eq!(len, LONG_CAUSAL);
+        assert_eq!(auto_variant(128, true, len), 2);
+        assert_eq!(auto_variant(128, true, len / 2), 16);
+    }
 }

@@ -16,7 +16,8 @@
 //! without the gather, for context). The picked kernel is launched a second time in each round
 //! (the noise control), and every other kernel in the same rounds; the pick is an
 //! overlapped-epilogue kernel of `conv_ov.rs` (issue 47), and `serial` records the serial
-//! kernel of its tile and cluster against cuDNN and the pick. `SMEMDESC_CONV_LAYERS=4,5,6` selects layers (the 1x1 ones).
+//! kernel of its tile and cluster against cuDNN and the pick. `SMEMDESC_CONV_LAYERS=4,5,6`
+//! selects layers (the 1x1 ones).
 
 use crate::conv_tiles::{n128, Storage128};
 use crate::data::f32_of_bf16;
@@ -477,7 +478,7 @@ fn run_shape(
             )
         })
         .collect();
-    let ov = serial_of(ours);
+    let serial = serial_of(ours);
     let ratio = |a: f64, b: f64| (a / b * 1000.0).round() / 1000.0;
     println!(
         "conv {}: batch {} M={m} N={kout} K={kg}: {}; control {} mismatches (flag {}); max |err| vs fp64 {max_err} (sample {n_err}); cuBLASLt on im2col {:.1}, cuDNN {}; {} again {:.1}{}",
@@ -494,7 +495,7 @@ fn run_shape(
         )),
         vars[ours].spec.name,
         med[again],
-        match (ov, cudnn) {
+        match (serial, cudnn) {
             (Some(o), Some(c)) => format!(
                 "; serial {} {:.3}x cuDNN, {:.3}x {}",
                 vars[o].spec.name,
@@ -530,7 +531,7 @@ fn run_shape(
         "ours_again_median_tflops": r1(med[again]),
         "ours_again_over_ours": ratio(med[again], med[ours]),
         "ours_again_tflops": t[again].iter().map(|&v| r1(v)).collect::<Vec<_>>(),
-        "serial": ov.map(|o| json!({"kernel": vars[o].spec.name,
+        "serial": serial.map(|o| json!({"kernel": vars[o].spec.name,
             "mismatches_vs_cublaslt_on_naive_im2col": results[o].2, "watchdog_flag": results[o].1,
             "median_tflops": r1(med[o]),
             "over_cudnn": cudnn.map(|c| ratio(med[o], c)),
