@@ -60,3 +60,48 @@ const _: () = assert!(
         && CTile128::STAGES == 2
         && Storage128::LAUNCH_BYTES <= smemdesc::smem::MAX_SMEM_PER_CTA
 );
+
+/// Issue 47's stride-2 experiment: the 128 x 128 tile of one consumer warpgroup (two 64-row
+/// subtiles of wgmma m64n128k16, the shape of cuDNN's fastest engine on the 3x3 256 stride-2
+/// layer), 3 stages, small enough for two CTAs per SM.
+#[smem_mma(accum = f32)]
+pub mod m128 {
+    use smemdesc::smem_tile;
+    /// A: 128 output pixels x 64 channels per stage (two 64-row wgmma subtiles).
+    #[smem_tile(arch = sm90, operand = A, dtype = bf16, tile = (128, 64), major = K,
+                swizzle = 128B, order = mn_first, mma = m64n128k16, stages = 3)]
+    pub struct A;
+    /// B: 128 filters x 64 of K per stage.
+    #[smem_tile(arch = sm90, operand = B, dtype = bf16, tile = (128, 64), major = K,
+                swizzle = 128B, order = mn_first, mma = m64n128k16, stages = 3)]
+    pub struct B;
+}
+
+/// One CTA's dynamic shared memory for the one-warpgroup tile.
+#[smem_storage(arch = sm90)]
+pub struct Storage1wg {
+    a: m128::A,
+    b: m128::B,
+    #[smem(epilogue)]
+    c0: CTile128,
+    full: [Mbarrier; 3],
+    empty: [Mbarrier; 3],
+}
+
+/// A stage loads A (im2col) and B; the one consumer warpgroup releases it.
+#[smem_pipeline(storage = Storage1wg, loads = (a: m128::A, b: m128::B), consumers = 1,
+                expect_tx = 32768, empty_arrivals = 1)]
+pub struct Pipe1wg;
+
+/// Rows of C per CTA of the one-warpgroup tile.
+pub const BM1WG: u32 = 128;
+
+const _: () = assert!(
+    m128::A::TILE_MN == BM1WG
+        && m128::B::TILE_MN == BN128
+        && m128::A::MMAS_MN == 2
+        && m128::B::MMAS_MN == 1
+        // Two CTAs per SM (228 KiB, 1 KiB of it reserved per CTA), launched with `BYTES`: the
+        // kernel refuses a dynamic base that is not aligned (`gemm_conv_1wg_rust`).
+        && 2 * (Storage1wg::BYTES + 1024) <= 228 * 1024
+);

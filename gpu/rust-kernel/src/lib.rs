@@ -40,6 +40,7 @@ pub mod conv;
 mod conv128;
 mod conv_ov;
 mod conv_ov128;
+mod conv_1wg;
 #[allow(dead_code)]
 mod conv_tiles;
 pub mod epi;
