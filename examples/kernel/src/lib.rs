@@ -22,7 +22,9 @@ mod ptx;
 pub mod tiles;
 
 use ptx::*;
-use smemdesc::accum::{wgmma_commit_group, wgmma_fence, wgmma_m64n128k16_bf16, wgmma_wait_group, WgmmaAcc};
+use smemdesc::accum::{
+    wgmma_commit_group, wgmma_fence, wgmma_m64n128k16_bf16, wgmma_wait_group, WgmmaAcc,
+};
 use smemdesc::pipeline::PipeAt;
 use smemdesc::ptx::{ctaid_x, ctaid_y, fence_tensormap_acquire, tid_x, trap, Spin};
 use smemdesc::{Major, SmemTile};
@@ -131,7 +133,8 @@ pub unsafe extern "ptx-kernel" fn gemm_tile(
         }
         wgmma_commit_group();
         wgmma_wait_group::<0>();
-        acc.fence_operands(); // no read of the accumulator above the wait
+        // No read of the accumulator above the wait.
+        acc.fence_operands();
         // This warpgroup is done reading the stage; once both released it, thread 0 refills it
         // with K tile kt + STAGES (its acquire waits for the other warpgroup's release).
         full.release::<Spin>();

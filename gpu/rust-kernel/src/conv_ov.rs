@@ -47,8 +47,8 @@ use crate::pipe_ops::PtxSpin;
 use crate::ptx::*;
 use core::marker::PhantomData;
 use smemdesc::accum::{Bf16x2, PackedAcc};
-use smemdesc::ptx::{bulk_commit_group_if, bulk_wait_group_read_if, tma_store_2d_if};
 use smemdesc::pipeline::{Consumer, Full, Independent, Load, PipeAt, Pipeline, Single, TileLoad};
+use smemdesc::ptx::{bulk_commit_group_if, bulk_wait_group_read_if, tma_store_2d_if};
 use smemdesc::tma::Im2colWalk;
 use smemdesc::SmemTile;
 

@@ -11,9 +11,9 @@
 //! group's rows, so the TMA store clips the last tile of each group.
 
 use crate::epi_tiles::{Decl11, EpiDecl, BM, BN};
-use crate::grouped_fp8::GroupedMma;
 use crate::gemm::Acc;
 use crate::grouped_decl::MapC;
+use crate::grouped_fp8::GroupedMma;
 use crate::pipe_ops::{Ptx, PtxSpin};
 use crate::ptx::*;
 use smemdesc::grouped::{GroupValues, MapSlot, MapWorkspace, Released, TensorMapMem, TensorMapOps};
@@ -87,7 +87,12 @@ unsafe fn locate(tinfo: u64, offs: u64, ct: u32) -> (u32, u32, u32, u32, u32) {
 /// N a multiple of 256, K of 64; `err` a device u32.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-pub(crate) unsafe fn grouped_body<D: GroupedMma, O: PipelineOps, const SKIP: bool, const MODE: u32>(
+pub(crate) unsafe fn grouped_body<
+    D: GroupedMma,
+    O: PipelineOps,
+    const SKIP: bool,
+    const MODE: u32,
+>(
     map_a: u64,
     map_b: u64,
     mut cslots: MapWorkspace<2>,

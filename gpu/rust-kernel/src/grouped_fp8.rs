@@ -46,7 +46,10 @@ impl GroupedMma for DeclFp8 {
         let da = <A as SmemTile>::ACCESS.desc_wrapping(a_addr, im, 0, s);
         let db = <B as SmemTile>::ACCESS.desc_wrapping(b_addr, 0, 0, s);
         unroll!(A::MMAS_K, |k| {
-            let (ka, kb) = (A::ADVANCE_K[k as usize] as u64, B::ADVANCE_K[k as usize] as u64);
+            let (ka, kb) = (
+                A::ADVANCE_K[k as usize] as u64,
+                B::ADVANCE_K[k as usize] as u64,
+            );
             smemdesc::accum::wgmma_m64n256k32_e4m3(d, da + ka, db + kb, (kt | k) != 0);
         });
         wgmma_commit();

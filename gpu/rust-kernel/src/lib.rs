@@ -38,9 +38,9 @@ mod attn_ov;
 pub mod check;
 pub mod conv;
 mod conv128;
+mod conv_1wg;
 mod conv_ov;
 mod conv_ov128;
-mod conv_1wg;
 #[allow(dead_code)]
 mod conv_tiles;
 pub mod epi;

@@ -22,11 +22,11 @@
 //! Build: `cargo oxide build smemdesc_wgmma --arch sm_90a` (writes `smemdesc_wgmma.ptx`).
 
 use cuda_device::barrier::fence_proxy_async_shared_cta;
-use cuda_device::shared::{SharedArray, cvta_generic_to_shared_offset};
+use cuda_device::shared::{cvta_generic_to_shared_offset, SharedArray};
 use cuda_device::wgmma::{
     wgmma_commit_group, wgmma_fence, wgmma_mma_m64n64k16_f32_bf16, wgmma_wait_group,
 };
-use cuda_device::{DisjointSlice, kernel, thread};
+use cuda_device::{kernel, thread, DisjointSlice};
 use smemdesc::smem::TileAt;
 use smemdesc::SmemTile;
 
