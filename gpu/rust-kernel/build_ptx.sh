@@ -34,7 +34,6 @@ awk '
   /^\.visible \.entry / {
     name = $3; sub(/\(.*/, "", name); bound = ""
     if (name ~ /^gemm_[a-z0-9_]*_rust$/) bound = ".maxntid 384, 1, 1"
-    if (name ~ /_1wg_/) bound = ".maxntid 256, 1, 1\n.minnctapersm 2"
     else if (name ~ /^attn_/) bound = (name ~ /_ns_/) ? ".maxntid 256, 1, 1\n.minnctapersm 2" : ".maxntid 384, 1, 1"
   }
   { print }

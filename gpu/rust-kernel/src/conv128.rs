@@ -94,7 +94,7 @@ pub(crate) unsafe fn chunk_store(
 /// boxes at columns `n0 + ..`, rows `row0 + 64j + ..`.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-pub(crate) unsafe fn store_tile(
+unsafe fn store_tile(
     acc: &[WgmmaAcc<128>; 2],
     cbase: u32,
     off: &[u32; 4],

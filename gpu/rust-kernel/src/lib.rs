@@ -38,7 +38,6 @@ mod attn_ov;
 pub mod check;
 pub mod conv;
 mod conv128;
-mod conv_1wg;
 mod conv_ov;
 mod conv_ov128;
 #[allow(dead_code)]

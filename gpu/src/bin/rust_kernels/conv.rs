@@ -19,7 +19,7 @@
 //! kernel of its tile and cluster against cuDNN and the pick. `SMEMDESC_CONV_LAYERS=4,5,6`
 //! selects layers (the 1x1 ones).
 
-use crate::conv_tiles::{m128, n128, Storage128, Storage1wg};
+use crate::conv_tiles::{n128, Storage128};
 use crate::data::f32_of_bf16;
 use crate::epi::r1;
 use crate::epi_problem::{bf16_bits, c_map, int_at, time_batch};
@@ -122,75 +122,56 @@ struct Spec {
     n128: bool,
     /// CTAs per cluster along M (sharing B through multicast).
     cluster: u32,
-    /// The 128 x 128 tile of one consumer warpgroup (`conv_tiles.rs`'s `m128`), 256 threads, two
-    /// CTAs per SM.
-    one_wg: bool,
 }
 
 /// The kernels, in the order of `run_shape`'s results.
-const KERNELS: [Spec; 9] = [
+const KERNELS: [Spec; 8] = [
     Spec {
         name: "gemm_conv_fprop_rust",
         n128: false,
         cluster: 1,
-        one_wg: false,
     },
     Spec {
         name: "gemm_conv_n128_rust",
         n128: true,
         cluster: 1,
-        one_wg: false,
     },
     Spec {
         name: "gemm_conv_cl21_rust",
         n128: false,
         cluster: 2,
-        one_wg: false,
     },
     // Issue 47 run 4: the epilogue overlapping the next tile's MMA (`conv_ov.rs`).
     Spec {
         name: "gemm_conv_ov_rust",
         n128: false,
         cluster: 1,
-        one_wg: false,
     },
     Spec {
         name: "gemm_conv_ov_cl21_rust",
         n128: false,
         cluster: 2,
-        one_wg: false,
     },
     Spec {
         name: "gemm_conv_ov2_rust",
         n128: false,
         cluster: 1,
-        one_wg: false,
     },
     Spec {
         name: "gemm_conv_ov_n128_rust",
         n128: true,
         cluster: 1,
-        one_wg: false,
-    },
-    // Issue 47's stride-2 experiment: the 128 x 128 tile of one consumer warpgroup, two CTAs
-    // per SM (`conv_1wg.rs`).
-    Spec {
-        name: "gemm_conv_1wg_rust",
-        n128: true,
-        cluster: 1,
-        one_wg: true,
     },
     // The negative control: each tap's channel blocks reversed (A's K order not B's).
     Spec {
         name: "gemm_conv_fprop_control_rust",
         n128: false,
         cluster: 1,
-        one_wg: false,
     },
 ];
 /// The timed kernels (the control is checked only).
-const TIMED: usize = 8;
-const CONTROL: usize = 8;
+const TIMED: usize = 7;
+const CONTROL: usize = 7;
 /// The overlapped schedule of the 128 x 256 tile, plain and in 2x1 clusters, and of the
 /// 256 x 128 tile.
 const OV: usize = 3;
@@ -199,10 +180,6 @@ const OV_N128: usize = 6;
 
 impl Spec {
     fn launch_bytes(&self) -> u32 {
-        if self.one_wg {
-            // No alignment slack: the kernel refuses a base that is not aligned.
-            return Storage1wg::BYTES;
-        }
         match (self.n128, self.cluster) {
             (true, _) => Storage128::LAUNCH_BYTES,
             (false, 2) => et::Decl21::LAUNCH_BYTES,
@@ -311,7 +288,7 @@ impl Prepared<'_> {
     fn launch(&self, k_out: u32, err: &cuda::Buf) -> cuda::Res<()> {
         self.kernel.launch_cluster(
             self.grid,
-            if self.spec.one_wg { 256 } else { et::THREADS },
+            et::THREADS,
             self.spec.cluster,
             &[
                 cuda::Arg::Ptr(self.maps[0].ptr),
@@ -368,10 +345,7 @@ fn run_shape(
         .iter()
         .zip(kernels)
         .map(|(spec, k)| {
-            if spec.one_wg {
-                let bufs = (&xb, &fb, c_map128(&out)?);
-                prepare::<m128::A, m128::B>(spec, k, conv, bufs, None, 2 * sms)
-            } else if spec.n128 {
+            if spec.n128 {
                 let bufs = (&xb, &fb, c_map128(&out)?);
                 prepare::<n128::A, n128::B>(spec, k, conv, bufs, None, sms)
             } else {
@@ -622,16 +596,10 @@ mod tests {
     #[test]
     fn every_kernel_is_an_entry_of_the_kernel_crate() {
         let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/rust-kernel/src");
-        let src: String = [
-            "conv.rs",
-            "conv128.rs",
-            "conv_ov.rs",
-            "conv_ov128.rs",
-            "conv_1wg.rs",
-        ]
-        .iter()
-        .map(|f| std::fs::read_to_string(format!("{dir}/{f}")).unwrap())
-        .collect();
+        let src: String = ["conv.rs", "conv128.rs", "conv_ov.rs", "conv_ov128.rs"]
+            .iter()
+            .map(|f| std::fs::read_to_string(format!("{dir}/{f}")).unwrap())
+            .collect();
         for k in &KERNELS {
             let entry = src.contains(&format!("fn {}(", k.name))
                 || src.contains(&format!("entry!(\n    {},", k.name));
