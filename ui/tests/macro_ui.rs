@@ -16,6 +16,10 @@
 //! (its Cargo.toml): `cargo test` builds each as a crate of its own and runs its `main`. A build
 //! mode in trybuild would build the library and its macros a second time in trybuild's target
 //! directory, and each case in a `cargo build` of its own: its cold run 19.5 s -> 8.8 s on 2 cores.
+//!
+//! trybuild's cargo is `src/bin/trybuild_cargo.rs`, which gives trybuild's dependency build and
+//! its check of the cases the same compiler flags, so the library is checked once, not twice
+//! (a cold `ui_fail_cases` 13.5 s -> 10.4 s on 2 cores); the test fails when that stops holding.
 
 use std::path::{Path, PathBuf};
 
@@ -48,12 +52,57 @@ fn ui_fail_cases() {
         let f = f.to_string_lossy().into_owned();
         fail.retain(|p| f.split(',').any(|part| p.to_string_lossy().contains(part)));
     }
-    // trybuild's cargo inherits this process's environment.
+    // trybuild's cargo inherits this process's environment; trybuild runs `$CARGO`, here the
+    // program that gives its two builds one set of flags (src/bin/trybuild_cargo.rs).
     std::env::set_var("CARGO_PROFILE_DEV_DEBUG", "false");
-    let t = trybuild::TestCases::new();
-    for case in &fail {
-        t.compile_fail(case);
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    std::env::set_var("SMEMDESC_UI_CARGO", cargo);
+    std::env::set_var("CARGO", env!("CARGO_BIN_EXE_trybuild_cargo"));
+    let start = std::time::SystemTime::now();
+    {
+        let t = trybuild::TestCases::new();
+        for case in &fail {
+            t.compile_fail(case);
+        }
+        // The cases run when `t` drops.
     }
+    let checks = core_checks_since(start);
+    assert!(
+        checks <= 1,
+        "trybuild checked smemdesc-core {checks} times in this run: its two builds no longer \
+         share their flags (src/bin/trybuild_cargo.rs)"
+    );
+}
+
+/// How many `smemdesc-core` checks (`.rmeta` files) trybuild's target directory received since
+/// `start`: one on a cold run, none on a warm one.
+fn core_checks_since(start: std::time::SystemTime) -> usize {
+    // This binary is `<target>/debug/deps/macro_ui-…`; trybuild builds in `<target>/tests/trybuild`.
+    let exe = std::env::current_exe().expect("the test binary's path");
+    let target = exe
+        .ancestors()
+        .nth(3)
+        .expect("<target>/debug/deps/macro_ui");
+    let Ok(triples) = std::fs::read_dir(target.join("tests/trybuild")) else {
+        return 0;
+    };
+    let mut n = 0;
+    for triple in triples.flatten() {
+        let Ok(deps) = std::fs::read_dir(triple.path().join("debug/deps")) else {
+            continue;
+        };
+        for f in deps.flatten() {
+            let name = f.file_name().to_string_lossy().into_owned();
+            let new = f
+                .metadata()
+                .and_then(|m| m.modified())
+                .is_ok_and(|t| t >= start);
+            if name.starts_with("libsmemdesc_core-") && name.ends_with(".rmeta") && new {
+                n += 1;
+            }
+        }
+    }
+    n
 }
 
 /// Every `tests/ui/` file is a compile-fail case or a pass case, and every pass case is a test
