@@ -202,11 +202,10 @@ fn unreadable_rows() {
 #[test]
 fn stdin_and_header() {
     let text = "id\tdtype\trank\taddr_off\tdims\tstrides\tbox\telement_strides\tinterleave\tswizzle\tl2\toob\n# note\n\nx\t0\t1\t0\t64\t-\t16\t1\t0\t0\t3\t0\n";
-    let out = smemdesc()
-        .args(["tensormap", "check", "--tiled", "-"])
-        .write_stdin(text)
-        .output()
-        .unwrap();
+    let out = output_with_stdin(
+        smemdesc().args(["tensormap", "check", "--tiled", "-"]),
+        text,
+    );
     assert!(out.status.success());
     assert_eq!(String::from_utf8_lossy(&out.stdout), "x\tok\n");
 }

@@ -1,10 +1,10 @@
 //! Helpers shared by the CLI tests: locating the golden files and running the built binary.
 #![allow(dead_code)]
 
-use assert_cmd::Command;
 use std::collections::HashMap;
+use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::Command as Proc;
+use std::process::{Command, Output, Stdio};
 
 /// The repository's copy of the CuTe golden vectors, `<repo root>/tests/data/golden`.
 pub fn golden_dir() -> PathBuf {
@@ -39,9 +39,31 @@ pub fn read_tsv(name: &str) -> Vec<HashMap<String, String>> {
         .collect()
 }
 
-/// The built `smemdesc` binary.
+/// The built `smemdesc` binary (cargo builds it for the package's tests and names it in
+/// `CARGO_BIN_EXE_smemdesc`).
 pub fn smemdesc() -> Command {
-    assert_cmd::cargo::cargo_bin_cmd!("smemdesc")
+    Command::new(env!("CARGO_BIN_EXE_smemdesc"))
+}
+
+/// Runs `cmd` with `input` on its standard input; its whole output.
+pub fn output_with_stdin(cmd: &mut Command, input: &str) -> Output {
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("smemdesc starts");
+    // Written from a thread of its own: a child that fills its output pipe before reading all
+    // of its input would otherwise wait on this process forever.
+    let mut stdin = child.stdin.take().expect("a piped stdin");
+    let input = input.to_owned();
+    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
+    let out = child.wait_with_output().expect("smemdesc runs");
+    writer
+        .join()
+        .expect("the writer thread")
+        .expect("stdin written");
+    out
 }
 
 /// Runs the command line on `args` in this process: `smemdesc_cli::execute`, which is what the
@@ -114,7 +136,7 @@ pub fn tmp_dir(tag: &str) -> PathBuf {
 pub fn compile(compiler: &str, args: &[&str], dir: &Path, file: &str, src: &str) -> Option<()> {
     let path = dir.join(file);
     std::fs::write(&path, src).unwrap();
-    let out = match Proc::new(compiler)
+    let out = match Command::new(compiler)
         .args(args)
         .arg(&path)
         .current_dir(dir)
