@@ -316,44 +316,52 @@ fn check_shard(shard: usize) -> u64 {
 }
 
 /// The element walk is split into shards so that `cargo test` runs it on every core.
-const SHARDS: usize = 4;
+const SHARDS: usize = 8;
 
-/// Shards 2 and 3 (the configurations whose grid index is 2 or 3 modulo 4) are walked only when
-/// `SMEMDESC_FULL_GRID` is set, as `.ci/run` does: a plain `cargo test` walks half of the grid,
-/// spread over every class, and CI walks all of it.
-fn full_grid(shard: usize) -> bool {
-    if std::env::var_os("SMEMDESC_FULL_GRID").is_some() {
+/// How many shards of each walk (the grid's, the unaligned placements') a plain `cargo test`
+/// walks: shards 0 and 1 of 8, a quarter of the configurations spread over every class (a shard
+/// takes every eighth). With `SMEMDESC_FULL_GRID` set, as `.ci/run` does, every shard is walked.
+const PLAIN_SHARDS: usize = 2;
+
+/// Whether shard `shard` of `walk` is walked in this run (see [`PLAIN_SHARDS`]).
+fn walks(walk: &str, shard: usize, shards: usize) -> bool {
+    if shard < PLAIN_SHARDS || std::env::var_os("SMEMDESC_FULL_GRID").is_some() {
         return true;
     }
     println!(
-        "grid shard {shard}/{SHARDS}: walked by CI only (set SMEMDESC_FULL_GRID=1 to walk it)"
+        "{walk} shard {shard}/{shards}: walked by CI only (set SMEMDESC_FULL_GRID=1 to walk it)"
     );
     false
 }
 
-#[test]
-fn every_legal_configuration_reads_and_writes_the_tile_layout_0() {
-    check_shard(0);
+/// One `#[test]` per shard of a walk: `name = shard`, each calling `check(shard)` when
+/// [`walks`] says so.
+macro_rules! shard_tests {
+    ($check:ident, $walk:literal, $shards:expr, $($name:ident = $shard:literal),* $(,)?) => {
+        $(
+            #[test]
+            fn $name() {
+                if walks($walk, $shard, $shards) {
+                    $check($shard);
+                }
+            }
+        )*
+    };
 }
 
-#[test]
-fn every_legal_configuration_reads_and_writes_the_tile_layout_1() {
-    check_shard(1);
-}
-
-#[test]
-fn every_legal_configuration_reads_and_writes_the_tile_layout_2() {
-    if full_grid(2) {
-        check_shard(2);
-    }
-}
-
-#[test]
-fn every_legal_configuration_reads_and_writes_the_tile_layout_3() {
-    if full_grid(3) {
-        check_shard(3);
-    }
-}
+shard_tests!(
+    check_shard,
+    "grid",
+    SHARDS,
+    every_legal_configuration_reads_and_writes_the_tile_layout_0 = 0,
+    every_legal_configuration_reads_and_writes_the_tile_layout_1 = 1,
+    every_legal_configuration_reads_and_writes_the_tile_layout_2 = 2,
+    every_legal_configuration_reads_and_writes_the_tile_layout_3 = 3,
+    every_legal_configuration_reads_and_writes_the_tile_layout_4 = 4,
+    every_legal_configuration_reads_and_writes_the_tile_layout_5 = 5,
+    every_legal_configuration_reads_and_writes_the_tile_layout_6 = 6,
+    every_legal_configuration_reads_and_writes_the_tile_layout_7 = 7,
+);
 
 #[test]
 fn every_rejection_in_the_grid_has_a_legality_reason() {
@@ -727,21 +735,9 @@ fn unaligned_configs() -> Vec<(usize, TilePlan)> {
 }
 
 /// The unaligned walk is split into shards (configuration `i` of [`unaligned_configs`] in shard
-/// `i % UNALIGNED_SHARDS`) so that `cargo test` runs it on every core, beside the grid's shards.
-const UNALIGNED_SHARDS: usize = 4;
-
-/// Shards 2 and 3 of the unaligned walk are walked only when `SMEMDESC_FULL_GRID` is set, as
-/// `.ci/run` does (as the grid's: [`full_grid`]): a plain `cargo test` walks half of the
-/// configurations (and their base_offset sweeps), CI all of them.
-fn full_unaligned(shard: usize) -> bool {
-    if std::env::var_os("SMEMDESC_FULL_GRID").is_some() {
-        return true;
-    }
-    println!(
-        "unaligned shard {shard}/{UNALIGNED_SHARDS}: walked by CI only (set SMEMDESC_FULL_GRID=1 to walk it)"
-    );
-    false
-}
+/// `i % UNALIGNED_SHARDS`) so that `cargo test` runs it on every core, beside the grid's shards;
+/// a plain `cargo test` walks [`PLAIN_SHARDS`] of them, CI all.
+const UNALIGNED_SHARDS: usize = 8;
 
 /// Walks the unaligned placements of shard `shard`'s configurations.
 fn check_unaligned_shard(shard: usize) {
@@ -805,29 +801,19 @@ fn check_unaligned_shard(shard: usize) {
     assert!(walked > 0, "unaligned shard {shard} walked nothing");
 }
 
-#[test]
-fn unaligned_placements_follow_the_measured_base_offset_rules_0() {
-    check_unaligned_shard(0);
-}
-
-#[test]
-fn unaligned_placements_follow_the_measured_base_offset_rules_1() {
-    check_unaligned_shard(1);
-}
-
-#[test]
-fn unaligned_placements_follow_the_measured_base_offset_rules_2() {
-    if full_unaligned(2) {
-        check_unaligned_shard(2);
-    }
-}
-
-#[test]
-fn unaligned_placements_follow_the_measured_base_offset_rules_3() {
-    if full_unaligned(3) {
-        check_unaligned_shard(3);
-    }
-}
+shard_tests!(
+    check_unaligned_shard,
+    "unaligned",
+    UNALIGNED_SHARDS,
+    unaligned_placements_follow_the_measured_base_offset_rules_0 = 0,
+    unaligned_placements_follow_the_measured_base_offset_rules_1 = 1,
+    unaligned_placements_follow_the_measured_base_offset_rules_2 = 2,
+    unaligned_placements_follow_the_measured_base_offset_rules_3 = 3,
+    unaligned_placements_follow_the_measured_base_offset_rules_4 = 4,
+    unaligned_placements_follow_the_measured_base_offset_rules_5 = 5,
+    unaligned_placements_follow_the_measured_base_offset_rules_6 = 6,
+    unaligned_placements_follow_the_measured_base_offset_rules_7 = 7,
+);
 
 /// sm100 was not measured: both models stay on the pattern's repeat.
 #[test]
