@@ -12,7 +12,17 @@ use smemdesc_core::{
 };
 
 /// Every accepted key with the values it takes (for messages and the README table): the core's
-/// table.
+/// table. Its `kind` line is the core's one list of kinds, not a copy that can drift:
+///
+/// ```
+/// use smemdesc_core::MmaKind;
+/// use smemdesc_grammar::tile::KEYS;
+///
+/// let listed = KEYS.iter().find(|(k, _)| *k == "kind").map(|(_, v)| *v);
+/// let all: Vec<&str> = MmaKind::ALL.iter().map(|k| k.name()).collect();
+/// assert_eq!(listed, Some(all.join(" | ").as_str()));
+/// assert!(listed.unwrap().contains("f16"));
+/// ```
 pub const KEYS: &[(&str, &str)] = smemdesc_core::TILE_KEYS;
 
 /// Keys that must be given.
@@ -408,19 +418,4 @@ pub fn core_error(d: &Decl, e: &Error, site: Span) -> syn::Error {
         Argument::Use => site,
     };
     syn::Error::new(span, format!("{e}{}", note.unwrap_or_default()))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::KEYS;
-    use smemdesc_core::MmaKind;
-
-    /// The `kind` line of the key table is the core's one list of kinds, not a copy that can
-    /// drift (it must stay a `const` literal for the table).
-    #[test]
-    fn kind_values_are_mma_kind_all() {
-        let listed = KEYS.iter().find(|(k, _)| *k == "kind").map(|(_, v)| *v);
-        let all: Vec<&str> = MmaKind::ALL.iter().map(|k| k.name()).collect();
-        assert_eq!(listed, Some(all.join(" | ").as_str()));
-    }
 }
