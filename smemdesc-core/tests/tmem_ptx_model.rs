@@ -10,7 +10,7 @@
 //! Blackwell GPU here: the model and the core both rest on the documents and CuTe.)
 
 use smemdesc_core::{AccumType, LoadShape, TmemAccum, TmemLoad};
-use std::collections::{BTreeSet, HashMap};
+use std::collections::HashMap;
 
 /// Rows `lane: cells`; `{t}` patterns are expanded by `expand`.
 fn figure(shape: LoadShape) -> Vec<Vec<(u32, u32)>> {
