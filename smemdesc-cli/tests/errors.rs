@@ -443,8 +443,8 @@ fn v_placement(json: &str) -> String {
 /// the CLI exits quietly with success instead of panicking ("failed printing to stdout").
 #[test]
 fn closed_stdout_pipe_is_not_a_panic() {
-    use std::process::{Command, Stdio};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_smemdesc"))
+    use std::process::Stdio;
+    let mut child = smemdesc()
         .args([
             "draw", "--arch", "sm90", "--dtype", "bf16", "--tile", "256x64", "--major", "K",
         ])

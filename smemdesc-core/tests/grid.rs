@@ -283,7 +283,7 @@ fn check_shard(shard: usize) -> u64 {
                     continue;
                 }
                 // A base at 0x400 plus a few extra repeats (unaligned placements: see
-                // `unaligned_placements_follow_the_measured_base_offset_rules_*`).
+                // `unaligned_placements_follow_the_measured_base_offset_rules::shard_*`).
                 let base = 0x400 + p.tile.align() * (accepted as u32 % 3);
                 // The layout algebra's byte offset of every element of a stage, evaluated once:
                 // both walks compare with it. (`byte_offset(mn, k)` is `access().offset(mn, k)`:
@@ -334,14 +334,22 @@ fn walks(walk: &str, shard: usize, shards: usize) -> bool {
     false
 }
 
-/// One `#[test]` per shard of a walk: `name = shard`, each calling `check(shard)` when
-/// [`walks`] says so.
+/// A module `$walk` of one `#[test]` per shard of a walk of `$shards` (8) shards, `shard_0` to
+/// `shard_7`, each calling `$check(shard)` when [`walks`] says so.
 macro_rules! shard_tests {
-    ($check:ident, $walk:literal, $shards:expr, $($name:ident = $shard:literal),* $(,)?) => {
+    ($walk:ident, $check:ident, $label:literal, $shards:ident) => {
+        mod $walk {
+            use super::*;
+            shard_tests!(@tests $check, $label, $shards, shard_0 = 0, shard_1 = 1, shard_2 = 2,
+                         shard_3 = 3, shard_4 = 4, shard_5 = 5, shard_6 = 6, shard_7 = 7);
+        }
+    };
+    (@tests $check:ident, $label:literal, $shards:ident, $($name:ident = $shard:literal),*) => {
+        const _: () = assert!([$($shard),*].len() == $shards, "one test per shard");
         $(
             #[test]
             fn $name() {
-                if walks($walk, $shard, $shards) {
+                if walks($label, $shard, $shards) {
                     $check($shard);
                 }
             }
@@ -350,17 +358,10 @@ macro_rules! shard_tests {
 }
 
 shard_tests!(
+    every_legal_configuration_reads_and_writes_the_tile_layout,
     check_shard,
     "grid",
-    SHARDS,
-    every_legal_configuration_reads_and_writes_the_tile_layout_0 = 0,
-    every_legal_configuration_reads_and_writes_the_tile_layout_1 = 1,
-    every_legal_configuration_reads_and_writes_the_tile_layout_2 = 2,
-    every_legal_configuration_reads_and_writes_the_tile_layout_3 = 3,
-    every_legal_configuration_reads_and_writes_the_tile_layout_4 = 4,
-    every_legal_configuration_reads_and_writes_the_tile_layout_5 = 5,
-    every_legal_configuration_reads_and_writes_the_tile_layout_6 = 6,
-    every_legal_configuration_reads_and_writes_the_tile_layout_7 = 7,
+    SHARDS
 );
 
 #[test]
@@ -802,17 +803,10 @@ fn check_unaligned_shard(shard: usize) {
 }
 
 shard_tests!(
+    unaligned_placements_follow_the_measured_base_offset_rules,
     check_unaligned_shard,
     "unaligned",
-    UNALIGNED_SHARDS,
-    unaligned_placements_follow_the_measured_base_offset_rules_0 = 0,
-    unaligned_placements_follow_the_measured_base_offset_rules_1 = 1,
-    unaligned_placements_follow_the_measured_base_offset_rules_2 = 2,
-    unaligned_placements_follow_the_measured_base_offset_rules_3 = 3,
-    unaligned_placements_follow_the_measured_base_offset_rules_4 = 4,
-    unaligned_placements_follow_the_measured_base_offset_rules_5 = 5,
-    unaligned_placements_follow_the_measured_base_offset_rules_6 = 6,
-    unaligned_placements_follow_the_measured_base_offset_rules_7 = 7,
+    UNALIGNED_SHARDS
 );
 
 /// sm100 was not measured: both models stay on the pattern's repeat.
